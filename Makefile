@@ -1,0 +1,28 @@
+# The two set-up commands of the README. Everything else is CMake.
+#   make demo   install missing packages, build, run `abtool demo`
+#   make check  install missing packages, build, run every test
+BUILD ?= build
+JOBS ?= 2
+
+.PHONY: all demo check deps test-deps clean
+
+all: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(BUILD) -j$(JOBS)
+
+deps:
+	@scripts/install-deps
+
+test-deps:
+	@scripts/install-deps --test
+
+demo: all
+	$(BUILD)/abtool demo
+
+check: test-deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(BUILD) -j$(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,218 @@
+/* config.h - the experiment file (DESIGN.md "Experiment file", a
+ * contract): parsed with libyaml's document API and validated on its
+ * nodes, so that every error names file:line:column and the key path,
+ * e.g. "exp.yaml:12:5: accept[1].faster_by: expected a percentage like 5%".
+ * The result is a plain struct; later stages never see YAML. */
+#ifndef AB_CONFIG_H
+#define AB_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A position in the experiment file, 1-based (0 when unknown). */
+struct ab_mark {
+	int line;
+	int column;
+};
+
+/* A command: either a string run as `/bin/sh -c shell`, or an argv list
+ * executed directly (no shell, no word splitting). Exactly one is set. */
+struct ab_command {
+	char *shell;   /* new string, or NULL */
+	char **argv;   /* NULL-terminated, or NULL */
+	size_t argc;
+};
+
+enum ab_better {
+	AB_LOWER_IS_BETTER = 0,
+	AB_HIGHER_IS_BETTER = 1,
+};
+
+enum ab_checksum_kind {
+	AB_CHECKSUM_NONE = 0,       /* no `checksum:` key: results are not compared */
+	AB_CHECKSUM_REGEX,          /* {regex: RE}: first capture group on stdout (PCRE2) */
+	AB_CHECKSUM_STDOUT_SHA256,  /* {stdout: sha256}: SHA-256 of the whole stdout */
+	AB_CHECKSUM_JSON,           /* {json: KEY}: KEY of the last JSON object line on stdout */
+	AB_CHECKSUM_FILE,           /* {file: PATH}: SHA-256 of PATH (relative to workdir) after the run */
+};
+
+struct ab_checksum {
+	enum ab_checksum_kind kind;
+	char *arg;  /* the regex, JSON key or path; NULL for NONE and STDOUT_SHA256 */
+};
+
+/* One matrix parameter and its values, in file order. Values are kept as
+ * the strings written; numeric comparisons parse them on demand. */
+struct ab_param {
+	char *name;
+	char **values;
+	size_t nvalues;
+};
+
+/* Where a metric's value comes from. */
+enum ab_metric_source {
+	AB_METRIC_BUILTIN = 0, /* measured by abtool: wall_ns, user_ns, sys_ns, cpu_ns, maxrss_bytes */
+	AB_METRIC_REGEX,       /* first capture group of a regex on stdout, a number */
+	AB_METRIC_JSON,        /* a key of the last JSON object line on stdout, a number */
+};
+
+struct ab_metric {
+	char *name;            /* e.g. "wall_ns", "ops_per_s" */
+	char *unit;            /* "ns", "bytes", or what the benchmark says ("ops/s") */
+	enum ab_better better;
+	enum ab_metric_source source;
+	char *pattern;         /* regex or JSON key; NULL for builtins */
+	struct ab_mark mark;
+};
+
+enum ab_cmp {
+	AB_CMP_EQ = 0, /* value equals (as a string, or numerically when both parse) */
+	AB_CMP_LT,
+	AB_CMP_LE,
+	AB_CMP_GT,
+	AB_CMP_GE,
+};
+
+/* One accepted value or comparison, e.g. `4` or `">=4"`. */
+struct ab_cond {
+	enum ab_cmp op;
+	char *value;
+};
+
+/* `param: cond` or `param: [cond, ...]`: the row matches when any cond
+ * holds for the row's value of `param`. */
+struct ab_where_term {
+	size_t param;             /* index into ab_experiment.matrix */
+	struct ab_cond *conds;
+	size_t nconds;
+	struct ab_mark mark;
+};
+
+/* A `where:` mapping: every term must hold (AND). No terms: all rows. */
+struct ab_selector {
+	struct ab_where_term *terms;
+	size_t nterms;
+};
+
+/* An acceptance rule. Unset numeric predicates are NAN (or -1 for counts).
+ * Fractions, not percents: `no_regression: 2%` is 0.02. */
+struct ab_rule {
+	char *name;
+	struct ab_selector where;
+	char *metric;              /* NULL: the experiment's metric */
+	double no_regression;      /* pass when U < 1+δ, fail when L > 1+δ */
+	double faster_by;          /* pass when U < 1/(1+δ), fail when L > 1/(1+δ) */
+	double slower_by;          /* pass when L > 1+δ, fail when U < 1+δ */
+	int64_t min_pair_wins;     /* a count >= 1, or -1 */
+	double min_pair_wins_frac; /* a fraction (0, 1] of the row's pairs, or NAN */
+	double max_rsd;            /* dispersion gate: pass -> inconclusive when either side's RSD exceeds it */
+	double max_ci_width;       /* dispersion gate on U/L - 1 */
+	struct ab_mark mark;       /* the rule's mapping */
+	struct ab_mark where_mark; /* its `where:` value (or the rule when absent) */
+};
+
+enum ab_scaling_work {
+	AB_SCALING_NONE = 0,
+	AB_SCALING_PER_LANE,  /* fixed work per lane: S_N = (N/N0) * T_N0 / T_N */
+	AB_SCALING_TOTAL,     /* fixed total work:    S_N = T_N0 / T_N */
+};
+
+struct ab_experiment {
+	/* The file */
+	char *path;            /* as given on the command line */
+	char *dir;             /* absolute folder of the file; `repo` is relative to it */
+	char *text;            /* the whole file, NUL-terminated */
+	size_t text_len;
+	char hash[65];         /* SHA-256 of text, hex */
+
+	/* Identity */
+	char *name;            /* required */
+	char *design;          /* default: name */
+	char *hypothesis;      /* optional, NULL */
+
+	/* Revisions */
+	char *repo;            /* absolute path; default the file's folder */
+	char *candidate;       /* revspec; default "HEAD" */
+	char *parent;          /* revspec or NULL (the candidate's first parent) */
+	int exact_parent;      /* default 1 */
+
+	/* Build and benchmark */
+	struct ab_command build;      /* may be empty (no build) */
+	char **artifacts;             /* NULL-terminated paths relative to the tree, or NULL */
+	size_t nartifacts;
+	struct ab_command benchmark;  /* required; may hold {param} placeholders */
+	char *workdir;                /* benchmark's folder relative to the tree; default "." */
+	char **env;                   /* NULL-terminated "NAME=value" set for builds and samples */
+	size_t nenv;
+	struct ab_checksum checksum;
+
+	/* Matrix and metrics */
+	struct ab_param *matrix;      /* may be empty: one row without parameters */
+	size_t nparams;
+	char *metric;                 /* primary metric; default "wall_ns" */
+	struct ab_metric *metrics;    /* builtins first, then `metrics:` entries */
+	size_t nmetrics;
+	char *scaling_param;          /* NULL when `scaling:` is absent */
+	enum ab_scaling_work scaling_work;
+
+	/* Schedule */
+	int pairs;                    /* default 8, 1..100000 */
+	int warmup;                   /* warmup samples per side per row, default 1 */
+	int64_t timeout_ms;           /* per sample, default 600000 (10m) */
+	int64_t build_timeout_ms;     /* per build, default 3600000 (1h) */
+
+	struct ab_rule *rules;
+	size_t nrules;
+
+	/* Marks for semantic errors found by later stages */
+	struct ab_mark candidate_mark, parent_mark, repo_mark;
+};
+
+/*
+ * Read and validate the experiment file at `path` into `out` (caller-owned
+ * memory, initialised here; free with ab_experiment_release even on error).
+ * Errors: AB_ENOTFOUND/AB_EIO when the file cannot be read; AB_EINVALID for
+ * every syntax or validation error, the message being
+ * "PATH:LINE:COLUMN: KEY.PATH: what is wrong" (and "did you mean 'x'?" for
+ * unknown keys close to a known one).
+ */
+int ab_experiment_load(struct ab_experiment *out, const char *path);
+
+/* The same on text already in memory; `path` names it in messages and
+ * its folder anchors `repo`. `text` is copied. */
+int ab_experiment_parse(struct ab_experiment *out, const char *path,
+			const char *text, size_t len);
+
+/* Free everything `exp` owns; the struct may be reused after _parse. */
+void ab_experiment_release(struct ab_experiment *exp);
+
+/* Number of matrix rows (the product of the parameters' value counts; 1
+ * when there is no matrix). Row r's value of parameter p is
+ * matrix[p].values[ab_experiment_row_value_index(exp, r, p)]; the last
+ * parameter varies fastest, as nested loops in file order. */
+size_t ab_experiment_nrows(const struct ab_experiment *exp);
+size_t ab_experiment_row_value_index(const struct ab_experiment *exp, size_t row, size_t param);
+const char *ab_experiment_row_value(const struct ab_experiment *exp, size_t row, size_t param);
+
+/* 1 when row `row` satisfies every term of `sel`, else 0. */
+int ab_selector_match(const struct ab_selector *sel, const struct ab_experiment *exp, size_t row);
+
+/* The metric named `name` (borrowed), or NULL. */
+const struct ab_metric *ab_experiment_metric(const struct ab_experiment *exp, const char *name);
+
+/* Index of the matrix parameter named `name`, or -1. */
+long ab_experiment_param(const struct ab_experiment *exp, const char *name);
+
+/* Expand {param} placeholders of `cmd` for row `row` into `out` (new;
+ * release with ab_command_release). "{{" and "}}" stand for braces.
+ * Errors: AB_EINVALID for an unknown {name} (message names it). */
+int ab_command_expand(struct ab_command *out, const struct ab_command *cmd,
+		      const struct ab_experiment *exp, size_t row);
+
+void ab_command_release(struct ab_command *cmd);
+
+/* The command as one line for reports: the shell string, or the argv
+ * joined with spaces and shell-quoted where needed (new string). */
+char *ab_command_display(const struct ab_command *cmd);
+
+#endif
