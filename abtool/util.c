@@ -93,6 +93,24 @@ void ab_grow(void *arr, size_t *alloc, size_t n, size_t size)
 	*alloc = want;
 }
 
+size_t ab_strv_len(char *const *v)
+{
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+void ab_strv_push(char ***list, char *s)
+{
+	size_t n = ab_strv_len(*list);
+
+	*list = ab_xrealloc(*list, (n + 2) * sizeof(**list));
+	(*list)[n] = s;
+	(*list)[n + 1] = NULL;
+}
+
 void ab_strv_free(char **v)
 {
 	char **p;

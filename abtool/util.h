@@ -22,6 +22,13 @@ char *ab_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ab_grow(void *arr, size_t *alloc, size_t n, size_t size);
 #define AB_GROW(arr, alloc, n) ab_grow(&(arr), &(alloc), (n), sizeof(*(arr)))
 
+/* Append `s` to the NULL-terminated array `*list` (which may be NULL),
+ * taking ownership of `s`. */
+void ab_strv_push(char ***list, char *s);
+
+/* Number of strings in a NULL-terminated array (0 for NULL). */
+size_t ab_strv_len(char *const *v);
+
 /* Free a NULL-terminated array of strings and the array. */
 void ab_strv_free(char **v);
 

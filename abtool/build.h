@@ -1,0 +1,75 @@
+/* build.h - builds in materialized trees, cached (DESIGN.md "Trees and
+ * builds"). An entry of the cache is one tree plus its build outputs, in
+ * CACHE/builds/KEY/, where KEY is the SHA-256 of everything that decides
+ * the build's result: the commit and its tree id, the build command, the
+ * environment the experiment sets, the compiler identity, and a salt
+ * (calibration builds the same commit twice). All keys have the same
+ * length, so both sides' tree paths have equal length. One lock per entry
+ * (flock on KEY.lock) lets concurrent runs share the cache. */
+#ifndef AB_BUILD_H
+#define AB_BUILD_H
+
+#include <stdint.h>
+
+#include <git2.h>
+#include <jansson.h>
+
+#include "config.h"
+
+/* What to build. Borrowed pointers. */
+struct ab_build_spec {
+	git_repository *repo;            /* the user's repository */
+	const git_oid *commit;
+	const char *tree_hex;            /* the commit's tree id */
+	const struct ab_command *command;/* may be empty: only materialize */
+	char *const *env;                /* "NAME=value", NULL-terminated, or NULL */
+	char *const *artifacts;          /* paths relative to the tree to hash, or NULL */
+	const char *identity;            /* compiler identity text (part of the key) */
+	const char *salt;                /* "" normally */
+	const char *cache_dir;           /* abtool's cache directory */
+	int64_t timeout_ms;
+};
+
+enum ab_build_status {
+	AB_BUILD_OK = 0,
+	AB_BUILD_FAILED,       /* the command exited non-zero or was killed */
+	AB_BUILD_TIMED_OUT,
+	AB_BUILD_NO_ARTIFACT,  /* an artifact named in the experiment is missing */
+};
+
+struct ab_build {
+	char key[65];
+	char *dir;             /* the tree (and build folder), new */
+	char *log_path;        /* the whole build log, new */
+	int cached;            /* 1: reused, the command did not run */
+	enum ab_build_status status;
+	int64_t duration_ns;   /* of the original build (also when cached) */
+	char *detail;          /* how a failed build ended ("exit 2"), or NULL */
+	json_t *artifacts;     /* {path: sha256 hex} (new reference) */
+};
+
+/*
+ * Return a ready tree for the spec: from the cache when an entry with the
+ * same key finished successfully, else materialize and build it now (under
+ * the entry's lock; the lock is waited for when another process holds it).
+ * A failed build is not cached: the next run tries again.
+ * Returns 0 when the build ran or was reused, whatever its status (see
+ * out->status); AB_EIO when the tree could not be made, AB_EINTERRUPTED
+ * when interrupted. `out` is initialised here; release with
+ * ab_build_release.
+ */
+int ab_build_prepare(struct ab_build *out, const struct ab_build_spec *spec);
+
+void ab_build_release(struct ab_build *b);
+
+/* The last `max_lines` lines of the build log (new string). */
+char *ab_build_log_tail(const struct ab_build *b, int max_lines);
+
+/* The output of the compiler identity commands (default `cc --version`)
+ * joined, for the cache key and the provenance (new string; a failed
+ * command contributes its error text instead). */
+char *ab_build_identity(char *const *commands);
+
+const char *ab_build_status_name(enum ab_build_status status);
+
+#endif

@@ -1,0 +1,213 @@
+/* extract.c - checksums and metrics from a sample's output (see extract.h). */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "extract.h"
+#include "error.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <pcre2.h>
+
+struct ab_extractor {
+	const struct ab_experiment *exp;
+	pcre2_code *checksum;        /* for AB_CHECKSUM_REGEX */
+	pcre2_code **metric;         /* per metric, for AB_METRIC_REGEX */
+	pcre2_match_data *md;
+	int need_json;               /* some value comes from a JSON line */
+};
+
+static int compile(pcre2_code **out, const char *pattern, const char *what)
+{
+	int code;
+	PCRE2_SIZE offset;
+	PCRE2_UCHAR msg[256];
+
+	*out = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_MULTILINE, &code,
+			     &offset, NULL);
+	if (!*out) {
+		pcre2_get_error_message(code, msg, sizeof(msg));
+		return ab_error_set(AB_EINVALID, "%s: bad regex at offset %zu: %s", what, (size_t)offset,
+				    (const char *)msg);
+	}
+	return 0;
+}
+
+int ab_extract_new(struct ab_extractor **out, const struct ab_experiment *exp)
+{
+	struct ab_extractor *x = ab_xcalloc(1, sizeof(*x));
+	size_t i;
+	int err = 0;
+
+	x->exp = exp;
+	x->metric = ab_xcalloc(exp->nmetrics ? exp->nmetrics : 1, sizeof(*x->metric));
+	x->md = pcre2_match_data_create(16, NULL);
+	if (exp->checksum.kind == AB_CHECKSUM_REGEX)
+		err = compile(&x->checksum, exp->checksum.arg, "checksum.regex");
+	x->need_json = exp->checksum.kind == AB_CHECKSUM_JSON;
+	for (i = 0; !err && i < exp->nmetrics; i++) {
+		if (exp->metrics[i].source == AB_METRIC_REGEX)
+			err = compile(&x->metric[i], exp->metrics[i].pattern, exp->metrics[i].name);
+		x->need_json |= exp->metrics[i].source == AB_METRIC_JSON;
+	}
+	if (err) {
+		ab_extract_free(x);
+		return err;
+	}
+	*out = x;
+	return 0;
+}
+
+void ab_extract_free(struct ab_extractor *x)
+{
+	size_t i;
+
+	if (!x)
+		return;
+	pcre2_code_free(x->checksum);
+	for (i = 0; i < x->exp->nmetrics; i++)
+		pcre2_code_free(x->metric[i]);
+	free(x->metric);
+	pcre2_match_data_free(x->md);
+	free(x);
+}
+
+int ab_extract_wants_stdout_hash(const struct ab_extractor *x)
+{
+	return x->exp->checksum.kind == AB_CHECKSUM_STDOUT_SHA256;
+}
+
+/* Group 1 of the last match of `re` in text (new string), or NULL. */
+static char *last_match(struct ab_extractor *x, pcre2_code *re, const char *text, size_t len)
+{
+	PCRE2_SIZE start = 0, *ov;
+	char *found = NULL;
+	int rc;
+
+	while (start <= len &&
+	       (rc = pcre2_match(re, (PCRE2_SPTR)text, len, start, 0, x->md, NULL)) > 0) {
+		ov = pcre2_get_ovector_pointer(x->md);
+		if (rc > 1 && ov[2] != PCRE2_UNSET) {
+			free(found);
+			found = ab_xstrndup(text + ov[2], ov[3] - ov[2]);
+		}
+		start = ov[1] > ov[0] ? ov[1] : ov[1] + 1;
+	}
+	return found;
+}
+
+/* The last line of text that parses as a JSON object (new reference). */
+static json_t *last_json_object(const char *text, size_t len)
+{
+	const char *end = text + len, *p;
+
+	while (end > text) {
+		json_t *o;
+		p = end;
+		while (p > text && p[-1] != '\n')
+			p--;
+		if (p < end && *p == '{' &&
+		    (o = json_loadb(p, (size_t)(end - p), JSON_DECODE_ANY, NULL))) {
+			if (json_is_object(o))
+				return o;
+			json_decref(o);
+		}
+		end = p > text ? p - 1 : text;
+	}
+	return NULL;
+}
+
+static char *json_value_text(json_t *v)
+{
+	if (json_is_string(v))
+		return ab_xstrdup(json_string_value(v));
+	if (json_is_integer(v))
+		return ab_xasprintf("%lld", (long long)json_integer_value(v));
+	if (v && !json_is_null(v))
+		return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	return NULL;
+}
+
+static void fail(struct ab_sample *s, char *why)
+{
+	if (!s->error)
+		s->error = why;
+	else
+		free(why);
+}
+
+void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
+		       const struct ab_runner_result *r, const char *workdir)
+{
+	const struct ab_experiment *exp = x->exp;
+	const char *out = r->out.data ? r->out.data : "";
+	json_t *json = x->need_json ? last_json_object(out, r->out.len) : NULL;
+	size_t i;
+
+	free(s->metrics);
+	s->nmetrics = exp->nmetrics;
+	s->metrics = ab_xmalloc((exp->nmetrics ? exp->nmetrics : 1) * sizeof(double));
+	for (i = 0; i < exp->nmetrics; i++) {
+		const struct ab_metric *m = &exp->metrics[i];
+		double v = NAN;
+		char *text = NULL;
+
+		if (m->source == AB_METRIC_BUILTIN) {
+			if (!strcmp(m->name, "wall_ns"))
+				v = (double)r->wall_ns;
+			else if (!strcmp(m->name, "user_ns"))
+				v = (double)r->user_ns;
+			else if (!strcmp(m->name, "sys_ns"))
+				v = (double)r->sys_ns;
+			else if (!strcmp(m->name, "cpu_ns"))
+				v = (double)(r->user_ns + r->sys_ns);
+			else if (!strcmp(m->name, "maxrss_bytes"))
+				v = (double)r->maxrss_bytes;
+			s->metrics[i] = v;
+			continue;
+		}
+		if (m->source == AB_METRIC_REGEX)
+			text = last_match(x, x->metric[i], out, r->out.len);
+		else
+			text = json_value_text(json_object_get(json, m->pattern));
+		if (!text || ab_parse_double(&v, text) < 0)
+			fail(s, text ? ab_xasprintf("metric '%s': '%s' is not a number", m->name, text)
+				     : ab_xasprintf("metric '%s' not found in stdout", m->name));
+		s->metrics[i] = v;
+		free(text);
+	}
+
+	free(s->checksum);
+	s->checksum = NULL;
+	switch (exp->checksum.kind) {
+	case AB_CHECKSUM_NONE:
+		break;
+	case AB_CHECKSUM_REGEX:
+		s->checksum = last_match(x, x->checksum, out, r->out.len);
+		break;
+	case AB_CHECKSUM_STDOUT_SHA256:
+		s->checksum = ab_xstrdup(r->out.sha256);
+		break;
+	case AB_CHECKSUM_JSON:
+		s->checksum = json_value_text(json_object_get(json, exp->checksum.arg));
+		break;
+	case AB_CHECKSUM_FILE: {
+		char hex[65], *path = ab_path_absolute(workdir, exp->checksum.arg);
+		if (ab_sha256_file(hex, path) == 0)
+			s->checksum = ab_xstrdup(hex);
+		free(path);
+		break;
+	}
+	}
+	if (exp->checksum.kind != AB_CHECKSUM_NONE && !s->checksum) {
+		s->flags |= AB_FLAG_NO_CHECKSUM;
+		fail(s, exp->checksum.kind == AB_CHECKSUM_FILE
+			     ? ab_xasprintf("checksum file '%s' was not written", exp->checksum.arg)
+			     : ab_xstrdup("checksum not found in stdout"));
+	}
+	if (r->out.truncated || r->err.truncated)
+		s->flags |= AB_FLAG_OUTPUT_TRUNCATED;
+	json_decref(json);
+}

@@ -1,0 +1,209 @@
+/* report_json.c - the JSON report document (see report.h). */
+#include "report.h"
+#include "plan.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *side_summary(const struct ab_summary *s, double scaling)
+{
+	json_t *o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
+			      "n", (json_int_t)s->n,
+			      "median", real_or_null(s->median),
+			      "mean", real_or_null(s->mean),
+			      "sd", real_or_null(s->sd),
+			      "rsd", real_or_null(s->rsd),
+			      "mad", real_or_null(s->mad),
+			      "robust_rsd", real_or_null(s->robust_rsd),
+			      "min", real_or_null(s->min),
+			      "max", real_or_null(s->max),
+			      "outliers", (json_int_t)s->outliers);
+	if (!isnan(scaling))
+		json_object_set_new(o, "scaling", json_real(scaling));
+	return o;
+}
+
+/* The statistics of one metric of one row. */
+static json_t *metric_stats(const struct ab_row_metric *rm, const struct ab_metric *m,
+			    const struct ab_row_result *rr, int primary)
+{
+	const struct ab_paired *st = &rm->st;
+	json_t *o = json_object(), *d;
+	size_t i;
+
+	json_object_set_new(o, "metric", json_string(m->name));
+	json_object_set_new(o, "unit", json_string(m->unit ? m->unit : ""));
+	json_object_set_new(o, "better", json_string(m->better == AB_HIGHER_IS_BETTER ? "higher" : "lower"));
+	if (!rm->available) {
+		json_object_set_new(o, "unavailable", json_string(rm->unavailable));
+		return o;
+	}
+	json_object_set_new(o, "parent", side_summary(&st->parent, primary ? rr->scaling[0] : NAN));
+	json_object_set_new(o, "candidate", side_summary(&st->candidate, primary ? rr->scaling[1] : NAN));
+	json_object_set_new(o, "ratio", real_or_null(st->ratio));
+	json_object_set_new(o, "ci", json_pack("[o, o]", real_or_null(st->ci_lower), real_or_null(st->ci_upper)));
+	json_object_set_new(o, "ci_level", real_or_null(st->ci_level));
+	json_object_set_new(o, "pair_wins", json_integer((json_int_t)st->wins));
+	json_object_set_new(o, "pair_losses", json_integer((json_int_t)st->losses));
+	json_object_set_new(o, "pairs", json_integer((json_int_t)st->pairs));
+	json_object_set_new(o, "median_ratio", real_or_null(st->median_ratio));
+	json_object_set_new(o, "ratio_of_medians", real_or_null(st->ratio_of_medians));
+	json_object_set_new(o, "geomean_ratio", real_or_null(st->geomean_ratio));
+	json_object_set_new(o, "t_interval", json_pack("[o, o]", real_or_null(st->t_lower), real_or_null(st->t_upper)));
+	json_object_set_new(o, "p_signed_rank", real_or_null(st->signed_rank.p_two_sided));
+	json_object_set_new(o, "p_sign", real_or_null(st->sign_p_two_sided));
+	if (primary) {
+		d = json_array();
+		for (i = 0; i < rr->pairs; i++)
+			json_array_append_new(d, json_pack("{s:o, s:s}", "log_ratio", real_or_null(rm->d[i]),
+							   "order", ab_order_name((enum ab_order)rr->order[i])));
+		json_object_set_new(o, "per_pair", d);
+	}
+	return o;
+}
+
+static json_t *row_json(const struct ab_analysis *a, size_t r)
+{
+	const struct ab_experiment *exp = a->exp;
+	const struct ab_row_result *rr = &a->rows[r];
+	json_t *o = json_object(), *prim, *others = json_object();
+	size_t m;
+	const char *key;
+	json_t *value;
+
+	json_object_set_new(o, "params", ab_row_params(exp, r));
+	{
+		char *label = ab_row_label(exp, r);
+		json_object_set_new(o, "label", json_string(label));
+		free(label);
+	}
+	/* The contract's flat fields describe the primary metric. */
+	prim = metric_stats(&rr->metrics[a->primary], &exp->metrics[a->primary], rr, 1);
+	json_object_foreach(prim, key, value)
+		json_object_set(o, key, value);
+	json_decref(prim);
+	json_object_set_new(o, "pairs", json_integer((json_int_t)rr->pairs));
+	json_object_set_new(o, "planned_pairs", json_integer((json_int_t)rr->planned_pairs));
+	json_object_set_new(o, "checksum_match",
+			    rr->checksum_match < 0 ? json_null() : json_boolean(rr->checksum_match));
+	json_object_set_new(o, "checksum", rr->checksum ? json_string(rr->checksum) : json_null());
+	if (rr->checksum_match == 0)
+		json_object_set(o, "checksum_values", rr->checksum_values);
+	json_object_set_new(o, "order_effect", real_or_null(rr->order_effect));
+	json_object_set_new(o, "failed_samples", json_integer((json_int_t)rr->failed));
+	if (rr->failure)
+		json_object_set_new(o, "failure", json_string(rr->failure));
+	for (m = 0; m < exp->nmetrics; m++)
+		if (m != a->primary)
+			json_object_set_new(others, exp->metrics[m].name,
+					    metric_stats(&rr->metrics[m], &exp->metrics[m], rr, 0));
+	json_object_set_new(o, "metrics", others);
+	return o;
+}
+
+static json_t *rules_json(const struct ab_analysis *a)
+{
+	const struct ab_experiment *exp = a->exp;
+	json_t *rules = json_array();
+	size_t i, r;
+
+	for (i = 0; i < exp->nrules; i++) {
+		const struct ab_rule_result *res = &a->rules[i];
+		json_t *rows = json_array();
+		for (r = 0; r < res->nrows; r++)
+			json_array_append_new(rows, json_pack("{s:o, s:s, s:s}",
+				"params", ab_row_params(exp, res->rows[r].row),
+				"outcome", ab_outcome_name(res->rows[r].outcome),
+				"detail", res->rows[r].detail ? res->rows[r].detail : ""));
+		json_array_append_new(rules, json_pack("{s:s, s:s, s:s, s:s, s:o}",
+			"name", exp->rules[i].name,
+			"metric", exp->rules[i].metric ? exp->rules[i].metric : exp->metric,
+			"outcome", ab_outcome_name(res->outcome),
+			"detail", res->detail ? res->detail : "",
+			"rows", rows));
+	}
+	return rules;
+}
+
+static json_t *strv_json(char *const *v)
+{
+	json_t *arr = json_array();
+
+	for (; v && *v; v++)
+		json_array_append_new(arr, json_string(*v));
+	return arr;
+}
+
+json_t *ab_report_document(const struct ab_report_input *in)
+{
+	const struct ab_experiment *exp = in->exp;
+	const struct ab_analysis *a = in->analysis;
+	json_t *doc = json_object(), *rows = json_array(), *matrix = json_object();
+	size_t r, p, v;
+
+	json_object_set_new(doc, "schema", json_string(AB_REPORT_SCHEMA));
+	json_object_set_new(doc, "run_id", json_integer(in->run_id));
+	json_object_set_new(doc, "run_uuid", json_string(in->run_uuid ? in->run_uuid : ""));
+	json_object_set_new(doc, "experiment", json_string(exp->name));
+	json_object_set_new(doc, "design", json_string(exp->design));
+	json_object_set_new(doc, "hypothesis", exp->hypothesis ? json_string(exp->hypothesis) : json_null());
+	json_object_set_new(doc, "verdict", json_string(ab_verdict_name(a->verdict)));
+	json_object_set_new(doc, "reasons", strv_json(a->reasons));
+	json_object_set_new(doc, "warnings", strv_json(a->warnings));
+	json_object_set_new(doc, "created_at", json_string(in->created_at ? in->created_at : ""));
+	json_object_set_new(doc, "abtool_version", json_string(ABTOOL_VERSION));
+	json_object_set_new(doc, "experiment_file", json_pack("{s:s, s:s}", "path", exp->path, "sha256", exp->hash));
+	json_object_set_new(doc, "repo", json_string(in->repo ? in->repo : exp->repo));
+	json_object_set_new(doc, "parent", json_pack("{s:s, s:s*, s:s*, s:b}", "oid", in->parent_oid,
+		"tree", in->parent_tree, "subject", in->parent_subject, "exact_parent", in->exact_parent));
+	json_object_set_new(doc, "candidate", json_pack("{s:s, s:s*, s:s*}", "oid", in->candidate_oid,
+		"tree", in->candidate_tree, "subject", in->candidate_subject));
+	json_object_set_new(doc, "exact_parent", json_boolean(in->exact_parent));
+	json_object_set_new(doc, "builds", in->builds ? json_incref(in->builds) : json_array());
+	if (in->identity)
+		json_object_set_new(doc, "compiler_identity", json_string(in->identity));
+	json_object_set_new(doc, "host", in->host ? json_incref(in->host) : json_null());
+	{
+		char *bench = ab_command_display(&exp->benchmark);
+		json_object_set_new(doc, "benchmark", json_string(bench));
+		free(bench);
+	}
+	for (p = 0; p < exp->nparams; p++) {
+		json_t *vals = json_array();
+		for (v = 0; v < exp->matrix[p].nvalues; v++)
+			json_array_append_new(vals, json_string(exp->matrix[p].values[v]));
+		json_object_set_new(matrix, exp->matrix[p].name, vals);
+	}
+	json_object_set_new(doc, "plan", json_pack("{s:I, s:i, s:i, s:o, s:s, s:I, s:I}",
+		"seed", (json_int_t)in->seed, "pairs", exp->pairs, "warmup", exp->warmup,
+		"matrix", matrix, "order", "round-robin rows, AB|BA blocks",
+		"samples_planned", (json_int_t)a->samples_planned,
+		"samples_done", (json_int_t)a->samples_done));
+	if (exp->scaling_param)
+		json_object_set_new(doc, "scaling", json_pack("{s:s, s:s}", "parameter", exp->scaling_param,
+			"work", exp->scaling_work == AB_SCALING_PER_LANE ? "per_lane" : "total"));
+	json_object_set_new(doc, "metric", json_string(exp->metric));
+	for (r = 0; r < a->nrows; r++)
+		json_array_append_new(rows, row_json(a, r));
+	json_object_set_new(doc, "rows", rows);
+	json_object_set_new(doc, "rules", rules_json(a));
+	json_object_set_new(doc, "earlier_runs", in->earlier ? json_incref(in->earlier) : json_array());
+	json_object_set_new(doc, "reproduce", json_string(in->reproduce ? in->reproduce : ""));
+	return doc;
+}
+
+char *ab_report_json_text(const json_t *doc)
+{
+	char *body = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	char *text = ab_xasprintf("%s\n", body);
+
+	free(body);
+	return text;
+}

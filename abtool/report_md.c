@@ -1,0 +1,380 @@
+/* report_md.c - the Markdown report, rendered from the JSON document
+ * (see report.h); the shape follows what performance engineers publish
+ * by hand (../shared/report-example.md). */
+#include "report.h"
+#include "env.h"
+#include "error.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *ab_report_format_value(char *buf, size_t size, double value, const char *unit)
+{
+	if (!unit)
+		unit = "";
+	if (isnan(value))
+		snprintf(buf, size, "n/a");
+	else if (!strcmp(unit, "ns"))
+		ab_format_ns(buf, size, value);
+	else if (!strcmp(unit, "bytes") || !strcmp(unit, "B"))
+		ab_format_bytes(buf, size, value);
+	else
+		snprintf(buf, size, "%.4g%s%s", value, *unit ? " " : "", unit);
+	return buf;
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+static double num(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Markdown table cells must not break the table: escape pipes and
+ * newlines in strings that come from users or benchmarks. */
+static void cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void short_oid(char out[11], const char *oid)
+{
+	snprintf(out, 11, "%.10s", oid);
+}
+
+static void header(FILE *f, const json_t *doc)
+{
+	const json_t *rules = json_object_get(doc, "rules"), *reasons = json_object_get(doc, "reasons");
+	const char *verdict = str(doc, "verdict");
+	size_t i, nfail = 0, ninc = 0, n = json_array_size(rules);
+	json_t *r;
+
+	fprintf(f, "# %s — %s\n\n", str(doc, "experiment"), verdict);
+	fprintf(f, "Design `%s` · run %lld · %s · abtool %s\n\n", str(doc, "design"),
+		(long long)json_integer_value(json_object_get(doc, "run_id")), str(doc, "created_at"),
+		str(doc, "abtool_version"));
+	if (json_is_string(json_object_get(doc, "hypothesis")))
+		fprintf(f, "> Hypothesis: %s\n\n", str(doc, "hypothesis"));
+
+	json_array_foreach(rules, i, r) {
+		nfail += !strcmp(str(r, "outcome"), "fail");
+		ninc += !strcmp(str(r, "outcome"), "inconclusive");
+	}
+	fprintf(f, "**Verdict: %s.**", verdict);
+	if (!strcmp(verdict, "invalid")) {
+		fprintf(f, " No speed claim is made from a wrong or broken side:\n");
+		json_array_foreach(reasons, i, r)
+			fprintf(f, "- ✗ %s\n", json_string_value(r));
+		fputc('\n', f);
+		if (!n)
+			return;
+		fprintf(f, "Rules, for information:\n");
+	} else if (n == 0) {
+		fprintf(f, " %s\n", json_string_value(json_array_get(reasons, 0)));
+	} else if (nfail) {
+		fprintf(f, " %zu of %zu rule%s failed:\n", nfail, n, n == 1 ? "" : "s");
+	} else if (ninc) {
+		fprintf(f, " %zu of %zu rule%s inconclusive:\n", ninc, n, n == 1 ? "" : "s");
+	} else {
+		fprintf(f, " %s passed:\n", n == 1 ? "the rule" : n == 2 ? "both rules" : "all rules");
+	}
+	json_array_foreach(rules, i, r) {
+		const char *o = str(r, "outcome");
+		fprintf(f, "- %s %s — %s\n", !strcmp(o, "pass") ? "✓" : !strcmp(o, "fail") ? "✗" : "?",
+			str(r, "name"), str(r, "detail"));
+	}
+	fputc('\n', f);
+}
+
+static const json_t *build_of(const json_t *doc, const char *side)
+{
+	size_t i;
+	json_t *b;
+
+	json_array_foreach(json_object_get(doc, "builds"), i, b)
+		if (!strcmp(str(b, "side"), side))
+			return b;
+	return NULL;
+}
+
+static void build_cell(FILE *f, const json_t *b)
+{
+	char t[32];
+
+	if (!b) {
+		fputs("—", f);
+		return;
+	}
+	if (*str(b, "command")) {
+		fputc('`', f);
+		cell(f, str(b, "command"));
+		fputc('`', f);
+	} else {
+		fputs("no build command", f);
+	}
+	if (strcmp(str(b, "status"), "ok"))
+		fprintf(f, " **%s** (%s)", str(b, "status"), str(b, "detail"));
+	else if (json_is_true(json_object_get(b, "cached")))
+		fprintf(f, " (cached)");
+	else
+		fprintf(f, " (built in %s)", ab_format_ns(t, sizeof(t), num(b, "duration_ns")));
+}
+
+static void provenance(FILE *f, const json_t *doc)
+{
+	const json_t *par = json_object_get(doc, "parent"), *cand = json_object_get(doc, "candidate");
+	const json_t *bp = build_of(doc, "parent"), *bc = build_of(doc, "candidate");
+	const json_t *plan = json_object_get(doc, "plan");
+	char a[11], b[11];
+	const char *path;
+	json_t *hash;
+
+	fprintf(f, "## Provenance\n| item | parent | candidate |\n| --- | --- | --- |\n");
+	short_oid(a, str(par, "oid"));
+	short_oid(b, str(cand, "oid"));
+	fprintf(f, "| commit | `%s` %s | `%s` |\n", a,
+		json_is_true(json_object_get(doc, "exact_parent")) ? "(exact parent)" : "(**not** the exact parent)",
+		b);
+	fprintf(f, "| subject | ");
+	cell(f, str(par, "subject"));
+	fprintf(f, " | ");
+	cell(f, str(cand, "subject"));
+	fprintf(f, " |\n");
+	short_oid(a, str(par, "tree"));
+	short_oid(b, str(cand, "tree"));
+	fprintf(f, "| tree | `%s` | `%s` |\n", a, b);
+	fprintf(f, "| build | ");
+	build_cell(f, bp);
+	fprintf(f, " | ");
+	build_cell(f, bc);
+	fprintf(f, " |\n");
+	if (bp) {
+		json_object_foreach(json_object_get(bp, "artifacts"), path, hash) {
+			const char *other = str(json_object_get(bc, "artifacts"), path);
+			char ha[13], hb[13];
+			snprintf(ha, sizeof(ha), "%.12s", json_string_value(hash));
+			snprintf(hb, sizeof(hb), "%.12s", other);
+			fprintf(f, "| artifact `");
+			cell(f, path);
+			fprintf(f, "` SHA-256 | `%s…` | `%s…`%s |\n", ha, hb,
+				!strcmp(json_string_value(hash), other) ? " ⚠ identical" : "");
+		}
+	}
+	fprintf(f, "| benchmark | `");
+	cell(f, str(doc, "benchmark"));
+	fprintf(f, "` | same |\n\n");
+	if (json_is_object(json_object_get(doc, "host"))) {
+		char *host = ab_env_summary(json_object_get(doc, "host"));
+		fprintf(f, "Host: %s.\n", host);
+		free(host);
+	}
+	fprintf(f, "Plan: %lld pairs per row after %lld warmup%s per side, rows round-robin, AB|BA "
+		"blocks, seed %lld; %lld of %lld samples ran.\n\n",
+		(long long)json_integer_value(json_object_get(plan, "pairs")),
+		(long long)json_integer_value(json_object_get(plan, "warmup")),
+		json_integer_value(json_object_get(plan, "warmup")) == 1 ? "" : "s",
+		(long long)json_integer_value(json_object_get(plan, "seed")),
+		(long long)json_integer_value(json_object_get(plan, "samples_done")),
+		(long long)json_integer_value(json_object_get(plan, "samples_planned")));
+}
+
+static void ratio_cell(FILE *f, const json_t *m)
+{
+	const json_t *ci = json_object_get(m, "ci");
+	double l = json_number_value(json_array_get(ci, 0)), u = json_number_value(json_array_get(ci, 1));
+	int significant = json_is_number(json_array_get(ci, 0)) && (l > 1 || u < 1);
+
+	if (!json_is_number(json_object_get(m, "ratio"))) {
+		fprintf(f, "n/a");
+		return;
+	}
+	fprintf(f, significant ? "**%.3f**" : "%.3f", num(m, "ratio"));
+	if (json_is_number(json_array_get(ci, 0)))
+		fprintf(f, " [%.3f, %.3f]", l, u);
+	else
+		fprintf(f, " [too few pairs]");
+}
+
+static void rows_table(FILE *f, const json_t *doc)
+{
+	const json_t *rows = json_object_get(doc, "rows"), *plan = json_object_get(doc, "plan");
+	const json_t *matrix = json_object_get(plan, "matrix"), *first = json_array_get(rows, 0);
+	int scaling = json_is_object(json_object_get(doc, "scaling"));
+	const char *unit = str(first, "unit"), *pname;
+	double level = num(first, "ci_level");
+	json_t *row, *vals;
+	size_t i;
+	char buf[48];
+	int warn_rsd = 0;
+
+	fprintf(f, "## Rows (%s, %s is better)\n", str(doc, "metric"), str(first, "better"));
+	json_object_foreach((json_t *)matrix, pname, vals)
+		fprintf(f, "| %s ", pname);
+	fprintf(f, "| parent median | RSD |%s candidate median | RSD |%s ratio B/A [90%% CI] | pair wins | checksum |\n",
+		scaling ? " scaling |" : "", scaling ? " scaling |" : "");
+	json_object_foreach((json_t *)matrix, pname, vals)
+		fprintf(f, "| --- ");
+	fprintf(f, "| ---: | ---: |%s ---: | ---: |%s ---: | ---: | --- |\n", scaling ? " ---: |" : "",
+		scaling ? " ---: |" : "");
+	json_array_foreach(rows, i, row) {
+		const json_t *params = json_object_get(row, "params");
+		const char *sides[2] = {"parent", "candidate"};
+		int s;
+
+		json_object_foreach((json_t *)matrix, pname, vals) {
+			json_t *v = json_object_get(params, pname);
+			fprintf(f, "| ");
+			if (json_is_integer(v))
+				fprintf(f, "%lld ", (long long)json_integer_value(v));
+			else {
+				cell(f, json_string_value(v) ? json_string_value(v) : "");
+				fputc(' ', f);
+			}
+		}
+		for (s = 0; s < 2; s++) {
+			const json_t *side = json_object_get(row, sides[s]);
+			double rsd = num(side, "rsd");
+			fprintf(f, "| %s | ", ab_report_format_value(buf, sizeof(buf), num(side, "median"), unit));
+			if (isnan(rsd))
+				fprintf(f, "n/a ");
+			else
+				fprintf(f, "%.1f%%%s ", 100 * rsd, rsd > 0.05 ? " ⚠" : "");
+			warn_rsd |= rsd > 0.05;
+			if (scaling) {
+				double sc = num(side, "scaling");
+				fprintf(f, isnan(sc) ? "| n/a " : "| %.2fx ", sc);
+			}
+		}
+		fprintf(f, "| ");
+		ratio_cell(f, row);
+		fprintf(f, " | %lld/%lld | ", (long long)json_integer_value(json_object_get(row, "pair_wins")),
+			(long long)json_integer_value(json_object_get(row, "pairs")));
+		if (json_is_true(json_object_get(row, "checksum_match"))) {
+			fputc('`', f);
+			cell(f, str(row, "checksum"));
+			fputs("` ✓", f);
+		} else if (json_is_false(json_object_get(row, "checksum_match"))) {
+			fputs("**mismatch** ✗", f);
+		} else {
+			fputs("not checked", f);
+		}
+		fprintf(f, " |\n");
+	}
+	fputc('\n', f);
+	if (scaling) {
+		const json_t *sc = json_object_get(doc, "scaling");
+		int per_lane = !strcmp(str(sc, "work"), "per_lane");
+		fprintf(f, "Scaling: against the same side's row with the smallest `%s`, %s.\n",
+			str(sc, "parameter"),
+			per_lane ? "fixed work per lane (S_N = (N/N0)·T_N0/T_N)" : "fixed total work (S_N = T_N0/T_N)");
+	}
+	if (!isnan(level))
+		fprintf(f, "The interval is made of exact one-sided 95%% bounds (coverage %.4g%% for "
+			"%lld pairs); bold ratios exclude 1.\n", 100 * level,
+			(long long)json_integer_value(json_object_get(first, "pairs")));
+	if (warn_rsd)
+		fprintf(f, "⚠ RSD above 5%%.\n");
+	fputc('\n', f);
+}
+
+static void other_metrics(FILE *f, const json_t *doc)
+{
+	const json_t *rows = json_object_get(doc, "rows"), *first = json_array_get(rows, 0);
+	const char *name;
+	json_t *m0;
+	int any = 0;
+
+	json_object_foreach(json_object_get(first, "metrics"), name, m0) {
+		size_t i;
+		json_t *row;
+		if (!any++)
+			fprintf(f, "## Other metrics\n| row | metric | parent median | candidate median | ratio B/A [90%% CI] | pair wins |\n"
+				   "| --- | --- | ---: | ---: | ---: | ---: |\n");
+		json_array_foreach(rows, i, row) {
+			const json_t *m = json_object_get(json_object_get(row, "metrics"), name);
+			char a[48], b[48];
+			fprintf(f, "| ");
+			cell(f, str(row, "label"));
+			fprintf(f, " | %s | ", name);
+			if (json_is_string(json_object_get(m, "unavailable"))) {
+				fprintf(f, "unavailable: ");
+				cell(f, str(m, "unavailable"));
+				fprintf(f, " | | | |\n");
+				continue;
+			}
+			fprintf(f, "%s | %s | ",
+				ab_report_format_value(a, sizeof(a), num(json_object_get(m, "parent"), "median"), str(m, "unit")),
+				ab_report_format_value(b, sizeof(b), num(json_object_get(m, "candidate"), "median"), str(m, "unit")));
+			ratio_cell(f, m);
+			fprintf(f, " | %lld/%lld |\n", (long long)json_integer_value(json_object_get(m, "pair_wins")),
+				(long long)json_integer_value(json_object_get(m, "pairs")));
+		}
+	}
+	if (any)
+		fputc('\n', f);
+}
+
+static void notes(FILE *f, const json_t *doc)
+{
+	const json_t *warnings = json_object_get(doc, "warnings"), *earlier = json_object_get(doc, "earlier_runs");
+	size_t i;
+	json_t *w;
+
+	if (json_array_size(warnings)) {
+		fprintf(f, "## Warnings\n");
+		json_array_foreach(warnings, i, w)
+			fprintf(f, "- ⚠ %s\n", json_string_value(w));
+		fputc('\n', f);
+	}
+	if (json_array_size(earlier)) {
+		fprintf(f, "## Earlier runs of this comparison\nThis exact comparison (same experiment "
+			"file, same commits) was run %zu time%s before: ", json_array_size(earlier),
+			json_array_size(earlier) == 1 ? "" : "s");
+		json_array_foreach(earlier, i, w)
+			fprintf(f, "%srun %lld %s (%s)", i ? ", " : "",
+				(long long)json_integer_value(json_object_get(w, "id")), str(w, "verdict"),
+				str(w, "created_at"));
+		fprintf(f, ". Re-running until a verdict changes is not evidence.\n\n");
+	}
+}
+
+static void method(FILE *f, const json_t *doc)
+{
+	fprintf(f, "## Method\nEach sample is a fresh process. Within each row, pairs run in "
+		"balanced AB|BA blocks chosen by a seeded coin; rows are visited round-robin. "
+		"Ratios are Hodges–Lehmann estimates of candidate/parent over per-pair log ratios. "
+		"The 90%% CI is made of exact one-sided 95%% bounds (Wilcoxon signed-rank); a rule "
+		"passes only when its bound clears the margin, fails when the other bound refutes it "
+		"(Holm-adjusted across a rule's rows), and is inconclusive otherwise.\n\n");
+	fprintf(f, "## Reproduce\n```\n%s\n```\nRaw samples: `abtool export %lld --format tsv`.\n",
+		str(doc, "reproduce"), (long long)json_integer_value(json_object_get(doc, "run_id")));
+}
+
+int ab_report_markdown(FILE *f, const json_t *doc)
+{
+	header(f, doc);
+	provenance(f, doc);
+	if (json_array_size(json_object_get(doc, "rows")))
+		rows_table(f, doc);
+	other_metrics(f, doc);
+	notes(f, doc);
+	method(f, doc);
+	if (ferror(f))
+		return ab_error_set(AB_EIO, "cannot write the report: %s", strerror(errno));
+	return 0;
+}

@@ -1,0 +1,205 @@
+/* revs.c - revisions and trees with libgit2 (see revs.h). */
+#include "revs.h"
+#include "error.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void ab_revs_global_init(void)
+{
+	static int done;
+
+	if (!done) {
+		git_libgit2_init();
+		done = 1;
+	}
+}
+
+const char *ab_revs_git_error(void)
+{
+	const git_error *e = git_error_last();
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+static char *subject(const git_commit *c)
+{
+	const char *s = git_commit_summary((git_commit *)c);
+	return ab_xstrdup(s ? s : "");
+}
+
+static void short_hex(char out[13], const git_oid *oid)
+{
+	git_oid_tostr(out, 13, oid);
+	out[10] = '\0';
+}
+
+static int resolve(git_commit **out, git_repository *repo, const char *spec, const char *role,
+		   const char *path)
+{
+	git_object *obj = NULL;
+	int err;
+
+	if (git_revparse_single(&obj, repo, spec) < 0)
+		return ab_error_set(AB_ENOTFOUND, "unknown %s revision '%s' in '%s': %s", role, spec,
+				    path, ab_revs_git_error());
+	err = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (err < 0)
+		return ab_error_set(AB_EINVALID, "%s revision '%s' does not name a commit: %s", role,
+				    spec, ab_revs_git_error());
+	return 0;
+}
+
+int ab_revs_open(struct ab_revs *out, const char *repo_path, const char *candidate_spec,
+		 const char *parent_spec, int require_exact)
+{
+	git_commit *cand = NULL, *first = NULL, *par = NULL;
+	const git_oid *first_oid;
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	ab_revs_global_init();
+	if (git_repository_open_ext(&out->repo, repo_path, 0, NULL) < 0)
+		return ab_error_set(AB_EINVALID, "'%s' is not a git repository (or any of its parents): %s; "
+				    "set 'repo:' in the experiment file", repo_path, ab_revs_git_error());
+	out->commondir = ab_xstrdup(git_repository_commondir(out->repo));
+	if (git_repository_workdir(out->repo))
+		out->workdir = ab_xstrdup(git_repository_workdir(out->repo));
+
+	if ((err = resolve(&cand, out->repo, candidate_spec, "candidate", repo_path)) < 0)
+		goto out;
+	git_oid_cpy(&out->candidate, git_commit_id(cand));
+	out->candidate_parents = (int)git_commit_parentcount(cand);
+	out->candidate_subject = subject(cand);
+	if (out->candidate_parents == 0 && !parent_spec) {
+		char h[13];
+		short_hex(h, &out->candidate);
+		err = ab_error_set(AB_EINVALID, "candidate %s ('%s') is a root commit: it has no parent to "
+				   "compare against; name a later commit with --candidate", h,
+				   out->candidate_subject);
+		goto out;
+	}
+	if (out->candidate_parents > 0) {
+		first_oid = git_commit_parent_id(cand, 0);
+		if (git_commit_lookup(&first, out->repo, first_oid) < 0) {
+			char h[13], p[13];
+			short_hex(h, &out->candidate);
+			short_hex(p, first_oid);
+			err = ab_error_set(AB_ENOTFOUND, "the parent %s of candidate %s is not in the repository "
+					   "(a shallow clone?); fetch more history, e.g. 'git fetch "
+					   "--deepen=1' or 'actions/checkout' with fetch-depth: 0", p, h);
+			goto out;
+		}
+	}
+	if (parent_spec) {
+		if ((err = resolve(&par, out->repo, parent_spec, "parent", repo_path)) < 0)
+			goto out;
+		if (require_exact && (!first || !git_oid_equal(git_commit_id(par), git_commit_id(first)))) {
+			char c[13], p[13], f[13];
+			short_hex(c, &out->candidate);
+			short_hex(p, git_commit_id(par));
+			if (first)
+				short_hex(f, git_commit_id(first));
+			err = ab_error_set(AB_EINVALID,
+					   "parent %s ('%s') is not the exact parent of candidate %s ('%s'); "
+					   "its first parent is %s; remove 'parent:' to compare against the "
+					   "exact parent, or set 'exact_parent: false' to compare these two",
+					   p, git_commit_summary(par), c, out->candidate_subject,
+					   first ? f : "none (a root commit)");
+			goto out;
+		}
+	} else {
+		par = first;
+		first = NULL;
+	}
+	git_oid_cpy(&out->parent, git_commit_id(par));
+	out->exact_parent = out->candidate_parents > 0 &&
+			    git_oid_equal(&out->parent, git_commit_parent_id(cand, 0));
+	out->parent_subject = subject(par);
+	git_oid_cpy(&out->parent_tree, git_commit_tree_id(par));
+	git_oid_cpy(&out->candidate_tree, git_commit_tree_id(cand));
+	git_oid_tostr(out->parent_hex, sizeof(out->parent_hex), &out->parent);
+	git_oid_tostr(out->candidate_hex, sizeof(out->candidate_hex), &out->candidate);
+	git_oid_tostr(out->parent_tree_hex, sizeof(out->parent_tree_hex), &out->parent_tree);
+	git_oid_tostr(out->candidate_tree_hex, sizeof(out->candidate_tree_hex), &out->candidate_tree);
+out:
+	git_commit_free(cand);
+	git_commit_free(first);
+	git_commit_free(par);
+	return err;
+}
+
+void ab_revs_release(struct ab_revs *revs)
+{
+	git_repository_free(revs->repo);
+	free(revs->commondir);
+	free(revs->workdir);
+	free(revs->parent_subject);
+	free(revs->candidate_subject);
+	memset(revs, 0, sizeof(*revs));
+}
+
+int ab_revs_dirty(struct ab_revs *revs)
+{
+	git_status_options opts;
+	git_status_list *list;
+	int dirty;
+
+	if (!revs->workdir)
+		return 0;
+	git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION);
+	opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+	opts.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+	if (git_status_list_new(&list, revs->repo, &opts) < 0)
+		return ab_error_set(AB_EIO, "cannot read the work tree's status: %s", ab_revs_git_error());
+	dirty = git_status_list_entrycount(list) > 0;
+	git_status_list_free(list);
+	return dirty;
+}
+
+int ab_revs_materialize(git_repository *repo, const git_oid *commit, const char *dir)
+{
+	git_repository *tree_repo = NULL;
+	git_commit *c = NULL;
+	git_checkout_options co;
+	char *alternates = NULL, *objects = NULL, *line = NULL;
+	int err = 0;
+
+	ab_revs_global_init();
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	if (git_repository_init(&tree_repo, dir, 0) < 0) {
+		err = ab_error_set(AB_EIO, "cannot create a tree in '%s': %s", dir, ab_revs_git_error());
+		goto out;
+	}
+	git_repository_free(tree_repo);
+	tree_repo = NULL;
+
+	/* Borrow the objects instead of copying them: a checkout costs only
+	 * the files written, and the user's repository is never written to. */
+	objects = ab_path_join(git_repository_commondir(repo), "objects");
+	alternates = ab_path_join(dir, ".git/objects/info/alternates");
+	line = ab_xasprintf("%s\n", objects);
+	if ((err = ab_write_file(alternates, line, strlen(line))) < 0)
+		goto out;
+
+	if (git_repository_open(&tree_repo, dir) < 0 ||
+	    git_commit_lookup(&c, tree_repo, commit) < 0) {
+		err = ab_error_set(AB_EIO, "cannot open the tree in '%s': %s", dir, ab_revs_git_error());
+		goto out;
+	}
+	co.checkout_strategy = GIT_CHECKOUT_FORCE;
+	if (git_checkout_tree(tree_repo, (git_object *)c, &co) < 0 ||
+	    git_repository_set_head_detached(tree_repo, commit) < 0) {
+		err = ab_error_set(AB_EIO, "cannot check out %s in '%s': %s", git_oid_tostr_s(commit),
+				   dir, ab_revs_git_error());
+		goto out;
+	}
+out:
+	git_commit_free(c);
+	git_repository_free(tree_repo);
+	free(alternates);
+	free(objects);
+	free(line);
+	return err;
+}

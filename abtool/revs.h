@@ -1,0 +1,58 @@
+/* revs.h - revisions: the candidate and its exact parent, resolved with
+ * libgit2 (no git subprocess), and the materialization of one revision as
+ * a tree on disk (DESIGN.md "Trees and builds"). */
+#ifndef AB_REVS_H
+#define AB_REVS_H
+
+#include <git2.h>
+
+struct ab_revs {
+	git_repository *repo;      /* owned */
+	char *commondir;           /* git's common directory (where the store lives), new */
+	char *workdir;             /* the user's work tree, or NULL for a bare repository */
+	git_oid parent, candidate; /* commits */
+	git_oid parent_tree, candidate_tree;
+	char parent_hex[GIT_OID_HEXSZ + 1], candidate_hex[GIT_OID_HEXSZ + 1];
+	char parent_tree_hex[GIT_OID_HEXSZ + 1], candidate_tree_hex[GIT_OID_HEXSZ + 1];
+	char *parent_subject, *candidate_subject;   /* first lines of the messages, new */
+	int exact_parent;          /* 1: parent is the candidate's first parent */
+	int candidate_parents;     /* number of parents of the candidate (2+ for a merge) */
+};
+
+/* Initialise libgit2 once per process (idempotent). */
+void ab_revs_global_init(void);
+
+/*
+ * Open the repository at `repo_path` and resolve `candidate_spec` (any
+ * revspec) to a commit and the parent: `parent_spec` when given, else the
+ * candidate's first parent. When `require_exact` and parent_spec names a
+ * commit other than the first parent, refuse. Fills `out` (release with
+ * ab_revs_release, also on error).
+ * Errors (all AB_EINVALID or AB_ENOTFOUND, exit 64): not a repository; an
+ * unknown revision; a candidate without parents; a parent commit missing
+ * from the object database (a shallow clone); a parent that is not the
+ * exact parent (the message names both commits and the first parent).
+ */
+int ab_revs_open(struct ab_revs *out, const char *repo_path, const char *candidate_spec,
+		 const char *parent_spec, int require_exact);
+
+void ab_revs_release(struct ab_revs *revs);
+
+/* 1 when tracked files of the user's work tree or index differ from HEAD
+ * (their changes are not measured: only commits are), 0 when clean or
+ * bare, negative on error. */
+int ab_revs_dirty(struct ab_revs *revs);
+
+/*
+ * Materialize `commit` of `repo` into the empty or missing folder `dir`: a
+ * repository of its own whose objects are borrowed from `repo` through
+ * objects/info/alternates, HEAD detached at the commit, the work tree
+ * checked out. Nothing in the user's repository changes (no branch, no
+ * index, no work tree). Errors: AB_EIO with libgit2's message.
+ */
+int ab_revs_materialize(git_repository *repo, const git_oid *commit, const char *dir);
+
+/* The libgit2 error as "message" (borrowed, never NULL). */
+const char *ab_revs_git_error(void);
+
+#endif

@@ -1,0 +1,108 @@
+/* run.h - one execution of an experiment's plan, from revisions to the
+ * stored verdict: the pipeline's driver. It calls each stage in order
+ * (revisions, builds, plan, samples, analysis, report document) and hands
+ * each stage's result to the next and to the store; it never prints:
+ * progress reaches the caller through `struct ab_run_events`. `abtool run`
+ * and `abtool resume` both drive it. */
+#ifndef AB_RUN_H
+#define AB_RUN_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "analysis.h"
+#include "build.h"
+#include "config.h"
+#include "extract.h"
+#include "plan.h"
+#include "revs.h"
+#include "sample.h"
+#include "store.h"
+
+/* Callbacks for progress; any may be NULL. `ctx` is passed back. */
+struct ab_run_events {
+	void *ctx;
+	/* A build starts (cached = 0) or was found in the cache (cached = 1). */
+	void (*build_start)(void *ctx, const char *side, const char *oid, int cached);
+	void (*build_done)(void *ctx, const char *side, const struct ab_build *b);
+	/* Before each sample: `done` of `total` samples already ran. */
+	void (*sample_start)(void *ctx, const struct ab_plan_entry *e, const char *row_label,
+			     size_t done, size_t total, int64_t eta_ns);
+	void (*sample_done)(void *ctx, const struct ab_sample *s, const char *row_label);
+};
+
+struct ab_run {
+	const struct ab_experiment *exp;  /* borrowed */
+	struct ab_store *store;           /* borrowed */
+	struct ab_run_events events;
+	struct ab_revs revs;
+	char *cache_dir;
+	char *identity;                   /* compiler identity text */
+	struct ab_build builds[2];        /* parent, candidate */
+	char **integrity;                 /* build failures (NULL-terminated), or NULL */
+	json_t *host;                     /* fingerprint at the start */
+	json_t *options;                  /* what reproduces the run: experiment path, candidate, seed */
+	struct ab_run_meta meta;          /* id, uuid, seed, ... */
+	char created_at[32];
+	struct ab_sample *samples;        /* the whole plan, in seq order */
+	size_t nsamples;
+	struct ab_extractor *extractor;
+	int stopped_early;                /* a failed sample or checksum mismatch stopped the samples */
+};
+
+/* Options of a new run. */
+struct ab_run_options {
+	const char *candidate;     /* overrides the experiment's candidate, or NULL */
+	int pairs;                 /* overrides pairs when > 0 */
+	int have_seed;
+	uint64_t seed;
+	const char *cache_dir;     /* NULL: ab_cache_dir() */
+	const char *salt_parent, *salt_candidate;  /* build salts ("" normally) */
+};
+
+/*
+ * Start a run: resolve revisions, store the plan, build both sides.
+ * `run` is initialised here (release with ab_run_release, also on error).
+ * `exp` may be modified by options (pairs). Errors: those of revs (64),
+ * store (74), AB_EINTERRUPTED. A failed build is not an error: it is
+ * recorded as an integrity failure (run->integrity) and ab_run_samples
+ * then does nothing.
+ */
+int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store *store,
+		 const struct ab_run_options *opt, const struct ab_run_events *events);
+
+/*
+ * Load run `run_id` from the store to finish it: re-parse the stored
+ * experiment, resolve the stored commits, prepare the builds (rebuilding
+ * only when the cache lost them), and re-plan any half-finished pair as a
+ * fresh pair at the end of the plan. `exp_out` receives the experiment
+ * (caller releases it after the run). Errors: AB_ENOTFOUND, AB_EINVALID
+ * (the run is already finished), store errors.
+ */
+int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
+		  int64_t run_id, const struct ab_run_events *events);
+
+/*
+ * Run every planned sample in plan order, storing each as it completes.
+ * Stops early (run->stopped_early) at the first failed sample or checksum
+ * mismatch: the verdict is then invalid whatever else happens. Returns 0,
+ * AB_EINTERRUPTED (the run is marked interrupted in the store), or a store
+ * error.
+ */
+int ab_run_samples(struct ab_run *run);
+
+/*
+ * Analyse the stored samples, build the report document, and store the
+ * verdict and the document. `*doc` receives the document (new reference)
+ * and `analysis` the analysis (release with ab_analysis_release).
+ */
+int ab_run_finish(struct ab_run *run, struct ab_analysis *analysis, json_t **doc);
+
+void ab_run_release(struct ab_run *run);
+
+/* Names of the experiment's metrics, for the store (borrowed pointers into
+ * exp; free the array only). */
+const char **ab_run_metric_names(const struct ab_experiment *exp);
+
+#endif
