@@ -1,11 +1,26 @@
 /* stats.h - paired statistics for one row (DESIGN.md "Statistics and
  * verdict"). Pure functions over arrays of doubles; no I/O, no allocation
- * visible to the caller beyond what is documented.
+ * visible to the caller beyond what is documented. Input arrays are
+ * borrowed and never modified; results go to caller-owned memory.
  *
  * Conventions: a and b are the parent's and the candidate's values of one
  * metric, aligned by pair (a[i] and b[i] ran back to back). All values must
  * be > 0 for ratio statistics. d_i = ln(b_i / a_i). "Lower is better"
- * unless a function takes `better`. */
+ * unless a function takes `better`.
+ *
+ * References:
+ *   Wilcoxon F. (1945) Individual comparisons by ranking methods.
+ *   Pratt J. W. (1959) Remarks on zeros and ties in the Wilcoxon signed
+ *     rank procedures. JASA 54, 655-667.
+ *   Hodges J. L., Lehmann E. L. (1963) Estimates of location based on rank
+ *     tests. Ann. Math. Statist. 34, 598-611.
+ *   Hill G. W. (1970) Algorithm 396: Student's t-quantiles. CACM 13, 619.
+ *   Abramowitz M., Stegun I. (1964) Handbook of Mathematical Functions,
+ *     26.2.23 (normal quantile start) and 26.5.8 (incomplete beta).
+ *   Iglewicz B., Hoaglin D. (1993) How to Detect and Handle Outliers: the
+ *     modified z-score, used by hyperfine's outlier warning with threshold 10.
+ * Test vectors: shared/stats-vectors.md.
+ */
 #ifndef AB_STATS_H
 #define AB_STATS_H
 
@@ -21,29 +36,47 @@
  * beyond it, the normal approximation with tie and continuity corrections. */
 #define AB_STATS_EXACT_MAX 400
 
-/* Descriptive statistics of one side (one sample vector). */
+/* Relative tolerance below which two absolute differences count as tied
+ * in the signed-rank test: |u - v| <= AB_STATS_TIE_RTOL * max(u, v). Log
+ * ratios of samples that are equal as integers are equal as doubles, but
+ * ln(b/a) and -ln(a/b) may differ in the last bits; without a tolerance,
+ * a pair and its mirror image would get distinct ranks. A tie group is
+ * judged against its smallest member, so near-equal values cannot chain
+ * into one long group. A difference is a zero when |d - shift| <=
+ * AB_STATS_TIE_RTOL * max(|d|, |shift|). */
+#define AB_STATS_TIE_RTOL 1e-12
+
+/* Descriptive statistics of one side (one sample vector), in the unit of
+ * the values except where a field says "fraction". With n == 0 every
+ * double is NAN and outliers is 0. */
 struct ab_summary {
 	size_t n;
 	double mean, median, min, max;
 	double sd;          /* sample standard deviation (n-1); 0 when n < 2 */
 	double rsd;         /* sd / mean, a fraction; NAN when mean == 0 */
 	double mad;         /* median absolute deviation, unscaled */
-	double robust_rsd;  /* 1.4826 * mad / median, a fraction */
+	double robust_rsd;  /* 1.4826 * mad / median, a fraction; NAN when median == 0 */
 	size_t outliers;    /* count with |x - median| / MAD > 14.826 (hyperfine's
 	                       modified z-score rule); when MAD == 0, values
 	                       different from the median are outliers */
 };
 
-/* Median of x[0..n) (x is not modified). NAN when n == 0. */
+/* Median of x[0..n) (x is borrowed, not modified; a copy is sorted
+ * partially). The average of the two middle values when n is even. NAN
+ * when n == 0. */
 double ab_stats_median(const double *x, size_t n);
 
-/* Fill `out` from x[0..n). */
+/* Fill `out` from x[0..n) (borrowed). Outliers follow hyperfine's warning
+ * rule: modified z-score 0.6745 (x - median) / MAD (Iglewicz & Hoaglin
+ * 1993) beyond 10 in absolute value, i.e. |x - median| / MAD > 14.826. */
 void ab_stats_summary(struct ab_summary *out, const double *x, size_t n);
 
 /*
  * Exact sign test (binomial, p = 1/2) for `wins` successes in `n` trials
  * that are not ties. Writes the one-sided p P(X >= wins) and the two-sided
- * p min(1, 2 * min(P(X >= wins), P(X <= wins))).
+ * p min(1, 2 * min(P(X >= wins), P(X <= wins))). n == 0 gives 1 and 1;
+ * wins > n gives NAN. The binomial probabilities are built by halving
+ * Pascal's rule, so they are exact fractions for n up to about 50.
  * Source: stats-vectors.md section 1.
  */
 void ab_stats_sign_test(size_t n, size_t wins, double *one_sided, double *two_sided);
@@ -52,7 +85,9 @@ void ab_stats_sign_test(size_t n, size_t wins, double *one_sided, double *two_si
  * Null distribution of the signed-rank statistic W+ for n untied, nonzero
  * differences: out[w] = P(W+ = w), w = 0 .. n(n+1)/2. `out` must hold
  * n(n+1)/2 + 1 doubles. Recurrence c_n(w) = c_{n-1}(w) + c_{n-1}(w-n)
- * (Wilcoxon 1945), kept as probabilities to avoid overflow.
+ * (Wilcoxon 1945), kept as probabilities to avoid overflow: each step
+ * halves, so out[w] is c_n(w) / 2^n, exact while the counts fit in 53 bits.
+ * Time O(n^3), no allocation.
  */
 void ab_stats_signed_rank_null(double *out, size_t n);
 
@@ -61,8 +96,11 @@ void ab_stats_signed_rank_null(double *out, size_t n);
  * j with P(T <= j-1) <= alpha under the signed-rank null (T = min(W+, W-)
  * one-sided tail). [L, U] = [W_(k), W_(M-k+1)] of the M = n(n+1)/2 sorted
  * Walsh averages. Writes k (0 when no bound exists at this alpha, e.g.
- * n < 5 at 0.05) and the two-sided coverage 1 - 2 P(T <= k-1).
- * For n > AB_STATS_EXACT_MAX, k from the normal approximation.
+ * n < 5 at 0.05) and the two-sided coverage 1 - 2 P(T <= k-1) (1 when
+ * k == 0: the unbounded interval always covers). alpha outside (0, 0.5)
+ * gives k = 0.
+ * For n > AB_STATS_EXACT_MAX, k from the normal approximation of W+ (mean
+ * n(n+1)/4, variance n(n+1)(2n+1)/24, continuity correction 1/2).
  * Source: Hodges & Lehmann 1963; stats-vectors.md section 8.
  */
 void ab_stats_walsh_k(size_t n, double alpha, size_t *k, double *coverage);
@@ -81,14 +119,33 @@ struct ab_signed_rank {
 };
 
 /*
- * Wilcoxon signed-rank test of d_i - shift against 0 (d[0..n)). Zeros and
+ * Wilcoxon signed-rank test of d_i - shift against 0 (d[0..n), borrowed,
+ * finite; d and shift in the same unit, e.g. log ratios). Zeros and
  * ties are treated with Pratt's method (Pratt 1959): zeros take part in the
  * ranking, only nonzero differences carry signs; tied absolute values get
- * midranks. The exact null distribution is computed by dynamic programming
- * over doubled midranks (integers) for n <= AB_STATS_EXACT_MAX, else a
- * normal approximation with tie and continuity corrections.
+ * midranks (ties and zeros within AB_STATS_TIE_RTOL). The exact null
+ * distribution, conditional on the observed ranks, is computed by dynamic
+ * programming over doubled midranks (integers) for n <= AB_STATS_EXACT_MAX:
+ * every nonzero rank is + or - with probability 1/2. Beyond, a normal
+ * approximation (see ab_stats_signed_rank_normal). n == 0 or no nonzero
+ * difference gives p = 1. Allocates O(n^2) doubles internally.
  */
 void ab_stats_signed_rank(struct ab_signed_rank *out, const double *d, size_t n, double shift);
+
+/*
+ * The same test, always by the normal approximation; ab_stats_signed_rank
+ * uses it for n > AB_STATS_EXACT_MAX, and it is public for cross-checks.
+ * Under H0, W+ = sum r_i B_i over the nonzero Pratt ranks r_i with B_i fair
+ * coin flips, so E W+ = sum r_i / 2 and Var W+ = sum r_i^2 / 4 exactly. With
+ * no zeros and no ties this is n(n+1)/4 and n(n+1)(2n+1)/24; each tie group
+ * of size t lowers sum r_i^2 by (t^3 - t)/12, i.e. the variance by
+ * (t^3 - t)/48, the usual tie correction, and Pratt's zeros simply drop
+ * their ranks from both sums. The continuity correction is half the lattice
+ * step of W+ (gcd of the doubled ranks / 4: 1/2 without ties). out->exact
+ * is 0.
+ */
+void ab_stats_signed_rank_normal(struct ab_signed_rank *out, const double *d, size_t n,
+				 double shift);
 
 /* Hodges–Lehmann estimate and decision interval of the location of d. */
 struct ab_hl {
@@ -99,11 +156,33 @@ struct ab_hl {
 	double coverage;     /* exact two-sided coverage of [lower, upper] for continuous d */
 };
 
-/* Fill `out` for d[0..n) at one-sided level alpha (Hodges & Lehmann 1963). */
+/*
+ * Fill `out` for d[0..n) (borrowed, finite) at one-sided level alpha
+ * (Hodges & Lehmann 1963): k from ab_stats_walsh_k, order statistics by
+ * quickselect. Estimate and bounds are in the unit of d. n == 0 gives NAN
+ * everywhere. Memory: all M = n(n+1)/2 Walsh averages are held at once,
+ * 4 n(n+1) bytes (100 MB at n = 5000); time O(M) expected.
+ */
 void ab_stats_hodges_lehmann(struct ab_hl *out, const double *d, size_t n, double alpha);
 
-/* Quantile of Student's t distribution with `df` degrees of freedom. */
+/*
+ * Quantile of Student's t distribution with `df` degrees of freedom: the t
+ * with P(T <= t) = p. p <= 0 gives -INFINITY, p >= 1 INFINITY; df < 1 or
+ * a NAN argument gives NAN. df need not be an integer.
+ * Method: Hill's approximation (Hill 1970, CACM Algorithm 396; closed forms
+ * for df = 1 and 2), refined by Newton steps on the t distribution function
+ * computed from the regularized incomplete beta function (continued
+ * fraction, A&S 26.5.8), so the result is accurate to about 1e-12 relative.
+ */
 double ab_stats_t_quantile(double p, double df);
+
+/*
+ * Two-sided paired t interval of the mean of d[0..n) (borrowed) at
+ * confidence `level` (e.g. 0.90): mean ± t_{(1+level)/2, n-1} sd / sqrt(n),
+ * in the unit of d. NAN bounds when n < 2. A cross-check only: it assumes
+ * normal d, which timing data rarely are.
+ */
+void ab_stats_paired_t(const double *d, size_t n, double level, double *lower, double *upper);
 
 /* Everything abtool reports about one row and one metric. */
 struct ab_paired {
@@ -124,9 +203,12 @@ struct ab_paired {
 };
 
 /*
- * Compute the row statistics of the pairs (a[i], b[i]), i < n, for a metric
- * whose direction is `better`. Every value must be finite and > 0.
- * Returns 0, or AB_EINVALID when n == 0 or a value is not > 0.
+ * Compute the row statistics of the pairs (a[i], b[i]), i < n (borrowed),
+ * for a metric whose direction is `better`. Every value must be finite
+ * and > 0. The decision interval is at one-sided AB_STATS_ALPHA; the t
+ * interval at the matching nominal two-sided level 1 - 2 AB_STATS_ALPHA.
+ * Returns 0, or AB_EINVALID (message in ab_error_last()) when n == 0 or a
+ * value is not finite and > 0; `out` is then unspecified.
  */
 int ab_stats_paired(struct ab_paired *out, const double *a, const double *b, size_t n,
 		    enum ab_better better);

@@ -1,0 +1,747 @@
+/* stats.c - paired statistics for one row: signed-rank test, Hodges–Lehmann
+ * interval, sign test, t quantiles and descriptive summaries (see stats.h
+ * for the sources of each formula). */
+#include "stats.h"
+#include "error.h"
+#include "util.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- selection ------------------------------------------------------- */
+
+/* A fixed-seed generator for pivots: results must not depend on the run,
+ * and a random pivot keeps quickselect linear on sorted or tied input. */
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/*
+ * Rearrange x[lo..hi] so that x[k] holds the value of rank k, everything
+ * before it is <= and everything after it >= (C++'s nth_element). Hoare
+ * partition as in Wirth's FIND; stopping on equal keys keeps ties balanced.
+ */
+static void select_nth(double *x, ptrdiff_t lo, ptrdiff_t hi, ptrdiff_t k, uint64_t *rng)
+{
+	while (lo < hi) {
+		double pivot = x[lo + (ptrdiff_t)(splitmix64(rng) % (uint64_t)(hi - lo + 1))];
+		ptrdiff_t i = lo, j = hi;
+
+		do {
+			while (x[i] < pivot)
+				i++;
+			while (pivot < x[j])
+				j--;
+			if (i <= j) {
+				double t = x[i];
+
+				x[i] = x[j];
+				x[j] = t;
+				i++;
+				j--;
+			}
+		} while (i <= j);
+		if (j < k)
+			lo = i;
+		if (k < i)
+			hi = j;
+	}
+}
+
+/*
+ * Place the order statistics idx[0..m) (ascending, 0-based) of x[0..n) at
+ * their positions. After one selection every later rank lies to its right,
+ * so each search starts past the previous one.
+ */
+static void select_ranks(double *x, size_t n, const size_t *idx, size_t m)
+{
+	uint64_t rng = 0x5eed;
+	size_t lo = 0, i;
+
+	for (i = 0; i < m; i++) {
+		select_nth(x, (ptrdiff_t)lo, (ptrdiff_t)n - 1, (ptrdiff_t)idx[i], &rng);
+		lo = idx[i] + 1;
+		if (lo >= n)
+			break;
+	}
+}
+
+/* Median of x[0..n), n > 0, reordering x. */
+static double median_inplace(double *x, size_t n)
+{
+	size_t idx[2] = { (n - 1) / 2, n / 2 };
+
+	select_ranks(x, n, idx, idx[0] == idx[1] ? 1 : 2);
+	return 0.5 * (x[idx[0]] + x[idx[1]]);
+}
+
+double ab_stats_median(const double *x, size_t n)
+{
+	double *copy, m;
+
+	if (n == 0)
+		return NAN;
+	copy = ab_xmalloc(n * sizeof(*copy));
+	memcpy(copy, x, n * sizeof(*copy));
+	m = median_inplace(copy, n);
+	free(copy);
+	return m;
+}
+
+/* ---- descriptive statistics ------------------------------------------ */
+
+/* hyperfine flags |0.6745 (x - median) / MAD| > 10: 10 / 0.6745 rounded
+ * as stats-vectors.md section 7 writes it. */
+#define OUTLIER_MADS 14.826
+/* MAD to a standard deviation for normal data: 1 / Phi^-1(3/4). */
+#define MAD_TO_SD 1.4826
+
+void ab_stats_summary(struct ab_summary *out, const double *x, size_t n)
+{
+	double *dev, sum = 0, ss = 0;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	if (n == 0) {
+		out->mean = out->median = out->min = out->max = NAN;
+		out->sd = out->rsd = out->mad = out->robust_rsd = NAN;
+		return;
+	}
+	out->min = out->max = x[0];
+	for (i = 0; i < n; i++) {
+		sum += x[i];
+		if (x[i] < out->min)
+			out->min = x[i];
+		if (x[i] > out->max)
+			out->max = x[i];
+	}
+	out->mean = sum / (double)n;
+	/* Two passes: the one-pass formula cancels badly when sd << mean,
+	 * which is exactly the case of repeated timings. */
+	for (i = 0; i < n; i++)
+		ss += (x[i] - out->mean) * (x[i] - out->mean);
+	out->sd = n < 2 ? 0 : sqrt(ss / (double)(n - 1));
+	out->rsd = out->mean == 0 ? NAN : out->sd / out->mean;
+
+	dev = ab_xmalloc(n * sizeof(*dev));
+	memcpy(dev, x, n * sizeof(*dev));
+	out->median = median_inplace(dev, n);
+	for (i = 0; i < n; i++)
+		dev[i] = fabs(x[i] - out->median);
+	out->mad = median_inplace(dev, n);
+	free(dev);
+	out->robust_rsd = out->median == 0 ? NAN : MAD_TO_SD * out->mad / out->median;
+
+	for (i = 0; i < n; i++) {
+		double dist = fabs(x[i] - out->median);
+
+		/* With MAD == 0 the z-score of any other value is infinite. */
+		if (out->mad == 0 ? dist > 0 : dist > OUTLIER_MADS * out->mad)
+			out->outliers++;
+	}
+}
+
+/* ---- sign test ------------------------------------------------------- */
+
+void ab_stats_sign_test(size_t n, size_t wins, double *one_sided, double *two_sided)
+{
+	double *p, ge = 0, le = 0;
+	size_t i, j;
+
+	if (wins > n) {
+		*one_sided = *two_sided = NAN;
+		return;
+	}
+	/* Row n of Pascal's triangle divided by 2^n, halving at each step:
+	 * exact binary fractions for small n, no overflow for large n. */
+	p = ab_xcalloc(n + 1, sizeof(*p));
+	p[0] = 1;
+	for (i = 1; i <= n; i++) {
+		for (j = i; j > 0; j--)
+			p[j] = 0.5 * (p[j] + p[j - 1]);
+		p[0] *= 0.5;
+	}
+	for (i = 0; i <= n; i++) {
+		if (i >= wins)
+			ge += p[i];
+		if (i <= wins)
+			le += p[i];
+	}
+	free(p);
+	*one_sided = fmin(1, ge);
+	*two_sided = fmin(1, 2 * fmin(ge, le));
+}
+
+/* ---- normal distribution --------------------------------------------- */
+
+static double norm_cdf(double x)
+{
+	return 0.5 * erfc(-x / M_SQRT2);
+}
+
+/*
+ * The x with P(Z > x) = q, 0 < q < 1. Start from A&S 26.2.23 (error below
+ * 4.5e-4), then Halley steps on erfc, which triple the correct digits each
+ * time: three reach double precision. Keeps its own accuracy in the upper
+ * tail by never forming 1 - q for small q.
+ */
+static double norm_upper_quantile(double q)
+{
+	double t, x;
+	int i;
+
+	if (q > 0.5)
+		return -norm_upper_quantile(1 - q);
+	t = sqrt(-2 * log(q));
+	x = t - (2.515517 + t * (0.802853 + t * 0.010328)) /
+		(1 + t * (1.432788 + t * (0.189269 + t * 0.001308)));
+	for (i = 0; i < 3 && x < 37; i++) {
+		double e = 0.5 * erfc(x / M_SQRT2) - q;
+		double u = e * sqrt(2 * M_PI) * exp(0.5 * x * x);
+
+		x += u / (1 - 0.5 * x * u);
+	}
+	return x;
+}
+
+/* ---- signed-rank null and the Walsh order statistic ------------------ */
+
+void ab_stats_signed_rank_null(double *out, size_t n)
+{
+	size_t max = n * (n + 1) / 2, top = 0, r, w;
+
+	memset(out, 0, (max + 1) * sizeof(*out));
+	out[0] = 1;
+	for (r = 1; r <= n; r++) {
+		top += r;
+		for (w = top; w >= r; w--)
+			out[w] = 0.5 * (out[w] + out[w - r]);
+		for (w = 0; w < r; w++)
+			out[w] *= 0.5;
+	}
+}
+
+/* Normal approximation of P(W+ <= w) for n untied, nonzero differences. */
+static double walsh_tail_normal(size_t n, double w)
+{
+	double nn = (double)n;
+	double mu = nn * (nn + 1) / 4;
+	double sigma = sqrt(nn * (nn + 1) * (2 * nn + 1) / 24);
+
+	return norm_cdf((w + 0.5 - mu) / sigma);
+}
+
+void ab_stats_walsh_k(size_t n, double alpha, size_t *k, double *coverage)
+{
+	size_t m = n * (n + 1) / 2, j;
+	double tail = 0;
+
+	*k = 0;
+	*coverage = 1;
+	if (n == 0 || !(alpha > 0 && alpha < 0.5))
+		return;
+	if (n <= AB_STATS_EXACT_MAX) {
+		double *f = ab_xmalloc((m + 1) * sizeof(*f));
+		double cdf = 0;
+
+		ab_stats_signed_rank_null(f, n);
+		/* k - 1 is the last w whose cumulative probability stays
+		 * within alpha; below the median since alpha < 1/2. */
+		for (j = 0; j <= m; j++) {
+			cdf += f[j];
+			if (cdf > alpha)
+				break;
+			tail = cdf;
+			*k = j + 1;
+		}
+		free(f);
+	} else {
+		/*
+		 * Beyond the exact range W+ is close to normal (mean n(n+1)/4,
+		 * variance n(n+1)(2n+1)/24); with the continuity correction
+		 * P(W+ <= j-1) ~ Phi((j - 1/2 - mu) / sigma), so k is about
+		 * mu + 1/2 - z sigma. The closed form only seeds the search:
+		 * the steps below make the tail condition hold exactly for
+		 * the approximated distribution despite rounding.
+		 */
+		double nn = (double)n;
+		double mu = nn * (nn + 1) / 4;
+		double sigma = sqrt(nn * (nn + 1) * (2 * nn + 1) / 24);
+		double guess = floor(mu + 0.5 - norm_upper_quantile(alpha) * sigma);
+
+		j = guess < 0 ? 0 : (size_t)guess;
+		while (j > 0 && walsh_tail_normal(n, (double)j - 1) > alpha)
+			j--;
+		while (j < m / 2 && walsh_tail_normal(n, (double)j) <= alpha)
+			j++;
+		*k = j;
+		tail = j == 0 ? 0 : walsh_tail_normal(n, (double)j - 1);
+	}
+	*coverage = 1 - 2 * tail;
+}
+
+/* ---- signed-rank test ------------------------------------------------ */
+
+struct ranked {
+	double v;  /* |d - shift|, 0 for a zero */
+	int sign;  /* +1, -1, or 0 for a zero */
+};
+
+static int cmp_ranked(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+
+	return (a->v > b->v) - (a->v < b->v);
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * Pratt ranks of d - shift as doubled midranks (integers, so the exact
+ * distribution needs no floating-point keys). Writes the doubled rank
+ * score of each nonzero difference to score[0..*nonzero) and the doubled
+ * W+ and W- sums.
+ */
+static void pratt_ranks(const double *d, size_t n, double shift, uint64_t *score,
+			size_t *nonzero, uint64_t *w2_plus, uint64_t *w2_minus)
+{
+	struct ranked *r = ab_xmalloc((n ? n : 1) * sizeof(*r));
+	size_t i, s, e;
+
+	for (i = 0; i < n; i++) {
+		double diff = d[i] - shift;
+		double scale = fmax(fabs(d[i]), fabs(shift));
+
+		if (fabs(diff) <= AB_STATS_TIE_RTOL * scale) {
+			r[i].v = 0;
+			r[i].sign = 0;
+		} else {
+			r[i].v = fabs(diff);
+			r[i].sign = diff > 0 ? 1 : -1;
+		}
+	}
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	*nonzero = 0;
+	*w2_plus = *w2_minus = 0;
+	for (s = 0; s < n; s = e) {
+		uint64_t twice_mid;
+
+		/* Ties are judged against the group's smallest value, so a
+		 * run of values each within tolerance of the next cannot
+		 * chain into one group. */
+		for (e = s + 1; e < n && r[e].v - r[s].v <= AB_STATS_TIE_RTOL * r[e].v; e++)
+			;
+		/* Positions s..e-1 hold ranks s+1..e; twice their mean. */
+		twice_mid = (uint64_t)(s + 1 + e);
+		for (i = s; i < e; i++) {
+			if (r[i].sign == 0)
+				continue;
+			score[(*nonzero)++] = twice_mid;
+			if (r[i].sign > 0)
+				*w2_plus += twice_mid;
+			else
+				*w2_minus += twice_mid;
+		}
+	}
+	free(r);
+}
+
+static void finish_p(struct ab_signed_rank *out)
+{
+	out->p_greater = fmin(1, out->p_greater);
+	out->p_less = fmin(1, out->p_less);
+	out->p_two_sided = fmin(1, 2 * fmin(out->p_greater, out->p_less));
+}
+
+static void signed_rank_normal(struct ab_signed_rank *out, const uint64_t *score,
+			       uint64_t w2_plus)
+{
+	double sum = 0, sumsq = 0, mu, sigma, half_step;
+	uint64_t g = 0;
+	size_t i;
+
+	out->exact = 0;
+	for (i = 0; i < out->nonzero; i++) {
+		sum += (double)score[i];
+		sumsq += (double)score[i] * (double)score[i];
+		g = gcd64(g, score[i]);
+	}
+	if (out->nonzero == 0) {
+		out->p_greater = out->p_less = 1;
+		finish_p(out);
+		return;
+	}
+	/* In doubled units: 2W+ = sum s_i B_i, B_i fair coin flips. */
+	mu = sum / 2;
+	sigma = sqrt(sumsq / 4);
+	half_step = (double)g / 2;
+	out->p_greater = 1 - norm_cdf(((double)w2_plus - half_step - mu) / sigma);
+	out->p_less = norm_cdf(((double)w2_plus + half_step - mu) / sigma);
+	finish_p(out);
+}
+
+static void signed_rank_exact(struct ab_signed_rank *out, const uint64_t *score,
+			      uint64_t w2_plus)
+{
+	uint64_t total = 0, top = 0, s;
+	double *f;
+	size_t i;
+
+	out->exact = 1;
+	for (i = 0; i < out->nonzero; i++)
+		total += score[i];
+	/* f[s] = P(2W+ = s): each nonzero rank joins W+ with probability
+	 * 1/2, a knapsack over integer scores. */
+	f = ab_xcalloc(total + 1, sizeof(*f));
+	f[0] = 1;
+	for (i = 0; i < out->nonzero; i++) {
+		uint64_t r = score[i];
+
+		top += r;
+		for (s = top; s >= r; s--)
+			f[s] = 0.5 * (f[s] + f[s - r]);
+		for (s = 0; s < r && s <= top; s++)
+			f[s] *= 0.5;
+	}
+	out->p_greater = out->p_less = 0;
+	for (s = 0; s <= total; s++) {
+		if (s >= w2_plus)
+			out->p_greater += f[s];
+		if (s <= w2_plus)
+			out->p_less += f[s];
+	}
+	free(f);
+	finish_p(out);
+}
+
+static void signed_rank(struct ab_signed_rank *out, const double *d, size_t n, double shift,
+			int force_normal)
+{
+	uint64_t *score = ab_xmalloc((n ? n : 1) * sizeof(*score));
+	uint64_t w2_plus, w2_minus;
+
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	pratt_ranks(d, n, shift, score, &out->nonzero, &w2_plus, &w2_minus);
+	out->w_plus = (double)w2_plus / 2;
+	out->w_minus = (double)w2_minus / 2;
+	if (force_normal || n > AB_STATS_EXACT_MAX)
+		signed_rank_normal(out, score, w2_plus);
+	else
+		signed_rank_exact(out, score, w2_plus);
+	free(score);
+}
+
+void ab_stats_signed_rank(struct ab_signed_rank *out, const double *d, size_t n, double shift)
+{
+	signed_rank(out, d, n, shift, 0);
+}
+
+void ab_stats_signed_rank_normal(struct ab_signed_rank *out, const double *d, size_t n,
+				 double shift)
+{
+	signed_rank(out, d, n, shift, 1);
+}
+
+/* ---- Hodges–Lehmann -------------------------------------------------- */
+
+static int cmp_size(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+void ab_stats_hodges_lehmann(struct ab_hl *out, const double *d, size_t n, double alpha)
+{
+	size_t m = n * (n + 1) / 2, idx[4], nidx = 0, i, j, w = 0;
+	double *walsh;
+
+	ab_stats_walsh_k(n, alpha, &out->k, &out->coverage);
+	out->estimate = out->lower = out->upper = NAN;
+	if (n == 0)
+		return;
+	walsh = ab_xmalloc(m * sizeof(*walsh));
+	for (i = 0; i < n; i++)
+		for (j = i; j < n; j++)
+			walsh[w++] = 0.5 * (d[i] + d[j]);
+
+	/* The four ranks needed, selected in ascending order so that each
+	 * search only scans what lies beyond the previous one. */
+	idx[nidx++] = (m - 1) / 2;
+	idx[nidx++] = m / 2;
+	if (out->k > 0) {
+		idx[nidx++] = out->k - 1;
+		idx[nidx++] = m - out->k;
+	}
+	qsort(idx, nidx, sizeof(*idx), cmp_size);
+	for (i = j = 0; i < nidx; i++)
+		if (j == 0 || idx[i] != idx[j - 1])
+			idx[j++] = idx[i];
+	select_ranks(walsh, m, idx, j);
+
+	out->estimate = 0.5 * (walsh[(m - 1) / 2] + walsh[m / 2]);
+	if (out->k > 0) {
+		out->lower = walsh[out->k - 1];
+		out->upper = walsh[m - out->k];
+	}
+	free(walsh);
+}
+
+/* ---- Student's t ----------------------------------------------------- */
+
+/*
+ * Continued fraction of the regularized incomplete beta function (A&S
+ * 26.5.8) by the modified Lentz method; converges quickly for
+ * x < (a + 1) / (a + b + 2).
+ */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, dd = 1 - (a + b) * x / (a + 1), h;
+	int m;
+
+	if (fabs(dd) < tiny)
+		dd = tiny;
+	dd = 1 / dd;
+	h = dd;
+	for (m = 1; m <= 100000; m++) {
+		double m2 = 2.0 * m, aa, del;
+
+		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		dd = 1 + aa * dd;
+		if (fabs(dd) < tiny)
+			dd = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		dd = 1 / dd;
+		h *= dd * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		dd = 1 + aa * dd;
+		if (fabs(dd) < tiny)
+			dd = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		dd = 1 / dd;
+		del = dd * c;
+		h *= del;
+		if (fabs(del - 1) < 2 * DBL_EPSILON)
+			break;
+	}
+	return h;
+}
+
+/* I_x(a, b), with x1 = 1 - x passed separately so that it keeps its
+ * digits when x is close to 1. */
+static double ibeta(double a, double b, double x, double x1)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x1 <= 0)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(x1));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, x1) / b;
+}
+
+/* P(T > t) for t >= 0: I_{df/(df+t^2)}(df/2, 1/2) / 2. */
+static double t_upper(double t, double df)
+{
+	double t2 = t * t;
+
+	return 0.5 * ibeta(0.5 * df, 0.5, df / (df + t2), t2 / (df + t2));
+}
+
+static double t_density(double t, double df)
+{
+	return exp(lgamma(0.5 * (df + 1)) - lgamma(0.5 * df) - 0.5 * log(df * M_PI) -
+		   0.5 * (df + 1) * log1p(t * t / df));
+}
+
+/* Hill's Algorithm 396 for the upper quantile at upper-tail probability
+ * q (two-tailed p = 2q), df > 2. */
+static double hill_t(double q, double n)
+{
+	double p = 2 * q, a, b, c, d, x, y;
+
+	a = 1 / (n - 0.5);
+	b = 48 / (a * a);
+	c = ((20700 * a / b - 98) * a - 16) * a + 96.36;
+	d = ((94.5 / (b + c) - 3) / b + 1) * sqrt(a * M_PI_2) * n;
+	x = d * p;
+	y = pow(x, 2 / n);
+	if (y > 0.05 + a) {
+		/* Asymptotic inverse expansion about the normal. */
+		x = -norm_upper_quantile(q);
+		y = x * x;
+		if (n < 5)
+			c += 0.3 * (n - 4.5) * (x + 0.6);
+		c = (((0.05 * d * x - 5) * x - 7) * x - 2) * x + b + c;
+		y = (((((0.4 * y + 6.3) * y + 36) * y + 94.5) / c - y - 3) / b + 1) * x;
+		y = a * y * y;
+		y = y > 0.002 ? expm1(y) : 0.5 * y * y + y;
+	} else {
+		y = ((1 / (((n + 6) / (n * y) - 0.089 * d - 0.822) * (n + 2) * 3) +
+		      0.5 / (n + 4)) * y - 1) * (n + 1) / (n + 2) + 1 / y;
+	}
+	return sqrt(n * y);
+}
+
+double ab_stats_t_quantile(double p, double df)
+{
+	double q, t;
+	int i;
+
+	if (isnan(p) || isnan(df) || df < 1)
+		return NAN;
+	if (p <= 0)
+		return -INFINITY;
+	if (p >= 1)
+		return INFINITY;
+	if (p == 0.5)
+		return 0;
+	q = p < 0.5 ? p : 1 - p;
+	if (df == 1) {
+		t = 1 / tan(M_PI * q);
+	} else if (df == 2) {
+		/* sqrt(2 / (P (2 - P)) - 2) with P = 2q, rearranged to
+		 * avoid the cancellation for P near 1. */
+		t = (1 - 2 * q) / sqrt(2 * q * (1 - q));
+	} else {
+		/* Hill's value is good to about 6 digits; Newton steps on
+		 * the exact tail bring it to the precision of the beta
+		 * function. The step is damped if it would cross zero. */
+		t = hill_t(q, df);
+		for (i = 0; i < 50; i++) {
+			double step = (t_upper(t, df) - q) / t_density(t, df);
+
+			if (t + step <= 0)
+				step = -0.5 * t;
+			t += step;
+			if (fabs(step) <= 1e-14 * t)
+				break;
+		}
+	}
+	return p < 0.5 ? -t : t;
+}
+
+void ab_stats_paired_t(const double *d, size_t n, double level, double *lower, double *upper)
+{
+	double mean = 0, ss = 0, half;
+	size_t i;
+
+	*lower = *upper = NAN;
+	if (n < 2 || !(level > 0 && level < 1))
+		return;
+	for (i = 0; i < n; i++)
+		mean += d[i];
+	mean /= (double)n;
+	for (i = 0; i < n; i++)
+		ss += (d[i] - mean) * (d[i] - mean);
+	half = ab_stats_t_quantile(0.5 + 0.5 * level, (double)(n - 1)) *
+	       sqrt(ss / (double)(n - 1) / (double)n);
+	*lower = mean - half;
+	*upper = mean + half;
+}
+
+/* ---- one row --------------------------------------------------------- */
+
+static int check_values(const double *x, size_t n, const char *side)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(x[i]) || x[i] <= 0)
+			return ab_error_set(AB_EINVALID,
+					    "pair %zu: %s value %g is not a positive finite number; "
+					    "ratio statistics need values > 0",
+					    i + 1, side, x[i]);
+	return 0;
+}
+
+int ab_stats_paired(struct ab_paired *out, const double *a, const double *b, size_t n,
+		    enum ab_better better)
+{
+	double *d, *ratio, one_sided, sum = 0, ss = 0;
+	struct ab_hl hl;
+	int error;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0)
+		return ab_error_set(AB_EINVALID, "no pairs to compare; run at least one pair");
+	if ((error = check_values(a, n, "parent")) < 0 ||
+	    (error = check_values(b, n, "candidate")) < 0)
+		return error;
+
+	out->pairs = n;
+	d = ab_xmalloc(n * sizeof(*d));
+	ratio = ab_xmalloc(n * sizeof(*ratio));
+	for (i = 0; i < n; i++) {
+		int better_b = better == AB_HIGHER_IS_BETTER ? b[i] > a[i] : b[i] < a[i];
+
+		/* ln(b/a) rather than ln b - ln a: pairs with the same exact
+		 * ratio get the same double, so they tie in the ranking. */
+		ratio[i] = b[i] / a[i];
+		d[i] = log(ratio[i]);
+		if (b[i] == a[i])
+			out->ties++;
+		else if (better_b)
+			out->wins++;
+		else
+			out->losses++;
+		sum += d[i];
+	}
+	out->mean_d = sum / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (d[i] - out->mean_d) * (d[i] - out->mean_d);
+	out->sd_d = n < 2 ? 0 : sqrt(ss / (double)(n - 1));
+	out->geomean_ratio = exp(out->mean_d);
+
+	ab_stats_summary(&out->parent, a, n);
+	ab_stats_summary(&out->candidate, b, n);
+	out->median_ratio = ab_stats_median(ratio, n);
+	out->ratio_of_medians = out->candidate.median / out->parent.median;
+
+	ab_stats_hodges_lehmann(&hl, d, n, AB_STATS_ALPHA);
+	out->ratio = exp(hl.estimate);
+	out->ci_lower = exp(hl.lower);
+	out->ci_upper = exp(hl.upper);
+	out->ci_level = hl.coverage;
+	out->ci_k = hl.k;
+
+	ab_stats_paired_t(d, n, 1 - 2 * AB_STATS_ALPHA, &out->t_lower, &out->t_upper);
+	out->t_lower = exp(out->t_lower);
+	out->t_upper = exp(out->t_upper);
+
+	ab_stats_signed_rank(&out->signed_rank, d, n, 0);
+	ab_stats_sign_test(out->wins + out->losses, out->wins, &one_sided,
+			   &out->sign_p_two_sided);
+
+	free(ratio);
+	free(d);
+	return 0;
+}

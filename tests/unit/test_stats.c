@@ -1,0 +1,869 @@
+/* test_stats.c - the statistics module against shared/stats-vectors.md,
+ * brute-force enumeration of signed-rank distributions with ties and
+ * zeros, and a seeded simulation of the decision interval's error rates. */
+#include "testutil.h"
+#include "error.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+
+/* Section 4 of stats-vectors.md: one row of 7 pairs, milliseconds. */
+static const double row_a[] = { 1012, 998, 1005, 1021, 1003, 1010, 995 };
+static const double row_b[] = { 931, 925, 940, 929, 918, 944, 921 };
+
+static void row_d(double *d)
+{
+	size_t i;
+
+	for (i = 0; i < 7; i++)
+		d[i] = log(row_b[i] / row_a[i]);
+}
+
+/* ---- seeded random numbers for the brute-force and simulation tests -- */
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/* Uniform on (0, 1), never 0 or 1. */
+static double uniform(uint64_t *s)
+{
+	return ((double)(splitmix64(s) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* Box–Muller. */
+static double normal(uint64_t *s)
+{
+	double u = uniform(s), v = uniform(s);
+
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+static double logistic(uint64_t *s)
+{
+	double u = uniform(s);
+
+	return log(u / (1 - u));
+}
+
+/* ---- 1. sign test ---------------------------------------------------- */
+
+static void test_sign_test_table(void **state)
+{
+	static const struct {
+		size_t n, wins;
+		double one, two;
+	} rows[] = {
+		{ 7, 7, 0.0078125, 0.015625 },
+		{ 7, 6, 0.0625, 0.125 },
+		{ 7, 5, 0.2265625, 0.453125 },
+		{ 8, 8, 0.00390625, 0.0078125 },
+		{ 8, 7, 0.03515625, 0.0703125 },
+		{ 5, 5, 0.03125, 0.0625 },
+		{ 6, 6, 0.015625, 0.03125 },
+	};
+	double one, two;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		ab_stats_sign_test(rows[i].n, rows[i].wins, &one, &two);
+		/* Binary fractions: the halving recurrence makes them exact. */
+		assert_true(one == rows[i].one);
+		assert_true(two == rows[i].two);
+	}
+	/* 6/7 wins is not significant at 0.05 two-sided. */
+	ab_stats_sign_test(7, 6, &one, &two);
+	assert_true(two > 0.05);
+	/* Few wins: the two-sided p comes from the lower tail. */
+	ab_stats_sign_test(7, 1, &one, &two);
+	assert_true(one == 1 - 1.0 / 128);
+	assert_true(two == 0.125);
+	ab_stats_sign_test(0, 0, &one, &two);
+	assert_true(one == 1 && two == 1);
+	ab_stats_sign_test(3, 4, &one, &two);
+	assert_true(isnan(one) && isnan(two));
+	/* Large n must neither overflow nor lose the tail. */
+	ab_stats_sign_test(2000, 1000, &one, &two);
+	assert_close(one, 0.5 + 0.5 * 0.0178390111458543, 12);
+	assert_true(two == 1);
+}
+
+/* ---- 2. null distribution -------------------------------------------- */
+
+static void test_null_n7(void **state)
+{
+	static const int counts[] = { 1, 1, 1, 2, 2, 3, 4, 5, 5, 6, 7, 7, 8, 8, 8,
+				      8, 8, 7, 7, 6, 5, 5, 4, 3, 2, 2, 1, 1, 1 };
+	double f[29], total = 0;
+	size_t w;
+
+	(void)state;
+	ab_stats_signed_rank_null(f, 7);
+	for (w = 0; w <= 28; w++) {
+		assert_true(f[w] * 128 == counts[w]);
+		total += f[w];
+	}
+	assert_true(total == 1);
+}
+
+static void test_null_large_n(void **state)
+{
+	size_t n = 400, m = n * (n + 1) / 2, w;
+	double *f = malloc((m + 1) * sizeof(*f)), total = 0, mean = 0;
+
+	(void)state;
+	assert_non_null(f);
+	ab_stats_signed_rank_null(f, n);
+	for (w = 0; w <= m; w++) {
+		assert_true(f[w] >= 0);
+		assert_close(f[w], f[m - w], 12);
+		total += f[w];
+		mean += (double)w * f[w];
+	}
+	assert_close(total, 1, 12);
+	assert_close(mean, n * (n + 1) / 4.0, 12);
+	/* P(W+ = 0) = 2^-400, still a normal double. */
+	assert_close(f[0], ldexp(1, -400), 12);
+	free(f);
+}
+
+static void test_smallest_two_sided_p(void **state)
+{
+	static const double smallest[] = { 0.0625, 0.03125, 0.015625, 0.0078125,
+					   0.00390625, 0.001953125 };
+	struct ab_signed_rank sr;
+	double d[10];
+	size_t n, i;
+
+	(void)state;
+	for (i = 0; i < 10; i++)
+		d[i] = 0.01 * (double)(i + 1);
+	for (n = 5; n <= 10; n++) {
+		ab_stats_signed_rank(&sr, d, n, 0);
+		assert_true(sr.p_two_sided == smallest[n - 5]);
+		assert_true(sr.p_greater == smallest[n - 5] / 2);
+		assert_true(sr.p_less == 1);
+		assert_int_equal(sr.exact, 1);
+	}
+	/* No test at 0.05 exists for n = 5. */
+	ab_stats_signed_rank(&sr, d, 5, 0);
+	assert_true(sr.p_two_sided > 0.05);
+}
+
+static void test_critical_values(void **state)
+{
+	static const struct {
+		size_t n;
+		size_t t;
+		double p;
+	} rows[] = {
+		{ 6, 0, 0.03125 },
+		{ 7, 2, 0.046875 },
+		{ 8, 3, 0.0390625 },
+		{ 9, 5, 0.0390625 },
+		{ 10, 8, 0.048828125 },
+	};
+	double f[56];
+	size_t i, w;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		double cdf = 0;
+
+		ab_stats_signed_rank_null(f, rows[i].n);
+		for (w = 0; w <= rows[i].t; w++)
+			cdf += f[w];
+		/* T <= t is significant at 0.05 two-sided, T <= t+1 is not. */
+		assert_true(2 * cdf == rows[i].p);
+		assert_true(2 * (cdf + f[rows[i].t + 1]) > 0.05);
+	}
+}
+
+/* ---- 3. small vectors ------------------------------------------------ */
+
+static void test_section3_vectors(void **state)
+{
+	static const struct {
+		double d[7];
+		double w_plus, w_minus, p;
+	} rows[] = {
+		{ { .001, .002, .003, .004, .005, .006, .007 }, 28, 0, 0.015625 },
+		{ { -.001, .002, .003, .004, .005, .006, .007 }, 27, 1, 0.03125 },
+		{ { .001, -.002, .003, .004, .005, .006, .007 }, 26, 2, 0.046875 },
+		{ { .001, .002, -.003, .004, .005, .006, .007 }, 25, 3, 0.078125 },
+	};
+	struct ab_signed_rank sr;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		ab_stats_signed_rank(&sr, rows[i].d, 7, 0);
+		assert_true(sr.w_plus == rows[i].w_plus);
+		assert_true(sr.w_minus == rows[i].w_minus);
+		assert_true(sr.p_two_sided == rows[i].p);
+		assert_int_equal(sr.n, 7);
+		assert_int_equal(sr.nonzero, 7);
+	}
+	/* Mirrored: the evidence moves to p_less. */
+	{
+		double neg[7];
+
+		for (i = 0; i < 7; i++)
+			neg[i] = -rows[1].d[i];
+		ab_stats_signed_rank(&sr, neg, 7, 0);
+		assert_true(sr.w_plus == 1);
+		assert_true(sr.p_less == 0.015625);
+		assert_true(sr.p_greater == 1 - 1.0 / 128);
+		assert_true(sr.p_two_sided == 0.03125);
+	}
+}
+
+/* ---- 4. a full row --------------------------------------------------- */
+
+static void test_full_row(void **state)
+{
+	struct ab_paired r;
+	struct ab_hl hl;
+	double d[7], lo, hi, one;
+
+	(void)state;
+	assert_int_equal(ab_stats_paired(&r, row_a, row_b, 7, AB_LOWER_IS_BETTER), 0);
+	assert_int_equal(r.pairs, 7);
+	assert_int_equal(r.wins, 7);
+	assert_int_equal(r.losses, 0);
+	assert_int_equal(r.ties, 0);
+	assert_true(r.sign_p_two_sided == 0.015625);
+	assert_true(r.signed_rank.p_two_sided == 0.015625);
+	assert_true(r.signed_rank.w_minus == 28);
+	assert_int_equal(r.signed_rank.exact, 1);
+	assert_close(r.ratio, 0.924152, 6);
+
+	/* The decision interval: W_(4), W_(25) of 28. */
+	assert_int_equal(r.ci_k, 4);
+	assert_true(r.ci_level == 0.921875);
+	assert_close(r.ci_lower, 0.915254, 6);
+	assert_close(r.ci_upper, 0.931079, 6);
+	/* no_regression 2% and faster_by 5% both pass on U. */
+	assert_true(r.ci_upper < 1.02);
+	assert_true(r.ci_upper < 1 / 1.05);
+
+	assert_close(r.mean_d, -0.079156, 5);
+	assert_close(r.sd_d, 0.010317, 5);
+	assert_close(r.geomean_ratio, 0.923896, 6);
+	assert_close(r.ratio_of_medians, 0.924378, 6);
+	assert_close(r.median_ratio, 0.925628, 6);
+	assert_close(r.parent.rsd, 0.008809, 4);
+	assert_close(r.candidate.rsd, 0.010274, 5);
+	/* Paired t at the decision interval's nominal 90%. */
+	assert_close(r.t_lower, 0.916922, 6);
+	assert_close(r.t_upper, 0.930923, 6);
+
+	/* Per-side summaries. */
+	assert_true(r.parent.median == 1005 && r.candidate.median == 929);
+	assert_true(r.parent.mad == 7 && r.candidate.mad == 8);
+	assert_true(r.parent.min == 995 && r.parent.max == 1021);
+	assert_int_equal(r.parent.outliers, 0);
+
+	/* The exact 95% interval, for comparison. */
+	row_d(d);
+	ab_stats_hodges_lehmann(&hl, d, 7, 0.025);
+	assert_int_equal(hl.k, 3);
+	assert_true(hl.coverage == 0.953125);
+	assert_close(exp(hl.lower), 0.914913, 6);
+	assert_close(exp(hl.upper), 0.934653, 6);
+	assert_close(exp(hl.estimate), 0.924152, 6);
+
+	/* Paired t 95%, in d units, exponentiated to a ratio. */
+	ab_stats_paired_t(d, 7, 0.95, &lo, &hi);
+	assert_close(exp(lo), 0.915122, 6);
+	assert_close(exp(hi), 0.932754, 6);
+
+	ab_stats_sign_test(7, 7, &one, &lo);
+	assert_true(lo == r.sign_p_two_sided);
+}
+
+static void test_higher_is_better(void **state)
+{
+	/* Candidate throughput higher in 5 pairs, lower in 1, equal in 1. */
+	static const double a[] = { 100, 200, 300, 400, 500, 600, 700 };
+	static const double b[] = { 110, 230, 290, 420, 500, 690, 720 };
+	struct ab_paired r;
+
+	(void)state;
+	assert_int_equal(ab_stats_paired(&r, a, b, 7, AB_HIGHER_IS_BETTER), 0);
+	assert_int_equal(r.wins, 5);
+	assert_int_equal(r.losses, 1);
+	assert_int_equal(r.ties, 1);
+	/* Sign test on 5 of 6, the tie dropped. */
+	assert_true(r.sign_p_two_sided == 0.21875);
+	/* The ratio is still B/A, whatever is better. */
+	assert_true(r.ratio > 1);
+
+	assert_int_equal(ab_stats_paired(&r, a, b, 7, AB_LOWER_IS_BETTER), 0);
+	assert_int_equal(r.wins, 1);
+	assert_int_equal(r.losses, 5);
+	assert_int_equal(r.ties, 1);
+	assert_true(r.sign_p_two_sided == 0.21875);
+	/* One zero difference: Pratt keeps it ranked, unsigned. */
+	assert_int_equal(r.signed_rank.nonzero, 6);
+}
+
+static void test_invalid_values(void **state)
+{
+	double a[] = { 10, 11, 12 }, b[] = { 9, 0, 12 };
+	struct ab_paired r;
+
+	(void)state;
+	ab_error_clear();
+	assert_int_equal(ab_stats_paired(&r, a, b, 3, AB_LOWER_IS_BETTER), AB_EINVALID);
+	assert_int_equal(ab_error_code(), AB_EINVALID);
+	assert_non_null(strstr(ab_error_last(), "pair 2"));
+	assert_non_null(strstr(ab_error_last(), "candidate"));
+
+	b[1] = -1;
+	assert_int_equal(ab_stats_paired(&r, a, b, 3, AB_LOWER_IS_BETTER), AB_EINVALID);
+	b[1] = 10;
+	a[2] = NAN;
+	assert_int_equal(ab_stats_paired(&r, a, b, 3, AB_LOWER_IS_BETTER), AB_EINVALID);
+	assert_non_null(strstr(ab_error_last(), "parent"));
+	a[2] = INFINITY;
+	assert_int_equal(ab_stats_paired(&r, a, b, 3, AB_LOWER_IS_BETTER), AB_EINVALID);
+	a[2] = 12;
+	assert_int_equal(ab_stats_paired(&r, a, b, 0, AB_LOWER_IS_BETTER), AB_EINVALID);
+	assert_int_equal(ab_stats_paired(&r, a, b, 3, AB_LOWER_IS_BETTER), 0);
+	/* Three pairs: too few for a bound at 0.05. */
+	assert_int_equal(r.ci_k, 0);
+	assert_true(isnan(r.ci_lower) && isnan(r.ci_upper));
+}
+
+/* ---- 7. summaries and outliers --------------------------------------- */
+
+static void test_outliers(void **state)
+{
+	static const double x[] = { 0.5, 0.30, 0.29, 0.31, 0.30 };
+	static const double flat[] = { 7, 7, 7, 8, 7, 6 };
+	struct ab_summary s;
+
+	(void)state;
+	ab_stats_summary(&s, x, 5);
+	assert_int_equal(s.n, 5);
+	assert_close(s.median, 0.30, 6);
+	assert_close(s.mad, 0.01, 6);
+	assert_int_equal(s.outliers, 1);
+	assert_close(s.mean, 0.34, 6);
+	assert_close(s.min, 0.29, 6);
+	assert_close(s.max, 0.5, 6);
+	assert_close(s.robust_rsd, 1.4826 * 0.01 / 0.30, 6);
+
+	/* 13.5 MADs away is not an outlier, 15.5 are. */
+	{
+		double y[] = { 100, 99, 101, 99, 101, 114 };
+
+		ab_stats_summary(&s, y, 6);
+		assert_true(s.median == 100.5 && s.mad == 1);
+		assert_int_equal(s.outliers, 0);
+		y[5] = 116;
+		ab_stats_summary(&s, y, 6);
+		assert_int_equal(s.outliers, 1);
+	}
+
+	/* MAD == 0: everything off the median is an outlier. */
+	ab_stats_summary(&s, flat, 6);
+	assert_true(s.median == 7 && s.mad == 0);
+	assert_int_equal(s.outliers, 2);
+	assert_true(s.robust_rsd == 0);
+
+	ab_stats_summary(&s, x, 1);
+	assert_true(s.sd == 0 && s.mean == 0.5 && s.median == 0.5);
+	assert_int_equal(s.outliers, 0);
+	ab_stats_summary(&s, x, 0);
+	assert_true(isnan(s.mean) && isnan(s.median));
+	assert_true(isnan(ab_stats_median(x, 0)));
+	assert_close(ab_stats_median(x, 4), 0.305, 9);
+}
+
+/* ---- 8. the Walsh order statistic ------------------------------------ */
+
+static void test_walsh_k_table(void **state)
+{
+	static const struct {
+		size_t n, k;
+		double coverage;
+	} rows[] = {
+		{ 5, 1, 0.9375 }, { 6, 3, 0.90625 }, { 7, 4, 0.921875 },
+		{ 8, 6, 0.921875 }, { 10, 11, 0.916016 }, { 12, 18, 0.907715 },
+		{ 16, 36, 0.906555 }, { 20, 61, 0.902693 },
+	};
+	struct ab_hl hl;
+	double d[4] = { 0.1, 0.2, -0.3, 0.4 }, cov;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		ab_stats_walsh_k(rows[i].n, AB_STATS_ALPHA, &k, &cov);
+		assert_int_equal(k, rows[i].k);
+		assert_close(cov, rows[i].coverage, 6);
+	}
+	/* P(T <= k-1) for n = 8 is exactly 10/256. */
+	ab_stats_walsh_k(8, 0.05, &k, &cov);
+	assert_true(cov == 1 - 2 * 10.0 / 256);
+	/* The 95% two-sided interval for n = 7. */
+	ab_stats_walsh_k(7, 0.025, &k, &cov);
+	assert_int_equal(k, 3);
+	assert_true(cov == 0.953125);
+
+	for (i = 1; i < 5; i++) {
+		ab_stats_walsh_k(i, AB_STATS_ALPHA, &k, &cov);
+		assert_int_equal(k, 0);
+		assert_true(cov == 1);
+	}
+	ab_stats_hodges_lehmann(&hl, d, 4, AB_STATS_ALPHA);
+	assert_int_equal(hl.k, 0);
+	assert_true(isnan(hl.lower) && isnan(hl.upper));
+	/* Walsh averages of 4 values, M = 10: the mean of the 5th and 6th. */
+	assert_close(hl.estimate, 0.125, 9);
+}
+
+/* The normal approximation beyond 400 must agree with the exact k. */
+static void test_walsh_k_normal(void **state)
+{
+	size_t n = 401, m = n * (n + 1) / 2, j, k, k_exact = 0;
+	double *f = malloc((m + 1) * sizeof(*f)), cdf = 0, tail = 0, cov;
+
+	(void)state;
+	assert_non_null(f);
+	ab_stats_signed_rank_null(f, n);
+	for (j = 0; j <= m; j++) {
+		cdf += f[j];
+		if (cdf > AB_STATS_ALPHA)
+			break;
+		tail = cdf;
+		k_exact = j + 1;
+	}
+	free(f);
+	ab_stats_walsh_k(n, AB_STATS_ALPHA, &k, &cov);
+	printf("n = 401: exact k %zu coverage %.6f, normal k %zu coverage %.6f\n",
+	       k_exact, 1 - 2 * tail, k, cov);
+	assert_true(k + 1 >= k_exact && k <= k_exact + 1);
+	assert_true(fabs(cov - (1 - 2 * tail)) < 1e-3);
+	assert_true(cov >= 0.9 && cov < 0.9001);
+
+	/* And k grows smoothly across the boundary. */
+	{
+		size_t k400;
+
+		ab_stats_walsh_k(400, AB_STATS_ALPHA, &k400, &cov);
+		assert_true(k > k400 && k - k400 < 200);
+	}
+}
+
+/* ---- Hodges–Lehmann against a full sort ------------------------------ */
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+static void test_hl_against_sort(void **state)
+{
+	uint64_t seed = 42;
+	double d[40], w[40 * 41 / 2];
+	size_t n, i, j, m, trial;
+
+	(void)state;
+	for (trial = 0; trial < 200; trial++) {
+		struct ab_hl hl;
+		double alpha = trial % 2 ? 0.05 : 0.025;
+
+		n = 1 + trial % 40;
+		for (i = 0; i < n; i++)
+			/* Coarse values in half the trials, to stress ties. */
+			d[i] = trial % 3 ? normal(&seed) : floor(4 * uniform(&seed)) - 2;
+		for (i = m = 0; i < n; i++)
+			for (j = i; j < n; j++)
+				w[m++] = 0.5 * (d[i] + d[j]);
+		qsort(w, m, sizeof(*w), cmp_double);
+		ab_stats_hodges_lehmann(&hl, d, n, alpha);
+		assert_true(hl.estimate == 0.5 * (w[(m - 1) / 2] + w[m / 2]));
+		if (hl.k > 0) {
+			assert_true(hl.lower == w[hl.k - 1]);
+			assert_true(hl.upper == w[m - hl.k]);
+		}
+		/* Bounds exist from n = 5 at 0.05 and n = 6 at 0.025. */
+		assert_true((hl.k == 0) == (n < (alpha == 0.05 ? 5u : 6u)));
+	}
+}
+
+static void test_hl_large_n(void **state)
+{
+	size_t n = 2000, i;
+	double *d = malloc(n * sizeof(*d));
+	struct ab_hl hl;
+
+	(void)state;
+	assert_non_null(d);
+	/* Symmetric about 0.25: the estimate is 0.25 and the interval,
+	 * from the normal approximation, is narrow around it. */
+	for (i = 0; i < n / 2; i++) {
+		d[i] = 0.25 + 0.001 * (double)(i + 1);
+		d[n - 1 - i] = 0.25 - 0.001 * (double)(i + 1);
+	}
+	ab_stats_hodges_lehmann(&hl, d, n, AB_STATS_ALPHA);
+	assert_close(hl.estimate, 0.25, 9);
+	assert_true(hl.lower < 0.25 && hl.upper > 0.25);
+	assert_close(0.25 - hl.lower, hl.upper - 0.25, 6);
+	assert_true(hl.coverage >= 0.9 && hl.coverage < 0.9001);
+	free(d);
+}
+
+/* ---- ties and zeros against brute force ------------------------------ */
+
+/*
+ * Independent reference: Pratt ranks by counting (exact equality: the
+ * test data are exactly representable), then all 2^nonzero sign patterns.
+ */
+static void brute_force(const double *d, size_t n, double shift, double *w_plus,
+			double *p_greater, double *p_less, size_t *nonzero)
+{
+	long twice_rank[16], obs = 0;
+	size_t i, j, nz = 0;
+	unsigned long mask, ge = 0, le = 0;
+	double v[16];
+
+	assert_true(n <= 16);
+	for (i = 0; i < n; i++)
+		v[i] = fabs(d[i] - shift);
+	for (i = 0; i < n; i++) {
+		long less = 0, equal = 0;
+
+		for (j = 0; j < n; j++) {
+			less += v[j] < v[i];
+			equal += v[j] == v[i];
+		}
+		if (v[i] == 0)
+			continue;
+		twice_rank[nz++] = 2 * less + equal + 1;
+		if (d[i] - shift > 0)
+			obs += 2 * less + equal + 1;
+	}
+	for (mask = 0; mask < 1ul << nz; mask++) {
+		long sum = 0;
+
+		for (i = 0; i < nz; i++)
+			if (mask & (1ul << i))
+				sum += twice_rank[i];
+		ge += sum >= obs;
+		le += sum <= obs;
+	}
+	*w_plus = obs / 2.0;
+	*p_greater = (double)ge / (double)(1ul << nz);
+	*p_less = (double)le / (double)(1ul << nz);
+	*nonzero = nz;
+}
+
+static void check_against_brute_force(const double *d, size_t n, double shift)
+{
+	struct ab_signed_rank sr;
+	double w_plus, pg, pl;
+	size_t nz;
+
+	brute_force(d, n, shift, &w_plus, &pg, &pl, &nz);
+	ab_stats_signed_rank(&sr, d, n, shift);
+	assert_int_equal(sr.n, n);
+	assert_int_equal(sr.nonzero, nz);
+	assert_true(sr.w_plus == w_plus);
+	assert_close(sr.p_greater, pg, 12);
+	assert_close(sr.p_less, pl, 12);
+	assert_close(sr.p_two_sided, fmin(1, 2 * fmin(pg, pl)), 12);
+	assert_int_equal(sr.exact, 1);
+}
+
+static void test_ties_zeros_brute_force(void **state)
+{
+	static const double fixed[][10] = {
+		{ 0, 0, 1, -1, 1, 2, -2, 3, 3, -0.5 },
+		{ 0.5, 0.5, 0.5, -0.5, 1, 1.5, 0, 2, 2, 2 },
+		{ 0, 0, 0, 0, 0, 0, 1, 2, 3, 4 },
+		{ -1, -1, -1, -1, -1, -1, -1, -1, -1, 1 },
+		{ 0.25, -0.25, 0.25, -0.25, 0.75, 0.75, -1, 1, 0, 2 },
+	};
+	uint64_t seed = 7;
+	double d[16];
+	size_t i, j, trial;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(fixed); i++)
+		for (j = 6; j <= 10; j++)
+			check_against_brute_force(fixed[i], j, 0);
+	/* A shift that some differences equal exactly: zeros again. */
+	check_against_brute_force(fixed[0], 10, 1);
+	check_against_brute_force(fixed[1], 10, 0.5);
+	check_against_brute_force(fixed[4], 10, -0.25);
+
+	for (trial = 0; trial < 300; trial++) {
+		size_t n = 6 + trial % 9;
+
+		for (i = 0; i < n; i++)
+			d[i] = 0.5 * (double)((long)(splitmix64(&seed) % 9) - 4);
+		check_against_brute_force(d, n, trial % 4 ? 0 : 0.5);
+	}
+}
+
+/* Log ratios of mirrored integer pairs tie within the tolerance. */
+static void test_tie_tolerance(void **state)
+{
+	double d[6], pg, pl, w_plus;
+	static const double ref[6] = { 1, -1, 2, 3, 3, 0 };
+	struct ab_signed_rank sr;
+	size_t nz;
+
+	(void)state;
+	d[0] = log(1030.0 / 1000.0);
+	d[1] = log(1000.0 / 1030.0);
+	d[2] = log(1040.0 / 1000.0);
+	d[3] = log(1050.0 / 1000.0);
+	d[4] = log(2100.0 / 2000.0);   /* the same ratio as d[3] */
+	d[5] = log(1000.0 / 1000.0);   /* a zero */
+	/* The mirrored pair differs in the last bit: only the tolerance
+	 * makes it a tie. */
+	assert_true(d[0] != -d[1]);
+	assert_true(d[3] == d[4]);
+	ab_stats_signed_rank(&sr, d, 6, 0);
+	/* |d| ranks: zero 1, the mirrored pair 2.5 each, 4, then 5.5 twice. */
+	assert_int_equal(sr.nonzero, 5);
+	assert_true(sr.w_plus == 2.5 + 4 + 5.5 + 5.5);
+	assert_true(sr.w_minus == 2.5);
+
+	/* The same ranks from exactly representable values. */
+	brute_force(ref, 6, 0, &w_plus, &pg, &pl, &nz);
+	assert_true(w_plus == sr.w_plus);
+	assert_close(sr.p_greater, pg, 12);
+	assert_close(sr.p_less, pl, 12);
+
+	/* A zero against a nonzero shift, up to rounding. */
+	d[0] = 0.1 + 0.2;
+	ab_stats_signed_rank(&sr, d, 1, 0.3);
+	assert_int_equal(sr.nonzero, 0);
+	assert_true(sr.p_two_sided == 1);
+}
+
+/* ---- exact and normal paths around n = 400 --------------------------- */
+
+static void test_exact_vs_normal(void **state)
+{
+	size_t n = 400, i, pass;
+	double *d = malloc((n + 1) * sizeof(*d));
+	struct ab_signed_rank ex, nm;
+	uint64_t seed = 2024;
+
+	(void)state;
+	assert_non_null(d);
+	for (pass = 0; pass < 3; pass++) {
+		for (i = 0; i <= n; i++) {
+			d[i] = 0.1 * normal(&seed) + 0.012;
+			/* Pass 1 rounds to create ties and zeros. */
+			if (pass == 1)
+				d[i] = round(d[i] * 50) / 50;
+		}
+		ab_stats_signed_rank(&ex, d, n, pass == 2 ? 0.012 : 0);
+		ab_stats_signed_rank_normal(&nm, d, n, pass == 2 ? 0.012 : 0);
+		printf("n = 400 pass %zu: exact p %.6f / %.6f, normal p %.6f / %.6f\n", pass,
+		       ex.p_greater, ex.p_less, nm.p_greater, nm.p_less);
+		assert_int_equal(ex.exact, 1);
+		assert_int_equal(nm.exact, 0);
+		assert_true(ex.w_plus == nm.w_plus);
+		assert_true(fabs(nm.p_two_sided - ex.p_two_sided) <= 0.03 * ex.p_two_sided);
+		assert_true(fabs(nm.p_greater - ex.p_greater) <= 0.03 * fmin(ex.p_greater, 1 - ex.p_greater));
+		assert_true(fabs(nm.p_less - ex.p_less) <= 0.03 * fmin(ex.p_less, 1 - ex.p_less));
+
+		/* One more difference switches to the normal path. */
+		ab_stats_signed_rank(&nm, d, n + 1, pass == 2 ? 0.012 : 0);
+		assert_int_equal(nm.exact, 0);
+		assert_true(fabs(nm.p_two_sided - ex.p_two_sided) < 0.3 * ex.p_two_sided + 0.02);
+	}
+	free(d);
+}
+
+/* The normal path against its formula: mean and variance from the Pratt
+ * ranks, continuity correction of half the lattice step. */
+static void test_normal_formula(void **state)
+{
+	static const double untied[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	static const double tied[] = { 1, 1, 2, -3 };
+	static const double zero[] = { 0, 1, -2, 3 };
+	struct ab_signed_rank sr;
+
+	(void)state;
+	/* W+ = 55, mean 27.5, variance 10 * 11 * 21 / 24, step 1. */
+	ab_stats_signed_rank_normal(&sr, untied, 10, 0);
+	assert_close(sr.p_greater, 0.5 * erfc((55 - 0.5 - 27.5) / sqrt(96.25) / M_SQRT2), 12);
+	assert_close(sr.p_less, 0.5 * erfc(-(55 + 0.5 - 27.5) / sqrt(96.25) / M_SQRT2), 12);
+	/* Ranks 1.5 1.5 3 4: W+ = 6, mean 5, variance 29.5 / 4, step 1/2. */
+	ab_stats_signed_rank_normal(&sr, tied, 4, 0);
+	assert_true(sr.w_plus == 6);
+	assert_close(sr.p_greater, 0.5 * erfc((6 - 0.25 - 5) / sqrt(7.375) / M_SQRT2), 12);
+	assert_close(sr.p_less, 0.5 * erfc(-(6 + 0.25 - 5) / sqrt(7.375) / M_SQRT2), 12);
+	/* Pratt: the zero takes rank 1; signed ranks 2 3 4, W+ = 6, mean
+	 * 4.5, variance 29 / 4, step 1. */
+	ab_stats_signed_rank_normal(&sr, zero, 4, 0);
+	assert_int_equal(sr.nonzero, 3);
+	assert_true(sr.w_plus == 6 && sr.w_minus == 3);
+	assert_close(sr.p_greater, 0.5 * erfc((6 - 0.5 - 4.5) / sqrt(7.25) / M_SQRT2), 12);
+	assert_close(sr.p_less, 0.5 * erfc(-(6 + 0.5 - 4.5) / sqrt(7.25) / M_SQRT2), 12);
+}
+
+/* ---- Student's t ----------------------------------------------------- */
+
+static void test_t_quantile(void **state)
+{
+	/* Reference: mpmath at 40 digits, inverting the regularized
+	 * incomplete beta function. */
+	static const struct {
+		double p, df, t;
+	} rows[] = {
+		{ 0.975, 1, 12.706204736174693 },
+		{ 0.95, 2, 2.9199855803537242 },
+		{ 0.975, 3, 3.1824463052837084 },
+		{ 0.95, 4, 2.1318467863266495 },
+		{ 0.975, 6, 2.4469118511449693 },
+		{ 0.95, 6, 1.9431802805153026 },
+		{ 0.995, 7, 3.4994832973504933 },
+		{ 0.9, 10, 1.3721836411103358 },
+		{ 0.975, 30, 2.0422724563012379 },
+		{ 0.999, 5, 5.893429531356009 },
+		{ 0.05, 12, -1.78228755564932 },
+		{ 0.6, 3, 0.27667066233268985 },
+		{ 0.975, 2.5, 3.5746548420036818 },
+		{ 0.975, 1.5, 6.0166631044279283 },
+		{ 0.9999999, 3, 222.57159098625124 },
+		{ 0.995, 1000, 2.5807546980659508 },
+		{ 0.975, 100000.0, 1.9599877075346093 },
+		{ 1e-10, 8, -39.129562973382648 },
+		{ 0.75, 1, 1.0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		double t = ab_stats_t_quantile(rows[i].p, rows[i].df);
+
+		if (!(fabs(t - rows[i].t) <= 1e-10 * fabs(rows[i].t)))
+			fail_msg("t_quantile(%g, %g) = %.17g, expected %.17g", rows[i].p,
+				 rows[i].df, t, rows[i].t);
+	}
+	assert_true(ab_stats_t_quantile(0.5, 5) == 0);
+	assert_true(ab_stats_t_quantile(0, 5) == -INFINITY);
+	assert_true(ab_stats_t_quantile(1, 5) == INFINITY);
+	assert_true(isnan(ab_stats_t_quantile(0.9, 0.5)));
+	assert_true(isnan(ab_stats_t_quantile(NAN, 5)));
+	/* Symmetry. */
+	assert_true(ab_stats_t_quantile(0.25, 9) == -ab_stats_t_quantile(0.75, 9));
+}
+
+static void test_paired_t(void **state)
+{
+	double d[] = { 1, 2, 3, 4, 5 }, lo, hi;
+
+	(void)state;
+	/* mean 3, sd sqrt(2.5), t_{0.95,4} = 2.1318467863266495. */
+	ab_stats_paired_t(d, 5, 0.90, &lo, &hi);
+	assert_close(lo, 3 - 2.1318467863266495 * sqrt(2.5 / 5), 10);
+	assert_close(hi, 3 + 2.1318467863266495 * sqrt(2.5 / 5), 10);
+	ab_stats_paired_t(d, 1, 0.90, &lo, &hi);
+	assert_true(isnan(lo) && isnan(hi));
+}
+
+/* ---- acceptance: error rates of the decision interval ---------------- */
+
+enum noise { NOISE_NORMAL, NOISE_LOGISTIC };
+
+/* Fraction of rows of 8 pairs with U < bound (or L > bound when `lower`),
+ * true ratio exp(shift), symmetric continuous noise on d. */
+static double simulate(uint64_t seed, double shift, enum noise noise, double bound,
+		       double *rate_lower)
+{
+	const size_t rows = 4000, n = 8;
+	size_t row, i, upper_hits = 0, lower_hits = 0;
+	double a[8], b[8];
+
+	for (row = 0; row < rows; row++) {
+		struct ab_paired r;
+
+		for (i = 0; i < n; i++) {
+			double e = noise == NOISE_NORMAL ? normal(&seed) : logistic(&seed);
+
+			/* A drifting machine: the pair's level moves, the
+			 * ratio within the pair carries the noise. */
+			a[i] = 1e6 * exp(0.1 * normal(&seed));
+			b[i] = a[i] * exp(shift + 0.02 * e);
+		}
+		assert_int_equal(ab_stats_paired(&r, a, b, n, AB_LOWER_IS_BETTER), 0);
+		assert_int_equal(r.ci_k, 6);
+		upper_hits += r.ci_upper < bound;
+		lower_hits += r.ci_lower > bound;
+	}
+	*rate_lower = (double)lower_hits / (double)rows;
+	return (double)upper_hits / (double)rows;
+}
+
+static void test_simulated_error_rates(void **state)
+{
+	double u_rate, l_rate, u_shift, l_shift;
+	const double lo = 0.0293, hi = 0.0495;
+
+	(void)state;
+	/* Expected exactly P(T <= 5) = 10/256 = 3.906% for each. */
+	u_rate = simulate(0x5eed0001, 0, NOISE_NORMAL, 1, &l_rate);
+	printf("no change, normal noise: P(U < 1) = %.4f, P(L > 1) = %.4f\n", u_rate, l_rate);
+	assert_true(u_rate >= lo && u_rate <= hi);
+	assert_true(l_rate >= lo && l_rate <= hi);
+
+	u_shift = simulate(0x5eed0002, log(1.02), NOISE_LOGISTIC, 1.02, &l_shift);
+	printf("true ratio 1.02, logistic noise: P(U < 1.02) = %.4f, P(L > 1.02) = %.4f\n",
+	       u_shift, l_shift);
+	assert_true(u_shift >= lo && u_shift <= hi);
+	assert_true(l_shift >= lo && l_shift <= hi);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sign_test_table),
+		cmocka_unit_test(test_null_n7),
+		cmocka_unit_test(test_null_large_n),
+		cmocka_unit_test(test_smallest_two_sided_p),
+		cmocka_unit_test(test_critical_values),
+		cmocka_unit_test(test_section3_vectors),
+		cmocka_unit_test(test_full_row),
+		cmocka_unit_test(test_higher_is_better),
+		cmocka_unit_test(test_invalid_values),
+		cmocka_unit_test(test_outliers),
+		cmocka_unit_test(test_walsh_k_table),
+		cmocka_unit_test(test_walsh_k_normal),
+		cmocka_unit_test(test_hl_against_sort),
+		cmocka_unit_test(test_hl_large_n),
+		cmocka_unit_test(test_ties_zeros_brute_force),
+		cmocka_unit_test(test_tie_tolerance),
+		cmocka_unit_test(test_exact_vs_normal),
+		cmocka_unit_test(test_normal_formula),
+		cmocka_unit_test(test_t_quantile),
+		cmocka_unit_test(test_paired_t),
+		cmocka_unit_test(test_simulated_error_rates),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
