@@ -1,7 +1,57 @@
-/* main.c - placeholder until the command table lands */
+/* main.c - the command table and dispatch. Every command lives in
+ * cmd_<name>.c; `abtool help` and `--help` are built from this table. */
+#include "cmd.h"
+
 #include <stdio.h>
-int main(void)
+#include <string.h>
+
+const struct ab_command_entry ab_commands[] = {
+	{"run", cmd_run,
+	 "EXP.yaml [--candidate REV] [--pairs N] [--seed N] [--json F] [--md F] [--store DB] [--quiet] [--verbose]",
+	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict"},
+	{"check", cmd_check, "EXP.yaml",
+	 "validate an experiment file and show its plan and the rows each rule selects"},
+	{"resume", cmd_resume, "RUN [--json F] [--md F] [--store DB] [--quiet] [--verbose]",
+	 "finish an interrupted run from its stored plan"},
+	{"report", cmd_report, "RUN [--format md|json] [-o FILE] [--store DB]",
+	 "print a stored run's report again, byte-identical to what run wrote"},
+	{"env", cmd_env, "[--json]", "print the host fingerprint stored with each run"},
+	{"demo", cmd_demo, "[--dir DIR] [--keep]",
+	 "write a small git repository with a faster candidate and run a full A/B on it"},
+	{NULL, NULL, NULL, NULL},
+};
+
+static void usage(FILE *f)
 {
-	puts("abtool " ABTOOL_VERSION);
-	return 0;
+	const struct ab_command_entry *c;
+
+	fprintf(f, "usage: abtool COMMAND [ARGS]\n\nabtool %s: exact-parent A/B performance experiments.\n\n"
+		   "commands:\n", ABTOOL_VERSION);
+	for (c = ab_commands; c->name; c++)
+		fprintf(f, "  %-8s %s\n", c->name, c->summary);
+	fprintf(f, "\nexit codes of run and resume: 0 accepted, 1 rejected, 2 inconclusive, 3 invalid,\n"
+		   "64 bad command line or experiment file, 70 internal error, 74 I/O or store error,\n"
+		   "130/143 interrupted (the run is kept: abtool resume RUN).\n"
+		   "'abtool COMMAND --help' shows a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const struct ab_command_entry *c;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		if (argc >= 3 && !strcmp(argv[1], "help"))
+			return cmd_help(argv[2]);
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? AB_EXIT_USAGE : 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("abtool %s\n", ABTOOL_VERSION);
+		return 0;
+	}
+	for (c = ab_commands; c->name; c++)
+		if (!strcmp(c->name, argv[1]))
+			return c->fn(argc - 1, argv + 1);
+	fprintf(stderr, "abtool: '%s' is not a command; see 'abtool --help'\n", argv[1]);
+	return AB_EXIT_USAGE;
 }

@@ -48,6 +48,7 @@ struct ab_run {
 	struct ab_sample *samples;        /* the whole plan, in seq order */
 	size_t nsamples;
 	struct ab_extractor *extractor;
+	char *host_change;                /* resume: how the host differs from the run's start, or NULL */
 	int stopped_early;                /* a failed sample or checksum mismatch stopped the samples */
 };
 

@@ -1,0 +1,86 @@
+/* cmd.h - what the commands share: the command table's entry, the store
+ * location rule, progress and error printing. Only cmd_*.c and main.c
+ * print or exit (STYLE.md). */
+#ifndef AB_CMD_H
+#define AB_CMD_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "analysis.h"
+#include "run.h"
+#include "store.h"
+
+/* Exit codes of DESIGN.md ("Command line"). */
+enum {
+	AB_EXIT_ACCEPTED = 0,
+	AB_EXIT_REJECTED = 1,
+	AB_EXIT_INCONCLUSIVE = 2,
+	AB_EXIT_INVALID = 3,
+	AB_EXIT_USAGE = 64,
+	AB_EXIT_INTERNAL = 70,
+	AB_EXIT_IO = 74,
+};
+
+struct ab_command_entry {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;     /* after "abtool NAME " */
+	const char *summary;   /* one line */
+};
+
+/* The table (main.c), terminated by a NULL name. */
+extern const struct ab_command_entry ab_commands[];
+
+int cmd_run(int argc, char **argv);
+int cmd_resume(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_env(int argc, char **argv);
+
+/* Print "abtool: MESSAGE" for the last error and return its exit code. */
+int cmd_fail(int err);
+
+/* Print a usage error for command `name` and return 64. */
+int cmd_usage(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Print the usage of command `name` to stdout; returns 0 (for --help). */
+int cmd_help(const char *name);
+
+/* Print "abtool: warning: ..." to stderr. */
+void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Open the store: `flag` (--store) when given, else $ABTOOL_STORE, else
+ * .git/abtool/abtool.db in the common git directory of `repo_dir` (or of
+ * the working directory when NULL). Prints nothing; returns the error.
+ */
+int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir);
+
+/* Output options shared by run and resume. */
+struct cmd_output {
+	const char *json_path, *md_path;
+	int quiet, verbose;
+	int progress;              /* stderr is a terminal and not quiet */
+	int progress_dirty;        /* a progress line is on screen */
+};
+
+/* Events that print builds and progress according to `out` (ctx = out). */
+struct ab_run_events cmd_run_events(struct cmd_output *out);
+
+/* Print the report to stdout, write --json/--md files, and return the
+ * verdict's exit code (or an I/O error's). */
+int cmd_emit_reports(struct cmd_output *out, const json_t *doc, enum ab_verdict verdict);
+
+/* Install SIGINT/SIGTERM handlers that interrupt the running sample. */
+void cmd_install_signals(void);
+
+/* After AB_EINTERRUPTED: tell the user how to resume; return 128+sig. */
+int cmd_interrupted(const struct ab_run *run);
+
+/* Write `len` bytes of `text` to `path` ("-" for stdout). 0 or AB_EIO. */
+int cmd_write_output(const char *path, const char *text, size_t len);
+
+#endif

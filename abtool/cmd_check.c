@@ -1,0 +1,67 @@
+/* cmd_check.c - `abtool check EXP.yaml`: validate an experiment file and
+ * its revisions without running anything, and show what a run would do:
+ * the rows, the rows each rule selects, and the samples of the plan. */
+#include "cmd.h"
+#include "analysis.h"
+#include "error.h"
+#include "revs.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int cmd_check(int argc, char **argv)
+{
+	struct ab_experiment exp;
+	struct ab_revs revs;
+	size_t nrows, r, i;
+	int err, rc = 0;
+
+	if (argc == 2 && !strcmp(argv[1], "--help"))
+		return cmd_help("check");
+	if (argc != 2)
+		return cmd_usage("check", "expected one experiment file");
+	if ((err = ab_experiment_load(&exp, argv[1])) < 0) {
+		rc = cmd_fail(err);
+		ab_experiment_release(&exp);
+		return rc;
+	}
+	if ((err = ab_revs_open(&revs, exp.repo, exp.candidate, exp.parent, exp.exact_parent)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	nrows = ab_experiment_nrows(&exp);
+	printf("%s: ok\n", exp.path);
+	printf("experiment %s (design %s)\n", exp.name, exp.design);
+	printf("parent    %s %s%s\n", revs.parent_hex, revs.parent_subject,
+	       revs.exact_parent ? " (exact parent)" : " (NOT the exact parent)");
+	printf("candidate %s %s\n", revs.candidate_hex, revs.candidate_subject);
+	printf("rows      %zu:", nrows);
+	for (r = 0; r < nrows; r++) {
+		char *label = ab_row_label(&exp, r);
+		printf("%s %s", r ? "," : "", label);
+		free(label);
+	}
+	printf("\nplan      %zu samples: %d pairs and %d warmup pair%s per row, metric %s\n",
+	       nrows * 2 * (size_t)(exp.pairs + exp.warmup), exp.pairs, exp.warmup,
+	       exp.warmup == 1 ? "" : "s", exp.metric);
+	for (i = 0; i < exp.nrules; i++) {
+		size_t n = 0;
+		printf("rule      %s:", exp.rules[i].name);
+		for (r = 0; r < nrows; r++) {
+			char *label;
+			if (!ab_selector_match(&exp.rules[i].where, &exp, r))
+				continue;
+			label = ab_row_label(&exp, r);
+			printf("%s %s", n++ ? "," : "", label);
+			free(label);
+		}
+		printf("\n");
+	}
+	if (!exp.nrules)
+		printf("rules     none: the verdict will be inconclusive\n");
+out:
+	ab_revs_release(&revs);
+	ab_experiment_release(&exp);
+	return rc;
+}

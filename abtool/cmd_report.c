@@ -1,0 +1,90 @@
+/* cmd_report.c - `abtool report RUN`: regenerate a stored run's report.
+ * The JSON report is stored with the run, and Markdown renders from it, so
+ * what this prints is byte-identical to what `abtool run` printed. */
+#include "cmd.h"
+#include "error.h"
+#include "report.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"format", required_argument, NULL, 'f'},
+		{"output", required_argument, NULL, 'o'},
+		{"store", required_argument, NULL, 'S'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *format = "md", *output = "-", *store_flag = NULL, *text;
+	struct ab_store *store = NULL;
+	json_t *run = NULL, *doc = NULL;
+	int64_t id;
+	int c, err, rc = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			format = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'S':
+			store_flag = optarg;
+			break;
+		case 'h':
+			return cmd_help("report");
+		default:
+			return cmd_usage("report", "unknown option");
+		}
+	}
+	if (optind != argc - 1)
+		return cmd_usage("report", "expected one run id (see 'abtool history')");
+	if (strcmp(format, "md") && strcmp(format, "json"))
+		return cmd_usage("report", "--format: expected md or json, got '%s'", format);
+	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0)
+		return cmd_fail(err);
+	if ((err = ab_store_run_resolve(store, argv[optind], &id)) < 0 ||
+	    (err = ab_store_run_get(store, id, &run)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	text = json_string_value(json_object_get(run, "report"));
+	if (!text) {
+		rc = cmd_fail(ab_error_set(AB_EINVALID, "run %lld has no report: it is %s; finish it with "
+					   "'abtool resume %lld'", (long long)id,
+					   json_string_value(json_object_get(run, "status")), (long long)id));
+		goto out;
+	}
+	if (!strcmp(format, "json")) {
+		err = cmd_write_output(output, text, strlen(text));
+	} else {
+		char *md = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&md, &len);
+
+		if (!(doc = json_loads(text, 0, NULL))) {
+			fclose(f);
+			free(md);
+			rc = cmd_fail(ab_error_set(AB_EIO, "run %lld: the stored report is not valid JSON", (long long)id));
+			goto out;
+		}
+		err = ab_report_markdown(f, doc);
+		fclose(f);
+		if (!err)
+			err = cmd_write_output(output, md, len);
+		free(md);
+	}
+	if (err < 0)
+		rc = cmd_fail(err);
+out:
+	json_decref(doc);
+	json_decref(run);
+	ab_store_close(store);
+	return rc;
+}

@@ -1,0 +1,97 @@
+/* cmd_resume.c - `abtool resume RUN`: finish an interrupted run. Re-runs
+ * any half-finished pair whole, runs the rest of the stored plan with the
+ * same builds (rebuilding only what the cache lost) and decides the
+ * verdict the stored samples give. */
+#include "cmd.h"
+#include "error.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <string.h>
+#include <unistd.h>
+
+int cmd_resume(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"json", required_argument, NULL, 'j'},
+		{"md", required_argument, NULL, 'm'},
+		{"store", required_argument, NULL, 'S'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"verbose", no_argument, NULL, 'v'},
+		{NULL, 0, NULL, 0},
+	};
+	struct cmd_output out;
+	struct ab_experiment exp;
+	struct ab_store *store = NULL;
+	struct ab_run run;
+	struct ab_analysis analysis;
+	struct ab_run_events events;
+	const char *store_flag = NULL;
+	json_t *doc = NULL;
+	int64_t run_id;
+	int c, err, rc;
+
+	memset(&out, 0, sizeof(out));
+	memset(&run, 0, sizeof(run));
+	memset(&exp, 0, sizeof(exp));
+	memset(&analysis, 0, sizeof(analysis));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "qv", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			out.json_path = optarg;
+			break;
+		case 'm':
+			out.md_path = optarg;
+			break;
+		case 'S':
+			store_flag = optarg;
+			break;
+		case 'q':
+			out.quiet = 1;
+			break;
+		case 'v':
+			out.verbose = 1;
+			break;
+		default:
+			return cmd_usage("resume", "unknown option");
+		}
+	}
+	if (optind != argc - 1)
+		return cmd_usage("resume", "expected one run id");
+	out.progress = !out.quiet && isatty(STDERR_FILENO);
+	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0)
+		return cmd_fail(err);
+	if ((err = ab_store_run_resolve(store, argv[optind], &run_id)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	cmd_install_signals();
+	events = cmd_run_events(&out);
+	err = ab_run_resume(&run, &exp, store, run_id, &events);
+	if (err == 0 && run.host_change)
+		cmd_warn("the host changed since run %lld started (%s): samples from two machines are "
+			 "being mixed", (long long)run_id, run.host_change);
+	if (err == 0)
+		err = ab_run_samples(&run);
+	if (err == AB_EINTERRUPTED) {
+		rc = cmd_interrupted(&run);
+		goto out;
+	}
+	if (err < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	if ((err = ab_run_finish(&run, &analysis, &doc)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	rc = cmd_emit_reports(&out, doc, analysis.verdict);
+out:
+	json_decref(doc);
+	ab_analysis_release(&analysis);
+	ab_run_release(&run);
+	ab_experiment_release(&exp);
+	ab_store_close(store);
+	return rc;
+}

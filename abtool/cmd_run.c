@@ -1,0 +1,166 @@
+/* cmd_run.c - `abtool run EXP.yaml`: the experiment, end to end. Builds
+ * both sides, runs the order-balanced plan, decides the verdict against
+ * the experiment's rules, stores everything, prints the Markdown report and
+ * exits with the verdict's code (0 accepted, 1 rejected, 2 inconclusive,
+ * 3 invalid). */
+#include "cmd.h"
+#include "error.h"
+#include "runner.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Earlier verdicts of the same comparison, before measuring again, so
+ * that re-running until a pass is visible. */
+static void print_memory(struct ab_store *store, const struct ab_run *run)
+{
+	json_t *earlier = NULL, *e;
+	size_t i;
+
+	if (ab_store_same_comparison(store, run->exp->hash, run->revs.parent_hex, run->revs.candidate_hex,
+				     run->meta.id, &earlier) == 0 && json_array_size(earlier)) {
+		fprintf(stderr, "abtool: this comparison (same experiment file and commits) was run %zu "
+			"time%s before:", json_array_size(earlier), json_array_size(earlier) == 1 ? "" : "s");
+		json_array_foreach(earlier, i, e)
+			fprintf(stderr, "%s run %lld %s", i ? "," : "",
+				(long long)json_integer_value(json_object_get(e, "id")),
+				json_string_value(json_object_get(e, "verdict")));
+		fputc('\n', stderr);
+	}
+	json_decref(earlier);
+}
+
+static int parse_uint(const char *cmd, const char *flag, const char *text, long long max,
+		      long long *out)
+{
+	int64_t v;
+
+	if (ab_parse_int64(&v, text) < 0 || v < 1 || v > max)
+		return cmd_usage(cmd, "%s: expected an integer from 1 to %lld, got '%s'", flag, max, text);
+	*out = v;
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"candidate", required_argument, NULL, 'c'},
+		{"pairs", required_argument, NULL, 'p'},
+		{"seed", required_argument, NULL, 's'},
+		{"json", required_argument, NULL, 'j'},
+		{"md", required_argument, NULL, 'm'},
+		{"store", required_argument, NULL, 'S'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct ab_run_options opt;
+	struct cmd_output out;
+	struct ab_experiment exp;
+	struct ab_store *store = NULL;
+	struct ab_run run;
+	struct ab_analysis analysis;
+	struct ab_run_events events;
+	const char *store_flag = NULL;
+	json_t *doc = NULL;
+	long long v;
+	int c, err, rc;
+
+	memset(&opt, 0, sizeof(opt));
+	memset(&out, 0, sizeof(out));
+	memset(&run, 0, sizeof(run));
+	memset(&analysis, 0, sizeof(analysis));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "qvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			opt.candidate = optarg;
+			break;
+		case 'p':
+			if (parse_uint("run", "--pairs", optarg, 100000, &v))
+				return AB_EXIT_USAGE;
+			opt.pairs = (int)v;
+			break;
+		case 's': {
+			int64_t seed;
+			if (ab_parse_int64(&seed, optarg) < 0 || seed < 0)
+				return cmd_usage("run", "--seed: expected a non-negative integer, got '%s'", optarg);
+			opt.have_seed = 1;
+			opt.seed = (uint64_t)seed;
+			break;
+		}
+		case 'j':
+			out.json_path = optarg;
+			break;
+		case 'm':
+			out.md_path = optarg;
+			break;
+		case 'S':
+			store_flag = optarg;
+			break;
+		case 'q':
+			out.quiet = 1;
+			break;
+		case 'v':
+			out.verbose = 1;
+			break;
+		case 'h':
+			return cmd_help("run");
+		default:
+			return cmd_usage("run", "unknown option");
+		}
+	}
+	if (optind != argc - 1)
+		return cmd_usage("run", "expected one experiment file");
+	out.progress = !out.quiet && isatty(STDERR_FILENO);
+
+	if ((err = ab_experiment_load(&exp, argv[optind])) < 0) {
+		rc = cmd_fail(err);
+		ab_experiment_release(&exp);
+		return rc;
+	}
+	cmd_install_signals();
+	events = cmd_run_events(&out);
+	/* The store lives with the experiment's repository. */
+	if ((err = cmd_open_store(&store, store_flag, exp.repo)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	err = ab_run_start(&run, &exp, store, &opt, &events);
+	if (err == 0 && !out.quiet) {
+		int dirty = ab_revs_dirty(&run.revs);
+		if (dirty > 0)
+			cmd_warn("the work tree of '%s' has uncommitted changes: they are not measured, "
+				 "only commits are", run.revs.workdir);
+		if (!run.revs.exact_parent)
+			cmd_warn("parent %.10s is not the exact parent of candidate %.10s (exact_parent: false)",
+				 run.revs.parent_hex, run.revs.candidate_hex);
+		print_memory(store, &run);
+	}
+	if (err == 0)
+		err = ab_run_samples(&run);
+	if (err == AB_EINTERRUPTED) {
+		rc = cmd_interrupted(&run);
+		goto out;
+	}
+	if (err < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	if ((err = ab_run_finish(&run, &analysis, &doc)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	rc = cmd_emit_reports(&out, doc, analysis.verdict);
+out:
+	json_decref(doc);
+	ab_analysis_release(&analysis);
+	ab_run_release(&run);
+	ab_store_close(store);
+	ab_experiment_release(&exp);
+	return rc;
+}

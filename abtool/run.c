@@ -1,0 +1,556 @@
+/* run.c - the pipeline's driver (see run.h). */
+#include "run.h"
+#include "env.h"
+#include "error.h"
+#include "report.h"
+#include "runner.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char **ab_run_metric_names(const struct ab_experiment *exp)
+{
+	const char **names = ab_xcalloc(exp->nmetrics + 1, sizeof(*names));
+	size_t i;
+
+	for (i = 0; i < exp->nmetrics; i++)
+		names[i] = exp->metrics[i].name;
+	return names;
+}
+
+static json_t *build_json(const struct ab_build *b, const char *side, const struct ab_command *cmd)
+{
+	char *display = cmd && (cmd->shell || cmd->argv) ? ab_command_display(cmd) : ab_xstrdup("");
+	json_t *o = json_pack("{s:s, s:s, s:b, s:s, s:I, s:O}", "side", side, "command", display,
+			      "cached", b->cached, "status", ab_build_status_name(b->status),
+			      "duration_ns", (json_int_t)b->duration_ns, "artifacts", b->artifacts);
+
+	if (b->detail)
+		json_object_set_new(o, "detail", json_string(b->detail));
+	free(display);
+	return o;
+}
+
+/* Build (or find in the cache) both sides and record them. */
+static int prepare_builds(struct ab_run *run, const char *salt[2])
+{
+	const struct ab_experiment *exp = run->exp;
+	const git_oid *commit[2] = {&run->revs.parent, &run->revs.candidate};
+	const char *tree[2] = {run->revs.parent_tree_hex, run->revs.candidate_tree_hex};
+	const char *oid[2] = {run->revs.parent_hex, run->revs.candidate_hex};
+	int side, err;
+
+	for (side = 0; side < 2; side++) {
+		struct ab_build_spec spec;
+		struct ab_build_record rec;
+		struct ab_build *b = &run->builds[side];
+		const char *name = ab_side_name((enum ab_side)side);
+		char *cmd, *tail;
+
+		memset(&spec, 0, sizeof(spec));
+		spec.repo = run->revs.repo;
+		spec.commit = commit[side];
+		spec.tree_hex = tree[side];
+		spec.command = &exp->build;
+		spec.env = exp->env;
+		spec.artifacts = exp->artifacts;
+		spec.identity = run->identity;
+		spec.salt = salt[side] ? salt[side] : "";
+		spec.cache_dir = run->cache_dir;
+		spec.timeout_ms = exp->build_timeout_ms;
+		if (run->events.build_start)
+			run->events.build_start(run->events.ctx, name, oid[side], 0);
+		if ((err = ab_build_prepare(b, &spec)) < 0)
+			return err;
+		if (run->events.build_done)
+			run->events.build_done(run->events.ctx, name, b);
+
+		cmd = exp->build.shell || exp->build.argv ? ab_command_display(&exp->build) : NULL;
+		tail = b->status != AB_BUILD_OK ? ab_build_log_tail(b, 200) : NULL;
+		memset(&rec, 0, sizeof(rec));
+		rec.side = name;
+		rec.commit_oid = oid[side];
+		rec.tree_oid = tree[side];
+		rec.cache_key = b->key;
+		rec.dir = b->dir;
+		rec.command = cmd;
+		rec.cached = b->cached;
+		rec.status = ab_build_status_name(b->status);
+		rec.duration_ns = b->duration_ns;
+		rec.log = tail;
+		{
+			char *artifacts = json_dumps(b->artifacts, JSON_COMPACT | JSON_SORT_KEYS);
+			rec.artifacts_json = artifacts;
+			err = ab_store_build_put(run->store, run->meta.id, &rec);
+			free(artifacts);
+		}
+		free(cmd);
+		free(tail);
+		if (err < 0)
+			return err;
+		if (b->status != AB_BUILD_OK)
+			ab_strv_push(&run->integrity,
+				     ab_xasprintf("%s build failed (%s); the whole log is in %s", name,
+						  b->detail ? b->detail : ab_build_status_name(b->status),
+						  b->log_path));
+	}
+	return 0;
+}
+
+static char **row_params(const struct ab_experiment *exp, size_t nrows)
+{
+	char **v = ab_xcalloc(nrows + 1, sizeof(*v));
+	size_t r;
+
+	for (r = 0; r < nrows; r++) {
+		json_t *p = ab_row_params(exp, r);
+		v[r] = json_dumps(p, JSON_COMPACT);
+		json_decref(p);
+	}
+	return v;
+}
+
+static void init_common(struct ab_run *run, const struct ab_experiment *exp, struct ab_store *store,
+			const struct ab_run_events *events, const char *cache_dir)
+{
+	memset(run, 0, sizeof(*run));
+	run->exp = exp;
+	run->store = store;
+	if (events)
+		run->events = *events;
+	run->cache_dir = cache_dir ? ab_xstrdup(cache_dir) : ab_cache_dir();
+	run->host = ab_env_fingerprint("");
+}
+
+static int load_samples(struct ab_run *run)
+{
+	const char **names = ab_run_metric_names(run->exp);
+	int err;
+
+	ab_samples_free(run->samples, run->nsamples);
+	run->samples = NULL;
+	run->nsamples = 0;
+	err = ab_store_samples_load(run->store, run->meta.id, names, run->exp->nmetrics,
+				    &run->samples, &run->nsamples);
+	free(names);
+	return err;
+}
+
+int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store *store,
+		 const struct ab_run_options *opt, const struct ab_run_events *events)
+{
+	struct ab_plan plan = {0};
+	const char *salt[2] = {opt->salt_parent, opt->salt_candidate};
+	char **params = NULL, *host = NULL, *options = NULL;
+	size_t nrows = ab_experiment_nrows(exp);
+	int err;
+
+	init_common(run, exp, store, events, opt->cache_dir);
+	if (opt->pairs > 0)
+		exp->pairs = opt->pairs;
+	if ((err = ab_revs_open(&run->revs, exp->repo, opt->candidate ? opt->candidate : exp->candidate,
+				exp->parent, exp->exact_parent)) < 0)
+		return err;
+	if ((err = ab_extract_new(&run->extractor, exp)) < 0)
+		return err;
+	run->identity = ab_build_identity(NULL);
+
+	run->meta.seed = opt->have_seed ? opt->seed : ab_plan_random_seed();
+	if ((err = ab_plan_build(&plan, nrows, (size_t)exp->pairs, (size_t)exp->warmup, run->meta.seed)) < 0)
+		return err;
+	params = row_params(exp, nrows);
+	run->options = json_pack("{s:s, s:s, s:I, s:i}", "experiment_path", exp->path ? exp->path : "",
+				 "candidate_spec", opt->candidate ? opt->candidate : exp->candidate,
+				 "seed", (json_int_t)run->meta.seed, "pairs", exp->pairs);
+	{
+		char *abs = ab_path_absolute(NULL, exp->path);
+		json_object_set_new(run->options, "experiment_abspath", json_string(abs));
+		free(abs);
+	}
+	host = json_dumps(run->host, JSON_COMPACT);
+	options = json_dumps(run->options, JSON_COMPACT);
+	run->meta.kind = "ab";
+	run->meta.experiment_hash = exp->hash;
+	run->meta.experiment_name = exp->name;
+	run->meta.experiment_path = exp->path;
+	run->meta.experiment_text = exp->text;
+	run->meta.design = exp->design;
+	run->meta.hypothesis = exp->hypothesis;
+	run->meta.repo = exp->repo;
+	run->meta.parent_oid = run->revs.parent_hex;
+	run->meta.candidate_oid = run->revs.candidate_hex;
+	run->meta.parent_tree = run->revs.parent_tree_hex;
+	run->meta.candidate_tree = run->revs.candidate_tree_hex;
+	run->meta.exact_parent = run->revs.exact_parent;
+	run->meta.pairs = exp->pairs;
+	run->meta.warmup = exp->warmup;
+	run->meta.host_json = host;
+	run->meta.options_json = options;
+	run->meta.row_params_json = params;
+	run->meta.nrows = nrows;
+	err = ab_store_run_create(store, &run->meta, &plan);
+	ab_utc_iso8601(run->created_at, sizeof(run->created_at), (int64_t)time(NULL));
+	ab_plan_release(&plan);
+	ab_strv_free(params);
+	run->meta.row_params_json = NULL;
+	free(host);
+	free(options);
+	run->meta.host_json = run->meta.options_json = NULL;
+	if (err < 0)
+		return err;
+	if ((err = prepare_builds(run, salt)) < 0) {
+		if (err == AB_EINTERRUPTED)
+			ab_store_run_set_status(store, run->meta.id, "interrupted");
+		return err;
+	}
+	return load_samples(run);
+}
+
+/* Supersede each half-finished pair and plan it again, whole, at the end. */
+static int replan_half_pairs(struct ab_run *run)
+{
+	struct ab_plan_entry *fresh = NULL;
+	uint32_t *old = NULL;
+	size_t nfresh = 0, nold = 0, i, j;
+	int err = 0;
+
+	for (i = 0; i < run->nsamples; i++) {
+		const struct ab_sample *s = &run->samples[i];
+		if (s->status != AB_SAMPLE_DONE)
+			continue;
+		for (j = 0; j < run->nsamples; j++) {
+			const struct ab_sample *t = &run->samples[j];
+			if (j == i || t->status != AB_SAMPLE_PLANNED || t->entry.row != s->entry.row ||
+			    t->entry.pair != s->entry.pair || t->entry.warmup != s->entry.warmup)
+				continue;
+			/* s ran, its partner t did not: both go, the pair comes back whole. */
+			old = ab_xrealloc(old, (nold + 2) * sizeof(*old));
+			old[nold++] = s->entry.seq;
+			old[nold++] = t->entry.seq;
+			fresh = ab_xrealloc(fresh, (nfresh + 2) * sizeof(*fresh));
+			fresh[nfresh] = s->entry.seq < t->entry.seq ? s->entry : t->entry;
+			fresh[nfresh + 1] = s->entry.seq < t->entry.seq ? t->entry : s->entry;
+			nfresh += 2;
+		}
+	}
+	if (nold && (err = ab_store_samples_supersede(run->store, run->meta.id, old, nold)) == 0)
+		err = ab_store_samples_append(run->store, run->meta.id, fresh, nfresh);
+	free(old);
+	free(fresh);
+	return err;
+}
+
+int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
+		  int64_t run_id, const struct ab_run_events *events)
+{
+	json_t *stored = NULL, *opts;
+	const char *status, *path;
+	const char *salt[2] = {"", ""};
+	int err;
+
+	memset(exp_out, 0, sizeof(*exp_out));
+	memset(run, 0, sizeof(*run));
+	if ((err = ab_store_run_get(store, run_id, &stored)) < 0)
+		return err;
+	status = json_string_value(json_object_get(stored, "status"));
+	if (status && !strcmp(status, "finished")) {
+		err = ab_error_set(AB_EINVALID, "run %lld is already finished (verdict %s); see it with "
+				   "'abtool show %lld'", (long long)run_id,
+				   json_string_value(json_object_get(stored, "verdict")), (long long)run_id);
+		goto out;
+	}
+	opts = json_loads(json_string_value(json_object_get(stored, "options")), 0, NULL);
+	if (!opts)
+		opts = json_object();
+	path = json_string_value(json_object_get(opts, "experiment_abspath"));
+	err = ab_experiment_parse(exp_out, path ? path : json_string_value(json_object_get(stored, "experiment_path")),
+				  json_string_value(json_object_get(stored, "experiment_text")),
+				  strlen(json_string_value(json_object_get(stored, "experiment_text"))));
+	if (!err) {
+		exp_out->pairs = (int)json_integer_value(json_object_get(stored, "pairs"));
+		exp_out->warmup = (int)json_integer_value(json_object_get(stored, "warmup"));
+	}
+	init_common(run, exp_out, store, events, NULL);
+	run->options = opts;
+	if (err < 0)
+		goto out;
+	run->meta.id = run_id;
+	snprintf(run->meta.uuid, sizeof(run->meta.uuid), "%s", json_string_value(json_object_get(stored, "uuid")));
+	run->meta.seed = (uint64_t)json_integer_value(json_object_get(stored, "seed"));
+	snprintf(run->created_at, sizeof(run->created_at), "%s",
+		 json_string_value(json_object_get(stored, "created_at")));
+	/* The stored commits, not the revspecs: a branch may have moved. */
+	if ((err = ab_revs_open(&run->revs, json_string_value(json_object_get(stored, "repo")),
+				json_string_value(json_object_get(stored, "candidate_oid")),
+				json_string_value(json_object_get(stored, "parent_oid")), 0)) < 0 ||
+	    (err = ab_extract_new(&run->extractor, exp_out)) < 0)
+		goto out;
+	run->identity = ab_build_identity(NULL);
+	{
+		json_t *then = json_loads(json_string_value(json_object_get(stored, "host")), 0, NULL);
+		run->host_change = host_change(then, run->host);
+		json_decref(then);
+	}
+	if ((err = ab_store_run_set_status(store, run_id, "running")) < 0 ||
+	    (err = prepare_builds(run, salt)) < 0 ||
+	    (err = load_samples(run)) < 0 ||
+	    (err = replan_half_pairs(run)) < 0 ||
+	    (err = load_samples(run)) < 0)
+		goto out;
+out:
+	json_decref(stored);
+	return err;
+}
+
+/* What differs between the fingerprint a run started on and this host. */
+static char *host_change(const json_t *then, const json_t *now)
+{
+	static const char *const keys[] = {"hostname", "cpu_model", "logical_cpus", "kernel", "memory_bytes"};
+	char *out = NULL, *next;
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		json_t *a = json_object_get(then, keys[i]), *b = json_object_get(now, keys[i]);
+		char *ta, *tb;
+		if (!a || !b || json_equal(a, b))
+			continue;
+		ta = json_dumps(a, JSON_ENCODE_ANY);
+		tb = json_dumps(b, JSON_ENCODE_ANY);
+		next = ab_xasprintf("%s%s%s %s -> %s", out ? out : "", out ? ", " : "", keys[i], ta, tb);
+		free(out);
+		free(ta);
+		free(tb);
+		out = next;
+	}
+	return out;
+}
+
+/* Expand the benchmark command of every row once. */
+static struct ab_command *expand_rows(const struct ab_experiment *exp, size_t nrows, int *err)
+{
+	struct ab_command *cmds = ab_xcalloc(nrows, sizeof(*cmds));
+	size_t r;
+
+	*err = 0;
+	for (r = 0; r < nrows && !*err; r++)
+		*err = ab_command_expand(&cmds[r], &exp->benchmark, exp, r);
+	return cmds;
+}
+
+static int run_one(struct ab_run *run, struct ab_sample *s, const struct ab_command *cmd,
+		   char *const *cwd)
+{
+	struct ab_runner_spec spec;
+	struct ab_runner_result r;
+	char why[256];
+	int err;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.shell = cmd->shell;
+	spec.argv = cmd->argv;
+	spec.cwd = cwd[s->entry.side];
+	spec.env_extra = run->exp->env;
+	spec.timeout_ms = run->exp->timeout_ms;
+	spec.hash_stdout = ab_extract_wants_stdout_hash(run->extractor);
+	s->started_unix = (int64_t)time(NULL);
+	if ((err = ab_runner_run(&r, &spec)) < 0) {
+		ab_runner_result_release(&r);
+		return err;
+	}
+	s->status = AB_SAMPLE_DONE;
+	s->wall_ns = r.wall_ns;
+	s->user_ns = r.user_ns;
+	s->sys_ns = r.sys_ns;
+	s->maxrss_bytes = r.maxrss_bytes;
+	s->minflt = r.minflt;
+	s->majflt = r.majflt;
+	s->nvcsw = r.nvcsw;
+	s->nivcsw = r.nivcsw;
+	s->exit_code = r.exited ? r.exit_code : -1;
+	s->signal = r.signal;
+	s->timed_out = r.timed_out;
+	if (!r.exited || r.exit_code != 0 || r.timed_out)
+		s->error = ab_xstrdup(ab_runner_describe(why, sizeof(why), &r, run->exp->timeout_ms));
+	else
+		ab_extract_sample(run->extractor, s, &r, cwd[s->entry.side]);
+	if (s->error) {
+		/* Keep what a failed sample printed: it is the evidence. */
+		s->stdout_text = ab_xstrndup(r.out.data ? r.out.data : "", r.out.len);
+		s->stderr_text = ab_xstrndup(r.err.data ? r.err.data : "", r.err.len);
+	}
+	ab_runner_result_release(&r);
+	return 0;
+}
+
+int ab_run_samples(struct ab_run *run)
+{
+	const struct ab_experiment *exp = run->exp;
+	size_t nrows = ab_experiment_nrows(exp), i, done = 0, total = 0;
+	const char **names = ab_run_metric_names(exp);
+	char **labels = ab_xcalloc(nrows, sizeof(*labels)), **first_checksum = ab_xcalloc(nrows, sizeof(char *));
+	char *cwd[2] = {NULL, NULL};
+	struct ab_command *cmds = NULL;
+	int64_t spent_ns = 0;
+	size_t timed = 0;
+	int err = 0;
+
+	if (run->integrity)
+		goto out;  /* a side did not build: nothing to measure */
+	cmds = expand_rows(exp, nrows, &err);
+	if (err < 0)
+		goto out;
+	for (i = 0; i < 2; i++)
+		cwd[i] = ab_path_absolute(run->builds[i].dir, exp->workdir);
+	for (i = 0; i < nrows; i++)
+		labels[i] = ab_row_label(exp, i);
+	for (i = 0; i < run->nsamples; i++) {
+		struct ab_sample *s = &run->samples[i];
+		total += s->status != AB_SAMPLE_SUPERSEDED;
+		done += s->status == AB_SAMPLE_DONE;
+		if (s->status == AB_SAMPLE_DONE && ab_sample_ok(s) && s->checksum && !first_checksum[s->entry.row])
+			first_checksum[s->entry.row] = s->checksum;
+	}
+	for (i = 0; i < run->nsamples; i++) {
+		struct ab_sample *s = &run->samples[i];
+		int64_t t0;
+
+		if (s->status != AB_SAMPLE_PLANNED)
+			continue;
+		if (ab_runner_interrupted()) {
+			err = ab_error_set(AB_EINTERRUPTED, "interrupted");
+			break;
+		}
+		if (run->events.sample_start)
+			run->events.sample_start(run->events.ctx, &s->entry, labels[s->entry.row], done, total,
+						 timed ? spent_ns / (int64_t)timed * (int64_t)(total - done) : -1);
+		t0 = ab_now_ns();
+		if ((err = run_one(run, s, &cmds[s->entry.row], cwd)) < 0)
+			break;
+		if ((err = ab_store_sample_put(run->store, run->meta.id, s, names)) < 0)
+			break;
+		spent_ns += ab_now_ns() - t0;
+		timed++;
+		done++;
+		if (run->events.sample_done)
+			run->events.sample_done(run->events.ctx, s, labels[s->entry.row]);
+		if (!ab_sample_ok(s)) {
+			run->stopped_early = 1;
+			break;
+		}
+		if (s->checksum) {
+			if (!first_checksum[s->entry.row])
+				first_checksum[s->entry.row] = s->checksum;
+			else if (strcmp(first_checksum[s->entry.row], s->checksum)) {
+				run->stopped_early = 1;
+				break;
+			}
+		}
+	}
+	if (err == AB_EINTERRUPTED)
+		ab_store_run_set_status(run->store, run->meta.id, "interrupted");
+out:
+	for (i = 0; cmds && i < nrows; i++)
+		ab_command_release(&cmds[i]);
+	free(cmds);
+	for (i = 0; i < nrows; i++)
+		free(labels[i]);
+	free(labels);
+	free(first_checksum);
+	free(cwd[0]);
+	free(cwd[1]);
+	free(names);
+	return err;
+}
+
+static char *reproduce_command(const struct ab_run *run)
+{
+	const char *path = json_string_value(json_object_get(run->options, "experiment_path"));
+
+	return ab_xasprintf("abtool run %s --candidate %s --seed %llu --pairs %d", path ? path : "EXP.yaml",
+			    run->revs.candidate_hex, (unsigned long long)run->meta.seed, run->exp->pairs);
+}
+
+int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
+{
+	const struct ab_experiment *exp = run->exp;
+	struct ab_report_input in;
+	struct ab_rule_record *rules;
+	json_t *doc, *builds = json_array(), *earlier = NULL;
+	char *reproduce = reproduce_command(run), *reasons, *text;
+	size_t i;
+	int err, side;
+
+	*doc_out = NULL;
+	if ((err = load_samples(run)) < 0)
+		goto out_free;
+	ab_analysis_run(a, exp, run->samples, run->nsamples, run->integrity);
+	if ((err = ab_store_same_comparison(run->store, exp->hash, run->revs.parent_hex,
+					    run->revs.candidate_hex, run->meta.id, &earlier)) < 0)
+		goto out_free;
+	for (side = 0; side < 2; side++)
+		json_array_append_new(builds, build_json(&run->builds[side], ab_side_name((enum ab_side)side),
+							 &exp->build));
+	memset(&in, 0, sizeof(in));
+	in.exp = exp;
+	in.analysis = a;
+	in.run_id = run->meta.id;
+	in.run_uuid = run->meta.uuid;
+	in.created_at = run->created_at;
+	in.repo = exp->repo;
+	in.parent_oid = run->revs.parent_hex;
+	in.candidate_oid = run->revs.candidate_hex;
+	in.parent_tree = run->revs.parent_tree_hex;
+	in.candidate_tree = run->revs.candidate_tree_hex;
+	in.parent_subject = run->revs.parent_subject;
+	in.candidate_subject = run->revs.candidate_subject;
+	in.exact_parent = run->revs.exact_parent;
+	in.seed = run->meta.seed;
+	in.builds = builds;
+	in.host = run->host;
+	in.earlier = earlier;
+	in.identity = run->identity;
+	in.reproduce = reproduce;
+	doc = ab_report_document(&in);
+
+	rules = ab_xcalloc(exp->nrules + 1, sizeof(*rules));
+	for (i = 0; i < exp->nrules; i++) {
+		rules[i].name = exp->rules[i].name;
+		rules[i].outcome = ab_outcome_name(a->rules[i].outcome);
+		rules[i].detail = a->rules[i].detail;
+	}
+	reasons = json_dumps(json_object_get(doc, "reasons"), JSON_COMPACT);
+	text = ab_report_json_text(doc);
+	err = ab_store_run_finish(run->store, run->meta.id, ab_verdict_name(a->verdict), reasons, text,
+				  rules, exp->nrules);
+	free(reasons);
+	free(text);
+	free(rules);
+	if (err < 0)
+		json_decref(doc);
+	else
+		*doc_out = doc;
+out_free:
+	json_decref(builds);
+	json_decref(earlier);
+	free(reproduce);
+	return err;
+}
+
+void ab_run_release(struct ab_run *run)
+{
+	ab_revs_release(&run->revs);
+	ab_build_release(&run->builds[0]);
+	ab_build_release(&run->builds[1]);
+	ab_strv_free(run->integrity);
+	json_decref(run->host);
+	json_decref(run->options);
+	ab_samples_free(run->samples, run->nsamples);
+	ab_extract_free(run->extractor);
+	free(run->cache_dir);
+	free(run->identity);
+	free(run->host_change);
+	memset(run, 0, sizeof(*run));
+}
