@@ -2,7 +2,16 @@
  * contract): parsed with libyaml's document API and validated on its
  * nodes, so that every error names file:line:column and the key path,
  * e.g. "exp.yaml:12:5: accept[1].faster_by: expected a percentage like 5%".
- * The result is a plain struct; later stages never see YAML. */
+ * The result is a plain struct; later stages never see YAML.
+ *
+ * Marks: LINE:COLUMN is where the key or list element named by the key
+ * path starts (a bad value is reported at its key); a missing key is
+ * reported at the mapping that lacks it. Indices in key paths are 0-based.
+ * Anchors and aliases are resolved (an error inside an aliased value
+ * points at the anchored original); merge keys (`<<`) are unknown keys.
+ * Regexes (checksum, metrics) are PCRE2 patterns checked at load with
+ * PCRE2_UTF and must have a capture group; extractors should compile them
+ * with PCRE2_UTF too (plus PCRE2_MATCH_INVALID_UTF for arbitrary output). */
 #ifndef AB_CONFIG_H
 #define AB_CONFIG_H
 
@@ -62,7 +71,7 @@ struct ab_metric {
 	enum ab_better better;
 	enum ab_metric_source source;
 	char *pattern;         /* regex or JSON key; NULL for builtins */
-	struct ab_mark mark;
+	struct ab_mark mark;   /* its key under metrics: (0 for builtins) */
 };
 
 enum ab_cmp {
@@ -73,7 +82,10 @@ enum ab_cmp {
 	AB_CMP_GE,
 };
 
-/* One accepted value or comparison, e.g. `4` or `">=4"`. */
+/* One accepted value or comparison, e.g. `4`, `"==4"` or `">=4"`. `value`
+ * is the operand without the operator. At load, an operand of <, <=, >, >=
+ * must be a number, and an equality must equal some value of the
+ * parameter (a typo is an error, not a silently smaller selection). */
 struct ab_cond {
 	enum ab_cmp op;
 	char *value;
@@ -85,7 +97,7 @@ struct ab_where_term {
 	size_t param;             /* index into ab_experiment.matrix */
 	struct ab_cond *conds;
 	size_t nconds;
-	struct ab_mark mark;
+	struct ab_mark mark;      /* the parameter's key under where: */
 };
 
 /* A `where:` mapping: every term must hold (AND). No terms: all rows. */
@@ -108,7 +120,7 @@ struct ab_rule {
 	double max_rsd;            /* dispersion gate: pass -> inconclusive when either side's RSD exceeds it */
 	double max_ci_width;       /* dispersion gate on U/L - 1 */
 	struct ab_mark mark;       /* the rule's mapping */
-	struct ab_mark where_mark; /* its `where:` value (or the rule when absent) */
+	struct ab_mark where_mark; /* its `where:` key (or the rule when absent) */
 };
 
 enum ab_scaling_work {
@@ -164,7 +176,8 @@ struct ab_experiment {
 	struct ab_rule *rules;
 	size_t nrules;
 
-	/* Marks for semantic errors found by later stages */
+	/* Marks for semantic errors found by later stages: the keys, or 0
+	 * when the key is absent */
 	struct ab_mark candidate_mark, parent_mark, repo_mark;
 };
 
@@ -174,7 +187,13 @@ struct ab_experiment {
  * Errors: AB_ENOTFOUND/AB_EIO when the file cannot be read; AB_EINVALID for
  * every syntax or validation error, the message being
  * "PATH:LINE:COLUMN: KEY.PATH: what is wrong" (and "did you mean 'x'?" for
- * unknown keys close to a known one).
+ * unknown keys, parameters and metrics close to a known one). Problems of
+ * the whole file have no key path: "PATH:LINE:COLUMN: YAML syntax error:
+ * ..." (libyaml's problem and context), "not a YAML text file: ..." (NUL,
+ * control characters, invalid UTF-8), "expected a mapping of experiment
+ * keys" (empty file or another top-level node), "the file holds more than
+ * one YAML document". A `where:` that selects no row is an error too.
+ * AB_ENOMEM when libyaml runs out of memory.
  */
 int ab_experiment_load(struct ab_experiment *out, const char *path);
 
@@ -194,7 +213,9 @@ size_t ab_experiment_nrows(const struct ab_experiment *exp);
 size_t ab_experiment_row_value_index(const struct ab_experiment *exp, size_t row, size_t param);
 const char *ab_experiment_row_value(const struct ab_experiment *exp, size_t row, size_t param);
 
-/* 1 when row `row` satisfies every term of `sel`, else 0. */
+/* 1 when row `row` satisfies every term of `sel`, else 0. Equality holds
+ * when the strings are equal or both parse as equal numbers ("4", "4.0");
+ * <, <=, >, >= compare numbers, and fail for a value that is not one. */
 int ab_selector_match(const struct ab_selector *sel, const struct ab_experiment *exp, size_t row);
 
 /* The metric named `name` (borrowed), or NULL. */
@@ -204,15 +225,21 @@ const struct ab_metric *ab_experiment_metric(const struct ab_experiment *exp, co
 long ab_experiment_param(const struct ab_experiment *exp, const char *name);
 
 /* Expand {param} placeholders of `cmd` for row `row` into `out` (new;
- * release with ab_command_release). "{{" and "}}" stand for braces.
- * Errors: AB_EINVALID for an unknown {name} (message names it). */
+ * release with ab_command_release). A placeholder is `{` NAME `}` with NAME
+ * in [A-Za-z_][A-Za-z0-9_]*; "{{" and "}}" stand for braces; any other
+ * brace is copied as is (`awk '{print $1}'`). Values are substituted
+ * verbatim, without shell quoting. At load, the benchmark's placeholders
+ * are checked against the matrix.
+ * Errors: AB_EINVALID for an unknown {name} (message names it) or a row
+ * out of range; `out` is then empty. */
 int ab_command_expand(struct ab_command *out, const struct ab_command *cmd,
 		      const struct ab_experiment *exp, size_t row);
 
 void ab_command_release(struct ab_command *cmd);
 
 /* The command as one line for reports: the shell string, or the argv
- * joined with spaces and shell-quoted where needed (new string). */
+ * joined with spaces, an element single-quoted (' as '\'') when it is
+ * empty or has a character outside [A-Za-z0-9_./=:,@%+-] (new string). */
 char *ab_command_display(const struct ab_command *cmd);
 
 #endif
