@@ -16,7 +16,7 @@ const struct ab_command_entry ab_commands[] = {
 	{"report", cmd_report, "RUN [--format md|json] [-o FILE] [--store DB]",
 	 "print a stored run's report again, byte-identical to what run wrote"},
 	{"env", cmd_env, "[--json]", "print the host fingerprint stored with each run"},
-	{"demo", cmd_demo, "[--dir DIR] [--keep]",
+	{"demo", cmd_demo, "[--dir DIR] [--store DB]",
 	 "write a small git repository with a faster candidate and run a full A/B on it"},
 	{NULL, NULL, NULL, NULL},
 };

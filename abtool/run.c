@@ -209,6 +209,29 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	return load_samples(run);
 }
 
+/* What differs between the fingerprint a run started on and this host. */
+static char *host_change(const json_t *then, const json_t *now)
+{
+	static const char *const keys[] = {"hostname", "cpu_model", "logical_cpus", "kernel", "memory_bytes"};
+	char *out = NULL, *next;
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		json_t *a = json_object_get(then, keys[i]), *b = json_object_get(now, keys[i]);
+		char *ta, *tb;
+		if (!a || !b || json_equal(a, b))
+			continue;
+		ta = json_dumps(a, JSON_ENCODE_ANY);
+		tb = json_dumps(b, JSON_ENCODE_ANY);
+		next = ab_xasprintf("%s%s%s %s -> %s", out ? out : "", out ? ", " : "", keys[i], ta, tb);
+		free(out);
+		free(ta);
+		free(tb);
+		out = next;
+	}
+	return out;
+}
+
 /* Supersede each half-finished pair and plan it again, whole, at the end. */
 static int replan_half_pairs(struct ab_run *run)
 {
@@ -303,29 +326,6 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 out:
 	json_decref(stored);
 	return err;
-}
-
-/* What differs between the fingerprint a run started on and this host. */
-static char *host_change(const json_t *then, const json_t *now)
-{
-	static const char *const keys[] = {"hostname", "cpu_model", "logical_cpus", "kernel", "memory_bytes"};
-	char *out = NULL, *next;
-	size_t i;
-
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		json_t *a = json_object_get(then, keys[i]), *b = json_object_get(now, keys[i]);
-		char *ta, *tb;
-		if (!a || !b || json_equal(a, b))
-			continue;
-		ta = json_dumps(a, JSON_ENCODE_ANY);
-		tb = json_dumps(b, JSON_ENCODE_ANY);
-		next = ab_xasprintf("%s%s%s %s -> %s", out ? out : "", out ? ", " : "", keys[i], ta, tb);
-		free(out);
-		free(ta);
-		free(tb);
-		out = next;
-	}
-	return out;
 }
 
 /* Expand the benchmark command of every row once. */

@@ -2,10 +2,14 @@
 # byte array, named by its path relative to BASE, with a lookup table
 # `ab_embedded[]` (see abtool/embed.h). Reruns when any FILE changes.
 function(abtool_embed out base)
-  set(files ${ARGN})
+  set(list_file ${out}.files)
+  string(REPLACE ";" "\n" lines "${ARGN}")
+  file(WRITE ${list_file}.new "${lines}\n")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different ${list_file}.new ${list_file})
   add_custom_command(OUTPUT ${out}
-    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DBASE=${base} "-DFILES=${files}"
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DBASE=${base} -DLIST=${list_file}
             -P ${CMAKE_SOURCE_DIR}/cmake/embed_gen.cmake
-    DEPENDS ${files} ${CMAKE_SOURCE_DIR}/cmake/embed_gen.cmake
-    COMMENT "Embedding migrations and templates")
+    DEPENDS ${ARGN} ${list_file} ${CMAKE_SOURCE_DIR}/cmake/embed_gen.cmake
+    COMMENT "Embedding migrations and templates"
+    VERBATIM)
 endfunction()
