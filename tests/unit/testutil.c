@@ -46,7 +46,7 @@ void ab_test_assert_close(double a, double b, int sig, const char *expr,
 	if (isnan(a) && isnan(b))
 		return;
 	if (!(fabs(a - b) <= 0.5 * unit * (1 + 1e-9))) {
-		cm_print_error("%s:%d: %s = %.12g, expected %.12g (%d significant digits)\n",
+		print_error("%s:%d: %s = %.12g, expected %.12g (%d significant digits)\n",
 			       file, line, expr, a, b, sig);
 		_fail(file, line);
 	}
