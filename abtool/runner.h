@@ -16,8 +16,12 @@
 #define AB_RUNNER_TAIL 65536
 
 struct ab_output {
-	char *data;          /* new memory, NUL-terminated; head then tail */
+	char *data;          /* new memory, NUL-terminated (may hold NULs);
+	                        head then tail; never NULL after ab_runner_run */
 	size_t len;          /* bytes in data */
+	size_t head_len;     /* the first head_len bytes of data are the start
+	                        of the stream; when truncated, total - len
+	                        bytes were dropped after them */
 	uint64_t total;      /* bytes the process wrote to the stream */
 	int truncated;       /* 1 when total > len */
 	char sha256[65];     /* of the whole stream, hex; "" unless requested */
@@ -26,15 +30,32 @@ struct ab_output {
 /* What to run. Fill it, then call ab_runner_run. Borrowed pointers. */
 struct ab_runner_spec {
 	const char *shell;        /* run `/bin/sh -c shell`, or NULL */
-	char *const *argv;        /* else exec argv[0] (PATH search) with argv */
-	const char *cwd;          /* working directory of the child */
-	char *const *env_extra;   /* "NAME=value" added to the environment, or NULL */
+	char *const *argv;        /* else exec argv[0] with argv, no word
+	                             splitting; a name without '/' is searched
+	                             in the child's PATH (after env_extra) */
+	const char *cwd;          /* working directory of the child, or NULL
+	                             to inherit; a failing chdir is reported
+	                             like a failing exec (exec_errno) */
+	char *const *env_extra;   /* NULL-terminated; "NAME=value" sets or
+	                             overrides NAME, a bare "NAME" removes it
+	                             (as git's child_process.env); later
+	                             entries win. NULL: the parent's environment */
 	int64_t timeout_ms;       /* 0: none */
 	size_t output_cap;        /* head bytes kept per stream; 0: 1 MiB */
 	int hash_stdout;          /* 1: compute stdout's SHA-256 */
-	int stdin_null;           /* 1: stdin from /dev/null (always for samples) */
+	int stdin_null;           /* 1: stdin from /dev/null (always for samples);
+	                             0: inherited; the child is in a background
+	                             process group, so reading a terminal stops it */
 	const char *log_path;     /* when set, stdout and stderr both go to this
-	                             file (appended) instead of being captured */
+	                             file (created, appended) instead of being
+	                             captured: out and err stay empty, no hash */
+};
+
+/* Where starting the process failed, when exec_errno is set. */
+enum ab_runner_start_step {
+	AB_RUNNER_START_EXEC = 0, /* execvp(argv[0]) or /bin/sh itself */
+	AB_RUNNER_START_CWD,      /* chdir(cwd) */
+	AB_RUNNER_START_IO,       /* redirecting stdin, stdout or stderr */
 };
 
 /* How it went. */
@@ -49,35 +70,71 @@ struct ab_runner_result {
 	int signal;               /* the signal that killed it, or 0 */
 	int timed_out;            /* 1: killed by abtool after timeout_ms */
 	int exec_errno;           /* the exec failed with this errno (child exits 127) */
+	int start_step;           /* enum ab_runner_start_step, when exec_errno != 0 */
 	struct ab_output out, err;
 };
 
 /*
- * Run the spec to completion. Returns 0 when the process was started and
- * waited for (whatever its exit status; see `result`), AB_EIO when it could
- * not be started (fork/pipe failure; message set), AB_EINTERRUPTED when
- * ab_runner_interrupt() was called while it ran (the group is killed and
- * waited for first). `result` is initialised here; release it with
- * ab_runner_result_release.
+ * Run the spec to completion. Returns
+ *   0                the process was started and waited for, whatever its
+ *                    exit status (see `result`; a failed exec or chdir is
+ *                    a start that exited 127 with exec_errno set);
+ *   AB_EINVALID      neither shell nor argv[0] given (message set);
+ *   AB_EIO           it could not be started (pipe, log file, fork), or
+ *                    the child was lost because SIGCHLD is ignored
+ *                    (message set);
+ *   AB_EINTERRUPTED  ab_runner_interrupt() was called before the start or
+ *                    before the child was reaped: the group got SIGTERM,
+ *                    then SIGKILL after 100 ms, and was waited for; the
+ *                    result describes the killed process (message set).
+ * `result` is initialised here whatever the outcome, with out.data and
+ * err.data allocated; release it with ab_runner_result_release.
+ *
+ * The child runs in a new process group with every signal disposition
+ * at its default and an empty signal mask, whatever abtool changed; it
+ * inherits the parent's environment (at the time of the call) plus
+ * env_extra. Output is read until the child exits and the pipes are
+ * drained of what is available: a grandchild that keeps a pipe open does
+ * not delay the end. Then, and on timeout, the whole group gets SIGKILL,
+ * so background leftovers do not disturb the next sample.
+ *
+ * The end of the child is observed through a pidfd (Linux >= 5.3). Where
+ * pidfd_open is unavailable, the runner checks with wait4(WNOHANG) every
+ * 50 ms while the pipes are open and, once they are closed, after waits
+ * growing from 50 µs to 50 ms; wall_ns can then exceed the exit by up to
+ * about the time elapsed since the pipes closed (at most 50 ms).
+ * The caller must not set SIGCHLD to SIG_IGN (the child would be reaped
+ * by the kernel and its status lost). Not for concurrent use from several
+ * threads.
  */
 int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *spec);
 
+/* Free out.data and err.data; the struct can be reused. NULL-safe. */
 void ab_runner_result_release(struct ab_runner_result *result);
 
 /*
- * Async-signal-safe: ask the running ab_runner_run (if any) to kill its
- * process group and return AB_EINTERRUPTED; later calls return it at once.
- * `sig` is remembered for ab_runner_interrupted().
+ * Async-signal-safe (callable from a SIGINT handler or another thread):
+ * ask the running ab_runner_run (if any) to kill its process group and
+ * return AB_EINTERRUPTED; later calls of ab_runner_run return it at once,
+ * without starting anything. The first `sig` (> 0; 0 counts as SIGINT) is
+ * remembered for ab_runner_interrupted(). The running call notices at
+ * once through a self-pipe it watches. errno is preserved.
  */
 void ab_runner_interrupt(int sig);
 
 /* The signal passed to ab_runner_interrupt, or 0. */
 int ab_runner_interrupted(void);
 
-/* A one-line description of how the process ended, e.g. "exit 1",
- * "killed by SIGSEGV", "timed out after 60 s", "exec failed: No such file
- * or directory". Writes into buf and returns it. */
+/* A one-line description of how the process ended: "exit 1",
+ * "killed by SIGSEGV", "timed out after 60 s" (or "after 200 ms",
+ * "after 1.5 s"), "could not start: No such file or directory",
+ * "could not enter the working directory: Permission denied". Writes into
+ * buf (truncating to size) and returns it. */
 const char *ab_runner_describe(char *buf, size_t size, const struct ab_runner_result *r,
 			       int64_t timeout_ms);
+
+/* For tests: 0 makes the runner ignore pidfds and use its fallback (see
+ * ab_runner_run); 1 (the default) uses them where the kernel has them. */
+void ab_runner_use_pidfd(int enable);
 
 #endif

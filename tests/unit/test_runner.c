@@ -1,0 +1,882 @@
+/* test_runner.c - the runner against real processes: /bin/sh, coreutils
+ * and this test binary itself, which doubles as a helper program when
+ * started as `test_runner --helper <mode> <n>` (print n bytes, allocate
+ * n MiB, spin n ms of CPU). Timing is asserted only as generous upper
+ * bounds (hang detection) and lower bounds implied by sleeps. */
+#include "testutil.h"
+#include "error.h"
+#include "runner.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MS 1000000LL
+#define HANG_NS (4000 * MS)   /* "returns promptly": far above any real delay */
+
+static char self_exe[PATH_MAX];
+
+/* Deterministic, non-periodic content: 12-byte lines holding their own
+ * offset, cut at n bytes. New memory. */
+static char *gen_content(size_t n)
+{
+	char *buf = ab_xmalloc(n + 12), line[24];
+	size_t at;
+
+	for (at = 0; at < n; at += 12) {
+		snprintf(line, sizeof(line), "%011zu\n", at);
+		memcpy(buf + at, line, 12);
+	}
+	return buf;
+}
+
+static int helper_main(const char *mode, long n)
+{
+	if (!strcmp(mode, "print")) {
+		char *buf = gen_content(n);
+		size_t done = 0;
+
+		while (done < (size_t)n) {
+			ssize_t w = write(1, buf + done, n - done);
+
+			if (w < 0)
+				return 1;
+			done += w;
+		}
+		free(buf);
+		return 0;
+	}
+	if (!strcmp(mode, "burst")) {
+		/* all n bytes sit in the pipe when the process exits */
+		char *buf = gen_content(n);
+
+		if (fcntl(1, F_SETPIPE_SZ, (int)n) < (int)n || write(1, buf, n) != n)
+			return 1;
+		free(buf);
+		return 0;
+	}
+	if (!strcmp(mode, "alloc")) {
+		size_t size = (size_t)n << 20;
+		volatile char *p = malloc(size);
+		size_t i;
+
+		if (!p)
+			return 1;
+		for (i = 0; i < size; i += 4096)
+			p[i] = 1;
+		free((void *)p);
+		return 0;
+	}
+	if (!strcmp(mode, "spin")) {
+		struct timespec ts;
+		volatile unsigned long x = 0;
+
+		do {
+			for (int i = 0; i < 100000; i++)
+				x += i;
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+		} while (ts.tv_sec * 1000 + ts.tv_nsec / 1000000 < n);
+		return 0;
+	}
+	return 2;
+}
+
+/* Run `spec`, assert the call itself succeeded. */
+static void run_ok(struct ab_runner_result *res, const struct ab_runner_spec *spec)
+{
+	int rc = ab_runner_run(res, spec);
+
+	if (rc != 0)
+		fail_msg("ab_runner_run: %d %s", rc, ab_error_last());
+	assert_non_null(res->out.data);
+	assert_non_null(res->err.data);
+}
+
+static void run_shell(struct ab_runner_result *res, const char *shell)
+{
+	struct ab_runner_spec spec = { .shell = shell, .stdin_null = 1 };
+
+	run_ok(res, &spec);
+}
+
+static const char *describe(const struct ab_runner_result *res, int64_t timeout_ms)
+{
+	static char buf[256];
+
+	return ab_runner_describe(buf, sizeof(buf), res, timeout_ms);
+}
+
+/* Gone, or a zombie (dead, not yet reaped by whoever inherited it). */
+static int pid_dead(pid_t pid)
+{
+	char path[64], buf[512], *paren;
+	FILE *f;
+	size_t n;
+
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return 1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
+/* SIGKILL is delivered asynchronously: allow a generous moment. */
+static int pid_dies(pid_t pid)
+{
+	int64_t until = ab_now_ns() + HANG_NS;
+
+	while (ab_now_ns() < until) {
+		if (pid_dead(pid))
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+static pid_t read_pid(const char *dir, const char *name)
+{
+	char *path = ab_path_join(dir, name), *text = NULL;
+	size_t len;
+	pid_t pid = 0;
+
+	if (ab_read_file(&text, &len, path) == 0)
+		pid = (pid_t)atol(text);
+	free(text);
+	free(path);
+	return pid;
+}
+
+static void test_exit_code(void **state)
+{
+	struct ab_runner_result res;
+	char *const argv[] = { "true", NULL };
+	struct ab_runner_spec spec = { .argv = argv, .stdin_null = 1 };
+
+	(void)state;
+	run_shell(&res, "exit 3");
+	assert_int_equal(res.exited, 1);
+	assert_int_equal(res.exit_code, 3);
+	assert_int_equal(res.signal, 0);
+	assert_int_equal(res.exec_errno, 0);
+	assert_int_equal(res.timed_out, 0);
+	assert_string_equal(describe(&res, 0), "exit 3");
+	ab_runner_result_release(&res);
+
+	run_ok(&res, &spec);
+	assert_int_equal(res.exited, 1);
+	assert_int_equal(res.exit_code, 0);
+	assert_string_equal(describe(&res, 0), "exit 0");
+	ab_runner_result_release(&res);
+}
+
+static void test_stdout_stderr_exact(void **state)
+{
+	struct ab_runner_result res;
+
+	(void)state;
+	run_shell(&res, "printf 'out\\000put'; printf 'err\\nor' >&2; printf '!'");
+	assert_int_equal(res.out.len, 8);
+	assert_memory_equal(res.out.data, "out\0put!", 9);
+	assert_int_equal(res.out.total, 8);
+	assert_int_equal(res.out.head_len, 8);
+	assert_int_equal(res.out.truncated, 0);
+	assert_string_equal(res.out.sha256, "");
+	assert_string_equal(res.err.data, "err\nor");
+	assert_int_equal(res.err.len, 6);
+	assert_int_equal(res.err.total, 6);
+	ab_runner_result_release(&res);
+}
+
+static void test_shell_vs_argv(void **state)
+{
+	struct ab_runner_result res;
+	char *const argv[] = { "printf", "%s|", "a b", "$HOME", NULL };
+	struct ab_runner_spec spec = { .argv = argv, .stdin_null = 1 };
+
+	(void)state;
+	run_ok(&res, &spec);
+	assert_string_equal(res.out.data, "a b|$HOME|");
+	ab_runner_result_release(&res);
+
+	run_shell(&res, "printf '%s|' a   b $((1+2))");
+	assert_string_equal(res.out.data, "a|b|3|");
+	ab_runner_result_release(&res);
+}
+
+static void test_cwd(void **state)
+{
+	struct ab_runner_result res;
+	char *dir = ab_test_mktemp("runner-cwd"), real[PATH_MAX], *expect;
+	char *const argv[] = { "pwd", "-P", NULL };
+	struct ab_runner_spec spec = { .argv = argv, .cwd = dir, .stdin_null = 1 };
+
+	(void)state;
+	assert_non_null(realpath(dir, real));
+	expect = ab_xasprintf("%s\n", real);
+	run_ok(&res, &spec);
+	assert_int_equal(res.exit_code, 0);
+	assert_string_equal(res.out.data, expect);
+	ab_runner_result_release(&res);
+	free(expect);
+	ab_test_rmtemp(dir);
+}
+
+static void test_env_extra(void **state)
+{
+	struct ab_runner_result res;
+	char *const extra[] = { "AB_RUNNER_NEW=n", "AB_RUNNER_OVER=new", "AB_RUNNER_GONE",
+				"AB_RUNNER_TWICE=1", "AB_RUNNER_TWICE=2", NULL };
+	struct ab_runner_spec spec = {
+		.shell = "printf '%s|%s|%s|%s|%s|' \"$AB_RUNNER_PARENT\" \"$AB_RUNNER_NEW\" "
+			 "\"$AB_RUNNER_OVER\" \"${AB_RUNNER_GONE-unset}\" \"$AB_RUNNER_TWICE\"; "
+			 "env | grep -c '^AB_RUNNER_'",
+		.env_extra = extra,
+		.stdin_null = 1,
+	};
+	char *const path_extra[] = { "PATH=/nonexistent-abtool-path", NULL };
+	char *const argv[] = { "true", NULL };
+	struct ab_runner_spec path_spec = { .argv = argv, .env_extra = path_extra, .stdin_null = 1 };
+
+	(void)state;
+	setenv("AB_RUNNER_PARENT", "p", 1);
+	setenv("AB_RUNNER_OVER", "old", 1);
+	setenv("AB_RUNNER_GONE", "here", 1);
+	run_ok(&res, &spec);
+	/* PARENT, NEW, OVER and TWICE once each: overrides replace */
+	assert_string_equal(res.out.data, "p|n|new|unset|2|4\n");
+	ab_runner_result_release(&res);
+
+	/* The PATH search uses the child's PATH. */
+	run_ok(&res, &path_spec);
+	assert_int_equal(res.exec_errno, ENOENT);
+	ab_runner_result_release(&res);
+
+	/* The parent's environment is untouched. */
+	assert_string_equal(getenv("AB_RUNNER_OVER"), "old");
+	assert_string_equal(getenv("AB_RUNNER_GONE"), "here");
+	unsetenv("AB_RUNNER_PARENT");
+	unsetenv("AB_RUNNER_OVER");
+	unsetenv("AB_RUNNER_GONE");
+}
+
+static void test_exec_missing(void **state)
+{
+	struct ab_runner_result res;
+	char *const argv[] = { "abtool-no-such-command-0", NULL };
+	char *const abs_argv[] = { "/nonexistent-abtool/cmd", NULL };
+	struct ab_runner_spec spec = { .argv = argv, .stdin_null = 1 };
+
+	(void)state;
+	run_ok(&res, &spec);
+	assert_int_equal(res.exec_errno, ENOENT);
+	assert_int_equal(res.start_step, AB_RUNNER_START_EXEC);
+	assert_int_equal(res.exited, 1);
+	assert_int_equal(res.exit_code, 127);
+	assert_string_equal(describe(&res, 0), "could not start: No such file or directory");
+	ab_runner_result_release(&res);
+
+	spec.argv = abs_argv;
+	run_ok(&res, &spec);
+	assert_int_equal(res.exec_errno, ENOENT);
+	assert_int_equal(res.exit_code, 127);
+	ab_runner_result_release(&res);
+
+	/* A command that exits 127 by itself is not an exec failure. */
+	run_shell(&res, "exit 127");
+	assert_int_equal(res.exec_errno, 0);
+	assert_string_equal(describe(&res, 0), "exit 127");
+	ab_runner_result_release(&res);
+}
+
+static void test_bad_cwd(void **state)
+{
+	struct ab_runner_result res;
+	char *dir = ab_test_mktemp("runner-badcwd");
+	char *marker = ab_path_join(dir, "ran");
+	char *shell = ab_xasprintf("touch '%s'", marker);
+	struct ab_runner_spec spec = {
+		.shell = shell, .cwd = "/nonexistent-abtool-cwd", .stdin_null = 1
+	};
+
+	(void)state;
+	run_ok(&res, &spec);
+	assert_int_equal(res.exec_errno, ENOENT);
+	assert_int_equal(res.start_step, AB_RUNNER_START_CWD);
+	assert_int_equal(res.exit_code, 127);
+	assert_string_equal(describe(&res, 0),
+			    "could not enter the working directory: No such file or directory");
+	assert_int_equal(access(marker, F_OK), -1);
+	ab_runner_result_release(&res);
+	free(shell);
+	free(marker);
+	ab_test_rmtemp(dir);
+}
+
+static void test_killed_by_signal(void **state)
+{
+	struct ab_runner_result res;
+
+	(void)state;
+	run_shell(&res, "kill -SEGV $$");
+	assert_int_equal(res.exited, 0);
+	assert_int_equal(res.signal, SIGSEGV);
+	assert_int_equal(res.timed_out, 0);
+	assert_string_equal(describe(&res, 0), "killed by SIGSEGV");
+	ab_runner_result_release(&res);
+}
+
+static void check_timeout(int use_pidfd)
+{
+	struct ab_runner_result res;
+	char *dir = ab_test_mktemp("runner-timeout");
+	char *shell = ab_xasprintf("sleep 30 & echo $! > '%s/bg'; echo $$ > '%s/fg'; sleep 30",
+				   dir, dir);
+	char *const argv[] = { "sleep", "10", NULL };
+	struct ab_runner_spec spec = { .argv = argv, .timeout_ms = 200, .stdin_null = 1 };
+	int64_t start;
+	pid_t bg, fg;
+
+	ab_runner_use_pidfd(use_pidfd);
+	start = ab_now_ns();
+	run_ok(&res, &spec);
+	assert_true(ab_now_ns() - start < HANG_NS);
+	assert_int_equal(res.timed_out, 1);
+	assert_int_equal(res.signal, SIGKILL);
+	assert_true(res.wall_ns >= 200 * MS);
+	assert_string_equal(describe(&res, 200), "timed out after 200 ms");
+	ab_runner_result_release(&res);
+
+	spec.argv = NULL;
+	spec.shell = shell;
+	start = ab_now_ns();
+	run_ok(&res, &spec);
+	assert_true(ab_now_ns() - start < HANG_NS);
+	assert_int_equal(res.timed_out, 1);
+	bg = read_pid(dir, "bg");
+	fg = read_pid(dir, "fg");
+	assert_true(bg > 0 && fg > 0);
+	assert_true(pid_dies(fg));
+	assert_true(pid_dies(bg));
+	ab_runner_result_release(&res);
+
+	ab_runner_use_pidfd(1);
+	free(shell);
+	ab_test_rmtemp(dir);
+}
+
+static void test_timeout_kills_group(void **state)
+{
+	(void)state;
+	check_timeout(1);
+}
+
+static void test_timeout_kills_group_without_pidfd(void **state)
+{
+	(void)state;
+	check_timeout(0);
+}
+
+static void check_output(size_t size, size_t cap)
+{
+	struct ab_runner_result res;
+	char *expect = gen_content(size), hex[65], count[32];
+	char *const argv[] = { self_exe, "--helper", "print", count, NULL };
+	struct ab_runner_spec spec = {
+		.argv = argv, .output_cap = cap, .hash_stdout = 1, .stdin_null = 1
+	};
+	size_t keep = cap ? cap : 1 << 20; /* 0: the default cap, 1 MiB */
+	size_t head = size < keep ? size : keep;
+	size_t tail = size - head < AB_RUNNER_TAIL ? size - head : AB_RUNNER_TAIL;
+
+	snprintf(count, sizeof(count), "%zu", size);
+	ab_sha256_hex(hex, expect, size);
+	run_ok(&res, &spec);
+	assert_int_equal(res.exit_code, 0);
+	assert_int_equal(res.out.total, size);
+	assert_int_equal(res.out.head_len, head);
+	assert_int_equal(res.out.len, head + tail);
+	assert_int_equal(res.out.truncated, size > head + tail);
+	assert_memory_equal(res.out.data, expect, head);
+	assert_memory_equal(res.out.data + head, expect + size - tail, tail);
+	assert_int_equal(res.out.data[res.out.len], '\0');
+	assert_string_equal(res.out.sha256, hex);
+	assert_string_equal(res.err.sha256, "");
+	ab_runner_result_release(&res);
+	free(expect);
+}
+
+static void test_output_cap(void **state)
+{
+	(void)state;
+	check_output(5000000, 65536);           /* head, dropped middle, tail */
+	check_output(30, 10);                   /* all kept: head and a short tail */
+	check_output(10 + AB_RUNNER_TAIL + 5, 10); /* the ring wrapped by 5 bytes */
+	check_output(100000, 0);                /* default cap keeps it all */
+}
+
+/* Much more than one read's worth is still in the pipe when the child is
+ * reaped: it must be drained, not dropped. A small cap makes the runner
+ * read through its 64 KiB scratch, so it cannot catch up before the exit;
+ * several runs, as the child may still lose the race now and then. */
+static void test_output_pending_at_exit(void **state)
+{
+	struct ab_runner_result res;
+	size_t size = 1 << 20, cap = 4096;
+	char *expect = gen_content(size), count[32], hex[65];
+	char *const argv[] = { self_exe, "--helper", "burst", count, NULL };
+	struct ab_runner_spec spec = {
+		.argv = argv, .output_cap = cap, .hash_stdout = 1, .stdin_null = 1
+	};
+	int i;
+
+	(void)state;
+	snprintf(count, sizeof(count), "%zu", size);
+	ab_sha256_hex(hex, expect, size);
+	for (i = 0; i < 6; i++) {
+		ab_runner_use_pidfd(i < 5);
+		run_ok(&res, &spec);
+		assert_int_equal(res.exit_code, 0);
+		assert_int_equal(res.out.total, size);
+		assert_int_equal(res.out.len, cap + AB_RUNNER_TAIL);
+		assert_memory_equal(res.out.data, expect, cap);
+		assert_memory_equal(res.out.data + cap, expect + size - AB_RUNNER_TAIL,
+				    AB_RUNNER_TAIL);
+		assert_string_equal(res.out.sha256, hex);
+		ab_runner_result_release(&res);
+	}
+	ab_runner_use_pidfd(1);
+	free(expect);
+}
+
+static void check_grandchild_pipe(int use_pidfd)
+{
+	struct ab_runner_result res;
+	char *dir = ab_test_mktemp("runner-grandchild");
+	char *shell = ab_xasprintf("(sleep 5; echo x) & echo $! > '%s/bg'; echo done", dir);
+	int64_t start;
+	pid_t bg;
+
+	ab_runner_use_pidfd(use_pidfd);
+	start = ab_now_ns();
+	run_shell(&res, shell);
+	assert_true(ab_now_ns() - start < HANG_NS);
+	assert_true(res.wall_ns < HANG_NS);
+	assert_int_equal(res.exit_code, 0);
+	assert_int_equal(res.timed_out, 0);
+	assert_string_equal(res.out.data, "done\n");
+	bg = read_pid(dir, "bg");
+	assert_true(bg > 0);
+	assert_true(pid_dies(bg));
+	ab_runner_result_release(&res);
+
+	/* A grandchild that never stops writing does not hold the run either. */
+	free(shell);
+	shell = ab_xasprintf("yes & echo $! > '%s/busy'; exit 4", dir);
+	start = ab_now_ns();
+	run_shell(&res, shell);
+	assert_true(ab_now_ns() - start < HANG_NS);
+	assert_int_equal(res.exit_code, 4);
+	bg = read_pid(dir, "busy");
+	assert_true(bg > 0);
+	assert_true(pid_dies(bg));
+	ab_runner_result_release(&res);
+
+	ab_runner_use_pidfd(1);
+	free(shell);
+	ab_test_rmtemp(dir);
+}
+
+static void test_grandchild_keeps_pipe(void **state)
+{
+	(void)state;
+	check_grandchild_pipe(1);
+}
+
+static void test_grandchild_keeps_pipe_without_pidfd(void **state)
+{
+	(void)state;
+	check_grandchild_pipe(0);
+}
+
+static void test_maxrss(void **state)
+{
+	struct ab_runner_result res;
+	char *const argv[] = { self_exe, "--helper", "alloc", "50", NULL };
+	struct ab_runner_spec spec = { .argv = argv, .stdin_null = 1 };
+
+	(void)state;
+	run_ok(&res, &spec);
+	assert_int_equal(res.exit_code, 0);
+	assert_true(res.maxrss_bytes >= 40LL << 20);
+	assert_true(res.minflt > 0);
+	ab_runner_result_release(&res);
+}
+
+static void test_wall_time(void **state)
+{
+	struct ab_runner_result res;
+	char *const argv[] = { "sleep", "0.1", NULL };
+	struct ab_runner_spec spec = { .argv = argv, .stdin_null = 1 };
+
+	(void)state;
+	run_ok(&res, &spec);
+	assert_int_equal(res.exit_code, 0);
+	assert_true(res.wall_ns >= 100 * MS);
+	assert_true(res.nvcsw > 0);
+	ab_runner_result_release(&res);
+
+	/* Without pidfd as well. */
+	ab_runner_use_pidfd(0);
+	run_ok(&res, &spec);
+	assert_true(res.wall_ns >= 100 * MS);
+	ab_runner_result_release(&res);
+	ab_runner_use_pidfd(1);
+}
+
+static void test_cpu_time(void **state)
+{
+	struct ab_runner_result res;
+	char *const argv[] = { self_exe, "--helper", "spin", "50", NULL };
+	struct ab_runner_spec spec = { .argv = argv, .stdin_null = 1 };
+
+	(void)state;
+	run_ok(&res, &spec);
+	assert_int_equal(res.exit_code, 0);
+	assert_true(res.user_ns > 0);
+	/* 50 ms of CPU were spent, whatever the split */
+	assert_true(res.user_ns + res.sys_ns >= 45 * MS);
+	ab_runner_result_release(&res);
+}
+
+static void test_log_path(void **state)
+{
+	struct ab_runner_result res;
+	char *dir = ab_test_mktemp("runner-log");
+	char *log = ab_path_join(dir, "log"), *text;
+	size_t len;
+	struct ab_runner_spec spec = {
+		.shell = "echo out; echo err >&2; echo out2", .log_path = log,
+		.hash_stdout = 1, .stdin_null = 1
+	};
+
+	(void)state;
+	ab_test_write(dir, "log", "old\n");
+	run_ok(&res, &spec);
+	assert_int_equal(res.exit_code, 0);
+	assert_int_equal(res.out.len, 0);
+	assert_string_equal(res.out.data, "");
+	assert_int_equal(res.err.len, 0);
+	assert_string_equal(res.out.sha256, "");
+	ab_runner_result_release(&res);
+	assert_int_equal(ab_read_file(&text, &len, log), 0);
+	assert_string_equal(text, "old\nout\nerr\nout2\n");
+	free(text);
+
+	/* A log that cannot be opened is a start failure that names it. */
+	spec.log_path = "/nonexistent-abtool/log";
+	assert_int_equal(ab_runner_run(&res, &spec), AB_EIO);
+	assert_non_null(strstr(ab_error_last(), "/nonexistent-abtool/log"));
+	assert_non_null(res.out.data);
+	ab_runner_result_release(&res);
+	free(log);
+	ab_test_rmtemp(dir);
+}
+
+static void test_invalid_spec(void **state)
+{
+	struct ab_runner_result res;
+	char *const argv[] = { NULL };
+	struct ab_runner_spec spec = { .argv = argv };
+
+	(void)state;
+	assert_int_equal(ab_runner_run(&res, &spec), AB_EINVALID);
+	assert_string_equal(res.out.data, "");
+	assert_string_equal(res.err.data, "");
+	ab_runner_result_release(&res);
+}
+
+static void test_signals_reset(void **state)
+{
+	struct ab_runner_result res;
+	char *const argv[] = { "grep", "-E", "^Sig(Blk|Ign)", "/proc/self/status", NULL };
+	struct ab_runner_spec spec = { .argv = argv, .stdin_null = 1 };
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_pipe, old_hup;
+	sigset_t block, old_mask;
+
+	(void)state;
+	sigaction(SIGPIPE, &ign, &old_pipe);
+	sigaction(SIGHUP, &ign, &old_hup);
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &block, &old_mask);
+	run_ok(&res, &spec);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	assert_string_equal(res.out.data, "SigBlk:\t0000000000000000\n"
+					  "SigIgn:\t0000000000000000\n");
+	ab_runner_result_release(&res);
+}
+
+static void test_stdin_null(void **state)
+{
+	struct ab_runner_result res;
+	char *const argv[] = { "readlink", "/proc/self/fd/0", NULL };
+	struct ab_runner_spec spec = { .argv = argv, .stdin_null = 1 };
+
+	(void)state;
+	run_ok(&res, &spec);
+	assert_string_equal(res.out.data, "/dev/null\n");
+	ab_runner_result_release(&res);
+}
+
+static void test_describe(void **state)
+{
+	struct ab_runner_result r;
+	char small[8];
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.timed_out = 1;
+	r.signal = SIGKILL;
+	assert_string_equal(describe(&r, 60000), "timed out after 60 s");
+	assert_string_equal(describe(&r, 1500), "timed out after 1.5 s");
+	assert_string_equal(describe(&r, 1234), "timed out after 1.234 s");
+	assert_string_equal(describe(&r, 200), "timed out after 200 ms");
+	r.timed_out = 0;
+	assert_string_equal(describe(&r, 0), "killed by SIGKILL");
+	r.signal = 0;
+	r.exec_errno = EACCES;
+	r.exited = 1;
+	r.exit_code = 127;
+	assert_string_equal(describe(&r, 0), "could not start: Permission denied");
+	memset(&r, 0, sizeof(r));
+	r.exited = 1;
+	r.exit_code = 1;
+	assert_string_equal(describe(&r, 0), "exit 1");
+	assert_string_equal(ab_runner_describe(small, sizeof(small), &r, 0), "exit 1");
+	r.exit_code = 12345678;
+	assert_string_equal(ab_runner_describe(small, sizeof(small), &r, 0), "exit 12");
+}
+
+/*
+ * Interrupts are sticky for the whole process, so each case runs in a
+ * forked copy of this test and reports through its exit code: 0 when all
+ * checks passed, else the number of the first failed check.
+ */
+static void expect_child_ok(int (*fn)(const char *dir), const char *dir)
+{
+	pid_t pid = fork();
+	int status;
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(fn(dir));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail_msg("interrupt case failed: status 0x%x (check %d)", status,
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+static const char *pid_file;
+
+static void *interrupt_thread(void *arg)
+{
+	int64_t until = ab_now_ns() + HANG_NS;
+
+	(void)arg;
+	/* wait until the child runs, so it is the run that gets interrupted */
+	while (access(pid_file, F_OK) < 0 && ab_now_ns() < until)
+		usleep(5000);
+	usleep(50000);
+	ab_runner_interrupt(SIGTERM);
+	return NULL;
+}
+
+static void alarm_handler(int sig)
+{
+	(void)sig;
+	if (access(pid_file, F_OK) == 0)
+		ab_runner_interrupt(SIGINT);
+}
+
+/* After the interrupt: the run returns promptly with AB_EINTERRUPTED, the
+ * child is gone, and every later run returns at once. */
+static int check_interrupted(int rc, int64_t start, const struct ab_runner_result *res,
+			     const char *dir, int sig)
+{
+	struct ab_runner_result again;
+	struct ab_runner_spec spec = { .shell = "true" };
+	pid_t pid;
+
+	if (rc != AB_EINTERRUPTED)
+		return 10;
+	if (ab_now_ns() - start >= HANG_NS)
+		return 11;
+	if (ab_runner_interrupted() != sig)
+		return 12;
+	if (res->exited || !res->signal)
+		return 13;
+	pid = read_pid(dir, "pid");
+	if (pid <= 0 || !pid_dies(pid))
+		return 14;
+	if (!strstr(ab_error_last(), "interrupted"))
+		return 15;
+	if (ab_runner_run(&again, &spec) != AB_EINTERRUPTED || again.exited)
+		return 16;
+	ab_runner_result_release(&again);
+	return 0;
+}
+
+static int interrupt_by_thread(const char *dir)
+{
+	struct ab_runner_result res;
+	char *shell = ab_xasprintf("echo $$ > '%s/pid.tmp' && mv '%s/pid.tmp' '%s/pid' && "
+				   "exec sleep 10", dir, dir, dir);
+	struct ab_runner_spec spec = { .shell = shell, .stdin_null = 1 };
+	pthread_t thread;
+	int64_t start;
+	int rc;
+
+	pid_file = ab_path_join(dir, "pid");
+	if (pthread_create(&thread, NULL, interrupt_thread, NULL))
+		return 1;
+	start = ab_now_ns();
+	rc = ab_runner_run(&res, &spec);
+	pthread_join(thread, NULL);
+	return check_interrupted(rc, start, &res, dir, SIGTERM);
+}
+
+/* The child ignores SIGTERM, so only the SIGKILL after the grace ends it. */
+static int interrupt_by_signal(const char *dir)
+{
+	struct ab_runner_result res;
+	char *shell = ab_xasprintf("trap '' TERM; echo $$ > '%s/pid.tmp' && "
+				   "mv '%s/pid.tmp' '%s/pid' && sleep 10", dir, dir, dir);
+	struct ab_runner_spec spec = { .shell = shell, .stdin_null = 1 };
+	struct sigaction sa = { .sa_handler = alarm_handler, .sa_flags = SA_RESTART };
+	struct itimerval every = { { 0, 20000 }, { 0, 20000 } };
+	int64_t start;
+	int rc;
+
+	pid_file = ab_path_join(dir, "pid");
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGALRM, &sa, NULL) < 0 || setitimer(ITIMER_REAL, &every, NULL) < 0)
+		return 1;
+	start = ab_now_ns();
+	rc = ab_runner_run(&res, &spec);
+	if (res.signal != SIGKILL)
+		return 2;
+	return check_interrupted(rc, start, &res, dir, SIGINT);
+}
+
+static int interrupt_before_start(const char *dir)
+{
+	struct ab_runner_result res;
+	char *marker = ab_path_join(dir, "ran");
+	char *shell = ab_xasprintf("touch '%s'", marker);
+	struct ab_runner_spec spec = { .shell = shell, .stdin_null = 1 };
+
+	ab_runner_interrupt(SIGTERM);
+	ab_runner_interrupt(SIGINT); /* the first signal is kept */
+	if (ab_runner_run(&res, &spec) != AB_EINTERRUPTED)
+		return 1;
+	if (ab_runner_interrupted() != SIGTERM)
+		return 2;
+	if (!res.out.data || res.out.len || res.exited)
+		return 3;
+	usleep(100000);
+	if (access(marker, F_OK) == 0)
+		return 4;
+	if (strcmp(ab_error_last(), "interrupted by SIGTERM"))
+		return 5;
+	ab_runner_result_release(&res);
+	return 0;
+}
+
+static void run_interrupt_case(int (*fn)(const char *dir), int use_pidfd)
+{
+	char *dir = ab_test_mktemp("runner-interrupt");
+
+	ab_runner_use_pidfd(use_pidfd);
+	expect_child_ok(fn, dir);
+	ab_runner_use_pidfd(1);
+	assert_int_equal(ab_runner_interrupted(), 0);
+	ab_test_rmtemp(dir);
+}
+
+static void test_interrupt_from_thread(void **state)
+{
+	(void)state;
+	run_interrupt_case(interrupt_by_thread, 1);
+	run_interrupt_case(interrupt_by_thread, 0);
+}
+
+static void test_interrupt_from_signal_handler(void **state)
+{
+	(void)state;
+	run_interrupt_case(interrupt_by_signal, 1);
+	run_interrupt_case(interrupt_by_signal, 0);
+}
+
+static void test_interrupt_before_start(void **state)
+{
+	(void)state;
+	run_interrupt_case(interrupt_before_start, 1);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exit_code),
+		cmocka_unit_test(test_stdout_stderr_exact),
+		cmocka_unit_test(test_shell_vs_argv),
+		cmocka_unit_test(test_cwd),
+		cmocka_unit_test(test_env_extra),
+		cmocka_unit_test(test_exec_missing),
+		cmocka_unit_test(test_bad_cwd),
+		cmocka_unit_test(test_killed_by_signal),
+		cmocka_unit_test(test_timeout_kills_group),
+		cmocka_unit_test(test_timeout_kills_group_without_pidfd),
+		cmocka_unit_test(test_output_cap),
+		cmocka_unit_test(test_output_pending_at_exit),
+		cmocka_unit_test(test_grandchild_keeps_pipe),
+		cmocka_unit_test(test_grandchild_keeps_pipe_without_pidfd),
+		cmocka_unit_test(test_maxrss),
+		cmocka_unit_test(test_wall_time),
+		cmocka_unit_test(test_cpu_time),
+		cmocka_unit_test(test_log_path),
+		cmocka_unit_test(test_invalid_spec),
+		cmocka_unit_test(test_signals_reset),
+		cmocka_unit_test(test_stdin_null),
+		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_interrupt_from_thread),
+		cmocka_unit_test(test_interrupt_from_signal_handler),
+		cmocka_unit_test(test_interrupt_before_start),
+	};
+	ssize_t n;
+
+	if (argc == 4 && !strcmp(argv[1], "--helper"))
+		return helper_main(argv[2], atol(argv[3]));
+	n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+	if (n <= 0)
+		return 1;
+	self_exe[n] = '\0';
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
