@@ -69,8 +69,9 @@ int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir
 		return ab_store_open(out, env);
 	ab_revs_global_init();
 	if (git_repository_open_ext(&repo, repo_dir ? repo_dir : ".", 0, NULL) < 0)
-		return ab_error_set(AB_EINVALID, "no store: '%s' is not inside a git repository; give "
-				    "--store FILE or set ABTOOL_STORE", repo_dir ? repo_dir : ".");
+		return ab_error_set(AB_EINVALID, "'%s' is not a git repository (or any of its parents), "
+				    "so there is no default store; set 'repo:' in the experiment file, or "
+				    "give --store FILE", repo_dir ? repo_dir : ".");
 	path = ab_path_join(git_repository_commondir(repo), "abtool/abtool.db");
 	git_repository_free(repo);
 	err = ab_store_open(out, path);

@@ -67,7 +67,7 @@ int cmd_run(int argc, char **argv)
 	struct ab_run_events events;
 	const char *store_flag = NULL;
 	json_t *doc = NULL;
-	long long v;
+	long long v = 0;
 	int c, err, rc;
 
 	memset(&opt, 0, sizeof(opt));

@@ -191,7 +191,7 @@ static int get_text(struct ctx *c, yaml_mark_t mark, const yaml_node_t *v,
 static int get_string(struct ctx *c, yaml_mark_t mark, const yaml_node_t *v,
 		      int allow_empty, char **out)
 {
-	const char *s;
+	const char *s = NULL;
 	int err = get_text(c, mark, v, "expected a string", allow_empty, &s);
 
 	if (!err)
