@@ -96,7 +96,7 @@ static void add_checksum_value(json_t *values, const char *value, enum ab_side s
 }
 
 /* Index of the sample of (row, pair, side) that counts: done and not
- * superseded; -1 when none. Built once as a table for all rows. */
+ * superseded; -1 when none. One table for all rows. */
 static void index_pairs(long *table, const struct ab_experiment *exp, const struct ab_sample *s,
 			size_t n, size_t nrows)
 {
@@ -113,6 +113,20 @@ static void index_pairs(long *table, const struct ab_experiment *exp, const stru
 	}
 }
 
+/* A timed-out sample the row tolerates: the worst possible value for its
+ * side (DESIGN.md "Schedule"), so that it counts as a loss and is never
+ * dropped (dropping it would censor the slow side). A huge finite stand-in
+ * keeps the rank statistics exact and the log ratios finite. */
+#define WORST_LOW 1e300
+#define WORST_HIGH 1e-300
+
+static double value_of(const struct ab_sample *s, size_t m, const struct ab_metric *metric)
+{
+	if (s->timed_out)
+		return metric->better == AB_HIGHER_IS_BETTER ? WORST_HIGH : WORST_LOW;
+	return s->metrics[m];
+}
+
 static void row_metrics(struct ab_row_result *rr, const struct ab_experiment *exp,
 			const struct ab_sample *s, const long *pair_a, const long *pair_b)
 {
@@ -126,8 +140,8 @@ static void row_metrics(struct ab_row_result *rr, const struct ab_experiment *ex
 		const char *why = NULL;
 
 		for (i = 0; i < n && !why; i++) {
-			a[i] = s[pair_a[i]].metrics[m];
-			b[i] = s[pair_b[i]].metrics[m];
+			a[i] = value_of(&s[pair_a[i]], m, &exp->metrics[m]);
+			b[i] = value_of(&s[pair_b[i]], m, &exp->metrics[m]);
 			if (isnan(a[i]) || isnan(b[i]))
 				why = "not measured in every pair";
 			else if (!(a[i] > 0) || !(b[i] > 0))
@@ -152,73 +166,163 @@ static void row_metrics(struct ab_row_result *rr, const struct ab_experiment *ex
 	free(b);
 }
 
+/* Crossover analysis of the order (Grizzle 1965; Senn 2002, ch. 3). */
 static void order_effect(struct ab_row_result *rr, size_t primary)
 {
+	struct ab_order_effect *o = &rr->order_effect;
 	const struct ab_row_metric *rm = &rr->metrics[primary];
-	double sum[2] = {0, 0};
-	size_t cnt[2] = {0, 0}, i;
+	double sum[2] = {0, 0}, ss[2] = {0, 0}, mean[2];
+	size_t cnt[2] = {0, 0}, i, g;
 
-	rr->order_effect = NAN;
+	memset(o, 0, sizeof(*o));
+	o->effect = o->p = o->crossover_ratio = o->crossover_lower = o->crossover_upper = NAN;
 	if (!rm->available)
 		return;
 	for (i = 0; i < rr->pairs; i++) {
 		sum[rr->order[i]] += rm->d[i];
 		cnt[rr->order[i]]++;
 	}
-	if (cnt[0] && cnt[1])
-		rr->order_effect = sum[0] / (double)cnt[0] - sum[1] / (double)cnt[1];
+	o->n_ab = cnt[AB_ORDER_AB];
+	o->n_ba = cnt[AB_ORDER_BA];
+	if (!cnt[0] || !cnt[1])
+		return;
+	for (g = 0; g < 2; g++)
+		mean[g] = sum[g] / (double)cnt[g];
+	for (i = 0; i < rr->pairs; i++)
+		ss[rr->order[i]] += (rm->d[i] - mean[rr->order[i]]) * (rm->d[i] - mean[rr->order[i]]);
+	o->effect = (mean[AB_ORDER_AB] - mean[AB_ORDER_BA]) / 2;
+	o->crossover_ratio = exp((mean[0] + mean[1]) / 2);
+	if (rr->pairs > 2) {
+		double df = (double)rr->pairs - 2;
+		double var = (ss[0] + ss[1]) / df;  /* pooled */
+		double se = 0.5 * sqrt(var * (1.0 / (double)cnt[0] + 1.0 / (double)cnt[1]));
+		double t90 = ab_stats_t_quantile(0.95, df);
+		if (se > 0) {
+			o->p = ab_stats_t_two_sided_p(o->effect / se, df);
+			o->crossover_lower = exp((mean[0] + mean[1]) / 2 - t90 * se);
+			o->crossover_upper = exp((mean[0] + mean[1]) / 2 + t90 * se);
+		} else {
+			o->p = o->effect == 0 ? 1 : 0;
+			o->crossover_lower = o->crossover_upper = o->crossover_ratio;
+		}
+	}
+	o->material = fabs(o->effect) >= log(1.005) && !isnan(o->p) && o->p < 0.05;
 }
 
-/* Per-side scaling against the row with the smallest value of the scaling
- * parameter and the same values of every other parameter. */
+/* The row with the smallest value of the scaling parameter and the same
+ * values of every other parameter; -1 when there is no scaling. */
+static long base_row(const struct ab_experiment *exp, long sp, size_t r, double *n_r, double *n_base)
+{
+	size_t q, p, nrows = ab_experiment_nrows(exp);
+	long base = -1;
+
+	*n_base = INFINITY;
+	ab_parse_double(n_r, ab_experiment_row_value(exp, r, (size_t)sp));
+	for (q = 0; q < nrows; q++) {
+		double n_q;
+		int same = 1;
+		for (p = 0; p < exp->nparams && same; p++)
+			if ((long)p != sp &&
+			    ab_experiment_row_value_index(exp, q, p) != ab_experiment_row_value_index(exp, r, p))
+				same = 0;
+		if (same && ab_parse_double(&n_q, ab_experiment_row_value(exp, q, (size_t)sp)) == 0 &&
+		    n_q < *n_base) {
+			*n_base = n_q;
+			base = (long)q;
+		}
+	}
+	return base;
+}
+
+/* Per-side scaling from medians, and the change in scaling B vs A from
+ * the per-sweep differences of log ratios (DESIGN.md). */
 static void scaling(struct ab_analysis *a)
 {
 	const struct ab_experiment *exp = a->exp;
 	long sp = exp->scaling_param ? ab_experiment_param(exp, exp->scaling_param) : -1;
-	size_t r, q, p;
+	size_t r, side, i, j;
 
 	for (r = 0; r < a->nrows; r++)
 		a->rows[r].scaling[0] = a->rows[r].scaling[1] = NAN;
 	if (sp < 0)
 		return;
 	for (r = 0; r < a->nrows; r++) {
-		double n_r, n_base = INFINITY;
-		long base = -1;
+		struct ab_row_result *rr = &a->rows[r];
+		const struct ab_row_metric *mr = &rr->metrics[a->primary];
+		const struct ab_row_result *rb;
+		const struct ab_row_metric *mb;
+		struct ab_scaling_change *sc = &rr->scaling_change;
+		double n_r, n_base;
+		long base = base_row(exp, sp, r, &n_r, &n_base);
 
-		ab_parse_double(&n_r, ab_experiment_row_value(exp, r, (size_t)sp));
-		for (q = 0; q < a->nrows; q++) {
-			double n_q;
-			int same = 1;
-			for (p = 0; p < exp->nparams && same; p++)
-				if ((long)p != sp &&
-				    ab_experiment_row_value_index(exp, q, p) != ab_experiment_row_value_index(exp, r, p))
-					same = 0;
-			if (same && ab_parse_double(&n_q, ab_experiment_row_value(exp, q, (size_t)sp)) == 0 &&
-			    n_q < n_base) {
-				n_base = n_q;
-				base = (long)q;
-			}
-		}
 		if (base < 0)
 			continue;
-		for (p = 0; p < 2; p++) {
-			const struct ab_row_metric *mr = &a->rows[r].metrics[a->primary];
-			const struct ab_row_metric *mb = &a->rows[base].metrics[a->primary];
-			double t_r, t_b;
-			if (!mr->available || !mb->available)
-				continue;
-			t_r = p == 0 ? mr->st.parent.median : mr->st.candidate.median;
-			t_b = p == 0 ? mb->st.parent.median : mb->st.candidate.median;
+		rb = &a->rows[base];
+		mb = &rb->metrics[a->primary];
+		if (!mr->available || !mb->available)
+			continue;
+		for (side = 0; side < 2; side++) {
+			double t_r = side == 0 ? mr->st.parent.median : mr->st.candidate.median;
+			double t_b = side == 0 ? mb->st.parent.median : mb->st.candidate.median;
 			if (exp->metrics[a->primary].better == AB_HIGHER_IS_BETTER) {
 				/* a rate: time is its inverse */
 				t_r = 1 / t_r;
 				t_b = 1 / t_b;
 			}
-			a->rows[r].scaling[p] = exp->scaling_work == AB_SCALING_PER_LANE
-							? (n_r / n_base) * t_b / t_r
-							: t_b / t_r;
+			rr->scaling[side] = exp->scaling_work == AB_SCALING_PER_LANE ? (n_r / n_base) * t_b / t_r
+										     : t_b / t_r;
 		}
+		if ((size_t)base == r)
+			continue;
+		/* Align the sweeps: pair i of this row and pair i of the base row
+		 * ran in the same round-robin sweep. */
+		sc->e = ab_xmalloc((rr->pairs ? rr->pairs : 1) * sizeof(double));
+		for (i = 0; i < rr->pairs; i++)
+			for (j = 0; j < rb->pairs; j++)
+				if (rb->pair_index[j] == rr->pair_index[i]) {
+					double e = mb->d[j] - mr->d[i];
+					if (exp->metrics[a->primary].better == AB_HIGHER_IS_BETTER)
+						e = -e;
+					sc->e[sc->n++] = e;
+					break;
+				}
+		if (sc->n == 0)
+			continue;
+		sc->available = 1;
+		ab_stats_hodges_lehmann(&sc->hl, sc->e, sc->n, AB_STATS_ALPHA);
 	}
+}
+
+static void check_checksums(struct ab_row_result *rr, const struct ab_sample *s, size_t n)
+{
+	const char *first[2] = {NULL, NULL}, *any = NULL;
+	int differ = 0, side_differs = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int side;
+		if (s[i].entry.row != rr->row || s[i].status != AB_SAMPLE_DONE || !ab_sample_ok(&s[i]) ||
+		    !s[i].checksum)
+			continue;
+		side = s[i].entry.side;
+		add_checksum_value(rr->checksum_values, s[i].checksum, (enum ab_side)side);
+		if (!any)
+			any = s[i].checksum;
+		else if (strcmp(any, s[i].checksum))
+			differ = 1;
+		if (!first[side])
+			first[side] = s[i].checksum;
+		else if (strcmp(first[side], s[i].checksum))
+			side_differs = 1;
+	}
+	if (!any) {
+		rr->checksum_ok = 1;
+		return;
+	}
+	rr->checksum_match = !differ;
+	if (!differ)
+		rr->checksum = ab_xstrdup(any);
+	rr->checksum_ok = rr->policy.checksum_may_change ? !side_differs : !differ;
 }
 
 static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample *s, size_t n,
@@ -228,42 +332,42 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 	struct ab_row_result *rr = &a->rows[r];
 	size_t pairs = (size_t)exp->pairs, i, p;
 	long *pa = ab_xmalloc(pairs * sizeof(long)), *pb = ab_xmalloc(pairs * sizeof(long));
-	const char *common = NULL;
-	int mismatch = 0;
 
 	rr->row = r;
 	rr->planned_pairs = pairs;
 	rr->order = ab_xmalloc(pairs);
+	rr->pair_index = ab_xmalloc(pairs * sizeof(int32_t));
 	rr->checksum_match = -1;
 	rr->checksum_values = json_array();
+	ab_experiment_row_policy(exp, r, &rr->policy);
+
+	/* Failures: a crash or a bad exit always; a timeout beyond what the
+	 * row tolerates (counted in plan order). */
 	for (i = 0; i < n; i++) {
-		if (s[i].entry.row != r || s[i].status != AB_SAMPLE_DONE)
+		const struct ab_sample *x = &s[i];
+		if (x->entry.row != r || x->status != AB_SAMPLE_DONE || ab_sample_ok(x))
 			continue;
-		if (!ab_sample_ok(&s[i])) {
-			if (!rr->failed++)
-				rr->failure = describe_failure(&s[i]);
+		if (x->timed_out && x->entry.pair >= 0 && rr->censored < rr->policy.allow_failed_pairs) {
+			rr->censored++;
 			continue;
 		}
-		if (!s[i].checksum)
-			continue;
-		add_checksum_value(rr->checksum_values, s[i].checksum, s[i].entry.side);
-		if (!common)
-			common = s[i].checksum;
-		else if (strcmp(common, s[i].checksum))
-			mismatch = 1;
+		if (!rr->failed++)
+			rr->failure = describe_failure(x);
 	}
-	if (common) {
-		rr->checksum_match = !mismatch;
-		if (!mismatch)
-			rr->checksum = ab_xstrdup(common);
-	}
+	check_checksums(rr, s, n);
 	for (p = 0; p < pairs; p++) {
 		long ia = table[(r * pairs + p) * 2], ib = table[(r * pairs + p) * 2 + 1];
-		if (ia < 0 || ib < 0 || !ab_sample_ok(&s[ia]) || !ab_sample_ok(&s[ib]))
+		int usable_a, usable_b;
+		if (ia < 0 || ib < 0)
+			continue;
+		usable_a = ab_sample_ok(&s[ia]) || (s[ia].timed_out && rr->policy.allow_failed_pairs);
+		usable_b = ab_sample_ok(&s[ib]) || (s[ib].timed_out && rr->policy.allow_failed_pairs);
+		if (!usable_a || !usable_b || (s[ia].timed_out && s[ib].timed_out))
 			continue;
 		pa[rr->pairs] = ia;
 		pb[rr->pairs] = ib;
 		rr->order[rr->pairs] = s[ia].entry.order;
+		rr->pair_index[rr->pairs] = (int32_t)p;
 		rr->pairs++;
 	}
 	row_metrics(rr, exp, s, pa, pb);
@@ -278,32 +382,38 @@ static void warnings(struct ab_analysis *a)
 	size_t r;
 
 	if (exp->pairs % 2)
-		ab_strv_push(&a->warnings, ab_xasprintf("%d pairs is odd: AB and BA orders cannot balance exactly; use an "
-			"even count", exp->pairs));
+		ab_strv_push(&a->warnings, ab_xasprintf("%d pairs is odd: AB and BA orders cannot balance "
+			"exactly; use an even count", exp->pairs));
 	for (r = 0; r < a->nrows; r++) {
 		const struct ab_row_result *rr = &a->rows[r];
 		const struct ab_row_metric *rm = &rr->metrics[a->primary];
+		const struct ab_order_effect *o = &rr->order_effect;
 		char *label = ab_row_label(exp, r);
 
 		if (rm->available && rm->st.ci_k == 0)
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu pairs are too few for a one-sided 95%% bound (5 "
-				"at least): rules on this row can only be inconclusive", label, rr->pairs));
+			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu pairs are too few for a one-sided 95%% "
+				"bound (5 at least): rules on this row can only be inconclusive", label, rr->pairs));
 		if (rm->available && (rm->st.parent.rsd > 0.05 || rm->st.candidate.rsd > 0.05))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: RSD above 5%% (parent %.1f%%, candidate %.1f%%): a noisy "
-				"machine or benchmark", label, 100 * rm->st.parent.rsd,
-			      100 * rm->st.candidate.rsd));
+			ab_strv_push(&a->warnings, ab_xasprintf("%s: RSD above 5%% (parent %.1f%%, candidate "
+				"%.1f%%): a noisy machine or benchmark", label, 100 * rm->st.parent.rsd,
+				100 * rm->st.candidate.rsd));
 		if (rm->available && (rm->st.parent.outliers || rm->st.candidate.outliers))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu outlier sample(s) by the MAD rule (kept in the "
-				"statistics)", label, rm->st.parent.outliers + rm->st.candidate.outliers));
+			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu outlier sample(s) by the MAD rule (kept in "
+				"the statistics)", label, rm->st.parent.outliers + rm->st.candidate.outliers));
 		if (rm->available && rm->st.pairs >= 6 &&
 		    (rm->st.signed_rank.p_two_sided < 0.05) != (rm->st.sign_p_two_sided < 0.05))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: the signed-rank test (p %.3g) and the sign test on pair "
-				"wins (p %.3g) disagree at 0.05: a few large pairs drive the result", label,
-			      rm->st.signed_rank.p_two_sided, rm->st.sign_p_two_sided));
-		if (!isnan(rr->order_effect) && fabs(rr->order_effect) > 0.01)
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: order effect %.1f%% (mean log ratio of AB pairs minus "
-				"BA pairs): whichever side runs first is favoured; the balanced order "
-				"cancels it in the estimate", label, 100 * expm1(rr->order_effect)));
+			ab_strv_push(&a->warnings, ab_xasprintf("%s: the signed-rank test (p %.3g) and the sign "
+				"test on pair wins (p %.3g) disagree at 0.05: a few large pairs drive the result",
+				label, rm->st.signed_rank.p_two_sided, rm->st.sign_p_two_sided));
+		if (o->material)
+			ab_strv_push(&a->warnings, ab_xasprintf("%s: order effect: running second changes %s by "
+				"%+.1f%% (p %.2g); the crossover estimate %.3f [%.3f, %.3f] removes it, and the "
+				"balanced order already cancels it in the ratio", label,
+				exp->metrics[a->primary].name, 100 * expm1(o->effect), o->p, o->crossover_ratio,
+				o->crossover_lower, o->crossover_upper));
+		if (rr->censored)
+			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu timed-out sample(s) counted as losses "
+				"for their side (allow_failed_pairs)", label, rr->censored));
 		free(label);
 	}
 }
@@ -349,6 +459,8 @@ void ab_analysis_release(struct ab_analysis *a)
 		}
 		free(rr->metrics);
 		free(rr->order);
+		free(rr->pair_index);
+		free(rr->scaling_change.e);
 		free(rr->failure);
 		free(rr->checksum);
 		json_decref(rr->checksum_values);

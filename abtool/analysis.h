@@ -36,19 +36,47 @@ struct ab_row_metric {
 	double *d;            /* ln(b_i / a_i) per complete pair, in pair order (new) */
 };
 
+/* The order effect of a row's primary metric (a crossover analysis of the
+ * AB and BA pairs, Grizzle 1965): in AB pairs d = τ + π, in BA pairs
+ * d = τ − π, where π is the log advantage of running second. */
+struct ab_order_effect {
+	size_t n_ab, n_ba;
+	double effect;            /* π = (mean d_AB − mean d_BA) / 2, log scale; NAN when a group is empty */
+	double p;                 /* two-sided pooled two-sample t-test of π = 0; NAN when undefined */
+	int material;             /* |π| ≥ ln 1.005 and p < 0.05 */
+	double crossover_ratio;   /* exp(τ), τ = (mean d_AB + mean d_BA) / 2 */
+	double crossover_lower, crossover_upper;  /* 90% t interval of exp(τ) */
+};
+
+/* The change in scaling B against A at a row, from the same round-robin
+ * sweeps: e_i = d_{N0,i} − d_{N,i} (per-pair log ratios at the base row and
+ * at this row, pair i of both); exp(e) > 1 means the candidate scales
+ * better. Decided on like a ratio: Hodges–Lehmann and signed-rank bounds. */
+struct ab_scaling_change {
+	int available;            /* the row has a base row and aligned pairs */
+	size_t n;
+	double *e;                /* per aligned sweep (new) */
+	struct ab_hl hl;          /* on e, log scale */
+};
+
 struct ab_row_result {
 	size_t row;
-	size_t pairs;             /* complete pairs (both samples ran and succeeded) */
+	size_t pairs;             /* complete pairs (both samples usable) */
 	size_t planned_pairs;
 	uint8_t *order;           /* enum ab_order of each complete pair (new) */
-	size_t failed;            /* failed samples (crash, exit, timeout, extraction) */
-	char *failure;            /* the first failure, described (new), or NULL */
-	int checksum_match;       /* 1 all equal, 0 mismatch, -1 no checksum configured/seen */
+	int32_t *pair_index;      /* plan pair index of each complete pair (new) */
+	struct ab_row_policy policy;
+	size_t failed;            /* failed samples that make the row invalid */
+	char *failure;            /* the first of them, described (new), or NULL */
+	size_t censored;          /* tolerated timed-out samples, counted as losses */
+	int checksum_match;       /* 1 all equal, 0 differ, -1 no checksum configured/seen */
+	int checksum_ok;          /* integrity holds under the row's policy */
 	char *checksum;           /* the common value when matching (new), or NULL */
-	json_t *checksum_values;  /* when mismatching: [{value, side, samples}] (new ref) */
+	json_t *checksum_values;  /* [{value, side, samples}] (new ref) */
 	struct ab_row_metric *metrics;  /* one per experiment metric */
 	double scaling[2];        /* per side (parent, candidate); NAN when not set */
-	double order_effect;      /* mean d of AB pairs minus mean d of BA pairs, primary metric; NAN */
+	struct ab_scaling_change scaling_change;
+	struct ab_order_effect order_effect;
 };
 
 struct ab_rule_row {

@@ -1256,6 +1256,104 @@ static int h_min_pair_wins(struct ctx *c, void *field, yaml_node_t *k, yaml_node
 	return fail(c, k->start_mark, "expected a count of pairs like 7 or a percentage like 90%%");
 }
 
+static int get_positive(struct ctx *c, yaml_mark_t mark, yaml_node_t *v, double *out)
+{
+	const char *s = scalar_text(v);
+
+	if (!s || ab_parse_double(out, s) || !(*out > 0))
+		return fail(c, mark, "expected a positive ratio like 1.01");
+	return 0;
+}
+
+static const struct key_handler ratio_keys[] = {
+	{ "bound", NULL, 0 }, { "estimate", NULL, 0 }, { NULL, NULL, 0 },
+};
+
+/* max_ratio / min_ratio: a number or {bound: r} decides on the interval,
+ * {estimate: r} on the point estimate (observational). */
+static int h_ratio(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+{
+	struct ab_rule *r = c->rule;
+	double *bound = field;
+	double *estimate = bound == &r->max_ratio ? &r->max_ratio_estimate : &r->min_ratio_estimate;
+	yaml_node_pair_t *p;
+	size_t save;
+	int err;
+
+	if (!v || v->type != YAML_MAPPING_NODE)
+		return get_positive(c, k->start_mark, v, bound);
+	err = check_mapping(c, v, k->start_mark, ratio_keys,
+			    "expected a ratio like 1.01, {bound: 1.01} or {estimate: 1.01}");
+	if (err)
+		return err;
+	if (npairs(v) != 1)
+		return fail(c, k->start_mark, "expected exactly one of bound or estimate");
+	p = v->data.mapping.pairs.start;
+	save = path_key(c, scalar_text(node(c, p->key)));
+	err = get_positive(c, node(c, p->key)->start_mark, node(c, p->value),
+			   !strcmp(scalar_text(node(c, p->key)), "bound") ? bound : estimate);
+	path_pop(c, save);
+	return err;
+}
+
+static const struct key_handler side_keys[] = {
+	{ "parent", NULL, 0 }, { "candidate", NULL, 0 }, { NULL, NULL, 0 },
+};
+
+/* min_scaling: s (the candidate) or {candidate: s, parent: s}. Needs
+ * `scaling:`, which is read before `accept`. */
+static int h_min_scaling(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+{
+	struct ab_rule *r = c->rule;
+	yaml_node_pair_t *p;
+	size_t save;
+	int err = 0;
+
+	(void)field;
+	if (!c->exp->scaling_param)
+		return fail(c, k->start_mark, "needs 'scaling:' in the experiment (which parameter, "
+			    "and per_lane or total work)");
+	if (!v || v->type != YAML_MAPPING_NODE)
+		return get_positive(c, k->start_mark, v, &r->min_scaling_candidate);
+	err = check_mapping(c, v, k->start_mark, side_keys,
+			    "expected a scaling like 1.0 or {candidate: 1.0, parent: 0.9}");
+	for (p = v->data.mapping.pairs.start; !err && p < v->data.mapping.pairs.top; p++) {
+		const char *side = scalar_text(node(c, p->key));
+		save = path_key(c, side);
+		err = get_positive(c, node(c, p->key)->start_mark, node(c, p->value),
+				   !strcmp(side, "parent") ? &r->min_scaling_parent
+							   : &r->min_scaling_candidate);
+		path_pop(c, save);
+	}
+	return err;
+}
+
+static int h_scaling_not_worse(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+{
+	if (!c->exp->scaling_param)
+		return fail(c, k->start_mark, "needs 'scaling:' in the experiment (which parameter, "
+			    "and per_lane or total work)");
+	return h_percent(c, field, k, v);
+}
+
+static int h_checksum_policy(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+{
+	const char *s = scalar_text(v);
+
+	if (s && !strcmp(s, "must_match"))
+		*(int *)field = 0;
+	else if (s && !strcmp(s, "may_change"))
+		*(int *)field = 1;
+	else
+		return fail(c, k->start_mark, "expected must_match or may_change");
+	return 0;
+}
+
+static int h_allow_failed_pairs(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+{
+	return get_int(c, k, v, 0, 100000, field);
+}
+
 #define RULE_KEY(key, fn) { #key, fn, offsetof(struct ab_rule, key) }
 static const struct key_handler rule_keys[] = {
 	RULE_KEY(name, h_string),
@@ -1265,8 +1363,14 @@ static const struct key_handler rule_keys[] = {
 	RULE_KEY(faster_by, h_percent),
 	RULE_KEY(slower_by, h_percent),
 	RULE_KEY(min_pair_wins, h_min_pair_wins),
+	RULE_KEY(max_ratio, h_ratio),
+	RULE_KEY(min_ratio, h_ratio),
+	{ "min_scaling", h_min_scaling, 0 },
+	RULE_KEY(scaling_not_worse, h_scaling_not_worse),
 	RULE_KEY(max_rsd, h_percent),
 	RULE_KEY(max_ci_width, h_percent),
+	{ "checksum", h_checksum_policy, offsetof(struct ab_rule, checksum_may_change) },
+	RULE_KEY(allow_failed_pairs, h_allow_failed_pairs),
 	{ NULL, NULL, 0 },
 };
 
@@ -1290,9 +1394,14 @@ static int read_rule(struct ctx *c, yaml_node_t *v, struct ab_rule *r, yaml_mark
 	if (err)
 		return err;
 	if (isnan(r->no_regression) && isnan(r->faster_by) && isnan(r->slower_by) &&
-	    r->min_pair_wins < 0 && isnan(r->min_pair_wins_frac))
+	    r->min_pair_wins < 0 && isnan(r->min_pair_wins_frac) && isnan(r->max_ratio) &&
+	    isnan(r->min_ratio) && isnan(r->max_ratio_estimate) && isnan(r->min_ratio_estimate) &&
+	    isnan(r->min_scaling_parent) && isnan(r->min_scaling_candidate) &&
+	    isnan(r->scaling_not_worse) && isnan(r->max_rsd) && isnan(r->max_ci_width) &&
+	    r->checksum_may_change < 0 && r->allow_failed_pairs < 0)
 		return fail(c, v->start_mark, "rule has no predicate; add one of no_regression, "
-			    "faster_by, slower_by or min_pair_wins");
+			    "faster_by, slower_by, min_pair_wins, max_ratio, min_ratio, min_scaling, "
+			    "scaling_not_worse, max_rsd, max_ci_width, checksum or allow_failed_pairs");
 	return 0;
 }
 
@@ -1316,7 +1425,11 @@ static int h_accept(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 
 		r->no_regression = r->faster_by = r->slower_by = NAN;
 		r->max_rsd = r->max_ci_width = r->min_pair_wins_frac = NAN;
+		r->max_ratio = r->min_ratio = r->max_ratio_estimate = r->min_ratio_estimate = NAN;
+		r->min_scaling_parent = r->min_scaling_candidate = r->scaling_not_worse = NAN;
 		r->min_pair_wins = -1;
+		r->checksum_may_change = -1;
+		r->allow_failed_pairs = -1;
 	}
 	exp->nrules = n;
 	marks = ab_xcalloc(n, sizeof(*marks));
@@ -1711,6 +1824,24 @@ int ab_selector_match(const struct ab_selector *sel, const struct ab_experiment 
 			return 0;
 	}
 	return 1;
+}
+
+void ab_experiment_row_policy(const struct ab_experiment *exp, size_t row,
+			      struct ab_row_policy *out)
+{
+	size_t i;
+
+	out->checksum_may_change = 0;
+	out->allow_failed_pairs = 0;
+	for (i = 0; i < exp->nrules; i++) {
+		const struct ab_rule *r = &exp->rules[i];
+		if (!ab_selector_match(&r->where, exp, row))
+			continue;
+		if (r->checksum_may_change > 0)
+			out->checksum_may_change = 1;
+		if (r->allow_failed_pairs > 0 && (size_t)r->allow_failed_pairs > out->allow_failed_pairs)
+			out->allow_failed_pairs = (size_t)r->allow_failed_pairs;
+	}
 }
 
 const struct ab_metric *ab_experiment_metric(const struct ab_experiment *exp, const char *name)

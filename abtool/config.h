@@ -117,8 +117,20 @@ struct ab_rule {
 	double slower_by;          /* pass when L > 1+δ, fail when U < 1+δ */
 	int64_t min_pair_wins;     /* a count >= 1, or -1 */
 	double min_pair_wins_frac; /* a fraction (0, 1] of the row's pairs, or NAN */
+	double max_ratio;          /* on the bound: pass when U < r, fail when L > r (B/A as is) */
+	double min_ratio;          /* on the bound: pass when L > r, fail when U < r */
+	double max_ratio_estimate; /* observational: the Hodges–Lehmann ratio must be <= r */
+	double min_ratio_estimate; /* observational: the Hodges–Lehmann ratio must be >= r */
+	double min_scaling_parent; /* observational: the side's scaling at each row >= s; NAN unset */
+	double min_scaling_candidate;
+	double scaling_not_worse;  /* B's scaling against A's on the per-sweep interval:
+	                              pass when L > 1/(1+δ), fail when U < 1/(1+δ) */
 	double max_rsd;            /* dispersion gate: pass -> inconclusive when either side's RSD exceeds it */
 	double max_ci_width;       /* dispersion gate on U/L - 1 */
+	int checksum_may_change;   /* integrity: -1 unset, 0 must_match, 1 may_change (each side
+	                              must still agree with itself) for the rows selected */
+	int allow_failed_pairs;    /* integrity: timed-out samples tolerated per selected row
+	                              (each counts as a loss for its side); -1 unset */
 	struct ab_mark mark;       /* the rule's mapping */
 	struct ab_mark where_mark; /* its `where:` key (or the rule when absent) */
 };
@@ -217,6 +229,18 @@ const char *ab_experiment_row_value(const struct ab_experiment *exp, size_t row,
  * when the strings are equal or both parse as equal numbers ("4", "4.0");
  * <, <=, >, >= compare numbers, and fail for a value that is not one. */
 int ab_selector_match(const struct ab_selector *sel, const struct ab_experiment *exp, size_t row);
+
+/* A row's integrity policy, from the rules that select it: the checksum
+ * may change between sides when any of them says `checksum: may_change`;
+ * the timed-out samples tolerated are the largest `allow_failed_pairs` of
+ * them (0 when none says). */
+struct ab_row_policy {
+	int checksum_may_change;
+	size_t allow_failed_pairs;
+};
+
+void ab_experiment_row_policy(const struct ab_experiment *exp, size_t row,
+			      struct ab_row_policy *out);
 
 /* The metric named `name` (borrowed), or NULL. */
 const struct ab_metric *ab_experiment_metric(const struct ab_experiment *exp, const char *name);

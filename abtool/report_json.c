@@ -71,21 +71,21 @@ static json_t *metric_stats(const struct ab_row_metric *rm, const struct ab_metr
 
 static json_t *row_json(const struct ab_analysis *a, size_t r)
 {
-	const struct ab_experiment *exp = a->exp;
+	const struct ab_experiment *xp = a->exp;
 	const struct ab_row_result *rr = &a->rows[r];
 	json_t *o = json_object(), *prim, *others = json_object();
 	size_t m;
 	const char *key;
 	json_t *value;
 
-	json_object_set_new(o, "params", ab_row_params(exp, r));
+	json_object_set_new(o, "params", ab_row_params(xp, r));
 	{
-		char *label = ab_row_label(exp, r);
+		char *label = ab_row_label(xp, r);
 		json_object_set_new(o, "label", json_string(label));
 		free(label);
 	}
 	/* The contract's flat fields describe the primary metric. */
-	prim = metric_stats(&rr->metrics[a->primary], &exp->metrics[a->primary], rr, 1);
+	prim = metric_stats(&rr->metrics[a->primary], &xp->metrics[a->primary], rr, 1);
 	json_object_foreach(prim, key, value)
 		json_object_set(o, key, value);
 	json_decref(prim);
@@ -94,16 +94,35 @@ static json_t *row_json(const struct ab_analysis *a, size_t r)
 	json_object_set_new(o, "checksum_match",
 			    rr->checksum_match < 0 ? json_null() : json_boolean(rr->checksum_match));
 	json_object_set_new(o, "checksum", rr->checksum ? json_string(rr->checksum) : json_null());
-	if (rr->checksum_match == 0)
+	if (rr->checksum_match == 0 || !rr->checksum_ok)
 		json_object_set(o, "checksum_values", rr->checksum_values);
-	json_object_set_new(o, "order_effect", real_or_null(rr->order_effect));
+	{
+		const struct ab_order_effect *oe = &rr->order_effect;
+		/* effect as a ratio: how much running second changes the metric */
+		json_object_set_new(o, "order_effect", json_pack("{s:I, s:I, s:o, s:o, s:b, s:o, s:[o, o]}",
+			"ab_pairs", (json_int_t)oe->n_ab, "ba_pairs", (json_int_t)oe->n_ba,
+			"second_position_ratio", real_or_null(exp(oe->effect)), "p", real_or_null(oe->p),
+			"material", oe->material, "crossover_ratio", real_or_null(oe->crossover_ratio),
+			"crossover_ci", real_or_null(oe->crossover_lower), real_or_null(oe->crossover_upper)));
+	}
+	if (rr->scaling_change.available) {
+		const struct ab_hl *hl = &rr->scaling_change.hl;
+		json_object_set_new(o, "scaling_change", json_pack("{s:o, s:[o, o], s:I}",
+			"ratio", real_or_null(exp(hl->estimate)),
+			"ci", real_or_null(hl->k ? exp(hl->lower) : NAN), real_or_null(hl->k ? exp(hl->upper) : NAN),
+			"sweeps", (json_int_t)rr->scaling_change.n));
+	}
+	json_object_set_new(o, "checksum_policy",
+			    json_string(rr->policy.checksum_may_change ? "may_change" : "must_match"));
+	if (rr->censored)
+		json_object_set_new(o, "timed_out_losses", json_integer((json_int_t)rr->censored));
 	json_object_set_new(o, "failed_samples", json_integer((json_int_t)rr->failed));
 	if (rr->failure)
 		json_object_set_new(o, "failure", json_string(rr->failure));
-	for (m = 0; m < exp->nmetrics; m++)
+	for (m = 0; m < xp->nmetrics; m++)
 		if (m != a->primary)
-			json_object_set_new(others, exp->metrics[m].name,
-					    metric_stats(&rr->metrics[m], &exp->metrics[m], rr, 0));
+			json_object_set_new(others, xp->metrics[m].name,
+					    metric_stats(&rr->metrics[m], &xp->metrics[m], rr, 0));
 	json_object_set_new(o, "metrics", others);
 	return o;
 }

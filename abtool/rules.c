@@ -1,15 +1,19 @@
 /* rules.c - acceptance rules, their outcomes per row and the verdict
- * (DESIGN.md "Statistics and verdict").
+ * (DESIGN.md "Statistics and verdict"; docs/rules.md).
  *
- * Every inferential predicate decides on the decision interval [L, U] of
- * the row (exact one-sided 95% bounds): it passes only when the bound that
- * must clear the margin does, fails when the other bound refutes it, and is
- * inconclusive otherwise. A rule over several rows passes only when every
- * row passes (intersection–union, Berger 1982: no adjustment is needed for
- * a conjunction), and fails only when a row's refutation also survives
- * Holm's step-down adjustment across the rule's rows (Holm 1979), so that
- * many noisy rows cannot manufacture a rejection. Observational predicates
- * (pair wins) decide on observed counts and say so. */
+ * Inferential predicates decide on the decision interval [L, U] of the row
+ * (exact one-sided 95% bounds): a predicate passes only when the bound
+ * that must clear its threshold does, fails when the other bound refutes
+ * it, and is inconclusive otherwise. A rule over several rows passes only
+ * when every row passes (intersection–union, Berger 1982: a conjunction of
+ * level-α tests is a level-α test, no adjustment needed), and a row's
+ * refutation fails the rule only when it also survives Holm's step-down
+ * adjustment across the rule's rows (Holm 1979), so that many noisy rows
+ * cannot manufacture a rejection. Observational predicates (pair wins,
+ * point-estimate ratios, per-side scaling) decide on observed values and
+ * say so. Predicates in one rule combine by AND: fail > inconclusive >
+ * pass; dispersion gates can turn a pass into inconclusive, never hide a
+ * fail. */
 #include "analysis.h"
 #include "util.h"
 
@@ -17,133 +21,75 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An inferential predicate in "cost" orientation, where ratios below 1
- * favour the candidate whatever the metric's direction. */
-enum pred_kind { NO_REGRESSION, FASTER_BY, SLOWER_BY };
-
-struct pred_eval {
-	enum ab_outcome outcome;   /* before the Holm step */
-	int refutes;               /* the bound refutes the claim */
-	double p_refute;           /* one-sided signed-rank p of the refutation */
-	char *detail;
+/* An inferential predicate: pass when the interval lies on one side of a
+ * threshold θ (a ratio), fail when it lies on the other. */
+enum side_kind {
+	BELOW,  /* pass when U < θ, refuted when L > θ */
+	ABOVE,  /* pass when L > θ, refuted when U < θ */
 };
 
-/* The decision bounds and estimate turned so that < 1 favours B. */
-struct oriented {
-	double ratio, lower, upper;
-	int higher;                /* the metric is higher-is-better */
+struct inferential {
+	const char *key;          /* the rule key, for messages */
+	enum side_kind kind;
+	double theta;             /* threshold as a ratio, in the interval's own terms */
+	const char *fail_word;    /* "regression", ... */
+	char *inconclusive;       /* "cannot exclude a regression above 2%" (new) */
+	int on_scaling;           /* decides on the scaling change instead of the metric */
 };
 
-static struct oriented orient(const struct ab_paired *st, enum ab_better better)
-{
-	struct oriented o;
+/* One row's evidence for an inferential predicate. */
+struct interval {
+	int available;
+	const char *why;          /* when not available */
+	double estimate, lower, upper;   /* ratios */
+	const double *d;          /* log values the interval is made of */
+	size_t n;
+};
 
-	o.higher = better == AB_HIGHER_IS_BETTER;
-	if (!o.higher) {
-		o.ratio = st->ratio;
-		o.lower = st->ci_lower;
-		o.upper = st->ci_upper;
-	} else {
-		o.ratio = 1 / st->ratio;
-		o.lower = 1 / st->ci_upper;
-		o.upper = 1 / st->ci_lower;
-	}
-	return o;
-}
+struct eval {
+	enum ab_outcome outcome;
+	double p_refute;          /* one-sided signed-rank p of the refutation */
+	char *phrase;             /* new */
+};
 
-static char *percent(double fraction)
+static char *pct(double fraction)
 {
 	return ab_xasprintf("%.4g%%", 100 * fraction);
 }
 
-/* "ratio 1.041 [1.027, 1.058]" in the metric's own B/A terms. */
-static char *ratio_text(const struct ab_paired *st)
+static struct eval eval_interval(const struct inferential *pr, const struct interval *iv)
 {
-	return ab_xasprintf("ratio %.3f [%.3f, %.3f]", st->ratio, st->ci_lower, st->ci_upper);
-}
-
-static struct pred_eval eval_pred(enum pred_kind kind, double delta, const struct ab_row_metric *rm,
-				  enum ab_better better, const char *label, size_t pairs)
-{
-	struct pred_eval e = {AB_INCONCLUSIVE, 0, 1.0, NULL};
-	const struct ab_paired *st = &rm->st;
-	struct oriented o;
-	double t, shown;
-	char *rt, *pct = percent(delta);
-	const char *pass_bound, *refute_bound, *fail_word, *inc_word;
+	struct eval e = {AB_INCONCLUSIVE, 1.0, NULL};
 	struct ab_signed_rank sr;
-	double *dc;
-	size_t i;
-	int pass;
+	int pass, refutes;
 
-	if (!rm->available || st->ci_k == 0) {
-		e.detail = !rm->available
-				   ? ab_xasprintf("%s: metric unavailable (%s): inconclusive", label, rm->unavailable)
-				   : ab_xasprintf("%s: %zu pairs are too few for a one-sided 95%% bound: inconclusive",
-						  label, pairs);
-		free(pct);
+	if (!iv->available) {
+		e.phrase = ab_xasprintf("%s: %s", pr->key, iv->why);
 		return e;
 	}
-	o = orient(st, better);
-	t = kind == FASTER_BY ? 1 / (1 + delta) : 1 + delta;
-	/* The threshold as the reader sees it, in B/A of the metric. */
-	shown = o.higher ? 1 / t : t;
-	if (kind == SLOWER_BY) {
-		pass = o.lower > t;
-		e.refutes = o.upper < t;
-	} else {
-		pass = o.upper < t;
-		e.refutes = o.lower > t;
+	if (isnan(iv->lower)) {
+		e.phrase = ab_xasprintf("%s: %zu pairs are too few for a one-sided 95%% bound", pr->key, iv->n);
+		return e;
 	}
-	/* Which displayed bound decides, in words. */
-	if ((kind != SLOWER_BY) != o.higher) {
-		pass_bound = "upper bound below";
-		refute_bound = "lower bound above";
-	} else {
-		pass_bound = "lower bound above";
-		refute_bound = "upper bound below";
-	}
-	switch (kind) {
-	case NO_REGRESSION:
-		fail_word = "regression";
-		inc_word = "cannot exclude a regression above";
-		break;
-	case FASTER_BY:
-		fail_word = "gain below the margin";
-		inc_word = "cannot show a gain of";
-		break;
-	default:
-		fail_word = "cost below the margin";
-		inc_word = "cannot show a cost of";
-		break;
-	}
-
-	/* One-sided signed-rank p of the refutation, for Holm across rows. */
-	dc = ab_xmalloc(pairs * sizeof(double));
-	for (i = 0; i < pairs; i++)
-		dc[i] = o.higher ? -rm->d[i] : rm->d[i];
-	ab_stats_signed_rank(&sr, dc, pairs, log(t));
-	e.p_refute = kind == SLOWER_BY ? sr.p_less : sr.p_greater;
-	free(dc);
-
-	rt = ratio_text(st);
+	pass = pr->kind == BELOW ? iv->upper < pr->theta : iv->lower > pr->theta;
+	refutes = pr->kind == BELOW ? iv->lower > pr->theta : iv->upper < pr->theta;
+	ab_stats_signed_rank(&sr, iv->d, iv->n, log(pr->theta));
+	e.p_refute = pr->kind == BELOW ? sr.p_greater : sr.p_less;
 	if (pass) {
 		e.outcome = AB_PASS;
-		e.detail = ab_xasprintf("%s: %s, %s %.3f (%zu/%zu pair wins): pass", label, rt, pass_bound,
-					shown, st->wins, st->pairs);
-	} else if (e.refutes) {
+		e.phrase = ab_xasprintf("%s bound %s %.3f", pr->kind == BELOW ? "upper" : "lower",
+					pr->kind == BELOW ? "below" : "above", pr->theta);
+	} else if (refutes) {
 		e.outcome = AB_FAIL;
-		e.detail = ab_xasprintf("%s: %s, %s %.3f (%zu/%zu pair wins): %s", label, rt, refute_bound,
-					shown, st->wins, st->pairs, fail_word);
+		e.phrase = ab_xasprintf("%s bound %s %.3f: %s", pr->kind == BELOW ? "lower" : "upper",
+					pr->kind == BELOW ? "above" : "below", pr->theta, pr->fail_word);
 	} else {
-		e.detail = ab_xasprintf("%s: %s %s %s: inconclusive", label, rt, inc_word, pct);
+		e.phrase = ab_xstrdup(pr->inconclusive);
 	}
-	free(rt);
-	free(pct);
 	return e;
 }
 
-/* Holm's step-down adjustment (Holm 1979) of p[0..m): adjusted p in q. */
+/* Holm's step-down adjustment (Holm 1979) of p[0..m) into q. */
 static void holm(double *q, const double *p, size_t m)
 {
 	size_t *idx = ab_xmalloc((m ? m : 1) * sizeof(size_t)), i, j;
@@ -166,120 +112,220 @@ static void holm(double *q, const double *p, size_t m)
 	free(idx);
 }
 
-static void append_detail(char **detail, const char *more)
+/* Per-row state while a rule is evaluated. */
+struct row_state {
+	size_t row;
+	enum ab_outcome outcome;
+	char *phrases;            /* ", "-joined (new) */
+};
+
+static void add_phrase(struct row_state *rs, enum ab_outcome o, const char *phrase)
 {
 	char *next;
 
-	if (!*detail) {
-		*detail = ab_xstrdup(more);
-		return;
-	}
-	next = ab_xasprintf("%s; %s", *detail, more);
-	free(*detail);
-	*detail = next;
+	if (o > rs->outcome)
+		rs->outcome = o;
+	next = rs->phrases ? ab_xasprintf("%s, %s", rs->phrases, phrase) : ab_xstrdup(phrase);
+	free(rs->phrases);
+	rs->phrases = next;
 }
 
-static void combine(struct ab_rule_row *row, enum ab_outcome o, const char *detail)
+static struct interval metric_interval(const struct ab_row_result *rr, size_t metric)
 {
-	if (o > row->outcome)
-		row->outcome = o;
-	append_detail(&row->detail, detail);
+	const struct ab_row_metric *rm = &rr->metrics[metric];
+	struct interval iv;
+
+	memset(&iv, 0, sizeof(iv));
+	iv.available = rm->available;
+	iv.why = rm->unavailable;
+	if (rm->available) {
+		iv.estimate = rm->st.ratio;
+		iv.lower = rm->st.ci_lower;
+		iv.upper = rm->st.ci_upper;
+		iv.d = rm->d;
+		iv.n = rm->st.pairs;
+	}
+	return iv;
+}
+
+static struct interval scaling_interval(const struct ab_row_result *rr)
+{
+	const struct ab_scaling_change *sc = &rr->scaling_change;
+	struct interval iv;
+
+	memset(&iv, 0, sizeof(iv));
+	iv.available = sc->available;
+	iv.why = "no scaling change at the base row (or no aligned pairs)";
+	if (sc->available) {
+		iv.estimate = exp(sc->hl.estimate);
+		iv.lower = sc->hl.k ? exp(sc->hl.lower) : NAN;
+		iv.upper = sc->hl.k ? exp(sc->hl.upper) : NAN;
+		iv.d = sc->e;
+		iv.n = sc->n;
+	}
+	return iv;
 }
 
 /* Evaluate one inferential predicate over the rule's rows with the Holm
  * step on its refutations. */
-static void inferential(struct ab_rule_result *res, enum pred_kind kind, double delta,
-			const struct ab_analysis *a, size_t metric)
+static void run_inferential(struct row_state *rows, size_t m, const struct inferential *pr,
+			    const struct ab_analysis *a, size_t metric)
 {
-	const struct ab_experiment *exp = a->exp;
-	struct pred_eval *ev = ab_xcalloc(res->nrows ? res->nrows : 1, sizeof(*ev));
-	double *p = ab_xmalloc((res->nrows ? res->nrows : 1) * sizeof(double));
-	double *q = ab_xmalloc((res->nrows ? res->nrows : 1) * sizeof(double));
+	struct eval *ev = ab_xcalloc(m ? m : 1, sizeof(*ev));
+	double *p = ab_xmalloc((m ? m : 1) * sizeof(double)), *q = ab_xmalloc((m ? m : 1) * sizeof(double));
 	size_t i;
 
-	for (i = 0; i < res->nrows; i++) {
-		const struct ab_row_result *rr = &a->rows[res->rows[i].row];
-		char *label = ab_row_label(exp, rr->row);
-		ev[i] = eval_pred(kind, delta, &rr->metrics[metric], exp->metrics[metric].better, label,
-				  rr->pairs);
+	for (i = 0; i < m; i++) {
+		const struct ab_row_result *rr = &a->rows[rows[i].row];
+		struct interval iv = pr->on_scaling ? scaling_interval(rr) : metric_interval(rr, metric);
+		ev[i] = eval_interval(pr, &iv);
 		p[i] = ev[i].p_refute;
-		free(label);
 	}
-	holm(q, p, res->nrows);
-	for (i = 0; i < res->nrows; i++) {
-		if (ev[i].outcome == AB_FAIL && res->nrows > 1 && q[i] > AB_STATS_ALPHA) {
-			char *d = ab_xasprintf("%s, but not after Holm's adjustment over %zu rows (p %.3g): "
-					       "inconclusive", ev[i].detail, res->nrows, q[i]);
-			free(ev[i].detail);
-			ev[i].detail = d;
+	holm(q, p, m);
+	for (i = 0; i < m; i++) {
+		if (ev[i].outcome == AB_FAIL && m > 1 && q[i] > AB_STATS_ALPHA) {
+			char *phrase = ab_xasprintf("%s, but not after Holm's adjustment over %zu rows "
+						    "(p %.3g)", ev[i].phrase, m, q[i]);
+			free(ev[i].phrase);
+			ev[i].phrase = phrase;
 			ev[i].outcome = AB_INCONCLUSIVE;
 		}
-		combine(&res->rows[i], ev[i].outcome, ev[i].detail);
-		free(ev[i].detail);
+		add_phrase(&rows[i], ev[i].outcome, ev[i].phrase);
+		free(ev[i].phrase);
 	}
 	free(ev);
 	free(p);
 	free(q);
 }
 
-static void pair_wins(struct ab_rule_result *res, const struct ab_rule *rule,
-		      const struct ab_analysis *a, size_t metric)
+/* The inferential predicates a rule declares, in a fixed order. */
+static size_t inferentials(struct inferential *out, const struct ab_rule *rule, enum ab_better better)
 {
-	size_t i;
+	int higher = better == AB_HIGHER_IS_BETTER;
+	size_t n = 0;
+	char *p;
 
-	for (i = 0; i < res->nrows; i++) {
-		const struct ab_row_result *rr = &a->rows[res->rows[i].row];
-		const struct ab_row_metric *rm = &rr->metrics[metric];
-		char *label = ab_row_label(a->exp, rr->row), *d;
+	if (!isnan(rule->no_regression)) {
+		p = pct(rule->no_regression);
+		out[n++] = (struct inferential){"no_regression", higher ? ABOVE : BELOW,
+			higher ? 1 / (1 + rule->no_regression) : 1 + rule->no_regression, "regression",
+			ab_xasprintf("cannot exclude a regression above %s", p), 0};
+		free(p);
+	}
+	if (!isnan(rule->faster_by)) {
+		p = pct(rule->faster_by);
+		out[n++] = (struct inferential){"faster_by", higher ? ABOVE : BELOW,
+			higher ? 1 + rule->faster_by : 1 / (1 + rule->faster_by), "gain below the margin",
+			ab_xasprintf("cannot show a gain of %s", p), 0};
+		free(p);
+	}
+	if (!isnan(rule->slower_by)) {
+		p = pct(rule->slower_by);
+		out[n++] = (struct inferential){"slower_by", higher ? BELOW : ABOVE,
+			higher ? 1 / (1 + rule->slower_by) : 1 + rule->slower_by, "cost below the margin",
+			ab_xasprintf("cannot show a cost of %s", p), 0};
+		free(p);
+	}
+	if (!isnan(rule->max_ratio))
+		out[n++] = (struct inferential){"max_ratio", BELOW, rule->max_ratio, "ratio above the maximum",
+			ab_xasprintf("cannot show a ratio below %.4g", rule->max_ratio), 0};
+	if (!isnan(rule->min_ratio))
+		out[n++] = (struct inferential){"min_ratio", ABOVE, rule->min_ratio, "ratio below the minimum",
+			ab_xasprintf("cannot show a ratio above %.4g", rule->min_ratio), 0};
+	if (!isnan(rule->scaling_not_worse)) {
+		p = pct(rule->scaling_not_worse);
+		out[n++] = (struct inferential){"scaling_not_worse", ABOVE, 1 / (1 + rule->scaling_not_worse),
+			"scaling worse than the parent's", ab_xasprintf("cannot exclude a scaling loss above %s", p), 1};
+		free(p);
+	}
+	return n;
+}
+
+static void observational(struct row_state *rs, const struct ab_rule *rule, const struct ab_analysis *a,
+			  size_t metric)
+{
+	const struct ab_row_result *rr = &a->rows[rs->row];
+	const struct ab_row_metric *rm = &rr->metrics[metric];
+	char *p;
+	int side;
+
+	if (rule->min_pair_wins > 0 || !isnan(rule->min_pair_wins_frac)) {
 		size_t need = rule->min_pair_wins > 0 ? (size_t)rule->min_pair_wins
-						     : (size_t)ceil(rule->min_pair_wins_frac * (double)rr->planned_pairs - 1e-9);
-		enum ab_outcome o;
-
+			: (size_t)ceil(rule->min_pair_wins_frac * (double)rr->planned_pairs - 1e-9);
 		if (!rm->available) {
-			o = AB_INCONCLUSIVE;
-			d = ab_xasprintf("%s: metric unavailable (%s): inconclusive", label, rm->unavailable);
+			p = ab_xasprintf("min_pair_wins: %s", rm->unavailable);
+			add_phrase(rs, AB_INCONCLUSIVE, p);
 		} else {
-			o = rm->st.wins >= need ? AB_PASS : AB_FAIL;
-			d = ab_xasprintf("%s: %zu/%zu pair wins, %s %zu (observed): %s", label, rm->st.wins,
-					 rm->st.pairs, o == AB_PASS ? "at least" : "fewer than", need,
-					 o == AB_PASS ? "pass" : "fail");
+			int ok = rm->st.wins >= need;
+			p = ab_xasprintf("%s %zu pair wins (observed)", ok ? "at least" : "fewer than", need);
+			add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
 		}
-		combine(&res->rows[i], o, d);
-		free(d);
-		free(label);
+		free(p);
+	}
+	if (!isnan(rule->max_ratio_estimate) || !isnan(rule->min_ratio_estimate)) {
+		int max = !isnan(rule->max_ratio_estimate);
+		double limit = max ? rule->max_ratio_estimate : rule->min_ratio_estimate;
+		if (!rm->available) {
+			p = ab_xasprintf("%s: %s", max ? "max_ratio" : "min_ratio", rm->unavailable);
+			add_phrase(rs, AB_INCONCLUSIVE, p);
+		} else {
+			int ok = max ? rm->st.ratio <= limit : rm->st.ratio >= limit;
+			p = ab_xasprintf("ratio %s %.4g (observed)", ok ? (max ? "at most" : "at least")
+							     : (max ? "above" : "below"), limit);
+			add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
+		}
+		free(p);
+	}
+	for (side = 0; side < 2; side++) {
+		double limit = side ? rule->min_scaling_candidate : rule->min_scaling_parent;
+		double s = rr->scaling[side];
+		if (isnan(limit))
+			continue;
+		if (isnan(s)) {
+			p = ab_xasprintf("%s scaling unavailable", ab_side_name((enum ab_side)side));
+			add_phrase(rs, AB_INCONCLUSIVE, p);
+		} else {
+			int ok = s >= limit;
+			p = ab_xasprintf("%s scaling %.2fx %s %.2fx (observed)", ab_side_name((enum ab_side)side), s,
+					 ok ? "at least" : "below", limit);
+			add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
+		}
+		free(p);
 	}
 }
 
 /* Dispersion gates turn a pass into inconclusive; they never hide a fail. */
-static void dispersion(struct ab_rule_result *res, const struct ab_rule *rule,
-		       const struct ab_analysis *a, size_t metric)
+static void dispersion(struct row_state *rs, const struct ab_rule *rule, const struct ab_analysis *a,
+		       size_t metric, int only_gates)
 {
-	size_t i;
+	const struct ab_row_metric *rm = &a->rows[rs->row].metrics[metric];
+	char *p = NULL;
 
-	for (i = 0; i < res->nrows; i++) {
-		const struct ab_row_metric *rm = &a->rows[res->rows[i].row].metrics[metric];
-		char *label, *d = NULL;
-
-		if (res->rows[i].outcome != AB_PASS || !rm->available)
-			continue;
-		label = ab_row_label(a->exp, res->rows[i].row);
-		if (!isnan(rule->max_rsd) &&
-		    (rm->st.parent.rsd > rule->max_rsd || rm->st.candidate.rsd > rule->max_rsd))
-			d = ab_xasprintf("%s: RSD parent %.2f%%, candidate %.2f%% above max_rsd %.4g%%: "
-					 "inconclusive", label, 100 * rm->st.parent.rsd,
-					 100 * rm->st.candidate.rsd, 100 * rule->max_rsd);
-		else if (!isnan(rule->max_ci_width) && rm->st.ci_k > 0 &&
-			 rm->st.ci_upper / rm->st.ci_lower - 1 > rule->max_ci_width)
-			d = ab_xasprintf("%s: interval width %.2f%% above max_ci_width %.4g%%: inconclusive",
-					 label, 100 * (rm->st.ci_upper / rm->st.ci_lower - 1),
-					 100 * rule->max_ci_width);
-		if (d) {
-			res->rows[i].outcome = AB_INCONCLUSIVE;
-			append_detail(&res->rows[i].detail, d);
-			free(d);
-		}
-		free(label);
+	if (isnan(rule->max_rsd) && isnan(rule->max_ci_width))
+		return;
+	if (!rm->available) {
+		p = ab_xasprintf("dispersion: %s", rm->unavailable);
+		add_phrase(rs, AB_INCONCLUSIVE, p);
+		free(p);
+		return;
 	}
+	if (!isnan(rule->max_rsd) && (rm->st.parent.rsd > rule->max_rsd || rm->st.candidate.rsd > rule->max_rsd))
+		p = ab_xasprintf("RSD parent %.2f%%, candidate %.2f%% above max_rsd %.4g%%",
+				 100 * rm->st.parent.rsd, 100 * rm->st.candidate.rsd, 100 * rule->max_rsd);
+	else if (!isnan(rule->max_ci_width) && rm->st.ci_k > 0 &&
+		 rm->st.ci_upper / rm->st.ci_lower - 1 > rule->max_ci_width)
+		p = ab_xasprintf("interval width %.2f%% above max_ci_width %.4g%%",
+				 100 * (rm->st.ci_upper / rm->st.ci_lower - 1), 100 * rule->max_ci_width);
+	else if (!isnan(rule->max_ci_width) && rm->st.ci_k == 0)
+		p = ab_xasprintf("too few pairs for an interval (max_ci_width)");
+	if (p) {
+		if (rs->outcome == AB_PASS)
+			rs->outcome = AB_INCONCLUSIVE;
+		add_phrase(rs, rs->outcome, p);
+	} else if (only_gates) {
+		add_phrase(rs, AB_PASS, "dispersion within the gates");
+	}
+	free(p);
 }
 
 static size_t metric_index(const struct ab_experiment *exp, const char *name)
@@ -292,38 +338,80 @@ static size_t metric_index(const struct ab_experiment *exp, const char *name)
 	return 0;
 }
 
+/* "lanes=2: ratio 1.041 [1.027, 1.058] (1/8 pair wins)" */
+static char *row_head(const struct ab_analysis *a, size_t row, size_t metric)
+{
+	const struct ab_row_metric *rm = &a->rows[row].metrics[metric];
+	char *label = ab_row_label(a->exp, row), *out;
+	const char *name = metric == a->primary ? "" : a->exp->metrics[metric].name;
+
+	if (!rm->available)
+		out = ab_xasprintf("%s: %s%s%s unavailable", label, name, *name ? " " : "", *name ? "" : "metric");
+	else if (rm->st.ci_k)
+		out = ab_xasprintf("%s: %s%sratio %.3f [%.3f, %.3f] (%zu/%zu pair wins)", label, name,
+				   *name ? " " : "", rm->st.ratio, rm->st.ci_lower, rm->st.ci_upper, rm->st.wins,
+				   rm->st.pairs);
+	else
+		out = ab_xasprintf("%s: %s%sratio %.3f (%zu/%zu pair wins)", label, name, *name ? " " : "",
+				   rm->st.ratio, rm->st.wins, rm->st.pairs);
+	free(label);
+	return out;
+}
+
 static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule,
 			  const struct ab_analysis *a)
 {
 	const struct ab_experiment *exp = a->exp;
-	size_t metric = metric_index(exp, rule->metric ? rule->metric : exp->metric), r, n = 0;
+	size_t metric = metric_index(exp, rule->metric ? rule->metric : exp->metric), r, n = 0, i, np;
+	struct inferential preds[8];
+	struct row_state *rows = ab_xcalloc(a->nrows ? a->nrows : 1, sizeof(*rows));
 	enum ab_outcome worst = AB_PASS;
+	int has_decider;
 
-	res->rows = ab_xcalloc(a->nrows ? a->nrows : 1, sizeof(*res->rows));
 	for (r = 0; r < a->nrows; r++)
 		if (ab_selector_match(&rule->where, exp, r))
-			res->rows[n++].row = r;
+			rows[n++].row = r;
+	np = inferentials(preds, rule, exp->metrics[metric].better);
+	for (i = 0; i < np; i++) {
+		run_inferential(rows, n, &preds[i], a, metric);
+		free(preds[i].inconclusive);
+	}
+	has_decider = np > 0 || rule->min_pair_wins > 0 || !isnan(rule->min_pair_wins_frac) ||
+		      !isnan(rule->max_ratio_estimate) || !isnan(rule->min_ratio_estimate) ||
+		      !isnan(rule->min_scaling_parent) || !isnan(rule->min_scaling_candidate);
+	for (i = 0; i < n; i++) {
+		observational(&rows[i], rule, a, metric);
+		dispersion(&rows[i], rule, a, metric, !has_decider);
+		if (!rows[i].phrases)  /* integrity-only rule */
+			add_phrase(&rows[i], AB_PASS, "integrity settings only");
+	}
+
+	res->rows = ab_xcalloc(n ? n : 1, sizeof(*res->rows));
 	res->nrows = n;
-
-	if (!isnan(rule->no_regression))
-		inferential(res, NO_REGRESSION, rule->no_regression, a, metric);
-	if (!isnan(rule->faster_by))
-		inferential(res, FASTER_BY, rule->faster_by, a, metric);
-	if (!isnan(rule->slower_by))
-		inferential(res, SLOWER_BY, rule->slower_by, a, metric);
-	if (rule->min_pair_wins > 0 || !isnan(rule->min_pair_wins_frac))
-		pair_wins(res, rule, a, metric);
-	dispersion(res, rule, a, metric);
-
-	for (r = 0; r < n; r++)
-		if (res->rows[r].outcome > worst)
-			worst = res->rows[r].outcome;
+	for (i = 0; i < n; i++) {
+		char *head = row_head(a, rows[i].row, metric);
+		res->rows[i].row = rows[i].row;
+		res->rows[i].outcome = rows[i].outcome;
+		res->rows[i].detail = ab_xasprintf("%s: %s: %s", head, rows[i].phrases,
+						   ab_outcome_name(rows[i].outcome));
+		if (rows[i].outcome > worst)
+			worst = rows[i].outcome;
+		free(head);
+		free(rows[i].phrases);
+	}
 	res->outcome = n ? worst : AB_INCONCLUSIVE;
-	for (r = 0; r < n; r++)
-		if (res->rows[r].outcome == worst)
-			append_detail(&res->detail, res->rows[r].detail);
+	for (i = 0; i < n; i++) {
+		char *next;
+		if (res->rows[i].outcome != worst)
+			continue;
+		next = res->detail ? ab_xasprintf("%s; %s", res->detail, res->rows[i].detail)
+				   : ab_xstrdup(res->rows[i].detail);
+		free(res->detail);
+		res->detail = next;
+	}
 	if (!n)
 		res->detail = ab_xstrdup("selects no row: inconclusive");
+	free(rows);
 }
 
 void ab_rules_evaluate(struct ab_analysis *a, char *const *integrity)
@@ -345,19 +433,21 @@ void ab_rules_evaluate(struct ab_analysis *a, char *const *integrity)
 							       rr->failed, rr->failure));
 			invalid = 1;
 		}
-		if (rr->checksum_match == 0) {
+		if (!rr->checksum_ok) {
 			char *values = ab_xstrdup(""), *next;
 			size_t k;
 			json_t *v;
 			json_array_foreach(rr->checksum_values, k, v) {
-				next = ab_xasprintf("%s%s%s printed '%s' (%lld)", values, k ? ", " : "",
+				next = ab_xasprintf("%s%s%s printed '%s' (%lld sample%s)", values, k ? ", " : "",
 						    json_string_value(json_object_get(v, "side")),
 						    json_string_value(json_object_get(v, "value")),
-						    (long long)json_integer_value(json_object_get(v, "samples")));
+						    (long long)json_integer_value(json_object_get(v, "samples")),
+						    json_integer_value(json_object_get(v, "samples")) == 1 ? "" : "s");
 				free(values);
 				values = next;
 			}
-			ab_strv_push(&a->reasons, ab_xasprintf("%s: checksum mismatch: %s", label, values));
+			ab_strv_push(&a->reasons, ab_xasprintf("%s: checksum mismatch%s: %s", label,
+				rr->policy.checksum_may_change ? " within a side" : "", values));
 			free(values);
 			invalid = 1;
 		}

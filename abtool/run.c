@@ -385,12 +385,44 @@ static int run_one(struct ab_run *run, struct ab_sample *s, const struct ab_comm
 	return 0;
 }
 
+/* Whether a finished sample lets the run go on: a success, or a timeout
+ * the row's allow_failed_pairs still tolerates (counted in `timeouts`). */
+static int tolerated(const struct ab_sample *s, const struct ab_row_policy *policy, size_t *timeouts)
+{
+	if (ab_sample_ok(s))
+		return 1;
+	if (s->timed_out && s->entry.pair >= 0 && timeouts[s->entry.row] < policy[s->entry.row].allow_failed_pairs) {
+		timeouts[s->entry.row]++;
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether a sample's checksum breaks the row's integrity: it differs from
+ * the first checksum of the row (of its side, under may_change). */
+static int checksum_breaks(const struct ab_sample *s, const struct ab_row_policy *policy,
+			   char **first)
+{
+	size_t slot = s->entry.row * 2 + (policy[s->entry.row].checksum_may_change ? s->entry.side : 0);
+
+	if (!s->checksum || !ab_sample_ok(s))
+		return 0;
+	if (!first[slot]) {
+		first[slot] = s->checksum;
+		return 0;
+	}
+	return strcmp(first[slot], s->checksum) != 0;
+}
+
 int ab_run_samples(struct ab_run *run)
 {
 	const struct ab_experiment *exp = run->exp;
 	size_t nrows = ab_experiment_nrows(exp), i, done = 0, total = 0;
 	const char **names = ab_run_metric_names(exp);
-	char **labels = ab_xcalloc(nrows, sizeof(*labels)), **first_checksum = ab_xcalloc(nrows, sizeof(char *));
+	char **labels = ab_xcalloc(nrows, sizeof(*labels));
+	char **first_checksum = ab_xcalloc(nrows * 2, sizeof(char *));
+	struct ab_row_policy *policy = ab_xcalloc(nrows, sizeof(*policy));
+	size_t *timeouts = ab_xcalloc(nrows, sizeof(*timeouts));
 	char *cwd[2] = {NULL, NULL};
 	struct ab_command *cmds = NULL;
 	int64_t spent_ns = 0;
@@ -404,14 +436,18 @@ int ab_run_samples(struct ab_run *run)
 		goto out;
 	for (i = 0; i < 2; i++)
 		cwd[i] = ab_path_absolute(run->builds[i].dir, exp->workdir);
-	for (i = 0; i < nrows; i++)
+	for (i = 0; i < nrows; i++) {
 		labels[i] = ab_row_label(exp, i);
+		ab_experiment_row_policy(exp, i, &policy[i]);
+	}
 	for (i = 0; i < run->nsamples; i++) {
 		struct ab_sample *s = &run->samples[i];
 		total += s->status != AB_SAMPLE_SUPERSEDED;
 		done += s->status == AB_SAMPLE_DONE;
-		if (s->status == AB_SAMPLE_DONE && ab_sample_ok(s) && s->checksum && !first_checksum[s->entry.row])
-			first_checksum[s->entry.row] = s->checksum;
+		if (s->status == AB_SAMPLE_DONE) {
+			tolerated(s, policy, timeouts);
+			checksum_breaks(s, policy, first_checksum);
+		}
 	}
 	for (i = 0; i < run->nsamples; i++) {
 		struct ab_sample *s = &run->samples[i];
@@ -436,17 +472,9 @@ int ab_run_samples(struct ab_run *run)
 		done++;
 		if (run->events.sample_done)
 			run->events.sample_done(run->events.ctx, s, labels[s->entry.row]);
-		if (!ab_sample_ok(s)) {
+		if (!tolerated(s, policy, timeouts) || checksum_breaks(s, policy, first_checksum)) {
 			run->stopped_early = 1;
 			break;
-		}
-		if (s->checksum) {
-			if (!first_checksum[s->entry.row])
-				first_checksum[s->entry.row] = s->checksum;
-			else if (strcmp(first_checksum[s->entry.row], s->checksum)) {
-				run->stopped_early = 1;
-				break;
-			}
 		}
 	}
 	if (err == AB_EINTERRUPTED)
@@ -459,6 +487,8 @@ out:
 		free(labels[i]);
 	free(labels);
 	free(first_checksum);
+	free(policy);
+	free(timeouts);
 	free(cwd[0]);
 	free(cwd[1]);
 	free(names);

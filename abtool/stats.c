@@ -610,6 +610,13 @@ static double hill_t(double q, double n)
 	return sqrt(n * y);
 }
 
+double ab_stats_t_two_sided_p(double t, double df)
+{
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	return fmin(1.0, 2 * t_upper(fabs(t), df));
+}
+
 double ab_stats_t_quantile(double p, double df)
 {
 	double q, t;

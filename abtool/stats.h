@@ -165,6 +165,11 @@ struct ab_hl {
  */
 void ab_stats_hodges_lehmann(struct ab_hl *out, const double *d, size_t n, double alpha);
 
+/* Two-sided p of Student's t statistic `t` with `df` degrees of freedom:
+ * 2 P(T > |t|), from the regularized incomplete beta function (the same
+ * continued fraction as ab_stats_t_quantile). NAN for df <= 0. */
+double ab_stats_t_two_sided_p(double t, double df);
+
 /*
  * Quantile of Student's t distribution with `df` degrees of freedom: the t
  * with P(T <= t) = p. p <= 0 gives -INFINITY, p >= 1 INFINITY; df < 1 or

@@ -1,0 +1,535 @@
+/* test_rules.c - every predicate's pass, fail and inconclusive outcome on
+ * synthetic samples, the combination inside a rule, Holm's step across
+ * rows, the integrity gates and the precedence of the overall verdict. */
+#include "testutil.h"
+#include "analysis.h"
+#include "error.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXP 16
+
+/* Per-pair log-ratio patterns (n = 8) */
+static const double TIGHT[8] = {0.001, -0.002, 0.0015, -0.001, 0.002, -0.0015, 0.0005, -0.0005};
+static const double NOISY[8] = {0.09, -0.11, 0.05, -0.07, 0.12, -0.03, 0.08, -0.10};
+/* One negative at rank 5 of 8: W- = 5, one-sided p = 10/256, L just clears */
+static const double EDGE[8] = {0.01, 0.02, 0.03, 0.04, -0.05, 0.06, 0.07, 0.08};
+
+struct fixture {
+	struct ab_experiment exp;
+	struct ab_sample *s;
+	size_t n;
+	struct ab_analysis a;
+};
+
+static void load(struct fixture *f, const char *yaml)
+{
+	memset(f, 0, sizeof(*f));
+	if (ab_experiment_parse(&f->exp, "/tmp/rules.yaml", yaml, strlen(yaml)) < 0)
+		fail_msg("parse: %s", ab_error_last());
+	f->s = ab_xcalloc((size_t)ab_experiment_nrows(&f->exp) * MAXP * 2, sizeof(*f->s));
+}
+
+/* Add the pairs of one row: parent value a0 (every metric), candidate
+ * a0 * ratio * exp(pattern[i]) for metric `m` (others equal to the
+ * parent's). */
+static void add_row(struct fixture *f, size_t row, size_t metric, double ratio, const double *pattern)
+{
+	size_t i, side, m, pairs = (size_t)f->exp.pairs;
+
+	for (i = 0; i < pairs; i++) {
+		for (side = 0; side < 2; side++) {
+			struct ab_sample *s = &f->s[f->n];
+			double a0 = 100e6 * (1 + 0.01 * (double)(i % 3));
+			s->entry.seq = (uint32_t)f->n;
+			s->entry.row = (uint32_t)row;
+			s->entry.pair = (int32_t)i;
+			s->entry.warmup = -1;
+			s->entry.order = (uint8_t)((i / 2 + i) & 1);
+			s->entry.side = (uint8_t)side;
+			s->status = AB_SAMPLE_DONE;
+			s->nmetrics = f->exp.nmetrics;
+			s->metrics = ab_xmalloc(s->nmetrics * sizeof(double));
+			for (m = 0; m < s->nmetrics; m++)
+				s->metrics[m] = side && m == metric ? a0 * ratio * exp(pattern[i % 8]) : a0;
+			s->wall_ns = (int64_t)s->metrics[0];
+			s->checksum = ab_xstrdup("42");
+			f->n++;
+		}
+	}
+}
+
+static void analyse(struct fixture *f)
+{
+	ab_analysis_run(&f->a, &f->exp, f->s, f->n, NULL);
+}
+
+static void release(struct fixture *f)
+{
+	ab_analysis_release(&f->a);
+	ab_samples_free(f->s, f->n);
+	ab_experiment_release(&f->exp);
+}
+
+#define HEAD "name: r\nbenchmark: ./b {lanes}\nmatrix: {lanes: [1]}\npairs: 8\n"
+#define HEAD2 "name: r\nbenchmark: ./b {lanes}\nmatrix: {lanes: [1, 2, 4]}\npairs: 8\n"
+
+static enum ab_outcome one(const char *rule_yaml, size_t metric, double ratio, const double *pattern,
+			   char **detail)
+{
+	struct fixture f;
+	char *yaml = ab_xasprintf(HEAD "accept:\n  - name: r\n%s", rule_yaml);
+	enum ab_outcome o;
+
+	load(&f, yaml);
+	add_row(&f, 0, metric, ratio, pattern);
+	analyse(&f);
+	o = f.a.rules[0].outcome;
+	if (detail)
+		*detail = ab_xstrdup(f.a.rules[0].detail);
+	release(&f);
+	free(yaml);
+	return o;
+}
+
+static void test_no_regression(void **state)
+{
+	char *d;
+
+	(void)state;
+	assert_int_equal(one("    no_regression: 2%\n", 0, 0.90, TIGHT, &d), AB_PASS);
+	assert_non_null(strstr(d, "upper bound below 1.020: pass"));
+	free(d);
+	assert_int_equal(one("    no_regression: 2%\n", 0, 1.10, TIGHT, &d), AB_FAIL);
+	assert_non_null(strstr(d, "lower bound above 1.020: regression: fail"));
+	assert_non_null(strstr(d, "lanes=1: ratio 1.1"));
+	free(d);
+	assert_int_equal(one("    no_regression: 2%\n", 0, 1.02, NOISY, &d), AB_INCONCLUSIVE);
+	assert_non_null(strstr(d, "cannot exclude a regression above 2%: inconclusive"));
+	free(d);
+}
+
+static void test_faster_by(void **state)
+{
+	char *d;
+
+	(void)state;
+	assert_int_equal(one("    faster_by: 5%\n", 0, 0.80, TIGHT, NULL), AB_PASS);
+	assert_int_equal(one("    faster_by: 5%\n", 0, 0.99, TIGHT, &d), AB_FAIL);
+	assert_non_null(strstr(d, "lower bound above 0.952: gain below the margin"));
+	free(d);
+	assert_int_equal(one("    faster_by: 5%\n", 0, 0.95, NOISY, &d), AB_INCONCLUSIVE);
+	assert_non_null(strstr(d, "cannot show a gain of 5%"));
+	free(d);
+}
+
+static void test_slower_by(void **state)
+{
+	(void)state;
+	assert_int_equal(one("    slower_by: 5%\n", 0, 1.20, TIGHT, NULL), AB_PASS);
+	assert_int_equal(one("    slower_by: 5%\n", 0, 1.00, TIGHT, NULL), AB_FAIL);
+	assert_int_equal(one("    slower_by: 5%\n", 0, 1.05, NOISY, NULL), AB_INCONCLUSIVE);
+}
+
+/* max_ratio / min_ratio on a bound, on another metric (maxrss_bytes = 4). */
+static void test_ratio_bounds(void **state)
+{
+	char *d;
+
+	(void)state;
+	assert_int_equal(one("    metric: maxrss_bytes\n    max_ratio: 1.01\n", 4, 1.0, TIGHT, &d), AB_PASS);
+	assert_non_null(strstr(d, "maxrss_bytes ratio 1.000"));
+	free(d);
+	assert_int_equal(one("    metric: maxrss_bytes\n    max_ratio: 1.01\n", 4, 1.05, TIGHT, NULL), AB_FAIL);
+	assert_int_equal(one("    metric: maxrss_bytes\n    max_ratio: 1.01\n", 4, 1.01, NOISY, NULL),
+			 AB_INCONCLUSIVE);
+	assert_int_equal(one("    min_ratio: 0.9\n", 0, 1.0, TIGHT, NULL), AB_PASS);
+	assert_int_equal(one("    min_ratio: 0.9\n", 0, 0.8, TIGHT, NULL), AB_FAIL);
+	assert_int_equal(one("    min_ratio: 0.9\n", 0, 0.9, NOISY, NULL), AB_INCONCLUSIVE);
+}
+
+/* On the point estimate: observational, never inconclusive. */
+static void test_ratio_estimates(void **state)
+{
+	char *d;
+
+	(void)state;
+	assert_int_equal(one("    max_ratio: {estimate: 1.05}\n", 0, 1.02, NOISY, &d), AB_PASS);
+	assert_non_null(strstr(d, "ratio at most 1.05 (observed)"));
+	free(d);
+	assert_int_equal(one("    max_ratio: {estimate: 1.05}\n", 0, 1.10, NOISY, NULL), AB_FAIL);
+	assert_int_equal(one("    min_ratio: {estimate: 0.5}\n", 0, 0.7, NOISY, NULL), AB_PASS);
+	assert_int_equal(one("    min_ratio: {estimate: 0.5}\n", 0, 0.4, TIGHT, NULL), AB_FAIL);
+}
+
+static void test_pair_wins(void **state)
+{
+	char *d;
+
+	(void)state;
+	/* NOISY around 0.95: d_i = ln 0.95 + pattern; 0.05 < -ln 0.95 = 0.0513, so
+	 * wins are the pairs with pattern < 0.0513: 5 of 8 */
+	assert_int_equal(one("    min_pair_wins: 5\n", 0, 0.95, NOISY, &d), AB_PASS);
+	assert_non_null(strstr(d, "(5/8 pair wins)"));
+	assert_non_null(strstr(d, "at least 5 pair wins (observed): pass"));
+	free(d);
+	assert_int_equal(one("    min_pair_wins: 6\n", 0, 0.95, NOISY, &d), AB_FAIL);
+	assert_non_null(strstr(d, "fewer than 6 pair wins (observed): fail"));
+	free(d);
+	assert_int_equal(one("    min_pair_wins: 60%\n", 0, 0.95, NOISY, NULL), AB_PASS);  /* ceil(4.8) = 5 */
+	assert_int_equal(one("    min_pair_wins: 70%\n", 0, 0.95, NOISY, NULL), AB_FAIL);  /* ceil(5.6) = 6 */
+}
+
+/* Dispersion gates: a pass becomes inconclusive; a fail stays a fail. */
+static void test_dispersion(void **state)
+{
+	char *d;
+
+	(void)state;
+	assert_int_equal(one("    faster_by: 5%\n    max_rsd: 1%\n", 0, 0.5, NOISY, &d), AB_INCONCLUSIVE);
+	assert_non_null(strstr(d, "above max_rsd 1%"));
+	free(d);
+	assert_int_equal(one("    faster_by: 5%\n    max_rsd: 1%\n", 0, 1.2, NOISY, NULL), AB_FAIL);
+	assert_int_equal(one("    faster_by: 5%\n    max_rsd: 10%\n", 0, 0.8, TIGHT, NULL), AB_PASS);
+	assert_int_equal(one("    faster_by: 5%\n    max_ci_width: 1%\n", 0, 0.5, NOISY, &d), AB_INCONCLUSIVE);
+	assert_non_null(strstr(d, "above max_ci_width 1%"));
+	free(d);
+	/* a gate alone: pass when the dispersion is within it */
+	assert_int_equal(one("    max_rsd: 10%\n", 0, 1.0, TIGHT, NULL), AB_PASS);
+	assert_int_equal(one("    max_rsd: 0.5%\n", 0, 1.0, NOISY, NULL), AB_INCONCLUSIVE);
+}
+
+/* AND inside a rule: fail > inconclusive > pass. */
+static void test_combination(void **state)
+{
+	(void)state;
+	/* pass + fail */
+	assert_int_equal(one("    no_regression: 2%\n    min_pair_wins: 8\n", 0, 0.95, NOISY, NULL), AB_FAIL);
+	/* pass + inconclusive */
+	assert_int_equal(one("    min_pair_wins: 3\n    no_regression: 2%\n", 0, 1.0, NOISY, NULL),
+			 AB_INCONCLUSIVE);
+	/* inconclusive + fail */
+	assert_int_equal(one("    no_regression: 2%\n    min_pair_wins: 8\n", 0, 1.0, NOISY, NULL), AB_FAIL);
+	/* pass + pass */
+	assert_int_equal(one("    no_regression: 2%\n    min_pair_wins: 8\n", 0, 0.5, TIGHT, NULL), AB_PASS);
+}
+
+/* A refutation at one-sided p = 10/256 fails a one-row rule, but not a
+ * three-row rule after Holm's adjustment (3 × 0.039 > 0.05). */
+static void test_holm(void **state)
+{
+	struct fixture f;
+	double shifted[8];
+	size_t i, r;
+
+	(void)state;
+	for (i = 0; i < 8; i++)
+		shifted[i] = EDGE[i];
+	assert_int_equal(one("    no_regression: 2%\n", 0, 1.02, shifted, NULL), AB_FAIL);
+
+	load(&f, HEAD2 "accept:\n  - name: all lanes\n    no_regression: 2%\n");
+	for (r = 0; r < 3; r++)
+		add_row(&f, r, 0, 1.02, shifted);
+	analyse(&f);
+	assert_int_equal(f.a.rules[0].outcome, AB_INCONCLUSIVE);
+	assert_non_null(strstr(f.a.rules[0].detail, "but not after Holm's adjustment over 3 rows"));
+	assert_int_equal(f.a.verdict, AB_INCONCLUSIVE_VERDICT);
+	release(&f);
+
+	/* a clear regression in one of three rows survives the adjustment */
+	load(&f, HEAD2 "accept:\n  - name: all lanes\n    no_regression: 2%\n");
+	add_row(&f, 0, 0, 1.0, TIGHT);
+	add_row(&f, 1, 0, 1.2, TIGHT);
+	add_row(&f, 2, 0, 1.0, TIGHT);
+	analyse(&f);
+	assert_int_equal(f.a.rules[0].outcome, AB_FAIL);
+	assert_int_equal(f.a.rules[0].nrows, 3);
+	assert_int_equal(f.a.rules[0].rows[0].outcome, AB_PASS);
+	assert_int_equal(f.a.rules[0].rows[1].outcome, AB_FAIL);
+	assert_non_null(strstr(f.a.rules[0].detail, "lanes=2"));
+	assert_null(strstr(f.a.rules[0].detail, "lanes=1"));
+	assert_int_equal(f.a.verdict, AB_REJECTED);
+	release(&f);
+}
+
+/* Selectors: a rule sees only its rows; every row must pass. */
+static void test_selectors_and_intersection(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	load(&f, HEAD2 "accept:\n  - name: low\n    where: {lanes: [1, 2]}\n    no_regression: 2%\n"
+		       "  - name: high\n    where: {lanes: \">=4\"}\n    faster_by: 5%\n");
+	add_row(&f, 0, 0, 1.0, TIGHT);
+	add_row(&f, 1, 0, 1.0, TIGHT);
+	add_row(&f, 2, 0, 0.5, TIGHT);
+	analyse(&f);
+	assert_int_equal(f.a.rules[0].nrows, 2);
+	assert_int_equal(f.a.rules[1].nrows, 1);
+	assert_int_equal(f.a.rules[1].rows[0].row, 2);
+	assert_int_equal(f.a.rules[0].outcome, AB_PASS);
+	assert_int_equal(f.a.rules[1].outcome, AB_PASS);
+	assert_int_equal(f.a.verdict, AB_ACCEPTED);
+	release(&f);
+
+	/* the low-lane rule with one inconclusive row is inconclusive */
+	load(&f, HEAD2 "accept:\n  - name: low\n    where: {lanes: [1, 2]}\n    no_regression: 2%\n");
+	add_row(&f, 0, 0, 1.0, TIGHT);
+	add_row(&f, 1, 0, 1.0, NOISY);
+	add_row(&f, 2, 0, 1.0, NOISY);
+	analyse(&f);
+	assert_int_equal(f.a.rules[0].outcome, AB_INCONCLUSIVE);
+	assert_int_equal(f.a.verdict, AB_INCONCLUSIVE_VERDICT);
+	release(&f);
+}
+
+/* A higher-is-better metric: a ratio above 1 favours the candidate. */
+static void test_higher_is_better(void **state)
+{
+	const char *metrics = "metrics: {ops: {regex: 'ops=(\\S+)', unit: ops/s, better: higher}}\nmetric: ops\n";
+	struct fixture f;
+	char *yaml;
+	size_t m;
+
+	(void)state;
+	yaml = ab_xasprintf(HEAD "%saccept:\n  - name: gain\n    faster_by: 5%%\n  - name: safe\n"
+			    "    no_regression: 2%%\n    min_pair_wins: 8\n", metrics);
+	load(&f, yaml);
+	m = f.exp.nmetrics - 1;
+	add_row(&f, 0, m, 1.5, TIGHT);
+	analyse(&f);
+	assert_int_equal(f.a.rows[0].metrics[m].st.wins, 8);
+	assert_int_equal(f.a.rules[0].outcome, AB_PASS);
+	assert_int_equal(f.a.rules[1].outcome, AB_PASS);
+	assert_non_null(strstr(f.a.rules[0].detail, "lower bound above 1.050"));
+	release(&f);
+	load(&f, yaml);
+	add_row(&f, 0, m, 0.7, TIGHT);
+	analyse(&f);
+	assert_int_equal(f.a.rows[0].metrics[m].st.wins, 0);
+	assert_int_equal(f.a.rules[1].outcome, AB_FAIL);
+	assert_non_null(strstr(f.a.rules[1].detail, "upper bound below 0.980: regression"));
+	assert_int_equal(f.a.verdict, AB_REJECTED);
+	release(&f);
+	free(yaml);
+}
+
+/* Scaling: per side (observational) and the change B vs A (inferential). */
+static void test_scaling(void **state)
+{
+	const char *yaml = "name: s\nbenchmark: ./b {lanes}\nmatrix: {lanes: [1, 4]}\npairs: 8\n"
+			   "scaling: {parameter: lanes, work: per_lane}\naccept:\n"
+			   "  - name: scales\n    where: {lanes: 4}\n    min_scaling: {candidate: 3.0, parent: 1.5}\n"
+			   "  - name: not worse\n    where: {lanes: 4}\n    scaling_not_worse: 5%\n";
+	struct fixture f;
+	size_t i;
+
+	(void)state;
+	/* parent: 4 lanes take 2x as long as 1 lane (scaling 2.0); candidate the
+	 * same time as 1 lane (scaling 4.0) */
+	load(&f, yaml);
+	add_row(&f, 0, 0, 1.0, TIGHT);
+	add_row(&f, 1, 0, 0.5, TIGHT);
+	for (i = 0; i < f.n; i++)
+		if (f.s[i].entry.row == 1) {
+			f.s[i].metrics[0] *= 2;
+		}
+	analyse(&f);
+	assert_close(f.a.rows[1].scaling[0], 2.0 * 1.0, 2);
+	assert_close(f.a.rows[1].scaling[1], 4.0, 2);
+	assert_true(f.a.rows[1].scaling_change.available);
+	assert_int_equal(f.a.rows[1].scaling_change.n, 8);
+	assert_close(exp(f.a.rows[1].scaling_change.hl.estimate), 2.0, 2);
+	assert_int_equal(f.a.rules[0].outcome, AB_PASS);
+	assert_int_equal(f.a.rules[1].outcome, AB_PASS);
+	release(&f);
+
+	/* candidate scales worse: 4 lanes are 1.3x slower than the parent's */
+	load(&f, yaml);
+	add_row(&f, 0, 0, 1.0, TIGHT);
+	add_row(&f, 1, 0, 1.5, TIGHT);
+	analyse(&f);
+	assert_int_equal(f.a.rules[0].outcome, AB_FAIL);
+	assert_non_null(strstr(f.a.rules[0].detail, "candidate scaling 2.67x below 3.00x (observed)"));
+	assert_non_null(strstr(f.a.rules[0].detail, "parent scaling 4.00x at least 1.50x (observed)"));
+	assert_int_equal(f.a.rules[1].outcome, AB_FAIL);
+	assert_non_null(strstr(f.a.rules[1].detail, "scaling worse than the parent's"));
+	release(&f);
+}
+
+static void test_too_few_pairs(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	load(&f, "name: r\nbenchmark: ./b\npairs: 4\naccept:\n  - name: r\n    no_regression: 2%\n");
+	add_row(&f, 0, 0, 0.5, TIGHT);
+	analyse(&f);
+	assert_int_equal(f.a.rules[0].outcome, AB_INCONCLUSIVE);
+	assert_non_null(strstr(f.a.rules[0].detail, "too few for a one-sided 95% bound"));
+	assert_non_null(f.a.warnings);
+	release(&f);
+}
+
+/* Integrity: invalid beats everything; may_change and allow_failed_pairs relax it. */
+static void test_integrity(void **state)
+{
+	const char *gate = HEAD "accept:\n  - name: r\n    faster_by: 5%\n";
+	struct fixture f;
+	char *yaml;
+
+	(void)state;
+	/* checksum mismatch on a clearly faster candidate: invalid, not accepted */
+	load(&f, gate);
+	add_row(&f, 0, 0, 0.5, TIGHT);
+	free(f.s[3].checksum);
+	f.s[3].checksum = ab_xstrdup("43");
+	analyse(&f);
+	assert_int_equal(f.a.verdict, AB_INVALID);
+	assert_non_null(strstr(f.a.reasons[0], "checksum mismatch"));
+	assert_int_equal(f.a.rules[0].outcome, AB_PASS);
+	release(&f);
+
+	/* may_change: the sides may differ but each must agree with itself */
+	yaml = ab_xasprintf("%s    checksum: may_change\n", gate);
+	load(&f, yaml);
+	add_row(&f, 0, 0, 0.5, TIGHT);
+	for (size_t i = 0; i < f.n; i++)
+		if (f.s[i].entry.side) {
+			free(f.s[i].checksum);
+			f.s[i].checksum = ab_xstrdup("43");
+		}
+	analyse(&f);
+	if (f.a.verdict != AB_ACCEPTED)
+		print_message("%s\n", f.a.reasons ? f.a.reasons[0] : "");
+	assert_int_equal(f.a.verdict, AB_ACCEPTED);
+	assert_int_equal(f.a.rows[0].checksum_match, 0);
+	free(f.s[1].checksum);
+	f.s[1].checksum = ab_xstrdup("44");
+	ab_analysis_release(&f.a);
+	analyse(&f);
+	assert_int_equal(f.a.verdict, AB_INVALID);
+	assert_non_null(strstr(f.a.reasons[0], "checksum mismatch within a side"));
+	release(&f);
+	free(yaml);
+
+	/* a crashed sample: invalid */
+	load(&f, gate);
+	add_row(&f, 0, 0, 0.5, TIGHT);
+	f.s[5].exit_code = -1;
+	f.s[5].signal = 11;
+	f.s[5].error = ab_xstrdup("killed by SIGSEGV");
+	analyse(&f);
+	assert_int_equal(f.a.verdict, AB_INVALID);
+	assert_non_null(strstr(f.a.reasons[0], "killed by SIGSEGV"));
+	release(&f);
+
+	/* a timed-out candidate sample with allow_failed_pairs: a loss, not
+	 * invalid. One infinite loss puts n Walsh averages at infinity: 8 pairs
+	 * leave U unbounded (inconclusive), 16 pairs absorb it. */
+	yaml = ab_xasprintf("name: r\nbenchmark: ./b {lanes}\nmatrix: {lanes: [1]}\npairs: 8\naccept:\n"
+			    "  - name: r\n    faster_by: 5%%\n    allow_failed_pairs: 1\n");
+	load(&f, yaml);
+	add_row(&f, 0, 0, 0.5, TIGHT);
+	f.s[3].timed_out = 1;
+	f.s[3].exit_code = -1;
+	f.s[3].error = ab_xstrdup("timed out after 60 s");
+	analyse(&f);
+	assert_int_equal(f.a.rows[0].censored, 1);
+	assert_int_equal(f.a.verdict, AB_INCONCLUSIVE_VERDICT);
+	release(&f);
+	free(yaml);
+	yaml = ab_xasprintf("name: r\nbenchmark: ./b {lanes}\nmatrix: {lanes: [1]}\npairs: 16\naccept:\n"
+			    "  - name: r\n    faster_by: 5%%\n    allow_failed_pairs: 1\n");
+	load(&f, yaml);
+	add_row(&f, 0, 0, 0.5, TIGHT);
+	f.s[3].timed_out = 1;
+	f.s[3].exit_code = -1;
+	f.s[3].signal = 9;
+	f.s[3].error = ab_xstrdup("timed out after 60 s");
+	analyse(&f);
+	assert_int_equal(f.a.rows[0].censored, 1);
+	assert_int_equal(f.a.rows[0].pairs, 16);
+	assert_int_equal(f.a.rows[0].metrics[0].st.wins, 15);
+	assert_int_equal(f.a.verdict, AB_ACCEPTED);
+	/* a second timeout exceeds the allowance: invalid */
+	f.s[7].timed_out = 1;
+	f.s[7].exit_code = -1;
+	f.s[7].error = ab_xstrdup("timed out after 60 s");
+	ab_analysis_release(&f.a);
+	analyse(&f);
+	assert_int_equal(f.a.verdict, AB_INVALID);
+	release(&f);
+	free(yaml);
+}
+
+/* invalid > rejected > inconclusive > accepted */
+static void test_verdict_precedence(void **state)
+{
+	const char *two = HEAD "accept:\n  - name: a\n    no_regression: 2%\n  - name: b\n    faster_by: 5%\n";
+	struct fixture f;
+
+	(void)state;
+	load(&f, two);
+	add_row(&f, 0, 0, 0.5, TIGHT);
+	analyse(&f);
+	assert_int_equal(f.a.verdict, AB_ACCEPTED);
+	assert_null(f.a.reasons);
+	release(&f);
+
+	load(&f, two);
+	add_row(&f, 0, 0, 1.0, NOISY);  /* a: inconclusive, b: inconclusive */
+	analyse(&f);
+	assert_int_equal(f.a.verdict, AB_INCONCLUSIVE_VERDICT);
+	assert_int_equal(ab_strv_len(f.a.reasons), 2);
+	release(&f);
+
+	load(&f, two);
+	add_row(&f, 0, 0, 1.0, TIGHT);  /* a: pass, b: fail */
+	analyse(&f);
+	assert_int_equal(f.a.verdict, AB_REJECTED);
+	assert_int_equal(ab_strv_len(f.a.reasons), 1);
+	assert_non_null(strstr(f.a.reasons[0], "b: "));
+	release(&f);
+
+	load(&f, two);
+	add_row(&f, 0, 0, 1.0, TIGHT);
+	free(f.s[0].checksum);
+	f.s[0].checksum = ab_xstrdup("x");
+	analyse(&f);
+	assert_int_equal(f.a.verdict, AB_INVALID);
+	release(&f);
+
+	/* no rules: inconclusive, said so */
+	load(&f, HEAD);
+	add_row(&f, 0, 0, 0.5, TIGHT);
+	analyse(&f);
+	assert_int_equal(f.a.verdict, AB_INCONCLUSIVE_VERDICT);
+	assert_non_null(strstr(f.a.reasons[0], "no acceptance rules"));
+	release(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_regression),
+		cmocka_unit_test(test_faster_by),
+		cmocka_unit_test(test_slower_by),
+		cmocka_unit_test(test_ratio_bounds),
+		cmocka_unit_test(test_ratio_estimates),
+		cmocka_unit_test(test_pair_wins),
+		cmocka_unit_test(test_dispersion),
+		cmocka_unit_test(test_combination),
+		cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_selectors_and_intersection),
+		cmocka_unit_test(test_higher_is_better),
+		cmocka_unit_test(test_scaling),
+		cmocka_unit_test(test_too_few_pairs),
+		cmocka_unit_test(test_integrity),
+		cmocka_unit_test(test_verdict_precedence),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
