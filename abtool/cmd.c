@@ -224,7 +224,23 @@ int cmd_emit_reports(struct cmd_output *out, const json_t *doc, enum ab_verdict 
 		if (err < 0)
 			return cmd_fail(err);
 	}
+	if (verdict == AB_INCONCLUSIVE_VERDICT && out->inconclusive_exit != AB_EXIT_INCONCLUSIVE) {
+		fprintf(stderr, "abtool: the verdict is inconclusive; --inconclusive=%s maps it to exit %d\n",
+			out->inconclusive_exit ? "reject" : "accept", out->inconclusive_exit);
+		return out->inconclusive_exit;
+	}
 	return ab_verdict_exit_code(verdict);
+}
+
+int cmd_parse_inconclusive(struct cmd_output *out, const char *cmd, const char *value)
+{
+	if (!strcmp(value, "reject"))
+		out->inconclusive_exit = AB_EXIT_REJECTED;
+	else if (!strcmp(value, "accept"))
+		out->inconclusive_exit = AB_EXIT_ACCEPTED;
+	else
+		return cmd_usage(cmd, "--inconclusive: expected reject or accept, got '%s'", value);
+	return 0;
 }
 
 static void on_signal(int sig)

@@ -39,6 +39,7 @@ int cmd_check(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_env(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
 
 /* Print "abtool: MESSAGE" for the last error and return its exit code. */
 int cmd_fail(int err);
@@ -63,9 +64,15 @@ int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir
 struct cmd_output {
 	const char *json_path, *md_path;
 	int quiet, verbose;
+	int inconclusive_exit;     /* exit code for an inconclusive verdict: 2, or 1/0 with
+	                              --inconclusive=reject|accept */
 	int progress;              /* stderr is a terminal and not quiet */
 	int progress_dirty;        /* a progress line is on screen */
 };
+
+/* Parse --inconclusive=reject|accept into out->inconclusive_exit; 0 or 64
+ * (after printing the usage error of `cmd`). */
+int cmd_parse_inconclusive(struct cmd_output *out, const char *cmd, const char *value);
 
 /* Events that print builds and progress according to `out` (ctx = out). */
 struct ab_run_events cmd_run_events(struct cmd_output *out);

@@ -16,6 +16,7 @@ int cmd_resume(int argc, char **argv)
 		{"json", required_argument, NULL, 'j'},
 		{"md", required_argument, NULL, 'm'},
 		{"store", required_argument, NULL, 'S'},
+		{"inconclusive", required_argument, NULL, 'I'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},
@@ -32,6 +33,7 @@ int cmd_resume(int argc, char **argv)
 	int c, err, rc;
 
 	memset(&out, 0, sizeof(out));
+	out.inconclusive_exit = AB_EXIT_INCONCLUSIVE;
 	memset(&run, 0, sizeof(run));
 	memset(&exp, 0, sizeof(exp));
 	memset(&analysis, 0, sizeof(analysis));
@@ -46,6 +48,10 @@ int cmd_resume(int argc, char **argv)
 			break;
 		case 'S':
 			store_flag = optarg;
+			break;
+		case 'I':
+			if (cmd_parse_inconclusive(&out, "resume", optarg))
+				return AB_EXIT_USAGE;
 			break;
 		case 'q':
 			out.quiet = 1;

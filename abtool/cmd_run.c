@@ -53,6 +53,7 @@ int cmd_run(int argc, char **argv)
 		{"json", required_argument, NULL, 'j'},
 		{"md", required_argument, NULL, 'm'},
 		{"store", required_argument, NULL, 'S'},
+		{"inconclusive", required_argument, NULL, 'I'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -72,6 +73,7 @@ int cmd_run(int argc, char **argv)
 
 	memset(&opt, 0, sizeof(opt));
 	memset(&out, 0, sizeof(out));
+	out.inconclusive_exit = AB_EXIT_INCONCLUSIVE;
 	memset(&run, 0, sizeof(run));
 	memset(&analysis, 0, sizeof(analysis));
 	optind = 1;
@@ -101,6 +103,10 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'S':
 			store_flag = optarg;
+			break;
+		case 'I':
+			if (cmd_parse_inconclusive(&out, "run", optarg))
+				return AB_EXIT_USAGE;
 			break;
 		case 'q':
 			out.quiet = 1;

@@ -1636,15 +1636,63 @@ static char *folder_of(const char *path)
 	return abs;
 }
 
+static void release_rule(struct ab_rule *r)
+{
+	size_t j, k;
+
+	for (j = 0; j < r->where.nterms; j++) {
+		for (k = 0; k < r->where.terms[j].nconds; k++)
+			free(r->where.terms[j].conds[k].value);
+		free(r->where.terms[j].conds);
+	}
+	free(r->where.terms);
+	free(r->name);
+	free(r->metric);
+}
+
+/* Parse one YAML document from text and hand its root to `read`. */
+static int load_document(struct ctx *c, const char *path, const char *text, size_t len,
+			 int (*read)(struct ctx *c, yaml_node_t *root))
+{
+	yaml_parser_t parser;
+	yaml_document_t doc, extra;
+	yaml_mark_t mark;
+	int err;
+
+	c->doc = &doc;
+	err = check_text(c, (const unsigned char *)text, len, len, &mark);
+	if (err)
+		return err;
+	if (!yaml_parser_initialize(&parser))
+		return ab_error_set(AB_ENOMEM, "%s: out of memory while reading YAML", path);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		err = syntax_error(c, &parser, text, len);
+		goto out_parser;
+	}
+	if (!yaml_parser_load(&parser, &extra)) {
+		err = syntax_error(c, &parser, text, len);
+		goto out_doc;
+	}
+	if (yaml_document_get_root_node(&extra))
+		err = fail(c, extra.start_mark, "the file holds more than one YAML document; "
+			   "write one experiment per file");
+	yaml_document_delete(&extra);
+	if (err)
+		goto out_doc;
+	err = read(c, yaml_document_get_root_node(&doc));
+out_doc:
+	yaml_document_delete(&doc);
+out_parser:
+	yaml_parser_delete(&parser);
+	c->doc = NULL;
+	return err;
+}
+
 int ab_experiment_parse(struct ab_experiment *out, const char *path,
 			const char *text, size_t len)
 {
 	struct ctx c;
-	yaml_parser_t parser;
-	yaml_document_t doc, extra;
-	yaml_node_t *root;
-	yaml_mark_t mark;
-	int err;
 
 	memset(out, 0, sizeof(*out));
 	out->path = ab_xstrdup(path);
@@ -1664,37 +1712,43 @@ int ab_experiment_parse(struct ab_experiment *out, const char *path,
 	memset(&c, 0, sizeof(c));
 	c.file = out->path;
 	c.exp = out;
-	c.doc = &doc;
-	err = check_text(&c, (const unsigned char *)text, len, len, &mark);
+	return load_document(&c, path, text, len, read_root);
+}
+
+static const struct key_handler rules_file_keys[] = {
+	{ "accept", h_accept, 0 },
+	{ NULL, NULL, 0 },
+};
+
+static int read_rules_root(struct ctx *c, yaml_node_t *root)
+{
+	yaml_mark_t start = { 0, 0, 0 };
+	int err;
+
+	if (!root || root->type != YAML_MAPPING_NODE)
+		return fail(c, root ? root->start_mark : start, "expected a mapping with an 'accept:' list of rules");
+	err = check_mapping(c, root, root->start_mark, rules_file_keys, "");
 	if (err)
-		goto out;
-	if (!yaml_parser_initialize(&parser)) {
-		err = ab_error_set(AB_ENOMEM, "%s: out of memory while reading YAML", path);
-		goto out;
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		err = syntax_error(&c, &parser, text, len);
-		goto out_parser;
-	}
-	if (!yaml_parser_load(&parser, &extra)) {
-		err = syntax_error(&c, &parser, text, len);
-		goto out_doc;
-	}
-	if (yaml_document_get_root_node(&extra))
-		err = fail(&c, extra.start_mark, "the file holds more than one YAML document; "
-			   "write one experiment per file");
-	yaml_document_delete(&extra);
-	if (err)
-		goto out_doc;
-	root = yaml_document_get_root_node(&doc);
-	err = read_root(&c, root);
-out_doc:
-	yaml_document_delete(&doc);
-out_parser:
-	yaml_parser_delete(&parser);
-out:
-	return err;
+		return err;
+	if (!find_pair(c, root, "accept"))
+		return missing_key(c, root, "accept");
+	return read_keys(c, root, rules_file_keys, c->exp);
+}
+
+int ab_experiment_parse_rules(struct ab_experiment *exp, const char *path, const char *text, size_t len)
+{
+	struct ctx c;
+	size_t i;
+
+	for (i = 0; i < exp->nrules; i++)
+		release_rule(&exp->rules[i]);
+	free(exp->rules);
+	exp->rules = NULL;
+	exp->nrules = 0;
+	memset(&c, 0, sizeof(c));
+	c.file = path;
+	c.exp = exp;
+	return load_document(&c, path, text, len, read_rules_root);
 }
 
 int ab_experiment_load(struct ab_experiment *out, const char *path)
@@ -1746,20 +1800,8 @@ void ab_experiment_release(struct ab_experiment *exp)
 	}
 	free(exp->metrics);
 	free(exp->scaling_param);
-	for (i = 0; i < exp->nrules; i++) {
-		struct ab_rule *r = &exp->rules[i];
-
-		for (j = 0; j < r->where.nterms; j++) {
-			size_t k;
-
-			for (k = 0; k < r->where.terms[j].nconds; k++)
-				free(r->where.terms[j].conds[k].value);
-			free(r->where.terms[j].conds);
-		}
-		free(r->where.terms);
-		free(r->name);
-		free(r->metric);
-	}
+	for (i = 0; i < exp->nrules; i++)
+		release_rule(&exp->rules[i]);
 	free(exp->rules);
 	memset(exp, 0, sizeof(*exp));
 }

@@ -214,6 +214,14 @@ int ab_experiment_load(struct ab_experiment *out, const char *path);
 int ab_experiment_parse(struct ab_experiment *out, const char *path,
 			const char *text, size_t len);
 
+/*
+ * Replace the rules of `exp` with those of a rules file: a YAML mapping
+ * whose only key is `accept:` (the same rules as in an experiment file,
+ * validated against exp's matrix and metrics). `path` names the file in
+ * messages. Errors as for ab_experiment_parse.
+ */
+int ab_experiment_parse_rules(struct ab_experiment *exp, const char *path, const char *text, size_t len);
+
 /* Free everything `exp` owns; the struct may be reused after _parse. */
 void ab_experiment_release(struct ab_experiment *exp);
 

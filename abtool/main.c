@@ -7,11 +7,16 @@
 
 const struct ab_command_entry ab_commands[] = {
 	{"run", cmd_run,
-	 "EXP.yaml [--candidate REV] [--pairs N] [--seed N] [--json F] [--md F] [--store DB] [--quiet] [--verbose]",
+	 "EXP.yaml [--candidate REV] [--pairs N] [--seed N] [--json F] [--md F] [--store DB]\n"
+	 "                  [--inconclusive=reject|accept] [--quiet] [--verbose]",
 	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict"},
 	{"check", cmd_check, "EXP.yaml",
 	 "validate an experiment file and show its plan and the rows each rule selects"},
-	{"resume", cmd_resume, "RUN [--json F] [--md F] [--store DB] [--quiet] [--verbose]",
+	{"analyze", cmd_analyze,
+	 "FILE [--accept RULES.yaml] [--metric NAME] [--unit U] [--better lower|higher] [--json F] [--md F]\n"
+	 "                  [--inconclusive=reject|accept]",
+	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV)"},
+	{"resume", cmd_resume, "RUN [--json F] [--md F] [--store DB] [--inconclusive=reject|accept] [--quiet] [--verbose]",
 	 "finish an interrupted run from its stored plan"},
 	{"report", cmd_report, "RUN [--format md|json] [-o FILE] [--store DB]",
 	 "print a stored run's report again, byte-identical to what run wrote"},

@@ -17,6 +17,8 @@
 
 /* What the document says beyond the analysis. Borrowed. */
 struct ab_report_input {
+	const char *kind;              /* "ab" (default), "calibrate" or "analyze" */
+	const char *input;             /* analyze: the file the pairs came from */
 	const struct ab_experiment *exp;
 	const struct ab_analysis *analysis;
 	int64_t run_id;

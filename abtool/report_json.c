@@ -168,6 +168,9 @@ json_t *ab_report_document(const struct ab_report_input *in)
 	size_t r, p, v;
 
 	json_object_set_new(doc, "schema", json_string(AB_REPORT_SCHEMA));
+	json_object_set_new(doc, "kind", json_string(in->kind ? in->kind : "ab"));
+	if (in->input)
+		json_object_set_new(doc, "input", json_string(in->input));
 	json_object_set_new(doc, "run_id", json_integer(in->run_id));
 	json_object_set_new(doc, "run_uuid", json_string(in->run_uuid ? in->run_uuid : ""));
 	json_object_set_new(doc, "experiment", json_string(exp->name));
@@ -180,9 +183,9 @@ json_t *ab_report_document(const struct ab_report_input *in)
 	json_object_set_new(doc, "abtool_version", json_string(ABTOOL_VERSION));
 	json_object_set_new(doc, "experiment_file", json_pack("{s:s, s:s}", "path", exp->path, "sha256", exp->hash));
 	json_object_set_new(doc, "repo", json_string(in->repo ? in->repo : exp->repo));
-	json_object_set_new(doc, "parent", json_pack("{s:s, s:s*, s:s*, s:b}", "oid", in->parent_oid,
+	json_object_set_new(doc, "parent", json_pack("{s:s?, s:s*, s:s*, s:b}", "oid", in->parent_oid,
 		"tree", in->parent_tree, "subject", in->parent_subject, "exact_parent", in->exact_parent));
-	json_object_set_new(doc, "candidate", json_pack("{s:s, s:s*, s:s*}", "oid", in->candidate_oid,
+	json_object_set_new(doc, "candidate", json_pack("{s:s?, s:s*, s:s*}", "oid", in->candidate_oid,
 		"tree", in->candidate_tree, "subject", in->candidate_subject));
 	json_object_set_new(doc, "exact_parent", json_boolean(in->exact_parent));
 	json_object_set_new(doc, "builds", in->builds ? json_incref(in->builds) : json_array());

@@ -65,9 +65,13 @@ static void header(FILE *f, const json_t *doc)
 	json_t *r;
 
 	fprintf(f, "# %s — %s\n\n", str(doc, "experiment"), verdict);
-	fprintf(f, "Design `%s` · run %lld · %s · abtool %s\n\n", str(doc, "design"),
-		(long long)json_integer_value(json_object_get(doc, "run_id")), str(doc, "created_at"),
-		str(doc, "abtool_version"));
+	if (!strcmp(str(doc, "kind"), "analyze"))
+		fprintf(f, "Pairs from `%s` · %s · abtool %s\n\n", str(doc, "input"), str(doc, "created_at"),
+			str(doc, "abtool_version"));
+	else
+		fprintf(f, "Design `%s` · run %lld · %s · abtool %s\n\n", str(doc, "design"),
+			(long long)json_integer_value(json_object_get(doc, "run_id")), str(doc, "created_at"),
+			str(doc, "abtool_version"));
 	if (json_is_string(json_object_get(doc, "hypothesis")))
 		fprintf(f, "> Hypothesis: %s\n\n", str(doc, "hypothesis"));
 
@@ -91,7 +95,7 @@ static void header(FILE *f, const json_t *doc)
 	} else if (ninc) {
 		fprintf(f, " %zu of %zu rule%s inconclusive:\n", ninc, n, n == 1 ? "" : "s");
 	} else {
-		fprintf(f, " %s passed:\n", n == 1 ? "the rule" : n == 2 ? "both rules" : "all rules");
+		fprintf(f, " %s passed:\n", n == 1 ? "The rule" : n == 2 ? "Both rules" : "All rules");
 	}
 	json_array_foreach(rules, i, r) {
 		const char *o = str(r, "outcome");
@@ -367,13 +371,17 @@ static void method(FILE *f, const json_t *doc)
 
 int ab_report_markdown(FILE *f, const json_t *doc)
 {
+	int analyze = !strcmp(str(doc, "kind"), "analyze");
+
 	header(f, doc);
-	provenance(f, doc);
+	if (!analyze)
+		provenance(f, doc);
 	if (json_array_size(json_object_get(doc, "rows")))
 		rows_table(f, doc);
 	other_metrics(f, doc);
 	notes(f, doc);
-	method(f, doc);
+	if (!analyze)
+		method(f, doc);
 	if (ferror(f))
 		return ab_error_set(AB_EIO, "cannot write the report: %s", strerror(errno));
 	return 0;

@@ -169,7 +169,7 @@ static struct interval scaling_interval(const struct ab_row_result *rr)
 /* Evaluate one inferential predicate over the rule's rows with the Holm
  * step on its refutations. */
 static void run_inferential(struct row_state *rows, size_t m, const struct inferential *pr,
-			    const struct ab_analysis *a, size_t metric)
+			    struct ab_analysis *a, size_t metric, const char *rule_name)
 {
 	struct eval *ev = ab_xcalloc(m ? m : 1, sizeof(*ev));
 	double *p = ab_xmalloc((m ? m : 1) * sizeof(double)), *q = ab_xmalloc((m ? m : 1) * sizeof(double));
@@ -180,6 +180,17 @@ static void run_inferential(struct row_state *rows, size_t m, const struct infer
 		struct interval iv = pr->on_scaling ? scaling_interval(rr) : metric_interval(rr, metric);
 		ev[i] = eval_interval(pr, &iv);
 		p[i] = ev[i].p_refute;
+		if (ev[i].outcome == AB_INCONCLUSIVE && iv.available && !isnan(iv.lower) && pr->theta != 1 &&
+		    log(iv.upper / iv.lower) > fabs(log(pr->theta))) {
+			/* The width shrinks about as 1/sqrt(n). */
+			double w = log(iv.upper / iv.lower), margin = fabs(log(pr->theta));
+			char *label = ab_row_label(a->exp, rr->row);
+			ab_strv_push(&a->warnings, ab_xasprintf("%s: the 90%% interval is %.2f%% wide, wider than "
+				"the %.2f%% margin of '%s' (%s): it can hardly be decided; about %.0f pairs would be "
+				"needed", label, 100 * expm1(w), 100 * expm1(margin), rule_name, pr->key,
+				ceil((double)iv.n * (w / margin) * (w / margin))));
+			free(label);
+		}
 	}
 	holm(q, p, m);
 	for (i = 0; i < m; i++) {
@@ -359,7 +370,7 @@ static char *row_head(const struct ab_analysis *a, size_t row, size_t metric)
 }
 
 static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule,
-			  const struct ab_analysis *a)
+			  struct ab_analysis *a)
 {
 	const struct ab_experiment *exp = a->exp;
 	size_t metric = metric_index(exp, rule->metric ? rule->metric : exp->metric), r, n = 0, i, np;
@@ -373,7 +384,7 @@ static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule
 			rows[n++].row = r;
 	np = inferentials(preds, rule, exp->metrics[metric].better);
 	for (i = 0; i < np; i++) {
-		run_inferential(rows, n, &preds[i], a, metric);
+		run_inferential(rows, n, &preds[i], a, metric, rule->name);
 		free(preds[i].inconclusive);
 	}
 	has_decider = np > 0 || rule->min_pair_wins > 0 || !isnan(rule->min_pair_wins_frac) ||

@@ -13,4 +13,10 @@ assert_contains "$T/err" "candidate: build cached"
 # The report says this comparison was run before.
 assert_contains "$T/err" "was run 1 time before: run 1 inconclusive"
 assert_contains "$T/out" "This exact comparison (same experiment file, same commits) was run 1 time before"
+# Gating maps an inconclusive verdict when asked to.
+expect_exit 1 "$ABTOOL" run "$T/repo/exp.yaml" --quiet --inconclusive=reject
+assert_contains "$T/err" "--inconclusive=reject maps it to exit 1"
+expect_exit 0 "$ABTOOL" run "$T/repo/exp.yaml" --quiet --inconclusive=accept
+expect_exit 64 "$ABTOOL" run "$T/repo/exp.yaml" --inconclusive=maybe
+assert_contains "$T/err" "--inconclusive: expected reject or accept, got 'maybe'"
 echo ok

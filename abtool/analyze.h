@@ -1,0 +1,48 @@
+/* analyze.h - the input reader of `abtool analyze`: pairs collected
+ * elsewhere, as TSV or CSV (parsed with libcsv), turned into an experiment
+ * and samples that the same analysis as `abtool run` decides on.
+ *
+ * Two layouts (docs/analyze.md):
+ *   long:  parameter columns…, pair, side, value [, order]
+ *          one line per sample; side is parent|candidate (or A|B)
+ *   wide:  parameter columns…, [pair,] parent, candidate [, order]
+ *          one line per pair
+ * Every other column is a matrix parameter; its values, in order of first
+ * appearance, make the rows. `order` (AB or BA) is optional; without it
+ * the order effect is not computed. Lines whose first field starts with
+ * '#' are comments. */
+#ifndef AB_ANALYZE_H
+#define AB_ANALYZE_H
+
+#include "config.h"
+#include "sample.h"
+
+struct ab_analyze_options {
+	const char *metric;     /* name of the value, default "value" */
+	const char *unit;       /* default "" ("ns" and "bytes" format by magnitude) */
+	enum ab_better better;  /* default lower */
+};
+
+struct ab_analyze_input {
+	struct ab_experiment exp;    /* synthesized: matrix, one metric, pairs = most pairs of a row */
+	struct ab_sample *samples;   /* all DONE, in row and pair order (new) */
+	size_t nsamples;
+	int wide;                    /* 1: wide layout, 0: long */
+	int has_order;               /* an order column was given */
+};
+
+/*
+ * Read `text` (len bytes; `path` names it in messages and decides the
+ * delimiter: ".csv" → comma, otherwise tab, unless the header has no tab
+ * but commas). `out` is initialised here; release with
+ * ab_analyze_release, also on error. Errors: AB_EINVALID with
+ * "PATH:LINE: column 'x': what is wrong" (a missing column, a value that is
+ * not a positive number, an unknown side, a pair given twice, a pair with
+ * only one side, no data).
+ */
+int ab_analyze_read(struct ab_analyze_input *out, const char *path, const char *text, size_t len,
+		    const struct ab_analyze_options *opt);
+
+void ab_analyze_release(struct ab_analyze_input *in);
+
+#endif
