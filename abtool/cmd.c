@@ -1,5 +1,6 @@
 /* cmd.c - helpers shared by the commands (see cmd.h). */
 #include "cmd.h"
+#include "calibrate.h"
 #include "error.h"
 #include "report.h"
 #include "revs.h"
@@ -56,24 +57,38 @@ void cmd_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir)
+int cmd_store_path(char **out, const char *flag, const char *repo_dir)
 {
 	const char *env = getenv("ABTOOL_STORE");
 	git_repository *repo = NULL;
-	char *path;
-	int err;
 
-	if (flag)
-		return ab_store_open(out, flag);
-	if (env && *env)
-		return ab_store_open(out, env);
+	*out = NULL;
+	if (flag) {
+		*out = ab_xstrdup(flag);
+		return 0;
+	}
+	if (env && *env) {
+		*out = ab_xstrdup(env);
+		return 0;
+	}
 	ab_revs_global_init();
 	if (git_repository_open_ext(&repo, repo_dir ? repo_dir : ".", 0, NULL) < 0)
 		return ab_error_set(AB_EINVALID, "'%s' is not a git repository (or any of its parents), "
 				    "so there is no default store; set 'repo:' in the experiment file, or "
 				    "give --store FILE", repo_dir ? repo_dir : ".");
-	path = ab_path_join(git_repository_commondir(repo), "abtool/abtool.db");
+	*out = ab_path_join(git_repository_commondir(repo), "abtool/abtool.db");
 	git_repository_free(repo);
+	return 0;
+}
+
+int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir)
+{
+	char *path;
+	int err;
+
+	*out = NULL;
+	if ((err = cmd_store_path(&path, flag, repo_dir)) < 0)
+		return err;
 	err = ab_store_open(out, path);
 	free(path);
 	return err;
@@ -241,6 +256,22 @@ int cmd_parse_inconclusive(struct cmd_output *out, const char *cmd, const char *
 	else
 		return cmd_usage(cmd, "--inconclusive: expected reject or accept, got '%s'", value);
 	return 0;
+}
+
+void cmd_print_calibration(FILE *f, struct ab_store *store, const struct ab_experiment *exp)
+{
+	json_t *doc = NULL;
+	char **advice, **a;
+
+	if (ab_store_latest_calibration(store, exp->hash, &doc) < 0 || !doc)
+		return;
+	advice = ab_calibrate_advice(json_object_get(doc, "calibration"), exp->pairs);
+	fprintf(f, "calibration (run %lld, %s):\n", (long long)json_integer_value(json_object_get(doc, "run_id")),
+		json_string_value(json_object_get(doc, "created_at")));
+	for (a = advice; a && *a; a++)
+		fprintf(f, "  %s\n", *a);
+	ab_strv_free(advice);
+	json_decref(doc);
 }
 
 static void on_signal(int sig)

@@ -40,6 +40,7 @@ int cmd_demo(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 /* Print "abtool: MESSAGE" for the last error and return its exit code. */
 int cmd_fail(int err);
@@ -59,6 +60,9 @@ void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * the working directory when NULL). Prints nothing; returns the error.
  */
 int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir);
+
+/* The path cmd_open_store would open (new string); the same errors. */
+int cmd_store_path(char **out, const char *flag, const char *repo_dir);
 
 /* Output options shared by run and resume. */
 struct cmd_output {
@@ -80,6 +84,10 @@ struct ab_run_events cmd_run_events(struct cmd_output *out);
 /* Print the report to stdout, write --json/--md files, and return the
  * verdict's exit code (or an I/O error's). */
 int cmd_emit_reports(struct cmd_output *out, const json_t *doc, enum ab_verdict verdict);
+
+/* Print what the newest calibration of this experiment file says about
+ * `pairs` planned pairs (nothing when there is none). */
+void cmd_print_calibration(FILE *f, struct ab_store *store, const struct ab_experiment *exp);
 
 /* Install SIGINT/SIGTERM handlers that interrupt the running sample. */
 void cmd_install_signals(void);

@@ -7,8 +7,10 @@
 #include "revs.h"
 #include "util.h"
 
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int cmd_check(int argc, char **argv)
 {
@@ -17,11 +19,26 @@ int cmd_check(int argc, char **argv)
 	size_t nrows, r, i;
 	int err, rc = 0;
 
-	if (argc == 2 && !strcmp(argv[1], "--help"))
-		return cmd_help("check");
-	if (argc != 2)
+	static const struct option longopts[] = {
+		{"store", required_argument, NULL, 'S'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *store_flag = NULL;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 'S')
+			store_flag = optarg;
+		else if (c == 'h')
+			return cmd_help("check");
+		else
+			return cmd_usage("check", "unknown option");
+	}
+	if (optind != argc - 1)
 		return cmd_usage("check", "expected one experiment file");
-	if ((err = ab_experiment_load(&exp, argv[1])) < 0) {
+	if ((err = ab_experiment_load(&exp, argv[optind])) < 0) {
 		rc = cmd_fail(err);
 		ab_experiment_release(&exp);
 		return rc;
@@ -60,6 +77,18 @@ int cmd_check(int argc, char **argv)
 	}
 	if (!exp.nrules)
 		printf("rules     none: the verdict will be inconclusive\n");
+	{
+		/* What earlier runs of this experiment file say, when there is a
+		 * store already: check never creates one. */
+		struct ab_store *store = NULL;
+		char *path = NULL;
+		if (cmd_store_path(&path, store_flag, exp.repo) == 0 && access(path, F_OK) == 0 &&
+		    ab_store_open(&store, path) == 0) {
+			cmd_print_calibration(stdout, store, &exp);
+			ab_store_close(store);
+		}
+		free(path);
+	}
 out:
 	ab_revs_release(&revs);
 	ab_experiment_release(&exp);

@@ -146,6 +146,7 @@ int cmd_run(int argc, char **argv)
 			cmd_warn("parent %.10s is not the exact parent of candidate %.10s (exact_parent: false)",
 				 run.revs.parent_hex, run.revs.candidate_hex);
 		print_memory(store, &run);
+		cmd_print_calibration(stderr, store, &exp);
 	}
 	if (err == 0)
 		err = ab_run_samples(&run);

@@ -10,12 +10,15 @@ const struct ab_command_entry ab_commands[] = {
 	 "EXP.yaml [--candidate REV] [--pairs N] [--seed N] [--json F] [--md F] [--store DB]\n"
 	 "                  [--inconclusive=reject|accept] [--quiet] [--verbose]",
 	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict"},
-	{"check", cmd_check, "EXP.yaml",
+	{"check", cmd_check, "EXP.yaml [--store DB]",
 	 "validate an experiment file and show its plan and the rows each rule selects"},
 	{"analyze", cmd_analyze,
 	 "FILE [--accept RULES.yaml] [--metric NAME] [--unit U] [--better lower|higher] [--json F] [--md F]\n"
 	 "                  [--inconclusive=reject|accept]",
 	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV)"},
+	{"calibrate", cmd_calibrate,
+	 "EXP.yaml [--pairs N] [--seed N] [--candidate REV] [--json F] [--md F] [--store DB] [--quiet]",
+	 "A/A on the parent built twice: the noise floor, false-outcome rates, pairs needed"},
 	{"resume", cmd_resume, "RUN [--json F] [--md F] [--store DB] [--inconclusive=reject|accept] [--quiet] [--verbose]",
 	 "finish an interrupted run from its stored plan"},
 	{"report", cmd_report, "RUN [--format md|json] [-o FILE] [--store DB]",

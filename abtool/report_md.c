@@ -75,6 +75,14 @@ static void header(FILE *f, const json_t *doc)
 	if (json_is_string(json_object_get(doc, "hypothesis")))
 		fprintf(f, "> Hypothesis: %s\n\n", str(doc, "hypothesis"));
 
+	if (!strcmp(str(doc, "kind"), "calibrate")) {
+		fprintf(f, "**A/A calibration%s.** Both sides are the parent `%.10s`, built twice into separate "
+			"trees, so every \"faster\" or \"slower\" outcome below is false.\n\n",
+			strcmp(verdict, "invalid") ? "" : ": invalid", str(json_object_get(doc, "parent"), "oid"));
+		json_array_foreach(reasons, i, r)
+			fprintf(f, "- ✗ %s\n", json_string_value(r));
+		return;
+	}
 	json_array_foreach(rules, i, r) {
 		nfail += !strcmp(str(r, "outcome"), "fail");
 		ninc += !strcmp(str(r, "outcome"), "inconclusive");
@@ -176,7 +184,8 @@ static void provenance(FILE *f, const json_t *doc)
 			fprintf(f, "| artifact `");
 			cell(f, path);
 			fprintf(f, "` SHA-256 | `%s…` | `%s…`%s |\n", ha, hb,
-				!strcmp(json_string_value(hash), other) ? " ⚠ identical" : "");
+				!strcmp(json_string_value(hash), other) && strcmp(str(doc, "kind"), "calibrate")
+					? " ⚠ identical" : "");
 		}
 	}
 	fprintf(f, "| benchmark | `");
@@ -333,6 +342,51 @@ static void other_metrics(FILE *f, const json_t *doc)
 		fputc('\n', f);
 }
 
+static void rate_cell(FILE *f, const json_t *r)
+{
+	fprintf(f, "%lld (%.1f%% [%.1f, %.1f])", (long long)json_integer_value(json_object_get(r, "count")),
+		100 * num(r, "rate"), 100 * json_number_value(json_array_get(json_object_get(r, "ci"), 0)),
+		100 * json_number_value(json_array_get(json_object_get(r, "ci"), 1)));
+}
+
+static void calibration(FILE *f, const json_t *doc)
+{
+	const json_t *cal = json_object_get(doc, "calibration"), *total = json_object_get(cal, "total");
+	size_t i, j;
+	json_t *row, *need;
+
+	if (!cal)
+		return;
+	fprintf(f, "## Calibration\nBlocks of %lld pairs, each an A/A experiment; under no change a bound "
+		"excludes 1 on one side in %.2f%% of blocks (the exact rate of the one-sided 95%% bounds).\n\n",
+		(long long)json_integer_value(json_object_get(cal, "block_pairs")), 100 * num(cal, "expected_rate"));
+	fprintf(f, "| row | pairs | spread of log ratios | blocks | false faster [95%% CI] | false slower "
+		"[95%% CI] | pairs needed |\n| --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+	json_array_foreach(json_object_get(cal, "rows"), i, row) {
+		fprintf(f, "| ");
+		cell(f, str(row, "label"));
+		fprintf(f, " | %lld | %.2f%% | %lld | ", (long long)json_integer_value(json_object_get(row, "pairs")),
+			100 * num(row, "spread"), (long long)json_integer_value(json_object_get(row, "blocks")));
+		rate_cell(f, json_object_get(row, "false_faster"));
+		fprintf(f, " | ");
+		rate_cell(f, json_object_get(row, "false_slower"));
+		fprintf(f, " | ");
+		json_array_foreach(json_object_get(row, "pairs_needed"), j, need) {
+			fprintf(f, "%s", j ? "; " : "");
+			cell(f, str(need, "rule"));
+			fprintf(f, " (%s): %lld", str(need, "predicate"),
+				(long long)json_integer_value(json_object_get(need, "pairs")));
+		}
+		fprintf(f, " |\n");
+	}
+	fprintf(f, "\nAll rows: %lld blocks, false faster ", (long long)json_integer_value(json_object_get(total, "blocks")));
+	rate_cell(f, json_object_get(total, "false_faster"));
+	fprintf(f, ", false slower ");
+	rate_cell(f, json_object_get(total, "false_slower"));
+	fprintf(f, ".\nPairs needed: n = ⌈((z₀.₉₅ + z₀.₈₀)·σ/m)²·π/3⌉ for the margin m = |ln θ| of each rule, "
+		"σ the spread of log ratios (80%% power).\n\n");
+}
+
 static void notes(FILE *f, const json_t *doc)
 {
 	const json_t *warnings = json_object_get(doc, "warnings"), *earlier = json_object_get(doc, "earlier_runs");
@@ -378,6 +432,7 @@ int ab_report_markdown(FILE *f, const json_t *doc)
 		provenance(f, doc);
 	if (json_array_size(json_object_get(doc, "rows")))
 		rows_table(f, doc);
+	calibration(f, doc);
 	other_metrics(f, doc);
 	notes(f, doc);
 	if (!analyze)

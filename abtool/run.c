@@ -1,5 +1,6 @@
 /* run.c - the pipeline's driver (see run.h). */
 #include "run.h"
+#include "calibrate.h"
 #include "env.h"
 #include "error.h"
 #include "report.h"
@@ -149,11 +150,25 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	int err;
 
 	init_common(run, exp, store, events, opt->cache_dir);
+	run->kind = opt->aa ? "calibrate" : "ab";
+	run->block_pairs = exp->pairs;
 	if (opt->pairs > 0)
 		exp->pairs = opt->pairs;
 	if ((err = ab_revs_open(&run->revs, exp->repo, opt->candidate ? opt->candidate : exp->candidate,
 				exp->parent, exp->exact_parent)) < 0)
 		return err;
+	if (opt->aa) {
+		/* A/A: the candidate side is the parent too, in a tree of its own */
+		struct ab_revs *r = &run->revs;
+		git_oid_cpy(&r->candidate, &r->parent);
+		git_oid_cpy(&r->candidate_tree, &r->parent_tree);
+		memcpy(r->candidate_hex, r->parent_hex, sizeof(r->candidate_hex));
+		memcpy(r->candidate_tree_hex, r->parent_tree_hex, sizeof(r->candidate_tree_hex));
+		free(r->candidate_subject);
+		r->candidate_subject = ab_xstrdup(r->parent_subject);
+		salt[0] = "calibrate-a";
+		salt[1] = "calibrate-b";
+	}
 	if ((err = ab_extract_new(&run->extractor, exp)) < 0)
 		return err;
 	run->identity = ab_build_identity(NULL);
@@ -162,9 +177,10 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	if ((err = ab_plan_build(&plan, nrows, (size_t)exp->pairs, (size_t)exp->warmup, run->meta.seed)) < 0)
 		return err;
 	params = row_params(exp, nrows);
-	run->options = json_pack("{s:s, s:s, s:I, s:i}", "experiment_path", exp->path ? exp->path : "",
+	run->options = json_pack("{s:s, s:s, s:I, s:i, s:i}", "experiment_path", exp->path ? exp->path : "",
 				 "candidate_spec", opt->candidate ? opt->candidate : exp->candidate,
-				 "seed", (json_int_t)run->meta.seed, "pairs", exp->pairs);
+				 "seed", (json_int_t)run->meta.seed, "pairs", exp->pairs,
+				 "block_pairs", run->block_pairs);
 	{
 		char *abs = ab_path_absolute(NULL, exp->path);
 		json_object_set_new(run->options, "experiment_abspath", json_string(abs));
@@ -172,7 +188,7 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	}
 	host = json_dumps(run->host, JSON_COMPACT);
 	options = json_dumps(run->options, JSON_COMPACT);
-	run->meta.kind = "ab";
+	run->meta.kind = run->kind;
 	run->meta.experiment_hash = exp->hash;
 	run->meta.experiment_name = exp->name;
 	run->meta.experiment_path = exp->path;
@@ -300,6 +316,16 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	run->options = opts;
 	if (err < 0)
 		goto out;
+	run->kind = json_string_value(json_object_get(stored, "kind")) &&
+			    !strcmp(json_string_value(json_object_get(stored, "kind")), "calibrate")
+		    ? "calibrate" : "ab";
+	run->block_pairs = (int)json_integer_value(json_object_get(opts, "block_pairs"));
+	if (run->block_pairs <= 0)
+		run->block_pairs = exp_out->pairs;
+	if (!strcmp(run->kind, "calibrate")) {
+		salt[0] = "calibrate-a";
+		salt[1] = "calibrate-b";
+	}
 	run->meta.id = run_id;
 	snprintf(run->meta.uuid, sizeof(run->meta.uuid), "%s", json_string_value(json_object_get(stored, "uuid")));
 	run->meta.seed = (uint64_t)json_integer_value(json_object_get(stored, "seed"));
@@ -499,6 +525,11 @@ static char *reproduce_command(const struct ab_run *run)
 {
 	const char *path = json_string_value(json_object_get(run->options, "experiment_path"));
 
+	if (!strcmp(run->kind, "calibrate"))
+		return ab_xasprintf("abtool calibrate %s --candidate %s --seed %llu --pairs %d",
+				    path ? path : "EXP.yaml",
+				    json_string_value(json_object_get(run->options, "candidate_spec")),
+				    (unsigned long long)run->meta.seed, run->exp->pairs);
 	return ab_xasprintf("abtool run %s --candidate %s --seed %llu --pairs %d", path ? path : "EXP.yaml",
 			    run->revs.candidate_hex, (unsigned long long)run->meta.seed, run->exp->pairs);
 }
@@ -543,7 +574,20 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 	in.earlier = earlier;
 	in.identity = run->identity;
 	in.reproduce = reproduce;
+	in.kind = run->kind;
 	doc = ab_report_document(&in);
+	if (!strcmp(run->kind, "ab") && json_object_size(run->builds[0].artifacts) &&
+	    json_equal(run->builds[0].artifacts, run->builds[1].artifacts))
+		json_array_append_new(json_object_get(doc, "warnings"), json_string(
+			"the declared artifacts are byte-identical on both sides: this may be an A/A "
+			"comparison in disguise (did the change reach the build?)"));
+	if (!strcmp(run->kind, "calibrate")) {
+		json_object_set_new(doc, "calibration", ab_calibrate_summary(a, (size_t)run->block_pairs));
+		if (a->verdict != AB_INVALID) {
+			json_object_set_new(doc, "verdict", json_string("calibrated"));
+			json_object_set_new(doc, "reasons", json_array());
+		}
+	}
 
 	rules = ab_xcalloc(exp->nrules + 1, sizeof(*rules));
 	for (i = 0; i < exp->nrules; i++) {
@@ -553,8 +597,8 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 	}
 	reasons = json_dumps(json_object_get(doc, "reasons"), JSON_COMPACT);
 	text = ab_report_json_text(doc);
-	err = ab_store_run_finish(run->store, run->meta.id, ab_verdict_name(a->verdict), reasons, text,
-				  rules, exp->nrules);
+	err = ab_store_run_finish(run->store, run->meta.id, json_string_value(json_object_get(doc, "verdict")),
+				  reasons, text, rules, exp->nrules);
 	free(reasons);
 	free(text);
 	free(rules);

@@ -48,6 +48,8 @@ struct ab_run {
 	struct ab_sample *samples;        /* the whole plan, in seq order */
 	size_t nsamples;
 	struct ab_extractor *extractor;
+	const char *kind;                 /* "ab" or "calibrate" */
+	int block_pairs;                  /* calibrate: the experiment's planned pairs */
 	char *host_change;                /* resume: how the host differs from the run's start, or NULL */
 	int stopped_early;                /* a failed sample or checksum mismatch stopped the samples */
 };
@@ -60,6 +62,7 @@ struct ab_run_options {
 	uint64_t seed;
 	const char *cache_dir;     /* NULL: ab_cache_dir() */
 	const char *salt_parent, *salt_candidate;  /* build salts ("" normally) */
+	int aa;                    /* calibration: both sides are the parent, built twice */
 };
 
 /*

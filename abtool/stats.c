@@ -610,6 +610,57 @@ static double hill_t(double q, double n)
 	return sqrt(n * y);
 }
 
+/* P(X >= k) for X ~ Binomial(n, p), summed in log space. */
+static double binom_upper(size_t k, size_t n, double p)
+{
+	double sum = 0, lp = log(p), lq = log1p(-p);
+	size_t i;
+
+	if (k == 0)
+		return 1;
+	if (p <= 0)
+		return 0;
+	if (p >= 1)
+		return 1;
+	for (i = k; i <= n; i++)
+		sum += exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) +
+			   (double)i * lp + (double)(n - i) * lq);
+	return fmin(1, sum);
+}
+
+void ab_stats_binomial_ci(size_t k, size_t n, double level, double *lower, double *upper)
+{
+	double tail = (1 - level) / 2, lo, hi, mid;
+	int it;
+
+	*lower = 0;
+	*upper = 1;
+	if (n == 0 || k > n)
+		return;
+	if (k > 0) {
+		/* P(X >= k | p) grows with p: find where it reaches the tail */
+		for (lo = 0, hi = 1, it = 0; it < 100; it++) {
+			mid = (lo + hi) / 2;
+			if (binom_upper(k, n, mid) < tail)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		*lower = (lo + hi) / 2;
+	}
+	if (k < n) {
+		/* P(X <= k | p) = 1 - P(X >= k+1 | p) falls with p */
+		for (lo = 0, hi = 1, it = 0; it < 100; it++) {
+			mid = (lo + hi) / 2;
+			if (1 - binom_upper(k + 1, n, mid) > tail)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		*upper = (lo + hi) / 2;
+	}
+}
+
 double ab_stats_t_two_sided_p(double t, double df)
 {
 	if (isnan(t) || !(df > 0))

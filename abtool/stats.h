@@ -165,6 +165,14 @@ struct ab_hl {
  */
 void ab_stats_hodges_lehmann(struct ab_hl *out, const double *d, size_t n, double alpha);
 
+/*
+ * Exact (Clopper–Pearson) two-sided confidence interval of a binomial
+ * proportion: k successes in n trials at `level` (e.g. 0.95). The bounds
+ * solve P(X >= k | p_lo) = (1-level)/2 and P(X <= k | p_hi) = (1-level)/2 by
+ * bisection on the binomial tail (Clopper & Pearson 1934). n == 0 gives
+ * [0, 1]. */
+void ab_stats_binomial_ci(size_t k, size_t n, double level, double *lower, double *upper);
+
 /* Two-sided p of Student's t statistic `t` with `df` degrees of freedom:
  * 2 P(T > |t|), from the regularized incomplete beta function (the same
  * continued fraction as ab_stats_t_quantile). NAN for df <= 0. */

@@ -759,3 +759,24 @@ int ab_store_run_resolve(struct ab_store *store, const char *text, int64_t *out)
 	sqlite3_finalize(st);
 	return err;
 }
+
+int ab_store_latest_calibration(struct ab_store *store, const char *experiment_hash, json_t **out)
+{
+	sqlite3_stmt *st;
+	int err, rc;
+
+	*out = NULL;
+	if ((err = prepare(store, &st,
+			   "SELECT r.report FROM runs r JOIN experiments e ON e.id = r.experiment_id "
+			   "WHERE e.hash = ?1 AND r.kind = 'calibrate' AND r.status = 'finished' "
+			   "AND r.report IS NOT NULL ORDER BY r.id DESC LIMIT 1")) < 0)
+		return err;
+	bind_text(st, 1, experiment_hash);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL);
+	else if (rc != SQLITE_DONE)
+		err = db_error(store, "reading the calibration");
+	sqlite3_finalize(st);
+	return err;
+}

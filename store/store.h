@@ -141,6 +141,13 @@ int ab_store_same_comparison(struct ab_store *store, const char *experiment_hash
 			     const char *parent_oid, const char *candidate_oid,
 			     int64_t exclude_run, json_t **out);
 
+/*
+ * The report of the newest finished calibration (kind "calibrate") of the
+ * experiment with text hash `experiment_hash`, as a JSON document (new
+ * reference), or *out = NULL when there is none. AB_EIO.
+ */
+int ab_store_latest_calibration(struct ab_store *store, const char *experiment_hash, json_t **out);
+
 /* Resolve "latest" or a decimal id or a uuid prefix to a run id.
  * AB_ENOTFOUND naming the text. */
 int ab_store_run_resolve(struct ab_store *store, const char *text, int64_t *out);

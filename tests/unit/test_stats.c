@@ -839,9 +839,35 @@ static void test_simulated_error_rates(void **state)
 	assert_true(l_shift >= lo && l_shift <= hi);
 }
 
+/* Clopper–Pearson intervals against closed forms (k = 0: 1 - 0.025^(1/n);
+ * k = n: 0.025^(1/n)) and an independent bisection on exact binomial sums
+ * in Python (math.comb): 5 of 10 is [0.187086, 0.812914], 3 of 40 is
+ * [0.015742, 0.203865]. */
+static void test_binomial_ci(void **state)
+{
+	double lo, hi;
+
+	(void)state;
+	ab_stats_binomial_ci(0, 10, 0.95, &lo, &hi);
+	assert_true(lo == 0);
+	assert_close(hi, 0.308497, 6);
+	ab_stats_binomial_ci(5, 10, 0.95, &lo, &hi);
+	assert_close(lo, 0.187086, 6);
+	assert_close(hi, 0.812914, 6);
+	ab_stats_binomial_ci(10, 10, 0.95, &lo, &hi);
+	assert_close(lo, 0.691503, 6);
+	assert_true(hi == 1);
+	ab_stats_binomial_ci(3, 40, 0.95, &lo, &hi);
+	assert_close(lo, 0.0157418, 5);
+	assert_close(hi, 0.203865, 6);
+	ab_stats_binomial_ci(3, 0, 0.95, &lo, &hi);
+	assert_true(lo == 0 && hi == 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_binomial_ci),
 		cmocka_unit_test(test_sign_test_table),
 		cmocka_unit_test(test_null_n7),
 		cmocka_unit_test(test_null_large_n),

@@ -1,0 +1,126 @@
+/* cmd_calibrate.c - `abtool calibrate EXP.yaml`: an A/A run. Both sides
+ * are the experiment's parent revision, built twice into separate trees,
+ * measured exactly as `abtool run` would. Every "faster" or "slower"
+ * outcome is then false: per row abtool reports the spread of the log
+ * ratios, the rate of false outcomes in blocks of the planned pair count
+ * with exact binomial intervals, and the pairs each rule's margin needs.
+ * The result is stored; `check` and `run` of the same experiment file say
+ * whether the planned pairs are enough. */
+#include "cmd.h"
+#include "error.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <string.h>
+#include <unistd.h>
+
+int cmd_calibrate(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"candidate", required_argument, NULL, 'c'},
+		{"pairs", required_argument, NULL, 'p'},
+		{"seed", required_argument, NULL, 's'},
+		{"json", required_argument, NULL, 'j'},
+		{"md", required_argument, NULL, 'm'},
+		{"store", required_argument, NULL, 'S'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct ab_run_options opt;
+	struct cmd_output out;
+	struct ab_experiment exp;
+	struct ab_store *store = NULL;
+	struct ab_run run;
+	struct ab_analysis analysis;
+	struct ab_run_events events;
+	const char *store_flag = NULL;
+	json_t *doc = NULL;
+	int64_t v;
+	int c, err, rc;
+
+	memset(&opt, 0, sizeof(opt));
+	memset(&out, 0, sizeof(out));
+	memset(&run, 0, sizeof(run));
+	memset(&analysis, 0, sizeof(analysis));
+	out.inconclusive_exit = AB_EXIT_INCONCLUSIVE;
+	opt.aa = 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "qvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			opt.candidate = optarg;
+			break;
+		case 'p':
+			if (ab_parse_int64(&v, optarg) < 0 || v < 5 || v > 100000)
+				return cmd_usage("calibrate", "--pairs: expected an integer from 5 to 100000, got '%s'",
+						 optarg);
+			opt.pairs = (int)v;
+			break;
+		case 's':
+			if (ab_parse_int64(&v, optarg) < 0 || v < 0)
+				return cmd_usage("calibrate", "--seed: expected a non-negative integer, got '%s'", optarg);
+			opt.have_seed = 1;
+			opt.seed = (uint64_t)v;
+			break;
+		case 'j':
+			out.json_path = optarg;
+			break;
+		case 'm':
+			out.md_path = optarg;
+			break;
+		case 'S':
+			store_flag = optarg;
+			break;
+		case 'q':
+			out.quiet = 1;
+			break;
+		case 'v':
+			out.verbose = 1;
+			break;
+		case 'h':
+			return cmd_help("calibrate");
+		default:
+			return cmd_usage("calibrate", "unknown option");
+		}
+	}
+	if (optind != argc - 1)
+		return cmd_usage("calibrate", "expected one experiment file");
+	out.progress = !out.quiet && isatty(STDERR_FILENO);
+	if ((err = ab_experiment_load(&exp, argv[optind])) < 0) {
+		rc = cmd_fail(err);
+		ab_experiment_release(&exp);
+		return rc;
+	}
+	/* Four blocks of the planned size unless told otherwise. */
+	if (!opt.pairs)
+		opt.pairs = 4 * exp.pairs;
+	cmd_install_signals();
+	events = cmd_run_events(&out);
+	if ((err = cmd_open_store(&store, store_flag, exp.repo)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	err = ab_run_start(&run, &exp, store, &opt, &events);
+	if (err == 0)
+		err = ab_run_samples(&run);
+	if (err == AB_EINTERRUPTED) {
+		rc = cmd_interrupted(&run);
+		goto out;
+	}
+	if (err < 0 || (err = ab_run_finish(&run, &analysis, &doc)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	rc = cmd_emit_reports(&out, doc, analysis.verdict);
+	if (analysis.verdict != AB_INVALID)
+		rc = rc == AB_EXIT_IO ? rc : 0;
+out:
+	json_decref(doc);
+	ab_analysis_release(&analysis);
+	ab_run_release(&run);
+	ab_store_close(store);
+	ab_experiment_release(&exp);
+	return rc;
+}

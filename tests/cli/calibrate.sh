@@ -1,0 +1,38 @@
+# `abtool calibrate`: an A/A run on the parent built twice. Both builds
+# run, the two trees differ, the blocks and false-outcome counts add up,
+# and `check` and `run` report what the calibration says about the plan.
+. "$(dirname "$0")/lib.sh"
+
+make_repo "$T/repo" 20 10
+EXP_BUILD="echo built >> $T/count && make" EXP_PAIRS=5 write_exp "$T/repo"
+expect_exit 0 "$ABTOOL" calibrate "$T/repo/exp.yaml" --pairs 10 --json "$T/cal.json" --seed 3
+[ "$(wc -l < "$T/count")" = 2 ] || fail "the parent is not built twice"
+assert_contains "$T/out" "calibrated"
+assert_contains "$T/out" "A/A calibration"
+assert_contains "$T/out" "## Calibration"
+parent=$(git -C "$T/repo" rev-parse HEAD~1)
+[ "$(jqv "$T/cal.json" .parent.oid)" = "$parent" ] || fail "parent oid"
+[ "$(jqv "$T/cal.json" .candidate.oid)" = "$parent" ] || fail "candidate side must be the parent"
+[ "$(jqv "$T/cal.json" .kind)" = calibrate ] || fail "kind"
+[ "$(jqv "$T/cal.json" .verdict)" = calibrated ] || fail "verdict"
+[ "$(jqv "$T/cal.json" .calibration.block_pairs)" = 5 ] || fail "block size is the planned pairs"
+[ "$(jqv "$T/cal.json" '.calibration.rows[0].blocks')" = 2 ] || fail "10 pairs make 2 blocks of 5"
+[ "$(jqv "$T/cal.json" '.calibration.total.blocks')" = 2 ] || fail "total blocks"
+ff=$(jqv "$T/cal.json" '.calibration.rows[0].false_faster.count')
+fs=$(jqv "$T/cal.json" '.calibration.rows[0].false_slower.count')
+[ $((ff + fs)) -le 2 ] || fail "false outcomes exceed blocks"
+[ "$(jqv "$T/cal.json" '.calibration.rows[0].pairs_needed | length')" = 2 ] || fail "two rule margins"
+spread=$(jqv "$T/cal.json" '.calibration.rows[0].spread')
+awk "BEGIN { exit !($spread > 0 && $spread < 0.5) }" || fail "spread $spread"
+db="$T/repo/.git/abtool/abtool.db"
+[ "$(sqlite3 "$db" "select kind || ' ' || verdict from runs")" = "calibrate calibrated" ] || fail "stored"
+# Two trees: the build cache holds two entries for one commit.
+[ "$(ls -d "$XDG_CACHE_HOME"/abtool/builds/*/ | wc -l)" = 2 ] || fail "two trees"
+
+# check and run say what the calibration means for the plan
+expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
+assert_contains "$T/out" "calibration (run 1,"
+"$ABTOOL" run "$T/repo/exp.yaml" --quiet >/dev/null 2>"$T/err"
+"$ABTOOL" run "$T/repo/exp.yaml" 2>"$T/err" >/dev/null
+assert_contains "$T/err" "calibration (run 1,"
+echo ok
