@@ -54,7 +54,7 @@ char *ab_env_summary(const json_t *fp);
  * (worth knowing, often unavoidable). `message` is one line, lowercase, no
  * final period, ending with what to do. Unknown (null) facts raise no
  * warning. `load_threshold` is an absolute 1-minute load average; pass
- * AB_ENV_LOAD_THRESHOLD_DEFAULT (a negative value means the default).
+ * AB_ENV_LOAD_THRESHOLD_DEFAULT (a negative or NaN value means the default).
  */
 json_t *ab_env_warnings(const json_t *fp, double load_threshold);
 

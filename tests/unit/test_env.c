@@ -6,6 +6,7 @@
 #include "error.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -704,11 +705,13 @@ static void test_odd_files(void **state)
 	json_decref(fp);
 
 	ab_test_write(dir, CPU "online", "0-3,6,8-9\n");
+	ab_test_write(dir, "proc/stat", "cpu  10 20 30 40 50 60 70\n");  /* before Linux 2.6.11: no steal */
 	ab_test_write(dir, CPU "cpufreq/boost", "0\n");
 	fp = ab_env_fingerprint(dir);
 	expect_int(fp, "online_cpus", 7);
 	expect_bool(fp, "boost", 0);
 	expect_str(fp, "boost_control", "/sys/devices/system/cpu/intel_pstate/no_turbo");
+	expect_null(fp, "steal_fraction");
 	json_decref(fp);
 	ab_test_rmtemp(dir);
 }
@@ -768,6 +771,22 @@ static void test_warning_thresholds(void **state)
 	w = ab_env_warnings(fp, -1);  /* negative: the default */
 	assert_warning_ids(w, "load", NULL);
 	json_decref(w);
+	w = ab_env_warnings(fp, 0.7);
+	assert_warning_ids(w, NULL);
+	json_decref(w);
+	json_object_set_new(fp, "load_1m", json_real(0.4));
+	w = ab_env_warnings(fp, -1);
+	assert_warning_ids(w, NULL);
+	json_decref(w);
+	json_object_set_new(fp, "load_1m", json_real(0.6));
+	w = ab_env_warnings(fp, NAN);  /* NaN: the default too */
+	assert_warning_ids(w, "load", NULL);
+	json_decref(w);
+	json_object_set_new(fp, "load_1m", json_real(0.4));
+	w = ab_env_warnings(fp, 0.3);
+	assert_warning_ids(w, "load", NULL);
+	json_decref(w);
+	json_object_set_new(fp, "load_1m", json_real(0.6));
 	w = ab_env_warnings(fp, 0.6);
 	assert_warning_ids(w, NULL);
 	json_decref(w);
