@@ -835,7 +835,7 @@ static int unknown_key(const char *prefix, const char *key)
 	for (i = 0; i < NREQ; i++)
 		names[i] = req_keys[i].key;
 	if ((near = nearest(key, names, NREQ)))
-		return ab_error_set(AB_EINVALID, "%sunknown key '%s' (did you mean '%s'?)", prefix, key, near);
+		return ab_error_set(AB_EINVALID, "%sunknown key '%s'; did you mean '%s'?", prefix, key, near);
 	return ab_error_set(AB_EINVALID, "%sunknown key '%s'; expected governor, boost, smt, ac_power, max_load, "
 			    "max_steal or min_online_cpus", prefix, key);
 }
@@ -859,7 +859,7 @@ int ab_env_require_parse(json_t **out, const char *key, const char *value_text)
 			if (!strcmp(value_text, governors[i]))
 				return *out = json_string(value_text), 0;
 		if ((near = nearest(value_text, governors, NGOV)))
-			return ab_error_set(AB_EINVALID, "unknown governor '%s' (did you mean '%s'?)", value_text, near);
+			return ab_error_set(AB_EINVALID, "unknown governor '%s'; did you mean '%s'?", value_text, near);
 		return ab_error_set(AB_EINVALID, "unknown governor '%s'; expected performance, powersave, ondemand, "
 				    "conservative, schedutil or userspace", value_text);
 	case REQ_BOOL:

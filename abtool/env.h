@@ -75,7 +75,7 @@ json_t *ab_env_warnings(const json_t *fp, double load_threshold);
  *   max_steal        fraction 0..1 or percentage "1%"        -> real
  *   min_online_cpus  integer >= 1                            -> integer
  * Errors: AB_EINVALID with a message that carries no location ("expected
- * true or false"; "unknown key 'gvernor' (did you mean 'governor'?)"),
+ * true or false"; "unknown key 'gvernor'; did you mean 'governor'?"),
  * for config.c to prefix with file:line:col.
  */
 int ab_env_require_parse(json_t **out, const char *key, const char *value_text);

@@ -884,7 +884,7 @@ static void test_requirements_invalid(void **state)
 	req = json_pack("{s:s}", "gvernor", "performance");
 	assert_int_equal(ab_env_check_requirements(fp, req, &unmet), AB_EINVALID);
 	assert_null(unmet);
-	assert_string_equal(ab_error_last(), "environment.require: unknown key 'gvernor' (did you mean 'governor'?)");
+	assert_string_equal(ab_error_last(), "environment.require: unknown key 'gvernor'; did you mean 'governor'?");
 	json_decref(req);
 	req = json_pack("{s:s}", "cpu_count", "4");
 	assert_int_equal(ab_env_check_requirements(fp, req, &unmet), AB_EINVALID);
@@ -943,7 +943,7 @@ static void test_require_parse(void **state)
 	(void)state;
 	assert_parses("governor", "performance", "\"performance\"");
 	assert_parses("governor", "schedutil", "\"schedutil\"");
-	assert_rejects("governor", "perfromance", "unknown governor 'perfromance' (did you mean 'performance'?)");
+	assert_rejects("governor", "perfromance", "unknown governor 'perfromance'; did you mean 'performance'?");
 	assert_rejects("governor", "turbo", "unknown governor 'turbo'; expected performance, powersave, ondemand, "
 					    "conservative, schedutil or userspace");
 	assert_parses("boost", "false", "false");
@@ -962,7 +962,7 @@ static void test_require_parse(void **state)
 	assert_parses("min_online_cpus", "2", "2");
 	assert_rejects("min_online_cpus", "0", "expected a whole number of CPUs >= 1");
 	assert_rejects("min_online_cpus", "2.5", "expected a whole number of CPUs >= 1");
-	assert_rejects("max_laod", "1", "unknown key 'max_laod' (did you mean 'max_load'?)");
+	assert_rejects("max_laod", "1", "unknown key 'max_laod'; did you mean 'max_load'?");
 	assert_rejects("nice", "1", "unknown key 'nice'; expected governor, boost, smt, ac_power, max_load, "
 				    "max_steal or min_online_cpus");
 
