@@ -758,6 +758,25 @@ static json_t *fp_with(const char *key, json_t *value)
 	return fp;
 }
 
+/* Summary parts the machines above do not reach. */
+static void test_summary_parts(void **state)
+{
+	json_t *fp = json_pack("{s:i, s:i, s:s, s:s}", "logical_cpus", 8, "online_cpus", 4, "power_source", "ac",
+			       "kernel", "Linux 6.1.0");
+	char *line = ab_env_summary(fp);
+
+	(void)state;
+	assert_string_equal(line, "8-CPU (4 online), Linux 6.1.0, AC power");
+	free(line);
+	json_object_del(fp, "logical_cpus");
+	json_object_set_new(fp, "cpu_model", json_string("Test CPU"));
+	json_object_set_new(fp, "power_source", json_string("no_battery"));
+	line = ab_env_summary(fp);
+	assert_string_equal(line, "4-CPU (Test CPU), Linux 6.1.0");
+	free(line);
+	json_decref(fp);
+}
+
 /* Thresholds are strict: at the limit there is no warning. */
 static void test_warning_thresholds(void **state)
 {
@@ -992,6 +1011,7 @@ int main(void)
 		cmocka_unit_test(test_real_system),
 		cmocka_unit_test(test_odd_files),
 		cmocka_unit_test(test_power_rules),
+		cmocka_unit_test(test_summary_parts),
 		cmocka_unit_test(test_warning_thresholds),
 		cmocka_unit_test(test_requirements_each_key),
 		cmocka_unit_test(test_requirements_invalid),
