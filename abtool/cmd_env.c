@@ -1,29 +1,115 @@
 /* cmd_env.c - `abtool env`: the host fingerprint abtool stores with each
- * run, so a reader can tell on what machine a verdict was reached. */
+ * run, so a reader can tell on what machine a verdict was reached, and the
+ * warnings it implies, so a user can fix the host before measuring. */
 #include "cmd.h"
 #include "env.h"
+#include "util.h"
 
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* One fingerprint value as text (new string): null is "unknown", arrays
+ * are joined, sizes and fractions get human units beside the raw value. */
+static char *format_value(const char *key, const json_t *v)
+{
+	char buf[32];
+
+	if (json_is_null(v) || !v)
+		return ab_xstrdup("unknown");
+	if (json_is_true(v))
+		return ab_xstrdup("yes");
+	if (json_is_false(v))
+		return ab_xstrdup("no");
+	if (json_is_string(v))
+		return ab_xstrdup(json_string_value(v));
+	if (json_is_integer(v) && strstr(key, "_bytes"))
+		return ab_xasprintf("%lld (%s)", (long long)json_integer_value(v),
+				    ab_format_bytes(buf, sizeof(buf), (double)json_integer_value(v)));
+	if (json_is_integer(v))
+		return ab_xasprintf("%lld", (long long)json_integer_value(v));
+	if (json_is_real(v) && strstr(key, "_fraction"))
+		return ab_xasprintf("%.4g (%.2f%%)", json_real_value(v), 100 * json_real_value(v));
+	if (json_is_real(v))
+		return ab_xasprintf("%.2f", json_real_value(v));
+	if (json_is_array(v)) {
+		char *out = ab_xstrdup(json_array_size(v) ? "" : "none"), *next, *item;
+		size_t i;
+		json_t *e;
+		json_array_foreach(v, i, e) {
+			item = format_value(key, e);
+			next = ab_xasprintf("%s%s%s", out, i ? ", " : "", item);
+			free(item);
+			free(out);
+			out = next;
+		}
+		return out;
+	}
+	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+static void print_text(const json_t *fp, const json_t *warnings)
+{
+	const char *key;
+	json_t *v;
+	size_t i, width = 0;
+
+	json_object_foreach((json_t *)fp, key, v)
+		if (strlen(key) > width)
+			width = strlen(key);
+	json_object_foreach((json_t *)fp, key, v) {
+		char *text = format_value(key, v);
+		printf("%s:%*s %s\n", key, (int)(width - strlen(key)), "", text);
+		free(text);
+	}
+	if (json_array_size(warnings))
+		printf("\n");
+	json_array_foreach(warnings, i, v)
+		printf("%s: %s\n", !strcmp(json_string_value(json_object_get(v, "level")), "info") ? "note" : "warning",
+		       json_string_value(json_object_get(v, "message")));
+}
+
 int cmd_env(int argc, char **argv)
 {
-	json_t *fp = ab_env_fingerprint("");
-	int json = argc > 1 && !strcmp(argv[1], "--json");
-	char *text;
+	static const struct option longopts[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"root", required_argument, NULL, 'r'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *root = "";
+	json_t *fp, *warnings;
+	int c, json = 0;
 
-	if (argc > 2 || (argc == 2 && !json)) {
-		json_decref(fp);
-		return cmd_usage("env", "unknown argument '%s'", argv[1]);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = 1;
+			break;
+		case 'r':
+			root = optarg;
+			break;
+		case 'h':
+			return cmd_help("env");
+		default:
+			return cmd_usage("env", "unknown option");
+		}
 	}
+	if (optind != argc)
+		return cmd_usage("env", "unexpected argument '%s'", argv[optind]);
+	fp = ab_env_fingerprint(root);
+	warnings = ab_env_warnings(fp, AB_ENV_LOAD_THRESHOLD_DEFAULT);
 	if (json) {
-		text = json_dumps(fp, JSON_INDENT(2));
+		json_t *doc = json_pack("{s:O, s:O}", "fingerprint", fp, "warnings", warnings);
+		char *text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		printf("%s\n", text);
+		free(text);
+		json_decref(doc);
 	} else {
-		text = ab_env_summary(fp);
-		printf("%s\n", text);
+		print_text(fp, warnings);
 	}
-	free(text);
+	json_decref(warnings);
 	json_decref(fp);
 	return 0;
 }
