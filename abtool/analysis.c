@@ -419,7 +419,8 @@ static void warnings(struct ab_analysis *a)
 }
 
 void ab_analysis_run(struct ab_analysis *out, const struct ab_experiment *exp,
-		     const struct ab_sample *samples, size_t n, char *const *integrity)
+		     const struct ab_sample *samples, size_t n, char *const *integrity,
+		     char *const *unmet)
 {
 	size_t r, i;
 	long *table;
@@ -444,7 +445,7 @@ void ab_analysis_run(struct ab_analysis *out, const struct ab_experiment *exp,
 	free(table);
 	scaling(out);
 	warnings(out);
-	ab_rules_evaluate(out, integrity);
+	ab_rules_evaluate(out, integrity, unmet);
 }
 
 void ab_analysis_release(struct ab_analysis *a)

@@ -109,11 +109,14 @@ struct ab_analysis {
  * and superseded samples are skipped) of experiment `exp`. Integrity
  * failures that happened before the samples (a failed build) are passed
  * as `integrity` (NULL-terminated reasons, borrowed), which make the
- * verdict invalid. `out` is initialised here; release with
+ * verdict invalid. Unmet `environment.require` conditions (`unmet`,
+ * borrowed, or NULL) turn any other verdict into inconclusive: a noisy
+ * host does not decide a gate. `out` is initialised here; release with
  * ab_analysis_release. Never fails.
  */
 void ab_analysis_run(struct ab_analysis *out, const struct ab_experiment *exp,
-		     const struct ab_sample *samples, size_t n, char *const *integrity);
+		     const struct ab_sample *samples, size_t n, char *const *integrity,
+		     char *const *unmet);
 
 void ab_analysis_release(struct ab_analysis *a);
 
@@ -133,6 +136,6 @@ int ab_verdict_exit_code(enum ab_verdict v);
 
 /* Evaluate the experiment's rules over a finished row analysis and set
  * the verdict (rules.c). Called by ab_analysis_run. */
-void ab_rules_evaluate(struct ab_analysis *a, char *const *integrity);
+void ab_rules_evaluate(struct ab_analysis *a, char *const *integrity, char *const *unmet);
 
 #endif

@@ -95,7 +95,7 @@ int cmd_analyze(int argc, char **argv)
 			goto out;
 		}
 	}
-	ab_analysis_run(&a, &in.exp, in.samples, in.nsamples, NULL);
+	ab_analysis_run(&a, &in.exp, in.samples, in.nsamples, NULL, NULL);
 	ab_utc_iso8601(created, sizeof(created), (int64_t)time(NULL));
 	memset(&ri, 0, sizeof(ri));
 	ri.kind = "analyze";

@@ -24,6 +24,7 @@
  * mapping are reported first, in file order.
  */
 #include "config.h"
+#include "env.h"
 #include "error.h"
 #include "util.h"
 
@@ -1458,6 +1459,84 @@ out:
 	return err;
 }
 
+static const struct key_handler environment_keys[] = {
+	{ "require", NULL, 0 }, { "commands", NULL, 0 }, { NULL, NULL, 0 },
+};
+
+static int h_environment(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+{
+	struct ab_experiment *exp = c->exp;
+	yaml_node_pair_t *p;
+	size_t save;
+	int err;
+
+	(void)field;
+	err = check_mapping(c, v, k->start_mark, environment_keys,
+			    "expected a mapping like {require: {governor: performance}, commands: [...]}");
+	if (err)
+		return err;
+	if ((p = find_pair(c, v, "commands"))) {
+		yaml_node_t *cv = node(c, p->value);
+		yaml_node_item_t *it;
+		size_t n = 0;
+
+		save = path_key(c, "commands");
+		if (cv->type != YAML_SEQUENCE_NODE) {
+			err = fail(c, node(c, p->key)->start_mark, "expected a list of shell commands");
+			path_pop(c, save);
+			return err;
+		}
+		exp->environment_commands = ab_xcalloc(nitems(cv) + 1, sizeof(char *));
+		for (it = cv->data.sequence.items.start; it < cv->data.sequence.items.top; it++, n++) {
+			size_t s2 = path_index(c, n);
+			err = get_string(c, node(c, *it)->start_mark, node(c, *it), 0, &exp->environment_commands[n]);
+			path_pop(c, s2);
+			if (err) {
+				path_pop(c, save);
+				return err;
+			}
+		}
+		path_pop(c, save);
+	}
+	if ((p = find_pair(c, v, "require"))) {
+		yaml_node_t *rv = node(c, p->value);
+		yaml_node_pair_t *q;
+
+		save = path_key(c, "require");
+		if (rv->type != YAML_MAPPING_NODE) {
+			err = fail(c, node(c, p->key)->start_mark, "expected a mapping like {governor: performance}");
+			path_pop(c, save);
+			return err;
+		}
+		exp->environment_require = json_object();
+		for (q = rv->data.mapping.pairs.start; q < rv->data.mapping.pairs.top; q++) {
+			const char *key = scalar_text(node(c, q->key)), *val = scalar_text(node(c, q->value));
+			json_t *typed = NULL;
+			size_t s2 = path_key(c, key ? key : "?");
+
+			if (!key || ab_env_require_parse(&typed, key, val ? val : "") < 0) {
+				char msg[512];
+				snprintf(msg, sizeof(msg), "%s", key ? ab_error_last() : "expected a key");
+				err = fail(c, node(c, q->key)->start_mark, "%s", msg);
+				path_pop(c, s2);
+				path_pop(c, save);
+				return err;
+			}
+			if (json_object_get(exp->environment_require, key)) {
+				err = fail(c, node(c, q->key)->start_mark, "duplicate key '%s'", key);
+				json_decref(typed);
+				path_pop(c, s2);
+				path_pop(c, save);
+				return err;
+			}
+			json_object_set_new(exp->environment_require, key, typed);
+			path_pop(c, s2);
+		}
+		path_pop(c, save);
+	}
+	return 0;
+}
+
 /*
  * The top-level keys, in the order they are read: `matrix` before
  * `benchmark` (placeholders), `metrics` before `metric`, and both before
@@ -1487,6 +1566,7 @@ static const struct key_handler top_keys[] = {
 	{ "timeout", h_duration, offsetof(struct ab_experiment, timeout_ms) },
 	{ "build_timeout", h_duration, offsetof(struct ab_experiment, build_timeout_ms) },
 	{ "accept", h_accept, 0 },
+	{ "environment", h_environment, 0 },
 	{ NULL, NULL, 0 },
 };
 
@@ -1803,6 +1883,8 @@ void ab_experiment_release(struct ab_experiment *exp)
 	for (i = 0; i < exp->nrules; i++)
 		release_rule(&exp->rules[i]);
 	free(exp->rules);
+	json_decref(exp->environment_require);
+	ab_strv_free(exp->environment_commands);
 	memset(exp, 0, sizeof(*exp));
 }
 

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 /* A position in the experiment file, 1-based (0 when unknown). */
 struct ab_mark {
 	int line;
@@ -187,6 +189,10 @@ struct ab_experiment {
 
 	struct ab_rule *rules;
 	size_t nrules;
+
+	/* `environment:` */
+	json_t *environment_require;  /* {key: typed value} for ab_env_check_requirements, or NULL */
+	char **environment_commands;  /* shell commands whose output joins the fingerprint, or NULL */
 
 	/* Marks for semantic errors found by later stages: the keys, or 0
 	 * when the key is absent */

@@ -110,6 +110,14 @@ static void header(FILE *f, const json_t *doc)
 		fprintf(f, "- %s %s — %s\n", !strcmp(o, "pass") ? "✓" : !strcmp(o, "fail") ? "✗" : "?",
 			str(r, "name"), str(r, "detail"));
 	}
+	/* Reasons that are not the rules': the host's conditions. */
+	json_array_foreach(reasons, i, r) {
+		const char *t = json_string_value(r);
+		if (!strncmp(t, "environment.require: ", 21))
+			fprintf(f, "- ⚠ host condition not met (environment.require): %s\n", t + 21);
+		else if (!strncmp(t, "without that, ", 14))
+			fprintf(f, "- ⚠ so the verdict is inconclusive; %s\n", t);
+	}
 	fputc('\n', f);
 }
 

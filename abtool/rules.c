@@ -425,7 +425,7 @@ static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule
 	free(rows);
 }
 
-void ab_rules_evaluate(struct ab_analysis *a, char *const *integrity)
+void ab_rules_evaluate(struct ab_analysis *a, char *const *integrity, char *const *unmet)
 {
 	const struct ab_experiment *exp = a->exp;
 	char *const *reason;
@@ -489,4 +489,19 @@ void ab_rules_evaluate(struct ab_analysis *a, char *const *integrity)
 	}
 	a->verdict = invalid ? AB_INVALID : failed ? AB_REJECTED
 				: inconclusive ? AB_INCONCLUSIVE_VERDICT : AB_ACCEPTED;
+	if (!invalid && unmet && *unmet) {
+		/* The host did not meet the experiment's conditions: its numbers
+		 * are shown, but they decide nothing. */
+		char **rules_said = a->reasons;
+		a->reasons = NULL;
+		for (reason = unmet; *reason; reason++)
+			ab_strv_push(&a->reasons, ab_xasprintf("environment.require: %s", *reason));
+		if (a->verdict != AB_INCONCLUSIVE_VERDICT)
+			ab_strv_push(&a->reasons, ab_xasprintf("without that, the rules would have said: %s",
+							       ab_verdict_name(a->verdict)));
+		for (reason = rules_said; reason && *reason; reason++)
+			ab_strv_push(&a->reasons, ab_xstrdup(*reason));
+		ab_strv_free(rules_said);
+		a->verdict = AB_INCONCLUSIVE_VERDICT;
+	}
 }

@@ -114,6 +114,33 @@ static char **row_params(const struct ab_experiment *exp, size_t nrows)
 	return v;
 }
 
+/* The host fingerprint, with the outputs of `environment.commands`. */
+static json_t *fingerprint(const struct ab_experiment *exp)
+{
+	json_t *fp = ab_env_fingerprint(""), *outputs;
+	char **c;
+
+	if (!exp->environment_commands)
+		return fp;
+	outputs = json_object();
+	for (c = exp->environment_commands; *c; c++) {
+		struct ab_runner_spec rs;
+		struct ab_runner_result rr;
+		memset(&rs, 0, sizeof(rs));
+		rs.shell = *c;
+		rs.cwd = exp->dir;
+		rs.timeout_ms = 30000;
+		rs.output_cap = 65536;
+		if (ab_runner_run(&rr, &rs) == 0)
+			json_object_set_new(outputs, *c, json_string(rr.out.data ? rr.out.data : ""));
+		else
+			json_object_set_new(outputs, *c, json_sprintf("(could not run: %s)", ab_error_last()));
+		ab_runner_result_release(&rr);
+	}
+	json_object_set_new(fp, "commands", outputs);
+	return fp;
+}
+
 static void init_common(struct ab_run *run, const struct ab_experiment *exp, struct ab_store *store,
 			const struct ab_run_events *events, const char *cache_dir)
 {
@@ -123,7 +150,9 @@ static void init_common(struct ab_run *run, const struct ab_experiment *exp, str
 	if (events)
 		run->events = *events;
 	run->cache_dir = cache_dir ? ab_xstrdup(cache_dir) : ab_cache_dir();
-	run->host = ab_env_fingerprint("");
+	run->host = fingerprint(exp);
+	if (exp->environment_require)
+		ab_env_check_requirements(run->host, exp->environment_require, &run->env_unmet);
 }
 
 static int load_samples(struct ab_run *run)
@@ -547,7 +576,7 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 	*doc_out = NULL;
 	if ((err = load_samples(run)) < 0)
 		goto out_free;
-	ab_analysis_run(a, exp, run->samples, run->nsamples, run->integrity);
+	ab_analysis_run(a, exp, run->samples, run->nsamples, run->integrity, run->env_unmet);
 	if ((err = ab_store_same_comparison(run->store, exp->hash, run->revs.parent_hex,
 					    run->revs.candidate_hex, run->meta.id, &earlier)) < 0)
 		goto out_free;
@@ -576,6 +605,17 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 	in.reproduce = reproduce;
 	in.kind = run->kind;
 	doc = ab_report_document(&in);
+	{
+		json_t *w = ab_env_warnings(run->host, -1), *x;
+		size_t k;
+		json_array_foreach(w, k, x) {
+			const char *level = json_string_value(json_object_get(x, "level"));
+			if (level && !strcmp(level, "warning"))
+				json_array_append_new(json_object_get(doc, "warnings"),
+						      json_sprintf("host: %s", json_string_value(json_object_get(x, "message"))));
+		}
+		json_decref(w);
+	}
 	if (!strcmp(run->kind, "ab") && json_object_size(run->builds[0].artifacts) &&
 	    json_equal(run->builds[0].artifacts, run->builds[1].artifacts))
 		json_array_append_new(json_object_get(doc, "warnings"), json_string(
@@ -619,6 +659,7 @@ void ab_run_release(struct ab_run *run)
 	ab_build_release(&run->builds[0]);
 	ab_build_release(&run->builds[1]);
 	ab_strv_free(run->integrity);
+	ab_strv_free(run->env_unmet);
 	json_decref(run->host);
 	json_decref(run->options);
 	ab_samples_free(run->samples, run->nsamples);

@@ -42,6 +42,7 @@ struct ab_run {
 	struct ab_build builds[2];        /* parent, candidate */
 	char **integrity;                 /* build failures (NULL-terminated), or NULL */
 	json_t *host;                     /* fingerprint at the start */
+	char **env_unmet;                 /* unmet environment.require conditions, or NULL */
 	json_t *options;                  /* what reproduces the run: experiment path, candidate, seed */
 	struct ab_run_meta meta;          /* id, uuid, seed, ... */
 	char created_at[32];

@@ -64,7 +64,7 @@ static void add_row(struct fixture *f, size_t row, size_t metric, double ratio, 
 
 static void analyse(struct fixture *f)
 {
-	ab_analysis_run(&f->a, &f->exp, f->s, f->n, NULL);
+	ab_analysis_run(&f->a, &f->exp, f->s, f->n, NULL, NULL);
 }
 
 static void release(struct fixture *f)
