@@ -41,6 +41,7 @@ int cmd_report(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_init(int argc, char **argv);
 
 /* Print "abtool: MESSAGE" for the last error and return its exit code. */
 int cmd_fail(int err);

@@ -23,6 +23,8 @@ const struct ab_command_entry ab_commands[] = {
 	 "finish an interrupted run from its stored plan"},
 	{"report", cmd_report, "RUN [--format md|json] [-o FILE] [--store DB]",
 	 "print a stored run's report again, byte-identical to what run wrote"},
+	{"init", cmd_init, "[--template NAME] [--list] [FILE]",
+	 "write a commented experiment file from a template (no-regression, lane-split, memory, pr-gate)"},
 	{"env", cmd_env, "[--json] [--root DIR]",
 	 "print the host fingerprint stored with each run and the warnings it implies"},
 	{"demo", cmd_demo, "[--dir DIR] [--store DB]",

@@ -1,0 +1,99 @@
+/* cmd_init.c - `abtool init [--template NAME] [FILE]`: write a commented
+ * experiment file from a template compiled into the binary (no-regression,
+ * lane-split, memory, pr-gate), to FILE or to stdout. Never overwrites. */
+#include "cmd.h"
+#include "embed.h"
+#include "error.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char prefix[] = "templates/init/";
+
+/* The first comment line of a template, without "# name: " (borrowed into buf). */
+static const char *summary(const struct ab_embedded_file *f, char *buf, size_t size)
+{
+	const char *s = (const char *)f->data, *colon = strchr(s, ':'), *nl = strchr(s, '\n');
+
+	if (!colon || !nl || colon > nl)
+		return "";
+	snprintf(buf, size, "%.*s", (int)(nl - colon - 2), colon + 2);
+	return buf;
+}
+
+static void list(FILE *out)
+{
+	const struct ab_embedded_file *f;
+	char buf[256];
+
+	for (f = ab_embedded; f->path; f++)
+		if (!strncmp(f->path, prefix, sizeof(prefix) - 1))
+			fprintf(out, "  %-14.*s %s\n", (int)(strlen(f->path) - sizeof(prefix) + 1 - 5),
+				f->path + sizeof(prefix) - 1, summary(f, buf, sizeof(buf)));
+}
+
+int cmd_init(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"template", required_argument, NULL, 't'},
+		{"list", no_argument, NULL, 'l'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *name = "no-regression";
+	const struct ab_embedded_file *f;
+	char *path;
+	int c, fd;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:lh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			name = optarg;
+			break;
+		case 'l':
+			printf("templates:\n");
+			list(stdout);
+			return 0;
+		case 'h':
+			cmd_help("init");
+			printf("\ntemplates:\n");
+			list(stdout);
+			return 0;
+		default:
+			return cmd_usage("init", "unknown option");
+		}
+	}
+	if (argc - optind > 1)
+		return cmd_usage("init", "expected at most one file");
+	path = ab_xasprintf("%s%s.yaml", prefix, name);
+	f = ab_embed_find(path);
+	free(path);
+	if (!f) {
+		fprintf(stderr, "abtool init: no template '%s'; the templates are:\n", name);
+		list(stderr);
+		return AB_EXIT_USAGE;
+	}
+	if (optind == argc || !strcmp(argv[optind], "-")) {
+		fwrite(f->data, 1, f->size, stdout);
+		return 0;
+	}
+	/* O_EXCL: an existing experiment file is never replaced. */
+	fd = open(argv[optind], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			return cmd_fail(ab_error_set(AB_EINVALID, "'%s' already exists; remove it or name another "
+						     "file", argv[optind]));
+		return cmd_fail(ab_error_set(AB_EIO, "cannot create '%s': %s", argv[optind], strerror(errno)));
+	}
+	if (write(fd, f->data, f->size) != (ssize_t)f->size || close(fd) < 0)
+		return cmd_fail(ab_error_set(AB_EIO, "cannot write '%s': %s", argv[optind], strerror(errno)));
+	fprintf(stderr, "abtool: wrote '%s' from the %s template; edit it, then 'abtool check %s'\n",
+		argv[optind], name, argv[optind]);
+	return 0;
+}

@@ -1,0 +1,29 @@
+# serial
+# `abtool init`: every template passes `abtool check` and, run against the
+# demo repository, gives the verdict its header comment states. init never
+# overwrites a file, and an unknown template lists the known ones.
+. "$(dirname "$0")/lib.sh"
+
+expect_exit 0 "$ABTOOL" demo --dir "$T/demo"
+"$ABTOOL" init --list > "$T/list" || fail "init --list"
+for t in no-regression lane-split memory pr-gate; do
+	grep -q "^  $t " "$T/list" || fail "template $t not listed"
+	expect_exit 0 "$ABTOOL" init --template "$t" "$T/demo/$t.yaml"
+	expect_exit 0 "$ABTOOL" check "$T/demo/$t.yaml"
+	assert_contains "$T/out" "ok"
+	want=$(sed -n 's/^# Verdict on the `abtool demo` repository.*: \([a-z]*\)$/\1/p' "$T/demo/$t.yaml")
+	[ -n "$want" ] || fail "template $t does not state its verdict on the demo"
+	case $want in accepted) code=0 ;; rejected) code=1 ;; inconclusive) code=2 ;; *) code=3 ;; esac
+	expect_exit $code "$ABTOOL" run "$T/demo/$t.yaml" --json "$T/$t.json"
+	[ "$(jqv "$T/$t.json" .verdict)" = "$want" ] || fail "template $t: verdict $(jqv "$T/$t.json" .verdict), documented $want"
+done
+# never overwrite
+expect_exit 64 "$ABTOOL" init --template memory "$T/demo/memory.yaml"
+assert_contains "$T/err" "already exists"
+expect_exit 64 "$ABTOOL" init --template nope
+assert_contains "$T/err" "no template 'nope'"
+assert_contains "$T/err" "lane-split"
+# to stdout
+"$ABTOOL" init --template lane-split > "$T/stdout.yaml" || fail "init to stdout"
+cmp -s "$T/stdout.yaml" "$T/demo/lane-split.yaml" || fail "stdout differs from the file"
+echo ok
