@@ -8,9 +8,34 @@
 #include "util.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* From earlier runs of the same experiment file: the expected time of
+ * the samples (builds are cached after the first run). */
+static void print_expected_time(struct ab_store *store, const struct ab_experiment *exp, size_t nrows)
+{
+	double *mean = ab_xmalloc(nrows * sizeof(double)), total = 0;
+	size_t r, known = 0;
+	int64_t runs = 0;
+	char buf[32];
+
+	if (ab_store_sample_times(store, exp->hash, nrows, mean, &runs) == 0 && runs > 0) {
+		for (r = 0; r < nrows; r++)
+			if (!isnan(mean[r])) {
+				total += mean[r] * 2 * (exp->pairs + exp->warmup);
+				known++;
+			}
+		if (known)
+			printf("expected  about %s of samples (from %lld earlier run%s%s)\n",
+			       ab_format_ns(buf, sizeof(buf), total * (double)nrows / (double)known),
+			       (long long)runs, runs == 1 ? "" : "s",
+			       known < nrows ? ", rows never measured are assumed average" : "");
+	}
+	free(mean);
+}
 
 int cmd_check(int argc, char **argv)
 {
@@ -84,6 +109,7 @@ int cmd_check(int argc, char **argv)
 		char *path = NULL;
 		if (cmd_store_path(&path, store_flag, exp.repo) == 0 && access(path, F_OK) == 0 &&
 		    ab_store_open(&store, path) == 0) {
+			print_expected_time(store, &exp, nrows);
 			cmd_print_calibration(stdout, store, &exp);
 			ab_store_close(store);
 		}

@@ -780,3 +780,32 @@ int ab_store_latest_calibration(struct ab_store *store, const char *experiment_h
 	sqlite3_finalize(st);
 	return err;
 }
+
+int ab_store_sample_times(struct ab_store *store, const char *experiment_hash, size_t nrows,
+			  double *row_mean_ns, int64_t *runs)
+{
+	sqlite3_stmt *st;
+	size_t i;
+	int err, rc;
+
+	for (i = 0; i < nrows; i++)
+		row_mean_ns[i] = NAN;
+	*runs = 0;
+	if ((err = prepare(store, &st,
+			   "SELECT s.row_idx, avg(s.wall_ns), count(DISTINCT s.run_id) FROM samples s "
+			   "JOIN runs r ON r.id = s.run_id JOIN experiments e ON e.id = r.experiment_id "
+			   "WHERE e.hash = ?1 AND s.status = 1 GROUP BY s.row_idx")) < 0)
+		return err;
+	bind_text(st, 1, experiment_hash);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t row = sqlite3_column_int64(st, 0);
+		if (row >= 0 && (size_t)row < nrows)
+			row_mean_ns[row] = sqlite3_column_double(st, 1);
+		if (sqlite3_column_int64(st, 2) > *runs)
+			*runs = sqlite3_column_int64(st, 2);
+	}
+	if (rc != SQLITE_DONE)
+		err = db_error(store, "reading earlier sample times");
+	sqlite3_finalize(st);
+	return err;
+}

@@ -148,6 +148,15 @@ int ab_store_same_comparison(struct ab_store *store, const char *experiment_hash
  */
 int ab_store_latest_calibration(struct ab_store *store, const char *experiment_hash, json_t **out);
 
+/*
+ * The mean wall time of the samples of earlier runs of the experiment with
+ * text hash `experiment_hash`, per matrix row (`row_mean_ns`, nrows
+ * entries, NAN for rows never measured), and the number of earlier runs in
+ * *runs. AB_EIO.
+ */
+int ab_store_sample_times(struct ab_store *store, const char *experiment_hash, size_t nrows,
+			  double *row_mean_ns, int64_t *runs);
+
 /* Resolve "latest" or a decimal id or a uuid prefix to a run id.
  * AB_ENOTFOUND naming the text. */
 int ab_store_run_resolve(struct ab_store *store, const char *text, int64_t *out);

@@ -32,6 +32,7 @@ db="$T/repo/.git/abtool/abtool.db"
 # check and run say what the calibration means for the plan
 expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
 assert_contains "$T/out" "calibration (run 1,"
+assert_contains "$T/out" "expected  about"
 "$ABTOOL" run "$T/repo/exp.yaml" --quiet >/dev/null 2>"$T/err"
 "$ABTOOL" run "$T/repo/exp.yaml" 2>"$T/err" >/dev/null
 assert_contains "$T/err" "calibration (run 1,"
