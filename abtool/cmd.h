@@ -61,7 +61,7 @@ int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir
 
 /* Output options shared by run and resume. */
 struct cmd_output {
-	const char *json_path, *md_path;
+	const char *json_path, *md_path, *tsv_path;
 	int quiet, verbose;
 	int progress;              /* stderr is a terminal and not quiet */
 	int progress_dirty;        /* a progress line is on screen */
@@ -70,9 +70,25 @@ struct cmd_output {
 /* Events that print builds and progress according to `out` (ctx = out). */
 struct ab_run_events cmd_run_events(struct cmd_output *out);
 
-/* Print the report to stdout, write --json/--md files, and return the
- * verdict's exit code (or an I/O error's). */
-int cmd_emit_reports(struct cmd_output *out, const json_t *doc, enum ab_verdict verdict);
+/*
+ * Render a report document in `format` ("md", "json" or "tsv")
+ * into new memory `*text` (free() it) of `*len` bytes. "tsv" needs the
+ * run's samples (borrowed; metric_names[i] names samples[k].metrics[i]).
+ * Returns 0, AB_EINVALID for an unknown format, or AB_EIO.
+ */
+int cmd_render_report(char **text, size_t *len, const char *format, const json_t *doc,
+		      const struct ab_sample *samples, size_t nsamples,
+		      const char *const *metric_names, size_t nmetrics);
+
+/*
+ * Print the Markdown report to stdout, write the --json/--md/--tsv
+ * files, and return the verdict's exit code (or an I/O error's). Every
+ * format renders from the document as stored (serialized and read back),
+ * so `abtool report` later regenerates the same bytes; TSV takes the
+ * samples of `run`.
+ */
+int cmd_emit_reports(struct cmd_output *out, const struct ab_run *run, const json_t *doc,
+		     enum ab_verdict verdict);
 
 /* Install SIGINT/SIGTERM handlers that interrupt the running sample. */
 void cmd_install_signals(void);

@@ -15,6 +15,7 @@ int cmd_resume(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"json", required_argument, NULL, 'j'},
 		{"md", required_argument, NULL, 'm'},
+		{"tsv", required_argument, NULL, 't'},
 		{"store", required_argument, NULL, 'S'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
@@ -43,6 +44,9 @@ int cmd_resume(int argc, char **argv)
 			break;
 		case 'm':
 			out.md_path = optarg;
+			break;
+		case 't':
+			out.tsv_path = optarg;
 			break;
 		case 'S':
 			store_flag = optarg;
@@ -86,7 +90,7 @@ int cmd_resume(int argc, char **argv)
 		rc = cmd_fail(err);
 		goto out;
 	}
-	rc = cmd_emit_reports(&out, doc, analysis.verdict);
+	rc = cmd_emit_reports(&out, &run, doc, analysis.verdict);
 out:
 	json_decref(doc);
 	ab_analysis_release(&analysis);

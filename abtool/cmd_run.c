@@ -52,6 +52,7 @@ int cmd_run(int argc, char **argv)
 		{"seed", required_argument, NULL, 's'},
 		{"json", required_argument, NULL, 'j'},
 		{"md", required_argument, NULL, 'm'},
+		{"tsv", required_argument, NULL, 't'},
 		{"store", required_argument, NULL, 'S'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
@@ -98,6 +99,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'm':
 			out.md_path = optarg;
+			break;
+		case 't':
+			out.tsv_path = optarg;
 			break;
 		case 'S':
 			store_flag = optarg;
@@ -155,7 +159,7 @@ int cmd_run(int argc, char **argv)
 		rc = cmd_fail(err);
 		goto out;
 	}
-	rc = cmd_emit_reports(&out, doc, analysis.verdict);
+	rc = cmd_emit_reports(&out, &run, doc, analysis.verdict);
 out:
 	json_decref(doc);
 	ab_analysis_release(&analysis);
