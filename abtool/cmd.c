@@ -204,13 +204,15 @@ int cmd_render_report(char **text, size_t *len, const char *format, const json_t
 		*len = strlen(*text);
 		return 0;
 	}
-	if (strcmp(format, "md") && strcmp(format, "tsv"))
-		return ab_error_set(AB_EINVALID, "unknown report format '%s'; expected md, json or tsv",
+	if (strcmp(format, "md") && strcmp(format, "tsv") && strcmp(format, "html"))
+		return ab_error_set(AB_EINVALID, "unknown report format '%s'; expected md, json, tsv or html",
 				    format);
 	if (!(f = open_memstream(text, len)))
 		return ab_error_set(AB_EIO, "cannot render the report: %s", strerror(errno));
 	if (!strcmp(format, "md"))
 		err = ab_report_markdown(f, doc);
+	else if (!strcmp(format, "html"))
+		err = ab_report_html(f, doc);
 	else
 		err = ab_report_tsv(f, doc, samples, nsamples, metric_names, nmetrics);
 	if (fclose(f) != 0 && !err)
@@ -260,6 +262,8 @@ int cmd_emit_reports(struct cmd_output *out, const struct ab_run *run, const jso
 	if (out->json_path && (err = cmd_write_output(out->json_path, stored, strlen(stored))) < 0)
 		goto out;
 	if (out->tsv_path && (err = emit_one(out->tsv_path, "tsv", canon, run, names)) < 0)
+		goto out;
+	if (out->html_path && (err = emit_one(out->html_path, "html", canon, run, names)) < 0)
 		goto out;
 out:
 	json_decref(canon);

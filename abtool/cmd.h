@@ -61,7 +61,7 @@ int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir
 
 /* Output options shared by run and resume. */
 struct cmd_output {
-	const char *json_path, *md_path, *tsv_path;
+	const char *json_path, *md_path, *tsv_path, *html_path;
 	int quiet, verbose;
 	int progress;              /* stderr is a terminal and not quiet */
 	int progress_dirty;        /* a progress line is on screen */
@@ -71,7 +71,7 @@ struct cmd_output {
 struct ab_run_events cmd_run_events(struct cmd_output *out);
 
 /*
- * Render a report document in `format` ("md", "json" or "tsv")
+ * Render a report document in `format` ("md", "json", "tsv" or "html")
  * into new memory `*text` (free() it) of `*len` bytes. "tsv" needs the
  * run's samples (borrowed; metric_names[i] names samples[k].metrics[i]).
  * Returns 0, AB_EINVALID for an unknown format, or AB_EIO.
@@ -81,7 +81,7 @@ int cmd_render_report(char **text, size_t *len, const char *format, const json_t
 		      const char *const *metric_names, size_t nmetrics);
 
 /*
- * Print the Markdown report to stdout, write the --json/--md/--tsv
+ * Print the Markdown report to stdout, write the --json/--md/--tsv/--html
  * files, and return the verdict's exit code (or an I/O error's). Every
  * format renders from the document as stored (serialized and read back),
  * so `abtool report` later regenerates the same bytes; TSV takes the

@@ -1,5 +1,5 @@
 /* cmd_report.c - `abtool report RUN`: regenerate a stored run's report.
- * The JSON report is stored with the run; Markdown renders from
+ * The JSON report is stored with the run; Markdown and HTML render from
  * it, TSV from it and the stored samples, so what this writes is
  * byte-identical to what `abtool run` wrote. */
 #include "cmd.h"
@@ -50,8 +50,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cmd_usage("report", "expected one run id (see 'abtool history')");
-	if (strcmp(format, "md") && strcmp(format, "json") && strcmp(format, "tsv"))
-		return cmd_usage("report", "--format: expected md, json or tsv, got '%s'", format);
+	if (strcmp(format, "md") && strcmp(format, "json") && strcmp(format, "tsv") && strcmp(format, "html"))
+		return cmd_usage("report", "--format: expected md, json, tsv or html, got '%s'", format);
 	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0)
 		return cmd_fail(err);
 	if ((err = ab_store_run_resolve(store, argv[optind], &id)) < 0 ||

@@ -16,6 +16,7 @@ int cmd_resume(int argc, char **argv)
 		{"json", required_argument, NULL, 'j'},
 		{"md", required_argument, NULL, 'm'},
 		{"tsv", required_argument, NULL, 't'},
+		{"html", required_argument, NULL, 'H'},
 		{"store", required_argument, NULL, 'S'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
@@ -47,6 +48,9 @@ int cmd_resume(int argc, char **argv)
 			break;
 		case 't':
 			out.tsv_path = optarg;
+			break;
+		case 'H':
+			out.html_path = optarg;
 			break;
 		case 'S':
 			store_flag = optarg;

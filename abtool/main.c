@@ -7,14 +7,14 @@
 
 const struct ab_command_entry ab_commands[] = {
 	{"run", cmd_run,
-	 "EXP.yaml [--candidate REV] [--pairs N] [--seed N] [--json F] [--md F] [--tsv F] "
+	 "EXP.yaml [--candidate REV] [--pairs N] [--seed N] [--json F] [--md F] [--tsv F] [--html F] "
 	 "[--store DB] [--quiet] [--verbose]",
 	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict"},
 	{"check", cmd_check, "EXP.yaml",
 	 "validate an experiment file and show its plan and the rows each rule selects"},
-	{"resume", cmd_resume, "RUN [--json F] [--md F] [--tsv F] [--store DB] [--quiet] [--verbose]",
+	{"resume", cmd_resume, "RUN [--json F] [--md F] [--tsv F] [--html F] [--store DB] [--quiet] [--verbose]",
 	 "finish an interrupted run from its stored plan"},
-	{"report", cmd_report, "RUN [--format md|json|tsv] [-o FILE] [--store DB]",
+	{"report", cmd_report, "RUN [--format md|json|tsv|html] [-o FILE] [--store DB]",
 	 "print a stored run's report again, byte-identical to what run wrote"},
 	{"env", cmd_env, "[--json]", "print the host fingerprint stored with each run"},
 	{"demo", cmd_demo, "[--dir DIR] [--store DB]",

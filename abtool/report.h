@@ -80,6 +80,18 @@ const char **ab_report_metric_names(const json_t *doc, size_t *n);
 int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, size_t n,
 		  const char *const *metric_names, size_t nmetrics);
 
+/*
+ * Render the self-contained HTML report of a document onto `f`: one file
+ * with inline CSS and SVG and one small inline script, no network access
+ * (a Content-Security-Policy forbids it). It shows what the Markdown report
+ * shows plus, per row, a strip of the per-pair ratios with the decision
+ * interval, the Hodges–Lehmann estimate and the margins of the rules that
+ * select the row, and the scaling curves of both sides when the
+ * experiment declares `scaling:`. Every string from the document is
+ * HTML-escaped. Returns 0, or AB_EIO when writing fails.
+ */
+int ab_report_html(FILE *f, const json_t *doc);
+
 /* Format a value of a metric with unit `unit` for people ("99.90 ms",
  * "2.4 MiB", "1234 ops/s") into buf. */
 const char *ab_report_format_value(char *buf, size_t size, double value, const char *unit);
