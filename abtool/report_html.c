@@ -427,6 +427,13 @@ struct margin {
 	const char *rule;
 };
 
+static int margin_cmp(const void *a, const void *b)
+{
+	double x = ((const struct margin *)a)->at, y = ((const struct margin *)b)->at;
+
+	return x < y ? -1 : x > y;
+}
+
 /* The margins of every rule that selects `row` and decides on the row's
  * metric. Predicates are defined with ratios below 1 favouring the
  * candidate (rules.c); for a higher-is-better metric the line is at the
@@ -456,9 +463,16 @@ static size_t row_margins(struct margin *out, size_t max, const json_t *doc, con
 			out[n].at = at;
 			out[n].rule = str(rule, "name");
 			snprintf(out[n].label, sizeof(out[n].label), "%s %.4g%%", keys[k], 100 * d);
-			n++;
+			/* Two rules with the same margin draw one line. */
+			for (j = 0; j < n && (out[j].at != at || strcmp(out[j].label, out[n].label)); j++)
+				;
+			n += j == n;
 		}
 	}
+	/* Left to right, so that labels (which extend leftwards from their
+	 * line) get rows nearer the plot the further left they are, and no
+	 * line crosses another's label. */
+	qsort(out, n, sizeof(*out), margin_cmp);
 	return n;
 }
 
@@ -570,7 +584,7 @@ static void strip_chart(FILE *f, const json_t *doc, const json_t *row, size_t in
 		"change</title></line>\n", axis_map(&ax, 1), top, axis_map(&ax, 1), bottom);
 	for (i = 0; i < nmargins; i++) {
 		double x = axis_map(&ax, margins[i].at);
-		const char *anchor = x > PLOT_X1 - 60 ? "end" : x < PLOT_X0 + 60 ? "start" : "middle";
+		const char *anchor = x < PLOT_X0 + 120 ? "start" : "end";
 		fprintf(f, "<line class=\"margin\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"><title>", x,
 			top - LABEL_ROW * (double)(i % 3) - 4, x, bottom);
 		esc(f, margins[i].rule);
@@ -800,9 +814,7 @@ static void scaling_charts(FILE *f, const json_t *doc)
 		/* The values at the last point, beside the chart, for a quick read. */
 		{
 			double ly = top + 14;
-			fprintf(f, "<text x=\"556\" y=\"%.1f\" class=\"muted\">at each ", ly);
-			esc(f, param);
-			fprintf(f, " (parent → candidate):</text>\n");
+			fprintf(f, "<text x=\"556\" y=\"%.1f\" class=\"muted\">parent → candidate</text>\n", ly);
 			for (j = 0; j < nv; j++)
 				json_array_foreach((json_t *)rows, i, row) {
 					double a = num(json_object_get(row, "parent"), "scaling");
@@ -811,6 +823,8 @@ static void scaling_charts(FILE *f, const json_t *doc)
 						continue;
 					ly += 17;
 					fprintf(f, "<text x=\"556\" y=\"%.1f\">", ly);
+					esc(f, param);
+					fputc('=', f);
 					esc(f, json_string_value(json_array_get(values, j)));
 					if (isfinite(a) && isfinite(b))
 						fprintf(f, ": %.2fx → %.2fx</text>\n", a, b);
