@@ -593,6 +593,12 @@ static void strip_chart(FILE *f, const json_t *doc, const json_t *row, size_t in
 			anchor[0] == 'e' ? x - 3 : anchor[0] == 's' ? x + 3 : x,
 			top - LABEL_ROW * (double)(i % 3) - 6, anchor, margins[i].label);
 	}
+	/* The estimate under the dots, so that no pair hides behind it. */
+	if (isfinite(ratio) && ratio > 0) {
+		double x = axis_map(&ax, ratio);
+		fprintf(f, "<line class=\"hl\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"><title>Hodges–Lehmann "
+			"estimate %.4f</title></line>\n", x, top - 3, x, bottom + 3, ratio);
+	}
 	/* One dot per pair, top to bottom in pair order, so drift shows too. */
 	{
 		size_t k = 0;
@@ -607,11 +613,6 @@ static void strip_chart(FILE *f, const json_t *doc, const json_t *row, size_t in
 				y, i + 1, order, exp(d));
 			k++;
 		}
-	}
-	if (isfinite(ratio) && ratio > 0) {
-		double x = axis_map(&ax, ratio);
-		fprintf(f, "<line class=\"hl\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"><title>Hodges–Lehmann "
-			"estimate %.4f</title></line>\n", x, top - 3, x, bottom + 3, ratio);
 	}
 	fprintf(f, "<text class=\"muted\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">pair 1</text>\n"
 		"<text class=\"muted\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">pair %zu</text>\n",
