@@ -59,6 +59,9 @@ expect_exit 3 "$ABTOOL" run "$T/broken/exp.yaml" --json "$T/broken.json"
 [ "$(jqv "$T/broken.json" '.builds[1].status')" = failed ] || fail "failed build"
 validate "$T/broken.json"
 
+# 4. The golden fixture's report (interrupted and resumed run).
+validate "$ABTOOL_TEST_SRC/tests/golden/report.json"
+
 # The schema is not vacuous: broken documents fail.
 jq 'del(.verdict)' "$T/ok.json" >"$T/bad1.json"
 jq '.rows[0].ratio = "fast"' "$T/ok.json" >"$T/bad2.json"
