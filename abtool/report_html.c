@@ -651,6 +651,19 @@ static void strips(FILE *f, const json_t *doc)
 	fprintf(f, "</section>\n");
 }
 
+/* Whether a row's parameter value (as ab_row_params writes it: an integer
+ * when the text is one, else the text) is the matrix value `text`. */
+static int value_is(const json_t *v, const char *text)
+{
+	int64_t n;
+
+	if (!text)
+		return 0;
+	if (json_is_integer(v))
+		return ab_parse_int64(&n, text) == 0 && n == json_integer_value(v);
+	return json_is_string(v) && !strcmp(json_string_value(v), text);
+}
+
 /* Scaling curves: one chart per combination of the other parameters,
  * x = the scaling parameter's values in file order, y = each side's
  * scaling from rows[].parent.scaling and rows[].candidate.scaling. */
@@ -682,16 +695,9 @@ static void scaling_charts(FILE *f, const json_t *doc)
 		json_t *rest = json_deep_copy(json_object_get(row, "params")), *v = json_object_get(rest, param);
 		char *text;
 		xi[i] = nv;
-		for (j = 0; j < nv; j++) {
-			char vb[32];
-			const char *vs = json_is_string(v) ? json_string_value(v) : vb;
-			if (json_is_integer(v))
-				snprintf(vb, sizeof(vb), "%lld", (long long)json_integer_value(v));
-			else if (!json_is_string(v))
-				vb[0] = '\0';
-			if (!strcmp(vs, json_string_value(json_array_get(values, j))))
+		for (j = 0; j < nv; j++)
+			if (value_is(v, json_string_value(json_array_get(values, j))))
 				xi[i] = j;
-		}
 		json_object_del(rest, param);
 		text = json_dumps(rest, JSON_COMPACT | JSON_SORT_KEYS);
 		for (g = 0; g < ngroups && strcmp(keys[g], text); g++)
