@@ -205,40 +205,88 @@ int cmd_write_output(const char *path, const char *text, size_t len)
 	return ab_write_file(path, text, len);
 }
 
-static int write_markdown(const char *path, const json_t *doc)
+int cmd_render_report(char **text, size_t *len, const char *format, const json_t *doc,
+		      const struct ab_sample *samples, size_t nsamples,
+		      const char *const *metric_names, size_t nmetrics)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	FILE *f;
 	int err;
 
-	if (!f)
-		return ab_error_set(AB_EIO, "out of memory");
-	err = ab_report_markdown(f, doc);
-	fclose(f);
+	*text = NULL;
+	*len = 0;
+	if (!strcmp(format, "json")) {
+		*text = ab_report_json_text(doc);
+		*len = strlen(*text);
+		return 0;
+	}
+	if (strcmp(format, "md") && strcmp(format, "tsv") && strcmp(format, "html"))
+		return ab_error_set(AB_EINVALID, "unknown report format '%s'; expected md, json, tsv or html",
+				    format);
+	if (!(f = open_memstream(text, len)))
+		return ab_error_set(AB_EIO, "cannot render the report: %s", strerror(errno));
+	if (!strcmp(format, "md"))
+		err = ab_report_markdown(f, doc);
+	else if (!strcmp(format, "html"))
+		err = ab_report_html(f, doc);
+	else
+		err = ab_report_tsv(f, doc, samples, nsamples, metric_names, nmetrics);
+	if (fclose(f) != 0 && !err)
+		err = ab_error_set(AB_EIO, "cannot render the report: %s", strerror(errno));
+	if (err < 0) {
+		free(*text);
+		*text = NULL;
+		*len = 0;
+	}
+	return err;
+}
+
+/* Render `format` and write it to `path` ("-" for stdout). */
+static int emit_one(const char *path, const char *format, const json_t *doc,
+		    const struct ab_experiment *exp, const struct ab_sample *samples, size_t nsamples,
+		    const char *const *names)
+{
+	char *text;
+	size_t len;
+	int err;
+
+	err = cmd_render_report(&text, &len, format, doc, samples, nsamples, names, exp->nmetrics);
 	if (!err)
 		err = cmd_write_output(path, text, len);
 	free(text);
 	return err;
 }
 
-int cmd_emit_reports(struct cmd_output *out, const json_t *doc, enum ab_verdict verdict)
+int cmd_emit_reports(struct cmd_output *out, const struct ab_experiment *exp,
+		     const struct ab_sample *samples, size_t nsamples, const json_t *doc,
+		     enum ab_verdict verdict)
 {
-	int err;
+	const char **names = ab_run_metric_names(exp);
+	char *stored = ab_report_json_text(doc);
+	json_t *canon = json_loads(stored, 0, NULL);
+	int err = 0;
 
 	clear_progress(out);
-	if ((err = write_markdown("-", doc)) < 0)
-		return cmd_fail(err);
-	fflush(stdout);
-	if (out->md_path && (err = write_markdown(out->md_path, doc)) < 0)
-		return cmd_fail(err);
-	if (out->json_path) {
-		char *text = ab_report_json_text(doc);
-		err = cmd_write_output(out->json_path, text, strlen(text));
-		free(text);
-		if (err < 0)
-			return cmd_fail(err);
+	if (!canon) {
+		err = ab_error_set(AB_ERROR, "the report document does not read back as JSON");
+		goto out;
 	}
+	if ((err = emit_one("-", "md", canon, exp, samples, nsamples, names)) < 0)
+		goto out;
+	fflush(stdout);
+	if (out->md_path && (err = emit_one(out->md_path, "md", canon, exp, samples, nsamples, names)) < 0)
+		goto out;
+	if (out->json_path && (err = cmd_write_output(out->json_path, stored, strlen(stored))) < 0)
+		goto out;
+	if (out->tsv_path && (err = emit_one(out->tsv_path, "tsv", canon, exp, samples, nsamples, names)) < 0)
+		goto out;
+	if (out->html_path && (err = emit_one(out->html_path, "html", canon, exp, samples, nsamples, names)) < 0)
+		goto out;
+out:
+	json_decref(canon);
+	free(stored);
+	free(names);
+	if (err < 0)
+		return cmd_fail(err);
 	if (verdict == AB_INCONCLUSIVE_VERDICT && out->inconclusive_exit != AB_EXIT_INCONCLUSIVE) {
 		fprintf(stderr, "abtool: the verdict is inconclusive; --inconclusive=%s maps it to exit %d\n",
 			out->inconclusive_exit ? "reject" : "accept", out->inconclusive_exit);

@@ -67,7 +67,7 @@ int cmd_store_path(char **out, const char *flag, const char *repo_dir);
 
 /* Output options shared by run and resume. */
 struct cmd_output {
-	const char *json_path, *md_path;
+	const char *json_path, *md_path, *tsv_path, *html_path;
 	int quiet, verbose;
 	int inconclusive_exit;     /* exit code for an inconclusive verdict: 2, or 1/0 with
 	                              --inconclusive=reject|accept */
@@ -82,9 +82,26 @@ int cmd_parse_inconclusive(struct cmd_output *out, const char *cmd, const char *
 /* Events that print builds and progress according to `out` (ctx = out). */
 struct ab_run_events cmd_run_events(struct cmd_output *out);
 
-/* Print the report to stdout, write --json/--md files, and return the
- * verdict's exit code (or an I/O error's). */
-int cmd_emit_reports(struct cmd_output *out, const json_t *doc, enum ab_verdict verdict);
+/*
+ * Render a report document in `format` ("md", "json", "tsv" or "html")
+ * into new memory `*text` (free() it) of `*len` bytes. "tsv" needs the
+ * run's samples (borrowed; metric_names[i] names samples[k].metrics[i]).
+ * Returns 0, AB_EINVALID for an unknown format, or AB_EIO.
+ */
+int cmd_render_report(char **text, size_t *len, const char *format, const json_t *doc,
+		      const struct ab_sample *samples, size_t nsamples,
+		      const char *const *metric_names, size_t nmetrics);
+
+/*
+ * Print the Markdown report to stdout, write the --json/--md/--tsv/--html
+ * files, and return the verdict's exit code (or an I/O error's). Every
+ * format renders from the document as stored (serialized and read back),
+ * so `abtool report` later regenerates the same bytes; TSV takes the
+ * samples of `run`.
+ */
+int cmd_emit_reports(struct cmd_output *out, const struct ab_experiment *exp,
+		     const struct ab_sample *samples, size_t nsamples, const json_t *doc,
+		     enum ab_verdict verdict);
 
 /* Print what the newest calibration of this experiment file says about
  * `pairs` planned pairs (nothing when there is none). */

@@ -105,7 +105,7 @@ int cmd_analyze(int argc, char **argv)
 	ri.created_at = created;
 	ri.exact_parent = 1;
 	doc = ab_report_document(&ri);
-	rc = cmd_emit_reports(&out, doc, a.verdict);
+	rc = cmd_emit_reports(&out, &in.exp, in.samples, in.nsamples, doc, a.verdict);
 	if (!rules_path && rc >= 0 && rc <= AB_EXIT_INVALID)
 		rc = a.verdict == AB_INVALID ? AB_EXIT_INVALID : 0;
 out:

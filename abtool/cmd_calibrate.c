@@ -113,7 +113,7 @@ int cmd_calibrate(int argc, char **argv)
 		rc = cmd_fail(err);
 		goto out;
 	}
-	rc = cmd_emit_reports(&out, doc, analysis.verdict);
+	rc = cmd_emit_reports(&out, run.exp, run.samples, run.nsamples, doc, analysis.verdict);
 	if (analysis.verdict != AB_INVALID)
 		rc = rc == AB_EXIT_IO ? rc : 0;
 out:

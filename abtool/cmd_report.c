@@ -1,6 +1,7 @@
 /* cmd_report.c - `abtool report RUN`: regenerate a stored run's report.
- * The JSON report is stored with the run, and Markdown renders from it, so
- * what this prints is byte-identical to what `abtool run` printed. */
+ * The JSON report is stored with the run; Markdown and HTML render from
+ * it, TSV from it and the stored samples, so what this writes is
+ * byte-identical to what `abtool run` wrote. */
 #include "cmd.h"
 #include "error.h"
 #include "report.h"
@@ -22,6 +23,10 @@ int cmd_report(int argc, char **argv)
 	const char *format = "md", *output = "-", *store_flag = NULL, *text;
 	struct ab_store *store = NULL;
 	json_t *run = NULL, *doc = NULL;
+	const char **names = NULL;
+	struct ab_sample *samples = NULL;
+	size_t nnames = 0, nsamples = 0, len = 0;
+	char *rendered = NULL;
 	int64_t id;
 	int c, err, rc = 0;
 
@@ -45,8 +50,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cmd_usage("report", "expected one run id (see 'abtool history')");
-	if (strcmp(format, "md") && strcmp(format, "json"))
-		return cmd_usage("report", "--format: expected md or json, got '%s'", format);
+	if (strcmp(format, "md") && strcmp(format, "json") && strcmp(format, "tsv") && strcmp(format, "html"))
+		return cmd_usage("report", "--format: expected md, json, tsv or html, got '%s'", format);
 	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0)
 		return cmd_fail(err);
 	if ((err = ab_store_run_resolve(store, argv[optind], &id)) < 0 ||
@@ -62,27 +67,31 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (!strcmp(format, "json")) {
-		err = cmd_write_output(output, text, strlen(text));
-	} else {
-		char *md = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&md, &len);
-
-		if (!(doc = json_loads(text, 0, NULL))) {
-			fclose(f);
-			free(md);
-			rc = cmd_fail(ab_error_set(AB_EIO, "run %lld: the stored report is not valid JSON", (long long)id));
+		/* The stored text itself: what run wrote, byte for byte. */
+		if ((err = cmd_write_output(output, text, strlen(text))) < 0)
+			rc = cmd_fail(err);
+		goto out;
+	}
+	if (!(doc = json_loads(text, 0, NULL))) {
+		rc = cmd_fail(ab_error_set(AB_EIO, "run %lld: the stored report is not valid JSON", (long long)id));
+		goto out;
+	}
+	if (!strcmp(format, "tsv")) {
+		/* Metric names from the document, so the stored experiment
+		 * need not be parsed again (it may name a file that moved). */
+		names = ab_report_metric_names(doc, &nnames);
+		if ((err = ab_store_samples_load(store, id, names, nnames, &samples, &nsamples)) < 0) {
+			rc = cmd_fail(err);
 			goto out;
 		}
-		err = ab_report_markdown(f, doc);
-		fclose(f);
-		if (!err)
-			err = cmd_write_output(output, md, len);
-		free(md);
 	}
-	if (err < 0)
+	if ((err = cmd_render_report(&rendered, &len, format, doc, samples, nsamples, names, nnames)) < 0 ||
+	    (err = cmd_write_output(output, rendered, len)) < 0)
 		rc = cmd_fail(err);
 out:
+	free(rendered);
+	free(names);
+	ab_samples_free(samples, nsamples);
 	json_decref(doc);
 	json_decref(run);
 	ab_store_close(store);

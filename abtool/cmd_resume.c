@@ -15,6 +15,8 @@ int cmd_resume(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"json", required_argument, NULL, 'j'},
 		{"md", required_argument, NULL, 'm'},
+		{"tsv", required_argument, NULL, 't'},
+		{"html", required_argument, NULL, 'H'},
 		{"store", required_argument, NULL, 'S'},
 		{"inconclusive", required_argument, NULL, 'I'},
 		{"quiet", no_argument, NULL, 'q'},
@@ -45,6 +47,12 @@ int cmd_resume(int argc, char **argv)
 			break;
 		case 'm':
 			out.md_path = optarg;
+			break;
+		case 't':
+			out.tsv_path = optarg;
+			break;
+		case 'H':
+			out.html_path = optarg;
 			break;
 		case 'S':
 			store_flag = optarg;
@@ -92,7 +100,7 @@ int cmd_resume(int argc, char **argv)
 		rc = cmd_fail(err);
 		goto out;
 	}
-	rc = cmd_emit_reports(&out, doc, analysis.verdict);
+	rc = cmd_emit_reports(&out, run.exp, run.samples, run.nsamples, doc, analysis.verdict);
 out:
 	json_decref(doc);
 	ab_analysis_release(&analysis);

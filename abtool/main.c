@@ -7,8 +7,8 @@
 
 const struct ab_command_entry ab_commands[] = {
 	{"run", cmd_run,
-	 "EXP.yaml [--candidate REV] [--pairs N] [--seed N] [--json F] [--md F] [--store DB]\n"
-	 "                  [--inconclusive=reject|accept] [--quiet] [--verbose]",
+	 "EXP.yaml [--candidate REV] [--pairs N] [--seed N] [--json F] [--md F] [--tsv F] [--html F]\n"
+	 "                  [--store DB] [--inconclusive=reject|accept] [--quiet] [--verbose]",
 	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict"},
 	{"check", cmd_check, "EXP.yaml [--store DB]",
 	 "validate an experiment file and show its plan and the rows each rule selects"},
@@ -19,9 +19,10 @@ const struct ab_command_entry ab_commands[] = {
 	{"calibrate", cmd_calibrate,
 	 "EXP.yaml [--pairs N] [--seed N] [--candidate REV] [--json F] [--md F] [--store DB] [--quiet]",
 	 "A/A on the parent built twice: the noise floor, false-outcome rates, pairs needed"},
-	{"resume", cmd_resume, "RUN [--json F] [--md F] [--store DB] [--inconclusive=reject|accept] [--quiet] [--verbose]",
+	{"resume", cmd_resume, "RUN [--json F] [--md F] [--tsv F] [--html F] [--store DB]\n"
+	 "                  [--inconclusive=reject|accept] [--quiet] [--verbose]",
 	 "finish an interrupted run from its stored plan"},
-	{"report", cmd_report, "RUN [--format md|json] [-o FILE] [--store DB]",
+	{"report", cmd_report, "RUN [--format md|json|tsv|html] [-o FILE] [--store DB]",
 	 "print a stored run's report again, byte-identical to what run wrote"},
 	{"init", cmd_init, "[--template NAME] [--list] [FILE]",
 	 "write a commented experiment file from a template (no-regression, lane-split, memory, pr-gate)"},

@@ -12,6 +12,7 @@
 
 #include "analysis.h"
 #include "config.h"
+#include "sample.h"
 
 #define AB_REPORT_SCHEMA "abtool-report-1"
 
@@ -47,6 +48,51 @@ char *ab_report_json_text(const json_t *doc);
 
 /* Render the Markdown report of a document onto `f`. Returns 0 or AB_EIO. */
 int ab_report_markdown(FILE *f, const json_t *doc);
+
+/*
+ * The metrics a document describes, in the order reports show them: the
+ * primary metric (doc.rows[0].metric, else doc.metric) first, then the
+ * other metrics in the order of doc.rows[0].metrics. Returns a new array
+ * (free() it, not its strings) of `*n` strings borrowed from `doc`, plus a
+ * NULL terminator. Reading the names from the document, not from the
+ * experiment file, lets `abtool report` load a run's samples without
+ * re-parsing the stored experiment.
+ */
+const char **ab_report_metric_names(const json_t *doc, size_t *n);
+
+/*
+ * Write the raw samples of a run as tab-separated values onto `f`: a
+ * header line, then one line per sample in plan order (warmups, superseded
+ * and never-run samples included, told apart by their columns). Columns:
+ * run_id, seq, one per matrix parameter (doc.plan.matrix; values from
+ * doc.rows[row].params), row, pair (1-based; empty for warmups), warmup
+ * (1-based; empty for pairs), order (AB/BA), side (parent/candidate),
+ * status (ok, failed, superseded, planned), one per metric in the order
+ * of ab_report_metric_names (empty when unavailable or not run), exit_code,
+ * signal, timed_out, checksum, flags, error. Text is escaped as \t, \n,
+ * \r and \\; numbers are integers when integral, else the shortest
+ * %.17g-family form that reads back exactly. docs/reports.md describes it.
+ *
+ * `samples` (borrowed, n of them) are as ab_store_samples_load returns
+ * them; `metric_names[i]` (borrowed, nmetrics of them) names
+ * samples[k].metrics[i], in any order: columns follow the document, and a
+ * metric the samples do not carry is empty. Returns 0, or AB_EIO when
+ * writing fails.
+ */
+int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, size_t n,
+		  const char *const *metric_names, size_t nmetrics);
+
+/*
+ * Render the self-contained HTML report of a document onto `f`: one file
+ * with inline CSS and SVG and one small inline script, no network access
+ * (a Content-Security-Policy forbids it). It shows what the Markdown report
+ * shows plus, per row, a strip of the per-pair ratios with the decision
+ * interval, the Hodges–Lehmann estimate and the margins of the rules that
+ * select the row, and the scaling curves of both sides when the
+ * experiment declares `scaling:`. Every string from the document is
+ * HTML-escaped. Returns 0, or AB_EIO when writing fails.
+ */
+int ab_report_html(FILE *f, const json_t *doc);
 
 /* Format a value of a metric with unit `unit` for people ("99.90 ms",
  * "2.4 MiB", "1234 ops/s") into buf. */

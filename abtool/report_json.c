@@ -127,6 +127,36 @@ static json_t *row_json(const struct ab_analysis *a, size_t r)
 	return o;
 }
 
+/* One rule: its name, metric, the predicates' thresholds as written in
+ * the experiment file (fractions, not percents; only those it sets, so a
+ * reader can draw the margins), its outcome and its rows (stolen). */
+static json_t *rule_json(const struct ab_rule *rule, const struct ab_experiment *exp,
+			 const struct ab_rule_result *res, json_t *rows)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "name", json_string(rule->name));
+	json_object_set_new(o, "metric", json_string(rule->metric ? rule->metric : exp->metric));
+	if (!isnan(rule->no_regression))
+		json_object_set_new(o, "no_regression", json_real(rule->no_regression));
+	if (!isnan(rule->faster_by))
+		json_object_set_new(o, "faster_by", json_real(rule->faster_by));
+	if (!isnan(rule->slower_by))
+		json_object_set_new(o, "slower_by", json_real(rule->slower_by));
+	if (rule->min_pair_wins >= 0)
+		json_object_set_new(o, "min_pair_wins", json_integer((json_int_t)rule->min_pair_wins));
+	if (!isnan(rule->min_pair_wins_frac))
+		json_object_set_new(o, "min_pair_wins_fraction", json_real(rule->min_pair_wins_frac));
+	if (!isnan(rule->max_rsd))
+		json_object_set_new(o, "max_rsd", json_real(rule->max_rsd));
+	if (!isnan(rule->max_ci_width))
+		json_object_set_new(o, "max_ci_width", json_real(rule->max_ci_width));
+	json_object_set_new(o, "outcome", json_string(ab_outcome_name(res->outcome)));
+	json_object_set_new(o, "detail", json_string(res->detail ? res->detail : ""));
+	json_object_set_new(o, "rows", rows);
+	return o;
+}
+
 static json_t *rules_json(const struct ab_analysis *a)
 {
 	const struct ab_experiment *exp = a->exp;
@@ -141,12 +171,7 @@ static json_t *rules_json(const struct ab_analysis *a)
 				"params", ab_row_params(exp, res->rows[r].row),
 				"outcome", ab_outcome_name(res->rows[r].outcome),
 				"detail", res->rows[r].detail ? res->rows[r].detail : ""));
-		json_array_append_new(rules, json_pack("{s:s, s:s, s:s, s:s, s:o}",
-			"name", exp->rules[i].name,
-			"metric", exp->rules[i].metric ? exp->rules[i].metric : exp->metric,
-			"outcome", ab_outcome_name(res->outcome),
-			"detail", res->detail ? res->detail : "",
-			"rows", rows));
+		json_array_append_new(rules, rule_json(&exp->rules[i], exp, res, rows));
 	}
 	return rules;
 }
