@@ -60,4 +60,9 @@ head -n 8 "$T/store-v1.after" | diff "$T/want" - >&2 || fail "store-v1.db counts
 # Text written before the search index existed is indexed by the upgrade.
 [ "$(sqlite3 "$db" "SELECT rowid FROM search WHERE search MATCH 'wall'")" = 4 ] || fail "hypothesis not indexed"
 [ "$(sqlite3 "$db" "SELECT rowid FROM search WHERE search MATCH 'regression'")" = 10 ] || fail "reasons not indexed"
+expect_exit 0 "$ABTOOL" history --store "$db" --grep "wall time" --json
+[ "$(jqv "$T/out" 'map(.id) | join(",")')" = 1 ] || fail "history --grep over an old hypothesis"
+expect_exit 0 "$ABTOOL" history --store "$db"
+grep -Eq "^ 4  .*  interrupted  " "$T/out" || fail "the interrupted run shows its status"
+grep -Eq "^ 2  .*  rejected  +1\.926  +no regression: lanes=1: ratio 1\.926 " "$T/out" || fail "the rejected run's line"
 echo ok
