@@ -43,6 +43,8 @@ int cmd_history(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_designs(int argc, char **argv);
 int cmd_note(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 /* Print "abtool: MESSAGE" for the last error and return its exit code. */
 int cmd_fail(int err);
