@@ -28,11 +28,11 @@ static void print_table(const json_t *list)
 	if (wdesign > 32)
 		wdesign = 32;
 	cmd_put_padded(stdout, "design", wdesign);
-	printf("  %4s  %-12s  %6s  %-16s  %s\n", "runs", "verdict", "run", "date (UTC)", "reason");
+	printf("  %4s  %-12s  %4s  %-16s  %s\n", "runs", "verdict", "run", "date (UTC)", "reason");
 	json_array_foreach(list, i, d) {
 		const json_t *latest = json_object_get(d, "latest_run");
 		const char *reason = json_string_value(json_array_get(json_object_get(d, "latest_reasons"), 0));
-		size_t used = wdesign + 2 + 4 + 2 + 12 + 2 + 6 + 2 + 16 + 2;
+		size_t used = wdesign + 2 + 4 + 2 + 12 + 2 + 4 + 2 + 16 + 2;
 		size_t room = columns > 0 ? ((size_t)columns > used + 20 ? (size_t)columns - used : 20) : 100;
 		char *name = cmd_one_line(str(d, "design"), wdesign), *why, t[32], run[32];
 
@@ -40,11 +40,11 @@ static void print_table(const json_t *list)
 		cmd_put_padded(stdout, name, wdesign);
 		if (json_is_integer(latest)) {
 			snprintf(run, sizeof(run), "%lld", (long long)json_integer_value(latest));
-			printf("  %4lld  %-12s  %6s  %-16s  %s\n", (long long)json_integer_value(json_object_get(d, "runs")),
+			printf("  %4lld  %-12s  %4s  %-16s  %s\n", (long long)json_integer_value(json_object_get(d, "runs")),
 			       str(d, "latest_verdict"), run, cmd_short_time(t, sizeof(t), str(d, "latest_created_at")), why);
 		} else {
 			snprintf(run, sizeof(run), "%lld", (long long)json_integer_value(json_object_get(d, "newest_run")));
-			printf("  %4lld  %-12s  %6s  %-16s\n", (long long)json_integer_value(json_object_get(d, "runs")),
+			printf("  %4lld  %-12s  %4s  %-16s\n", (long long)json_integer_value(json_object_get(d, "runs")),
 			       json_is_integer(json_object_get(d, "newest_run")) ? str(d, "newest_status") : "-",
 			       json_is_integer(json_object_get(d, "newest_run")) ? run : "-",
 			       cmd_short_time(t, sizeof(t), json_string_value(json_object_get(d, "newest_created_at"))));
