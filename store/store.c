@@ -1475,7 +1475,7 @@ static int prepare_insert(struct ab_store *store, sqlite3_stmt **st, const char 
 	int err;
 
 	for (i = 0; i < nkeys + n; i++) {
-		char mark[16];
+		char mark[32];
 		snprintf(mark, sizeof(mark), "%s?%zu", i ? ", " : "", i + 1);
 		sql_append(&marks, mark);
 	}

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 db="$T/store.db"
-make_repo "$T/fast" 40 20
+make_repo "$T/fast" 80 20
 EXP_NAME=halve EXP_DESIGN=halve-the-loop write_exp "$T/fast"
 expect_exit 0 "$ABTOOL" run "$T/fast/exp.yaml" --store "$db" --quiet --seed 5
 

@@ -1,5 +1,5 @@
 # serial
-# abtool history on a store with two real runs: a 2x faster candidate
+# abtool history on a store with two real runs: a 4x faster candidate
 # (accepted) and a 2x slower one (rejected), in two repositories and two
 # designs, plus notes. Every filter selects exactly the runs it should;
 # the table line shows the run's numbers; --grep finds hypotheses and
@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 db="$T/store.db"
-make_repo "$T/fast" 40 20
+make_repo "$T/fast" 80 20
 EXP_NAME=halve EXP_DESIGN=halve-the-loop \
 	EXP_EXTRA="hypothesis: halving the loop count halves the wall time" write_exp "$T/fast"
 make_repo "$T/slow" 20 40
