@@ -1357,7 +1357,21 @@ static int export_one(struct ab_store *store, const char *table, const struct co
 	return err;
 }
 
+static int export_document(struct ab_store *store, int64_t run_id, unsigned flags, json_t **out);
+
 int ab_store_export(struct ab_store *store, int64_t run_id, unsigned flags, json_t **out)
+{
+	int err;
+
+	/* One read transaction: a snapshot, even while a run is adding samples. */
+	if ((err = exec_sql(store, "BEGIN", "exporting the run")) < 0)
+		return err;
+	err = export_document(store, run_id, flags, out);
+	sqlite3_exec(store->db, err ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+	return err;
+}
+
+static int export_document(struct ab_store *store, int64_t run_id, unsigned flags, json_t **out)
 {
 	json_t *doc, *run = NULL, *part = NULL, *list;
 	char now[32];
