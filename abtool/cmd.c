@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 int cmd_fail(int err)
@@ -357,4 +358,61 @@ int cmd_interrupted(const struct ab_run *run)
 		fprintf(stderr, "abtool: interrupted by %s before the run was stored\n",
 			sig == SIGTERM ? "SIGTERM" : "SIGINT");
 	return 128 + (sig ? sig : SIGINT);
+}
+
+int cmd_terminal_columns(void)
+{
+	struct winsize ws;
+
+	if (!isatty(STDOUT_FILENO) || ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) < 0 || ws.ws_col == 0)
+		return 0;
+	return ws.ws_col;
+}
+
+size_t cmd_text_width(const char *s)
+{
+	size_t n = 0;
+
+	for (; s && *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+char *cmd_one_line(const char *s, size_t max)
+{
+	size_t len = s ? strlen(s) : 0, cols = 0, i;
+	char *out = ab_xmalloc(len + 4), *w = out;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		int starts = (c & 0xc0) != 0x80;
+
+		if (starts && max && cols == max - 1 && cmd_text_width(s + i) > 1) {
+			memcpy(w, "…", strlen("…"));
+			w += strlen("…");
+			break;
+		}
+		cols += starts;
+		*w++ = c < 0x20 || c == 0x7f ? ' ' : (char)c;
+	}
+	*w = '\0';
+	return out;
+}
+
+void cmd_put_padded(FILE *f, const char *s, size_t width)
+{
+	size_t n = cmd_text_width(s);
+
+	fputs(s, f);
+	for (; n < width; n++)
+		fputc(' ', f);
+}
+
+const char *cmd_short_time(char *buf, size_t size, const char *iso)
+{
+	if (!iso || strlen(iso) < 16)
+		snprintf(buf, size, "%s", iso ? iso : "-");
+	else
+		snprintf(buf, size, "%.10s %.5s", iso, iso + 11);
+	return buf;
 }

@@ -42,6 +42,12 @@ int cmd_env(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_init(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_designs(int argc, char **argv);
+int cmd_note(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 /* Print "abtool: MESSAGE" for the last error and return its exit code. */
 int cmd_fail(int err);
@@ -115,5 +121,25 @@ int cmd_interrupted(const struct ab_run *run);
 
 /* Write `len` bytes of `text` to `path` ("-" for stdout). 0 or AB_EIO. */
 int cmd_write_output(const char *path, const char *text, size_t len);
+
+/* Text for the history commands (history, show, designs). */
+
+/* Columns of the terminal on stdout, or 0 when stdout is not a terminal. */
+int cmd_terminal_columns(void);
+
+/* Display width of UTF-8 text: one column per code point. */
+size_t cmd_text_width(const char *s);
+
+/* `s` on one line (control characters become spaces), cut to at most
+ * `max` columns with "…" when longer (max 0: no cut). New string; NULL
+ * gives "". */
+char *cmd_one_line(const char *s, size_t max);
+
+/* Print `s` and pad it with spaces to `width` columns. */
+void cmd_put_padded(FILE *f, const char *s, size_t width);
+
+/* "2026-11-30 05:44" from "2026-11-30T05:44:56Z" into buf (>= 17 bytes);
+ * "-" for NULL. */
+const char *cmd_short_time(char *buf, size_t size, const char *iso);
 
 #endif

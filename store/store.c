@@ -2,8 +2,10 @@
 #include "store.h"
 #include "embed.h"
 #include "error.h"
+#include "report.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -200,8 +202,9 @@ static int step_done(struct ab_store *store, sqlite3_stmt *st, const char *what)
 	return 0;
 }
 
-/* The id of the design named `name`, adding it when new. */
-static int design_id(struct ab_store *store, const char *name, int64_t *out)
+/* The id of the design named `name`, adding it when new with `created_at`
+ * (NULL: now). */
+static int design_id(struct ab_store *store, const char *name, const char *created_at, int64_t *out)
 {
 	sqlite3_stmt *st;
 	char now[32];
@@ -212,7 +215,7 @@ static int design_id(struct ab_store *store, const char *name, int64_t *out)
 				       "ON CONFLICT(name) DO UPDATE SET name = name RETURNING id")) < 0)
 		return err;
 	bind_text(st, 1, name);
-	bind_text(st, 2, now);
+	bind_text(st, 2, created_at ? created_at : now);
 	if (sqlite3_step(st) != SQLITE_ROW)
 		err = db_error(store, "adding the design");
 	else
@@ -301,7 +304,7 @@ int ab_store_run_create(struct ab_store *store, struct ab_run_meta *m, const str
 	new_uuid(m->uuid);
 	if ((err = exec_sql(store, "BEGIN IMMEDIATE", "starting the run")) < 0)
 		return err;
-	if ((err = design_id(store, m->design, &design)) < 0 ||
+	if ((err = design_id(store, m->design, NULL, &design)) < 0 ||
 	    (err = experiment_id(store, m, design, &experiment)) < 0 ||
 	    (err = prepare(store, &st,
 			   "INSERT INTO runs(uuid, experiment_id, design_id, kind, created_at, status, repo, "
@@ -760,6 +763,975 @@ int ab_store_run_resolve(struct ab_store *store, const char *text, int64_t *out)
 	return err;
 }
 
+/* ---- history: search, notes, designs ---------------------------------- */
+
+/* A growing SQL text built from constant fragments only: user values are
+ * always bound. */
+static void sql_append(char **sql, const char *fragment)
+{
+	char *next = ab_xasprintf("%s%s", *sql ? *sql : "", fragment);
+
+	free(*sql);
+	*sql = next;
+}
+
+#define AB_SEARCH_MAX_TERMS 16
+
+/*
+ * Split the user's search text into FTS5 queries, one per term. A term is
+ * a "double-quoted phrase" or a run of non-space characters; each becomes
+ * an FTS5 string ("..." with inner quotes doubled), so operators, column
+ * filters and stray quotes in the text are searched for, never parsed. A
+ * word ending in '*' (other than "*" alone) becomes a prefix query.
+ */
+static int search_terms(char ***out, const char *text)
+{
+	const char *p = text;
+	char **terms = NULL;
+
+	*out = NULL;
+	while (*p) {
+		const char *start, *end, *q;
+		int prefix = 0;
+		char *term, *w;
+
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		if (*p == '"') {
+			start = ++p;
+			while (*p && *p != '"')
+				p++;
+			end = p;
+			if (*p)
+				p++;
+		} else {
+			start = p;
+			while (*p && !isspace((unsigned char)*p))
+				p++;
+			end = p;
+			if (end - start > 1 && end[-1] == '*') {
+				prefix = 1;
+				end--;
+			}
+		}
+		if (end == start)
+			continue;
+		if (ab_strv_len(terms) == AB_SEARCH_MAX_TERMS) {
+			ab_strv_free(terms);
+			return ab_error_set(AB_EINVALID, "search text '%s' has more than %d words", text,
+					    AB_SEARCH_MAX_TERMS);
+		}
+		term = w = ab_xmalloc(2 * (size_t)(end - start) + 4);
+		*w++ = '"';
+		for (q = start; q < end; q++) {
+			if (*q == '"')
+				*w++ = '"';
+			*w++ = *q;
+		}
+		*w++ = '"';
+		if (prefix)
+			*w++ = '*';
+		*w = '\0';
+		ab_strv_push(&terms, term);
+	}
+	if (!terms)
+		return ab_error_set(AB_EINVALID, "search text '%s' has no words", text);
+	*out = terms;
+	return 0;
+}
+
+/* The runs one FTS5 query finds through any of their texts: the
+ * experiment (name, hypothesis), the design (name), the run (reasons),
+ * notes on the run, notes on its design. The rowid encodes the source
+ * (0002_search.sql): ref = rowid / 4. */
+static const char search_runs_sql[] =
+	"r.id IN (WITH h(kind, ref) AS (SELECT kind, rowid / 4 FROM search WHERE search MATCH ?%d) "
+	"SELECT x.id FROM runs x WHERE x.experiment_id IN (SELECT ref FROM h WHERE kind = 'experiment') "
+	"OR x.design_id IN (SELECT ref FROM h WHERE kind = 'design') "
+	"OR x.id IN (SELECT ref FROM h WHERE kind = 'run') "
+	"OR x.id IN (SELECT n.run_id FROM notes n WHERE n.id IN (SELECT ref FROM h WHERE kind = 'note')) "
+	"OR x.design_id IN (SELECT n.design_id FROM notes n WHERE n.run_id IS NULL "
+	"AND n.id IN (SELECT ref FROM h WHERE kind = 'note')))";
+
+/* Parse the JSON text of `key` in `o` into a value (replacing the text);
+ * text that does not parse stays a string, so nothing is lost. */
+static void parse_json_member(json_t *o, const char *key)
+{
+	const char *text = json_string_value(json_object_get(o, key));
+	json_t *v;
+
+	if (text && (v = json_loads(text, JSON_DECODE_ANY, NULL)))
+		json_object_set_new(o, key, v);
+}
+
+/* The best and worst primary-metric row ratios of a stored report. */
+static void add_headline(json_t *o, const char *report_text)
+{
+	json_t *doc = report_text ? json_loads(report_text, 0, NULL) : NULL;
+	json_t *rows = json_object_get(doc, "rows"), *row;
+	const char *better = NULL;
+	double lo = NAN, hi = NAN;
+	size_t i;
+
+	json_array_foreach(rows, i, row) {
+		json_t *ratio = json_object_get(row, "ratio");
+		double v;
+
+		if (!better)
+			better = json_string_value(json_object_get(row, "better"));
+		if (!json_is_number(ratio))
+			continue;
+		v = json_number_value(ratio);
+		if (isnan(lo) || v < lo)
+			lo = v;
+		if (isnan(hi) || v > hi)
+			hi = v;
+	}
+	if (!better)
+		better = "lower";
+	json_object_set_new(o, "metric", json_is_string(json_object_get(doc, "metric"))
+					 ? json_incref(json_object_get(doc, "metric")) : json_null());
+	json_object_set_new(o, "better", doc ? json_string(better) : json_null());
+	if (isnan(lo)) {
+		json_object_set_new(o, "ratio_best", json_null());
+		json_object_set_new(o, "ratio_worst", json_null());
+	} else {
+		int higher = !strcmp(better, "higher");
+		json_object_set_new(o, "ratio_best", json_real(higher ? hi : lo));
+		json_object_set_new(o, "ratio_worst", json_real(higher ? lo : hi));
+	}
+	json_decref(doc);
+}
+
+int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, json_t **out)
+{
+	const char *params[8 + AB_SEARCH_MAX_TERMS];
+	char **terms = NULL, *sql = NULL, *rev_end = NULL, buf[160];
+	sqlite3_stmt *st = NULL;
+	int n = 0, i, err, rc;
+	json_t *list;
+
+	*out = NULL;
+	if (f->grep && (err = search_terms(&terms, f->grep)) < 0)
+		return err;
+	sql_append(&sql,
+		   "SELECT r.id, r.uuid, r.kind, r.created_at, r.finished_at, r.status, r.verdict, r.repo, "
+		   "r.parent_oid, r.candidate_oid, r.exact_parent, r.seed, r.pairs, r.warmup, "
+		   "r.abtool_version, d.name AS design, e.name AS experiment, e.hypothesis, r.reasons, "
+		   "(SELECT count(*) FROM notes n WHERE n.run_id = r.id OR (n.run_id IS NULL AND "
+		   "n.design_id = r.design_id)) AS notes, r.report "
+		   "FROM runs r JOIN designs d ON d.id = r.design_id "
+		   "JOIN experiments e ON e.id = r.experiment_id WHERE 1");
+	if (f->verdict) {
+		params[n++] = f->verdict;
+		snprintf(buf, sizeof(buf), " AND r.verdict = ?%d", n);
+		sql_append(&sql, buf);
+	}
+	if (f->design) {
+		params[n++] = f->design;
+		snprintf(buf, sizeof(buf), " AND d.name = ?%d", n);
+		sql_append(&sql, buf);
+	}
+	if (f->experiment) {
+		params[n++] = f->experiment;
+		snprintf(buf, sizeof(buf), " AND e.name = ?%d", n);
+		sql_append(&sql, buf);
+	}
+	if (f->rev) {
+		/* Hex digits sort below 'g': every oid with the prefix lies in
+		 * [prefix, prefix + "g"), an index range. */
+		rev_end = ab_xasprintf("%sg", f->rev);
+		params[n++] = f->rev;
+		params[n++] = rev_end;
+		snprintf(buf, sizeof(buf), " AND r.id IN (SELECT run_id FROM run_revisions "
+			 "WHERE oid >= ?%d AND oid < ?%d)", n - 1, n);
+		sql_append(&sql, buf);
+	}
+	if (f->since) {
+		params[n++] = f->since;
+		snprintf(buf, sizeof(buf), " AND r.created_at >= ?%d", n);
+		sql_append(&sql, buf);
+	}
+	if (f->until) {
+		params[n++] = f->until;
+		snprintf(buf, sizeof(buf), " AND r.created_at < ?%d", n);
+		sql_append(&sql, buf);
+	}
+	for (i = 0; terms && terms[i]; i++) {
+		char *clause;
+		params[n++] = terms[i];
+		clause = ab_xasprintf(search_runs_sql, n);
+		sql_append(&sql, " AND ");
+		sql_append(&sql, clause);
+		free(clause);
+	}
+	snprintf(buf, sizeof(buf), " ORDER BY r.created_at DESC, r.id DESC LIMIT %lld",
+		 f->limit > 0 ? (long long)f->limit : -1LL);
+	sql_append(&sql, buf);
+
+	if ((err = prepare(store, &st, sql)) < 0)
+		goto out;
+	for (i = 0; i < n; i++)
+		bind_text(st, i + 1, params[i]);
+	list = json_array();
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_t *o = row_object(st);
+		add_headline(o, json_string_value(json_object_get(o, "report")));
+		json_object_del(o, "report");
+		parse_json_member(o, "reasons");
+		if (!json_is_array(json_object_get(o, "reasons")))
+			json_object_set_new(o, "reasons", json_array());
+		json_array_append_new(list, o);
+	}
+	if (rc != SQLITE_DONE) {
+		err = db_error(store, "searching the history");
+		json_decref(list);
+	} else {
+		*out = list;
+	}
+out:
+	sqlite3_finalize(st);
+	ab_strv_free(terms);
+	free(rev_end);
+	free(sql);
+	return err;
+}
+
+int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
+{
+	sqlite3_stmt *st;
+	json_t *list;
+	int err, rc;
+
+	*out = NULL;
+	if ((err = prepare(store, &st,
+			   "WITH x AS (SELECT d.id, d.name, d.created_at, "
+			   "(SELECT count(*) FROM runs r WHERE r.design_id = d.id) AS runs, "
+			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id AND r.verdict IS NOT NULL "
+			   "ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS decided, "
+			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id "
+			   "ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS newest, "
+			   "(SELECT n.id FROM notes n WHERE n.design_id = d.id OR n.run_id IN "
+			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id) "
+			   "ORDER BY n.created_at DESC, n.id DESC LIMIT 1) AS last_note "
+			   "FROM designs d) "
+			   "SELECT x.id, x.name AS design, x.created_at, x.runs, "
+			   "l.id AS latest_run, l.created_at AS latest_created_at, l.verdict AS latest_verdict, "
+			   "l.reasons AS latest_reasons, w.id AS newest_run, w.created_at AS newest_created_at, "
+			   "w.status AS newest_status, "
+			   "(SELECT count(*) FROM notes n WHERE n.design_id = x.id OR n.run_id IN "
+			   "(SELECT r.id FROM runs r WHERE r.design_id = x.id)) AS notes, "
+			   "nt.text AS last_note, nt.created_at AS last_note_created_at "
+			   "FROM x LEFT JOIN runs l ON l.id = x.decided LEFT JOIN runs w ON w.id = x.newest "
+			   "LEFT JOIN notes nt ON nt.id = x.last_note "
+			   "WHERE ?1 = 0 OR l.verdict = 'rejected' "
+			   "ORDER BY coalesce(w.created_at, x.created_at) DESC, x.id DESC")) < 0)
+		return err;
+	sqlite3_bind_int(st, 1, rejected_only != 0);
+	list = json_array();
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_t *o = row_object(st);
+		parse_json_member(o, "latest_reasons");
+		json_array_append_new(list, o);
+	}
+	if (rc != SQLITE_DONE) {
+		err = db_error(store, "listing designs");
+		json_decref(list);
+	} else {
+		*out = list;
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* The error for an unknown design, with the closest known name. */
+static int design_not_found(struct ab_store *store, const char *name)
+{
+	sqlite3_stmt *st;
+	char *best = NULL;
+	size_t best_d = (size_t)-1;
+
+	if (prepare(store, &st, "SELECT name FROM designs") == 0) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *cand = (const char *)sqlite3_column_text(st, 0);
+			size_t d = ab_edit_distance(name, cand);
+			if (d < best_d) {
+				best_d = d;
+				free(best);
+				best = ab_xstrdup(cand);
+			}
+		}
+		sqlite3_finalize(st);
+	}
+	if (best && best_d <= 3 && best_d < strlen(name))
+		ab_error_set(AB_ENOTFOUND, "no design '%s' in the store '%s'; did you mean '%s'?",
+			     name, store->path, best);
+	else
+		ab_error_set(AB_ENOTFOUND, "no design '%s' in the store '%s'; list designs with "
+			     "'abtool designs'", name, store->path);
+	free(best);
+	return AB_ENOTFOUND;
+}
+
+int ab_store_note_add(struct ab_store *store, int64_t run_id, const char *design, const char *text,
+		      int64_t *out)
+{
+	sqlite3_stmt *st;
+	const char *p;
+	int64_t did = 0;
+	char now[32];
+	int err, rc;
+
+	for (p = text; p && *p && isspace((unsigned char)*p); p++)
+		;
+	if (!p || !*p)
+		return ab_error_set(AB_EINVALID, "a note needs some text");
+	if (run_id > 0)
+		err = prepare(store, &st, "SELECT design_id FROM runs WHERE id = ?1");
+	else
+		err = prepare(store, &st, "SELECT id FROM designs WHERE name = ?2");
+	if (err < 0)
+		return err;
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, design);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		did = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE && run_id > 0)
+		return ab_error_set(AB_ENOTFOUND, "store '%s' has no run %lld; list runs with "
+				    "'abtool history'", store->path, (long long)run_id);
+	if (rc == SQLITE_DONE)
+		return design_not_found(store, design ? design : "");
+	if (rc != SQLITE_ROW)
+		return db_error(store, "finding what the note is about");
+
+	now_iso(now);
+	if ((err = prepare(store, &st, "INSERT INTO notes(run_id, design_id, created_at, text) "
+				       "VALUES (?1, ?2, ?3, ?4)")) < 0)
+		return err;
+	if (run_id > 0)
+		sqlite3_bind_int64(st, 1, run_id);
+	else
+		sqlite3_bind_null(st, 1);
+	sqlite3_bind_int64(st, 2, did);
+	bind_text(st, 3, now);
+	bind_text(st, 4, text);
+	err = step_done(store, st, "adding the note");
+	if (!err && out)
+		*out = sqlite3_last_insert_rowid(store->db);
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* Append every row of `st` (bound, unstepped) to `list` as objects. */
+static int collect_rows(struct ab_store *store, sqlite3_stmt *st, json_t *list, const char *what)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		json_array_append_new(list, row_object(st));
+	return rc == SQLITE_DONE ? 0 : db_error(store, what);
+}
+
+/* Run a query with ?1 = run_id and return its rows as a new array. */
+static int query_run_rows(struct ab_store *store, const char *sql, int64_t run_id, const char *what,
+			  json_t **out)
+{
+	sqlite3_stmt *st;
+	int err;
+
+	*out = NULL;
+	if ((err = prepare(store, &st, sql)) < 0)
+		return err;
+	sqlite3_bind_int64(st, 1, run_id);
+	*out = json_array();
+	if ((err = collect_rows(store, st, *out, what)) < 0) {
+		json_decref(*out);
+		*out = NULL;
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ab_store_notes(struct ab_store *store, int64_t run_id, json_t **out)
+{
+	return query_run_rows(store,
+			      "SELECT n.id, n.created_at, CASE WHEN n.run_id IS NULL THEN 'design' "
+			      "ELSE 'run' END AS scope, n.text FROM notes n JOIN runs r ON r.id = ?1 "
+			      "WHERE n.run_id = r.id OR (n.run_id IS NULL AND n.design_id = r.design_id) "
+			      "ORDER BY n.created_at, n.id", run_id, "reading notes", out);
+}
+
+int ab_store_rule_results(struct ab_store *store, int64_t run_id, json_t **out)
+{
+	return query_run_rows(store, "SELECT idx, name, outcome, detail FROM rule_results "
+				     "WHERE run_id = ?1 ORDER BY idx", run_id, "reading rule results", out);
+}
+
+int ab_store_sample_counts(struct ab_store *store, int64_t run_id, json_t **out)
+{
+	json_t *rows;
+	int err = query_run_rows(store,
+				 "SELECT coalesce(sum(status != 2), 0) AS planned, "
+				 "coalesce(sum(status = 1), 0) AS done, "
+				 "coalesce(sum(status = 1 AND error IS NOT NULL), 0) AS failed, "
+				 "coalesce(sum(status = 2), 0) AS superseded, "
+				 "coalesce(sum(status != 2 AND warmup >= 0), 0) AS warmup "
+				 "FROM samples WHERE run_id = ?1", run_id, "counting samples", &rows);
+
+	*out = err ? NULL : json_incref(json_array_get(rows, 0));
+	json_decref(rows);
+	return err;
+}
+
+/* ---- export and import ----------------------------------------------- */
+
+/* One column of a table as export and import see it. JSON columns are
+ * values in the document and text in the store, written back with the
+ * json_dumps flags their writer uses so that the text round-trips. */
+enum {
+	COL_REQUIRED = 1,   /* NOT NULL in the schema */
+	COL_JSON = 2,
+	COL_REPORT = 4,     /* the JSON report: ab_report_json_text */
+};
+
+struct column {
+	const char *name;
+	unsigned flags;
+	size_t dump;
+};
+
+#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct column design_columns[] = {
+	{"name", COL_REQUIRED, 0},
+	{"created_at", COL_REQUIRED, 0},
+};
+
+static const struct column experiment_columns[] = {
+	{"hash", COL_REQUIRED, 0},
+	{"name", COL_REQUIRED, 0},
+	{"hypothesis", 0, 0},
+	{"path", COL_REQUIRED, 0},
+	{"text", COL_REQUIRED, 0},
+	{"created_at", COL_REQUIRED, 0},
+};
+
+static const struct column run_columns[] = {
+	{"uuid", COL_REQUIRED, 0},
+	{"kind", COL_REQUIRED, 0},
+	{"created_at", COL_REQUIRED, 0},
+	{"finished_at", 0, 0},
+	{"status", COL_REQUIRED, 0},
+	{"verdict", 0, 0},
+	{"reasons", COL_JSON, JSON_COMPACT},
+	{"repo", COL_REQUIRED, 0},
+	{"parent_oid", COL_REQUIRED, 0},
+	{"candidate_oid", COL_REQUIRED, 0},
+	{"parent_tree", 0, 0},
+	{"candidate_tree", 0, 0},
+	{"exact_parent", COL_REQUIRED, 0},
+	{"seed", COL_REQUIRED, 0},
+	{"pairs", COL_REQUIRED, 0},
+	{"warmup", COL_REQUIRED, 0},
+	{"host", COL_JSON, JSON_COMPACT},
+	{"abtool_version", COL_REQUIRED, 0},
+	{"options", COL_JSON, JSON_COMPACT},
+	{"report", COL_JSON | COL_REPORT, 0},
+};
+
+static const struct column build_columns[] = {
+	{"side", COL_REQUIRED, 0},
+	{"commit_oid", COL_REQUIRED, 0},
+	{"tree_oid", COL_REQUIRED, 0},
+	{"cache_key", COL_REQUIRED, 0},
+	{"dir", COL_REQUIRED, 0},
+	{"command", 0, 0},
+	{"cached", COL_REQUIRED, 0},
+	{"status", COL_REQUIRED, 0},
+	{"duration_ns", 0, 0},
+	{"log", 0, 0},
+	{"artifacts", COL_JSON, JSON_COMPACT | JSON_SORT_KEYS},
+};
+
+static const struct column row_columns[] = {
+	{"idx", COL_REQUIRED, 0},
+	{"params", COL_REQUIRED | COL_JSON, JSON_COMPACT},
+};
+
+static const struct column sample_columns[] = {
+	{"seq", COL_REQUIRED, 0},
+	{"row_idx", COL_REQUIRED, 0},
+	{"pair", COL_REQUIRED, 0},
+	{"warmup", COL_REQUIRED, 0},
+	{"side", COL_REQUIRED, 0},
+	{"pair_order", COL_REQUIRED, 0},
+	{"status", COL_REQUIRED, 0},
+	{"started_at", 0, 0},
+	{"wall_ns", 0, 0},
+	{"user_ns", 0, 0},
+	{"sys_ns", 0, 0},
+	{"maxrss_bytes", 0, 0},
+	{"minflt", 0, 0},
+	{"majflt", 0, 0},
+	{"nvcsw", 0, 0},
+	{"nivcsw", 0, 0},
+	{"exit_code", 0, 0},
+	{"signal", 0, 0},
+	{"timed_out", 0, 0},
+	{"flags", 0, 0},
+	{"checksum", 0, 0},
+	{"metrics", COL_JSON, JSON_COMPACT | JSON_REAL_PRECISION(17)},
+	{"error", 0, 0},
+	{"stdout", 0, 0},
+	{"stderr", 0, 0},
+};
+
+static const struct column rule_columns[] = {
+	{"idx", COL_REQUIRED, 0},
+	{"name", COL_REQUIRED, 0},
+	{"outcome", COL_REQUIRED, 0},
+	{"detail", 0, 0},
+};
+
+/* "c1, c2, ..." of a column list (new string). */
+static char *column_list(const struct column *cols, size_t n, const char *prefix)
+{
+	char *s = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		sql_append(&s, i ? ", " : "");
+		sql_append(&s, prefix);
+		sql_append(&s, cols[i].name);
+	}
+	return s;
+}
+
+/* Select `cols` of `table` `tail` (which binds ?1 = key) into objects,
+ * JSON columns parsed, appended to `list`. */
+static int export_rows(struct ab_store *store, const char *table, const struct column *cols, size_t n,
+		       const char *tail, int64_t key, json_t *list)
+{
+	char *names = column_list(cols, n, ""), *sql = ab_xasprintf("SELECT %s FROM %s %s", names, table, tail);
+	sqlite3_stmt *st;
+	size_t i;
+	int err, rc;
+
+	free(names);
+	err = prepare(store, &st, sql);
+	free(sql);
+	if (err < 0)
+		return err;
+	sqlite3_bind_int64(st, 1, key);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_t *o = row_object(st);
+		for (i = 0; i < n; i++)
+			if (cols[i].flags & COL_JSON)
+				parse_json_member(o, cols[i].name);
+		json_array_append_new(list, o);
+	}
+	if (rc != SQLITE_DONE)
+		err = db_error(store, "exporting the run");
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* Like export_rows for a query that gives exactly one row. */
+static int export_one(struct ab_store *store, const char *table, const struct column *cols, size_t n,
+		      const char *tail, int64_t key, json_t **out)
+{
+	json_t *list = json_array();
+	int err = export_rows(store, table, cols, n, tail, key, list);
+
+	*out = NULL;
+	if (!err && json_array_size(list) == 1)
+		*out = json_incref(json_array_get(list, 0));
+	else if (!err)
+		err = ab_error_set(AB_EIO, "store '%s': run %lld has no %s row", store->path,
+				   (long long)key, table);
+	json_decref(list);
+	return err;
+}
+
+static int export_document(struct ab_store *store, int64_t run_id, unsigned flags, json_t **out);
+
+int ab_store_export(struct ab_store *store, int64_t run_id, unsigned flags, json_t **out)
+{
+	int err;
+
+	/* One read transaction: a snapshot, even while a run is adding samples. */
+	if ((err = exec_sql(store, "BEGIN", "exporting the run")) < 0)
+		return err;
+	err = export_document(store, run_id, flags, out);
+	sqlite3_exec(store->db, err ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+	return err;
+}
+
+static int export_document(struct ab_store *store, int64_t run_id, unsigned flags, json_t **out)
+{
+	json_t *doc, *run = NULL, *part = NULL, *list;
+	char now[32];
+	int err;
+
+	*out = NULL;
+	{
+		json_t *runs = json_array();
+		err = export_rows(store, "runs", run_columns, NCOLS(run_columns), "WHERE id = ?1", run_id, runs);
+		run = json_incref(json_array_get(runs, 0));
+		json_decref(runs);
+		if (err < 0)
+			return err;
+		if (!run)
+			return ab_error_set(AB_ENOTFOUND, "store '%s' has no run %lld; list runs with "
+					    "'abtool history'", store->path, (long long)run_id);
+	}
+	now_iso(now);
+	doc = json_object();
+	json_object_set_new(doc, "schema", json_string(AB_EXPORT_SCHEMA));
+	json_object_set_new(doc, "abtool_version", json_string(ABTOOL_VERSION));
+	json_object_set_new(doc, "exported_at", json_string(now));
+	/* The local id first, for people reading the file; import ignores it. */
+	part = json_pack("{s:I}", "id", (json_int_t)run_id);
+	json_object_update(part, run);
+	json_decref(run);
+	json_object_set_new(doc, "run", part);
+
+	if ((err = export_one(store, "designs", design_columns, NCOLS(design_columns),
+			      "WHERE id = (SELECT design_id FROM runs WHERE id = ?1)", run_id, &part)) < 0)
+		goto out_free;
+	json_object_set_new(doc, "design", part);
+	if ((err = export_one(store, "experiments", experiment_columns, NCOLS(experiment_columns),
+			      "WHERE id = (SELECT experiment_id FROM runs WHERE id = ?1)", run_id, &part)) < 0)
+		goto out_free;
+	json_object_set_new(doc, "experiment", part);
+
+	json_object_set_new(doc, "builds", list = json_array());
+	if ((err = export_rows(store, "builds", build_columns, NCOLS(build_columns),
+			       "WHERE run_id = ?1 ORDER BY side DESC", run_id, list)) < 0)
+		goto out_free;
+	json_object_set_new(doc, "rows", list = json_array());
+	if ((err = export_rows(store, "rows", row_columns, NCOLS(row_columns),
+			       "WHERE run_id = ?1 ORDER BY idx", run_id, list)) < 0)
+		goto out_free;
+	if (flags & AB_STORE_EXPORT_SAMPLES) {
+		json_object_set_new(doc, "samples", list = json_array());
+		if ((err = export_rows(store, "samples", sample_columns, NCOLS(sample_columns),
+				       "WHERE run_id = ?1 ORDER BY seq", run_id, list)) < 0)
+			goto out_free;
+	}
+	json_object_set_new(doc, "rule_results", list = json_array());
+	if ((err = export_rows(store, "rule_results", rule_columns, NCOLS(rule_columns),
+			       "WHERE run_id = ?1 ORDER BY idx", run_id, list)) < 0)
+		goto out_free;
+	if ((err = query_run_rows(store,
+				  "SELECT n.created_at, CASE WHEN n.run_id IS NULL THEN 'design' ELSE 'run' "
+				  "END AS scope, n.text FROM notes n JOIN runs r ON r.id = ?1 "
+				  "WHERE n.run_id = r.id OR (n.run_id IS NULL AND n.design_id = r.design_id) "
+				  "ORDER BY n.created_at, n.id", run_id, "exporting notes", &list)) < 0)
+		goto out_free;
+	json_object_set_new(doc, "notes", list);
+	*out = doc;
+	return 0;
+out_free:
+	json_decref(doc);
+	return err;
+}
+
+/* Bind member `c` of `o` (an object of the document named `what`) to
+ * parameter i. */
+static int bind_member(sqlite3_stmt *st, int i, const struct column *c, const json_t *o, const char *what)
+{
+	const json_t *v = json_object_get(o, c->name);
+
+	if (!v || json_is_null(v)) {
+		if (c->flags & COL_REQUIRED)
+			return ab_error_set(AB_EINVALID, "%s.%s: missing", what, c->name);
+		sqlite3_bind_null(st, i);
+		return 0;
+	}
+	if ((c->flags & COL_JSON) && !json_is_string(v)) {
+		/* A string in a JSON column is text that did not parse on
+		 * export: it goes back as it was. */
+		char *text = c->flags & COL_REPORT ? ab_report_json_text(v) : json_dumps(v, c->dump | JSON_ENCODE_ANY);
+		sqlite3_bind_text(st, i, text, -1, free);
+		return 0;
+	}
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		sqlite3_bind_text(st, i, json_string_value(v), (int)json_string_length(v), SQLITE_TRANSIENT);
+		return 0;
+	case JSON_INTEGER:
+		sqlite3_bind_int64(st, i, json_integer_value(v));
+		return 0;
+	case JSON_REAL:
+		sqlite3_bind_double(st, i, json_real_value(v));
+		return 0;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		sqlite3_bind_int(st, i, json_is_true(v));
+		return 0;
+	default:
+		return ab_error_set(AB_EINVALID, "%s.%s: expected a string or a number", what, c->name);
+	}
+}
+
+/* INSERT INTO table(keys, cols...) for import: the `nkeys` key columns
+ * (like "run_id") are ?1..?nkeys, the columns follow. */
+static int prepare_insert(struct ab_store *store, sqlite3_stmt **st, const char *table,
+			  const char *keys, size_t nkeys, const struct column *cols, size_t n)
+{
+	char *names = column_list(cols, n, ""), *marks = NULL, *sql;
+	size_t i;
+	int err;
+
+	for (i = 0; i < nkeys + n; i++) {
+		char mark[32];
+		snprintf(mark, sizeof(mark), "%s?%zu", i ? ", " : "", i + 1);
+		sql_append(&marks, mark);
+	}
+	sql = ab_xasprintf("INSERT INTO %s(%s, %s) VALUES (%s)", table, keys, names, marks);
+	err = prepare(store, st, sql);
+	free(names);
+	free(marks);
+	free(sql);
+	return err;
+}
+
+/* Insert every object of array `list` (member `name` of the document)
+ * into `table` for run `run_id`. */
+static int import_rows(struct ab_store *store, const char *table, const struct column *cols, size_t n,
+		       const json_t *doc, const char *name, int required, int64_t run_id)
+{
+	const json_t *list = json_object_get(doc, name), *o;
+	sqlite3_stmt *st;
+	size_t i, c;
+	int err;
+
+	if (!list && !required)
+		return 0;
+	if (!json_is_array(list))
+		return ab_error_set(AB_EINVALID, "\"%s\": expected an array", name);
+	if ((err = prepare_insert(store, &st, table, "run_id", 1, cols, n)) < 0)
+		return err;
+	json_array_foreach(list, i, o) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "%s[%zu]", name, i);
+		if (!json_is_object(o)) {
+			err = ab_error_set(AB_EINVALID, "%s: expected an object", what);
+			break;
+		}
+		sqlite3_bind_int64(st, 1, run_id);
+		for (c = 0; c < n && !err; c++)
+			err = bind_member(st, (int)c + 2, &cols[c], o, what);
+		if (!err)
+			err = step_done(store, st, "importing the run");
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		if (err)
+			break;
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* Find the experiment by hash or add it from the document's. */
+static int import_experiment(struct ab_store *store, const json_t *e, int64_t design, int64_t *out)
+{
+	sqlite3_stmt *st;
+	size_t c;
+	int err = 0;
+
+	if ((err = prepare(store, &st,
+			   "INSERT INTO experiments(design_id, hash, name, hypothesis, path, text, created_at) "
+			   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+			   "ON CONFLICT(hash) DO UPDATE SET hash = hash RETURNING id")) < 0)
+		return err;
+	sqlite3_bind_int64(st, 1, design);
+	for (c = 0; c < NCOLS(experiment_columns) && !err; c++)
+		err = bind_member(st, (int)c + 2, &experiment_columns[c], e, "experiment");
+	if (!err) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			*out = sqlite3_column_int64(st, 0);
+		else
+			err = db_error(store, "importing the experiment");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+static int import_notes(struct ab_store *store, const json_t *doc, int64_t run_id, int64_t design)
+{
+	const json_t *notes = json_object_get(doc, "notes"), *n;
+	sqlite3_stmt *seen = NULL, *add = NULL;
+	size_t i;
+	int err;
+
+	if (!notes)
+		return 0;
+	if (!json_is_array(notes))
+		return ab_error_set(AB_EINVALID, "\"notes\": expected an array");
+	if ((err = prepare(store, &seen, "SELECT 1 FROM notes WHERE run_id IS NULL AND design_id = ?1 "
+					 "AND created_at = ?2 AND text = ?3")) < 0 ||
+	    (err = prepare(store, &add, "INSERT INTO notes(run_id, design_id, created_at, text) "
+					"VALUES (?1, ?2, ?3, ?4)")) < 0)
+		goto out;
+	json_array_foreach(notes, i, n) {
+		const char *scope = json_string_value(json_object_get(n, "scope"));
+		const char *created = json_string_value(json_object_get(n, "created_at"));
+		const char *text = json_string_value(json_object_get(n, "text"));
+		int design_note = scope && !strcmp(scope, "design");
+
+		if (!created || !text) {
+			err = ab_error_set(AB_EINVALID, "notes[%zu]: expected created_at and text strings", i);
+			break;
+		}
+		if (design_note) {
+			int rc;
+			sqlite3_bind_int64(seen, 1, design);
+			bind_text(seen, 2, created);
+			bind_text(seen, 3, text);
+			rc = sqlite3_step(seen);
+			sqlite3_reset(seen);
+			if (rc == SQLITE_ROW)
+				continue;
+			if (rc != SQLITE_DONE) {
+				err = db_error(store, "importing notes");
+				break;
+			}
+			sqlite3_bind_null(add, 1);
+		} else {
+			sqlite3_bind_int64(add, 1, run_id);
+		}
+		sqlite3_bind_int64(add, 2, design);
+		bind_text(add, 3, created);
+		bind_text(add, 4, text);
+		err = step_done(store, add, "importing notes");
+		sqlite3_reset(add);
+		if (err)
+			break;
+	}
+out:
+	sqlite3_finalize(seen);
+	sqlite3_finalize(add);
+	return err;
+}
+
+/* Point the imported report at its new local id. */
+static int import_fix_report(struct ab_store *store, const json_t *run, int64_t run_id)
+{
+	json_t *report = json_object_get(run, "report"), *copy;
+	sqlite3_stmt *st;
+	int err;
+
+	if (!json_is_object(report) || !json_object_get(report, "run_id"))
+		return 0;
+	copy = json_deep_copy(report);
+	json_object_set_new(copy, "run_id", json_integer(run_id));
+	if ((err = prepare(store, &st, "UPDATE runs SET report = ?2 WHERE id = ?1")) == 0) {
+		sqlite3_bind_int64(st, 1, run_id);
+		sqlite3_bind_text(st, 2, ab_report_json_text(copy), -1, free);
+		err = step_done(store, st, "importing the report");
+		sqlite3_finalize(st);
+	}
+	json_decref(copy);
+	return err;
+}
+
+int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int *existed)
+{
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	const json_t *run = json_object_get(doc, "run"), *design = json_object_get(doc, "design");
+	const json_t *exp = json_object_get(doc, "experiment");
+	const char *uuid, *text, *hash, *dname;
+	int64_t design_key = 0, exp_key = 0, run_key = 0;
+	sqlite3_stmt *st = NULL;
+	char hex[65];
+	size_t c;
+	int err, rc;
+
+	*out = 0;
+	*existed = 0;
+	if (!schema || strcmp(schema, AB_EXPORT_SCHEMA))
+		return ab_error_set(AB_EINVALID, "not an abtool export: \"schema\" is %s%s%s, expected \"%s\"",
+				    schema ? "\"" : "", schema ? schema : "missing", schema ? "\"" : "",
+				    AB_EXPORT_SCHEMA);
+	if (!json_is_object(run) || !json_is_object(design) || !json_is_object(exp))
+		return ab_error_set(AB_EINVALID, "\"run\", \"design\" and \"experiment\" must be objects");
+	if (!(uuid = json_string_value(json_object_get(run, "uuid"))) || !*uuid)
+		return ab_error_set(AB_EINVALID, "run.uuid: expected a string");
+	if (!(dname = json_string_value(json_object_get(design, "name"))))
+		return ab_error_set(AB_EINVALID, "design.name: expected a string");
+	text = json_string_value(json_object_get(exp, "text"));
+	hash = json_string_value(json_object_get(exp, "hash"));
+	if (!text || !hash)
+		return ab_error_set(AB_EINVALID, "experiment.text and experiment.hash: expected strings");
+	ab_sha256_hex(hex, text, json_string_length(json_object_get(exp, "text")));
+	if (strcmp(hex, hash))
+		return ab_error_set(AB_EINVALID, "experiment.hash %s is not the SHA-256 of experiment.text "
+				    "(%s): the file was changed after export", hash, hex);
+	if (!json_is_array(json_object_get(doc, "samples")))
+		return ab_error_set(AB_EINVALID, "\"samples\": expected an array (an export written by "
+				    "'abtool export RUN --format json')");
+
+	if ((err = exec_sql(store, "BEGIN IMMEDIATE", "importing the run")) < 0)
+		return err;
+	if ((err = prepare(store, &st, "SELECT id FROM runs WHERE uuid = ?1")) < 0)
+		goto out_rollback;
+	bind_text(st, 1, uuid);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*out = sqlite3_column_int64(st, 0);
+		*existed = 1;
+		sqlite3_finalize(st);
+		return exec_sql(store, "COMMIT", "importing the run");
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE) {
+		err = db_error(store, "importing the run");
+		goto out_rollback;
+	}
+	if ((err = design_id(store, dname, json_string_value(json_object_get(design, "created_at")),
+			     &design_key)) < 0 ||
+	    (err = import_experiment(store, exp, design_key, &exp_key)) < 0)
+		goto out_rollback;
+
+	if ((err = prepare_insert(store, &st, "runs", "experiment_id, design_id", 2, run_columns,
+				  NCOLS(run_columns))) < 0)
+		goto out_rollback;
+	sqlite3_bind_int64(st, 1, exp_key);
+	sqlite3_bind_int64(st, 2, design_key);
+	for (c = 0; c < NCOLS(run_columns) && !err; c++)
+		err = bind_member(st, (int)c + 3, &run_columns[c], run, "run");
+	if (err || (err = step_done(store, st, "importing the run")) < 0)
+		goto out_rollback;
+	run_key = sqlite3_last_insert_rowid(store->db);
+	sqlite3_finalize(st);
+	st = NULL;
+
+	if ((err = import_rows(store, "builds", build_columns, NCOLS(build_columns), doc, "builds", 0, run_key)) < 0 ||
+	    (err = import_rows(store, "rows", row_columns, NCOLS(row_columns), doc, "rows", 0, run_key)) < 0 ||
+	    (err = import_rows(store, "samples", sample_columns, NCOLS(sample_columns), doc, "samples", 1,
+			       run_key)) < 0 ||
+	    (err = import_rows(store, "rule_results", rule_columns, NCOLS(rule_columns), doc, "rule_results", 0,
+			       run_key)) < 0 ||
+	    (err = import_notes(store, doc, run_key, design_key)) < 0 ||
+	    (err = import_fix_report(store, run, run_key)) < 0)
+		goto out_rollback;
+	if ((err = exec_sql(store, "COMMIT", "importing the run")) < 0)
+		goto out_rollback;
+	*out = run_key;
+	return 0;
+out_rollback:
+	sqlite3_finalize(st);
+	sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+	return err;
+}
 int ab_store_latest_calibration(struct ab_store *store, const char *experiment_hash, json_t **out)
 {
 	sqlite3_stmt *st;

@@ -161,4 +161,118 @@ int ab_store_sample_times(struct ab_store *store, const char *experiment_hash, s
  * AB_ENOTFOUND naming the text. */
 int ab_store_run_resolve(struct ab_store *store, const char *text, int64_t *out);
 
+/*
+ * History (docs/history.md). Which runs `ab_store_history` lists; every
+ * member is optional (NULL or 0). Borrowed strings.
+ */
+struct ab_history_filter {
+	const char *verdict;      /* "accepted", "rejected", "inconclusive" or "invalid" */
+	const char *design;       /* a design name, exactly */
+	const char *experiment;   /* an experiment name, exactly */
+	const char *rev;          /* lowercase hex prefix of any revision the run measured
+	                             (the run_revisions view: parent, candidate, and
+	                             whatever a later schema adds) */
+	const char *since;        /* created_at >= since: ISO 8601 UTC text like
+	                             "2026-11-30T00:00:00Z" (compared as text) */
+	const char *until;        /* created_at < until, same form (exclusive) */
+	const char *grep;         /* user text searched with FTS5, see below */
+	int64_t limit;            /* at most this many runs; <= 0: all */
+};
+
+/*
+ * The runs that pass `filter`, newest first (created_at, then id), as a
+ * JSON array (new reference) of objects with the run's columns (id, uuid,
+ * kind, created_at, finished_at, status, verdict, repo, parent_oid,
+ * candidate_oid, exact_parent, seed, pairs, warmup, abtool_version),
+ * "design", "experiment", "hypothesis", "reasons" (array, empty until the
+ * run is finished), "notes" (how many notes the run and its design have)
+ * and the headline of the stored report: "metric", "better",
+ * "ratio_best", "ratio_worst" (the best and worst primary-metric row
+ * ratios, candidate/parent; null without a report or a ratio).
+ *
+ * `grep` is never read as FTS5 syntax: it is split into words and
+ * "double-quoted phrases", each quoted as an FTS5 string (a word ending in
+ * '*' is a prefix); a run matches when every word or phrase occurs in
+ * some text of the run: its experiment's name or hypothesis, its design's
+ * name, its verdict reasons, its notes or its design's notes. Matching is
+ * case- and accent-insensitive, with Porter stemming. Errors: AB_EINVALID
+ * when `grep` has no word or more than 16, AB_EIO.
+ */
+int ab_store_history(struct ab_store *store, const struct ab_history_filter *filter, json_t **out);
+
+/*
+ * Every design, the one with the most recent run first, as a JSON array
+ * (new reference) of {id, design, created_at, runs, latest_run,
+ * latest_created_at, latest_verdict, latest_reasons (array or null):
+ * the newest run that has a verdict; newest_run, newest_created_at,
+ * newest_status: the newest run of any status; notes (count of notes on
+ * the design and its runs), last_note, last_note_created_at (or null)}.
+ * With `rejected_only`, only designs whose latest verdict is "rejected".
+ * AB_EIO.
+ */
+int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out);
+
+/*
+ * Attach a note (free text: a reason, a link) to run `run_id` (> 0) or,
+ * when run_id is 0, to the design named `design`. Stored with the current
+ * UTC time; searchable at once. `*out` receives the note's id (may be
+ * NULL). Errors: AB_EINVALID for empty text, AB_ENOTFOUND for an unknown
+ * run or design (the message suggests a close design name), AB_EIO.
+ */
+int ab_store_note_add(struct ab_store *store, int64_t run_id, const char *design,
+		      const char *text, int64_t *out);
+
+/*
+ * The notes of run `run_id` and of its design, oldest first, as a JSON
+ * array (new reference) of {id, created_at, scope ("run" or "design"),
+ * text}. An unknown run has no notes. AB_EIO.
+ */
+int ab_store_notes(struct ab_store *store, int64_t run_id, json_t **out);
+
+/* The rules' outcomes of a finished run in rule order, as a JSON array
+ * (new reference) of {idx, name, outcome, detail}. AB_EIO. */
+int ab_store_rule_results(struct ab_store *store, int64_t run_id, json_t **out);
+
+/*
+ * How far a run's plan got, as a JSON object (new reference): planned
+ * (samples of the current plan: not superseded), done, failed (done with
+ * an error), superseded, warmup (planned warmup samples). AB_EIO.
+ */
+int ab_store_sample_counts(struct ab_store *store, int64_t run_id, json_t **out);
+
+/* Schema name of the document ab_store_export writes. */
+#define AB_EXPORT_SCHEMA "abtool-export-1"
+
+/* ab_store_export flags. */
+#define AB_STORE_EXPORT_SAMPLES 1u   /* include "samples" (all of them, all fields) */
+
+/*
+ * Everything the store knows about run `run_id` as one self-describing
+ * JSON document (new reference; docs/cli.md "export"):
+ *   schema "abtool-export-1", abtool_version, exported_at,
+ *   run {id (local to this store), uuid, every column of runs; reasons,
+ *        host, options and report as JSON values},
+ *   design {name, created_at}, experiment {hash, name, hypothesis, path,
+ *   text, created_at}, builds [...], rows [{idx, params}],
+ *   samples [every column; metrics as an object] (with
+ *   AB_STORE_EXPORT_SAMPLES), rule_results [...], notes [{created_at,
+ *   scope, text}] (the run's and its design's).
+ * Errors: AB_ENOTFOUND, AB_EIO.
+ */
+int ab_store_export(struct ab_store *store, int64_t run_id, unsigned flags, json_t **out);
+
+/*
+ * Import a document written by ab_store_export (borrowed) in one
+ * transaction. The run gets a new local id (`*out`); its uuid identifies
+ * it across stores: when a run with that uuid is already here, nothing
+ * changes, `*existed` is 1 and `*out` is that run's id. The design is
+ * matched by name and the experiment by the hash of its text (both are
+ * added when missing); design notes already present (same design, time
+ * and text) are not added twice. The stored report's run_id becomes the
+ * new local id. Errors: AB_EINVALID naming the field when the document is
+ * not an export or a required field is missing or of the wrong type, or
+ * the experiment text does not match its hash; AB_EIO, AB_ELOCKED.
+ */
+int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int *existed);
+
 #endif

@@ -1,0 +1,122 @@
+/* cmd_designs.c - `abtool designs`: every design in the store with its run
+ * count, its latest verdict (run, date, first reason) and its latest note;
+ * --rejected keeps the designs whose latest verdict is rejected: the list
+ * to read before retrying an idea. */
+#include "cmd.h"
+#include "error.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+static void print_table(const json_t *list)
+{
+	size_t i, wdesign = 6;
+	int columns = cmd_terminal_columns();
+	json_t *d;
+
+	json_array_foreach(list, i, d)
+		if (cmd_text_width(str(d, "design")) > wdesign)
+			wdesign = cmd_text_width(str(d, "design"));
+	if (wdesign > 32)
+		wdesign = 32;
+	cmd_put_padded(stdout, "design", wdesign);
+	printf("  %4s  %-12s  %4s  %-16s  %s\n", "runs", "verdict", "run", "date (UTC)", "reason");
+	json_array_foreach(list, i, d) {
+		const json_t *latest = json_object_get(d, "latest_run");
+		const char *reason = json_string_value(json_array_get(json_object_get(d, "latest_reasons"), 0));
+		size_t used = wdesign + 2 + 4 + 2 + 12 + 2 + 4 + 2 + 16 + 2;
+		size_t room = columns > 0 ? ((size_t)columns > used + 20 ? (size_t)columns - used : 20) : 100;
+		char *name = cmd_one_line(str(d, "design"), wdesign), *why, t[32], run[32];
+
+		why = cmd_one_line(reason ? reason : "", room);
+		cmd_put_padded(stdout, name, wdesign);
+		if (json_is_integer(latest)) {
+			snprintf(run, sizeof(run), "%lld", (long long)json_integer_value(latest));
+			printf("  %4lld  %-12s  %4s  %-16s  %s\n", (long long)json_integer_value(json_object_get(d, "runs")),
+			       str(d, "latest_verdict"), run, cmd_short_time(t, sizeof(t), str(d, "latest_created_at")), why);
+		} else {
+			snprintf(run, sizeof(run), "%lld", (long long)json_integer_value(json_object_get(d, "newest_run")));
+			printf("  %4lld  %-12s  %4s  %-16s\n", (long long)json_integer_value(json_object_get(d, "runs")),
+			       json_is_integer(json_object_get(d, "newest_run")) ? str(d, "newest_status") : "-",
+			       json_is_integer(json_object_get(d, "newest_run")) ? run : "-",
+			       cmd_short_time(t, sizeof(t), json_string_value(json_object_get(d, "newest_created_at"))));
+		}
+		/* A newer run that has no verdict yet. */
+		if (json_is_integer(latest) && json_integer_value(json_object_get(d, "newest_run")) != json_integer_value(latest))
+			printf("%*s  newer: run %lld, %s\n", (int)(wdesign + 2 + 4), "",
+			       (long long)json_integer_value(json_object_get(d, "newest_run")), str(d, "newest_status"));
+		if (json_is_string(json_object_get(d, "last_note"))) {
+			char *note = cmd_one_line(str(d, "last_note"), columns > 0 && (size_t)columns > wdesign + 30
+								? (size_t)columns - wdesign - 30 : 100);
+			printf("%*s  note %s: %s\n", (int)(wdesign + 2 + 4), "",
+			       cmd_short_time(t, sizeof(t), str(d, "last_note_created_at")), note);
+			free(note);
+		}
+		free(name);
+		free(why);
+	}
+}
+
+int cmd_designs(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"rejected", no_argument, NULL, 'r'},
+		{"json", no_argument, NULL, 'j'},
+		{"store", required_argument, NULL, 'S'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *store_flag = NULL;
+	struct ab_store *store = NULL;
+	json_t *list = NULL;
+	int rejected = 0, json = 0, c, err, rc = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			rejected = 1;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'S':
+			store_flag = optarg;
+			break;
+		case 'h':
+			return cmd_help("designs");
+		default:
+			return cmd_usage("designs", "unknown option");
+		}
+	}
+	if (optind != argc)
+		return cmd_usage("designs", "unexpected argument '%s'", argv[optind]);
+	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0)
+		return cmd_fail(err);
+	if ((err = ab_store_designs(store, rejected, &list)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	if (json) {
+		char *text = json_dumps(list, JSON_INDENT(2));
+		printf("%s\n", text);
+		free(text);
+	} else if (json_array_size(list)) {
+		print_table(list);
+	} else {
+		fprintf(stderr, "abtool designs: no %sdesigns in the store '%s'\n", rejected ? "rejected " : "",
+			ab_store_path(store));
+	}
+out:
+	json_decref(list);
+	ab_store_close(store);
+	return rc;
+}

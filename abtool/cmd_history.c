@@ -1,0 +1,344 @@
+/* cmd_history.c - `abtool history`: the store as the memory of designs.
+ * Lists runs newest first, one line each (id, date, design, experiment,
+ * revisions, verdict or status, the best–worst row ratio, the first
+ * reason), filtered by verdict, design, experiment, revision prefix, date
+ * range and a full-text search over names, hypotheses, reasons and notes;
+ * --json gives the full objects of ab_store_history. */
+#include "cmd.h"
+#include "error.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/*
+ * Parse a date given on the command line: YYYY-MM-DD, or an ISO 8601 time
+ * YYYY-MM-DDTHH:MM[:SS] (a space may replace the T) in UTC unless it ends
+ * with Z or an offset like +02:00. `*start` receives the first second it
+ * names and `*span` how many seconds it covers (a day, a minute or a
+ * second), so that --until includes the whole day or minute it names.
+ */
+static int parse_date(const char *text, int64_t *start, int64_t *span)
+{
+	struct tm tm, check;
+	int y, mo, d, h = 0, mi = 0, s = 0, n = 0, oh = 0, om = 0, sign = 0;
+	const char *p;
+	time_t t;
+
+	memset(&tm, 0, sizeof(tm));
+	if (sscanf(text, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10)
+		return -1;
+	p = text + 10;
+	*span = 86400;
+	if (*p == 'T' || *p == 't' || *p == ' ') {
+		if (sscanf(p + 1, "%2d:%2d%n", &h, &mi, &n) != 2 || n != 5)
+			return -1;
+		p += 6;
+		*span = 60;
+		if (*p == ':') {
+			if (sscanf(p + 1, "%2d%n", &s, &n) != 1 || n != 2)
+				return -1;
+			p += 3;
+			*span = 1;
+		}
+		if (*p == 'Z' || *p == 'z') {
+			p++;
+		} else if (*p == '+' || *p == '-') {
+			sign = *p == '-' ? -1 : 1;
+			if (sscanf(p + 1, "%2d:%2d%n", &oh, &om, &n) == 2 && n == 5)
+				p += 6;
+			else if (sscanf(p + 1, "%2d%2d%n", &oh, &om, &n) == 2 && n == 4)
+				p += 5;
+			else
+				return -1;
+			if (oh > 23 || om > 59)
+				return -1;
+		}
+	}
+	if (*p)
+		return -1;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = s;
+	check = tm;
+	t = timegm(&tm);
+	/* timegm normalizes Feb 30 into March: refuse what it had to move. */
+	if (tm.tm_year != check.tm_year || tm.tm_mon != check.tm_mon || tm.tm_mday != check.tm_mday ||
+	    tm.tm_hour != check.tm_hour || tm.tm_min != check.tm_min || tm.tm_sec != check.tm_sec)
+		return -1;
+	*start = (int64_t)t - sign * (oh * 3600 + om * 60);
+	return 0;
+}
+
+static const char *const verdicts[] = {"accepted", "rejected", "inconclusive", "invalid", NULL};
+
+/* "0.518–1.041" (lowest–highest ratio), "0.513" when they agree, "-". */
+static void format_ratios(char *buf, size_t size, const json_t *run)
+{
+	json_t *best = json_object_get(run, "ratio_best"), *worst = json_object_get(run, "ratio_worst");
+	double a, b, lo, hi;
+	char ta[24], tb[24];
+
+	if (!json_is_number(best) || !json_is_number(worst)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	a = json_number_value(best);
+	b = json_number_value(worst);
+	lo = a < b ? a : b;
+	hi = a < b ? b : a;
+	snprintf(ta, sizeof(ta), "%.3f", lo);
+	snprintf(tb, sizeof(tb), "%.3f", hi);
+	if (!strcmp(ta, tb))
+		snprintf(buf, size, "%s", ta);
+	else
+		snprintf(buf, size, "%s–%s", ta, tb);
+}
+
+static const char *run_state(const json_t *run)
+{
+	const char *verdict = json_string_value(json_object_get(run, "verdict"));
+
+	return verdict ? verdict : json_string_value(json_object_get(run, "status"));
+}
+
+#define NAME_COLS_MAX 28
+
+static void print_table(const json_t *list)
+{
+	size_t i, wid = 2, wdesign = 6, wexp = 10, wratio = 9;
+	int columns = cmd_terminal_columns();
+	json_t *run;
+	char buf[80];
+
+	json_array_foreach(list, i, run) {
+		size_t w;
+		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(json_object_get(run, "id")));
+		wid = strlen(buf) > wid ? strlen(buf) : wid;
+		w = cmd_text_width(json_string_value(json_object_get(run, "design")));
+		wdesign = w > wdesign ? w : wdesign;
+		w = cmd_text_width(json_string_value(json_object_get(run, "experiment")));
+		wexp = w > wexp ? w : wexp;
+		format_ratios(buf, sizeof(buf), run);
+		w = cmd_text_width(buf);
+		wratio = w > wratio ? w : wratio;
+	}
+	wdesign = wdesign > NAME_COLS_MAX ? NAME_COLS_MAX : wdesign;
+	wexp = wexp > NAME_COLS_MAX ? NAME_COLS_MAX : wexp;
+
+	printf("%*s  %-16s  ", (int)wid, "id", "date (UTC)");
+	cmd_put_padded(stdout, "design", wdesign);
+	fputs("  ", stdout);
+	cmd_put_padded(stdout, "experiment", wexp);
+	printf("  %-22s  %-12s  ", "parent..candidate", "verdict");
+	cmd_put_padded(stdout, "ratio B/A", wratio);
+	printf("  reason\n");
+	json_array_foreach(list, i, run) {
+		const char *reason = json_string_value(json_array_get(json_object_get(run, "reasons"), 0));
+		size_t used = wid + 2 + 16 + 2 + wdesign + 2 + wexp + 2 + 22 + 2 + 12 + 2 + wratio + 2, room;
+		char *design = cmd_one_line(json_string_value(json_object_get(run, "design")), wdesign);
+		char *exp = cmd_one_line(json_string_value(json_object_get(run, "experiment")), wexp);
+		char *why;
+
+		/* Fit the reason to the terminal; in a pipe, keep ~100 columns. */
+		room = columns > 0 ? ((size_t)columns > used + 20 ? (size_t)columns - used : 20) : 100;
+		why = cmd_one_line(reason ? reason : "", room);
+		printf("%*lld  %-16s  ", (int)wid, (long long)json_integer_value(json_object_get(run, "id")),
+		       cmd_short_time(buf, sizeof(buf), json_string_value(json_object_get(run, "created_at"))));
+		cmd_put_padded(stdout, design, wdesign);
+		fputs("  ", stdout);
+		cmd_put_padded(stdout, exp, wexp);
+		printf("  %.10s..%.10s  %-12s  ", json_string_value(json_object_get(run, "parent_oid")),
+		       json_string_value(json_object_get(run, "candidate_oid")), run_state(run));
+		format_ratios(buf, sizeof(buf), run);
+		cmd_put_padded(stdout, buf, wratio);
+		printf("  %s\n", why);
+		free(design);
+		free(exp);
+		free(why);
+	}
+}
+
+/* When a named design or experiment has no runs, say which names exist. */
+static void suggest_name(struct ab_store *store, const char *key, const char *name)
+{
+	json_t *designs = NULL, *runs = NULL, *o;
+	const char *best = NULL;
+	size_t i, best_d = (size_t)-1;
+
+	if (!strcmp(key, "design")) {
+		if (ab_store_designs(store, 0, &designs) < 0)
+			return;
+		json_array_foreach(designs, i, o) {
+			const char *cand = json_string_value(json_object_get(o, "design"));
+			size_t d = ab_edit_distance(name, cand);
+			if (!strcmp(cand, name))
+				goto out;  /* it exists: the other filters excluded its runs */
+			if (d < best_d) {
+				best_d = d;
+				best = cand;
+			}
+		}
+	} else {
+		struct ab_history_filter all = {0};
+		if (ab_store_history(store, &all, &runs) < 0)
+			return;
+		json_array_foreach(runs, i, o) {
+			const char *cand = json_string_value(json_object_get(o, "experiment"));
+			size_t d = ab_edit_distance(name, cand);
+			if (!strcmp(cand, name))
+				goto out;
+			if (d < best_d) {
+				best_d = d;
+				best = cand;
+			}
+		}
+	}
+	if (best && best_d <= 3 && best_d < strlen(name))
+		fprintf(stderr, "abtool history: no %s '%s' in the store; did you mean '%s'?\n", key, name, best);
+	else
+		fprintf(stderr, "abtool history: no %s '%s' in the store%s\n", key, name,
+			!strcmp(key, "design") ? "; list designs with 'abtool designs'" : "");
+out:
+	json_decref(designs);
+	json_decref(runs);
+}
+
+int cmd_history(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"verdict", required_argument, NULL, 'V'},
+		{"design", required_argument, NULL, 'd'},
+		{"experiment", required_argument, NULL, 'e'},
+		{"rev", required_argument, NULL, 'r'},
+		{"since", required_argument, NULL, 's'},
+		{"until", required_argument, NULL, 'u'},
+		{"grep", required_argument, NULL, 'g'},
+		{"limit", required_argument, NULL, 'n'},
+		{"json", no_argument, NULL, 'j'},
+		{"store", required_argument, NULL, 'S'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct ab_history_filter filter;
+	const char *store_flag = NULL;
+	char since[32], until[32], *rev = NULL;
+	struct ab_store *store = NULL;
+	json_t *list = NULL;
+	int json = 0, c, err, rc = 0;
+	int64_t start, span, v;
+	size_t i;
+
+	memset(&filter, 0, sizeof(filter));
+	filter.limit = 50;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "n:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'V':
+			for (i = 0; verdicts[i] && strcmp(verdicts[i], optarg); i++)
+				;
+			if (!verdicts[i])
+				return cmd_usage("history", "--verdict: expected accepted, rejected, inconclusive "
+						 "or invalid, got '%s'", optarg);
+			filter.verdict = optarg;
+			break;
+		case 'd':
+			filter.design = optarg;
+			break;
+		case 'e':
+			filter.experiment = optarg;
+			break;
+		case 'r': {
+			size_t len = strlen(optarg);
+			for (i = 0; i < len && isxdigit((unsigned char)optarg[i]); i++)
+				;
+			if (len < 4 || len > 64 || i != len) {
+				free(rev);
+				return cmd_usage("history", "--rev: expected at least 4 hex digits of a commit id, "
+						 "got '%s'", optarg);
+			}
+			free(rev);
+			rev = ab_xstrdup(optarg);
+			for (i = 0; i < len; i++)
+				rev[i] = (char)tolower((unsigned char)rev[i]);
+			filter.rev = rev;
+			break;
+		}
+		case 's':
+		case 'u':
+			if (parse_date(optarg, &start, &span) < 0) {
+				free(rev);
+				return cmd_usage("history", "--%s: expected a date like 2026-11-30 or "
+						 "2026-11-30T14:05:00Z, got '%s'", c == 's' ? "since" : "until", optarg);
+			}
+			if (c == 's') {
+				ab_utc_iso8601(since, sizeof(since), start);
+				filter.since = since;
+			} else {
+				ab_utc_iso8601(until, sizeof(until), start + span);
+				filter.until = until;
+			}
+			break;
+		case 'g':
+			filter.grep = optarg;
+			break;
+		case 'n':
+			if (ab_parse_int64(&v, optarg) < 0 || v < 0) {
+				free(rev);
+				return cmd_usage("history", "--limit: expected a count (0 for all), got '%s'", optarg);
+			}
+			filter.limit = v;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'S':
+			store_flag = optarg;
+			break;
+		case 'h':
+			free(rev);
+			return cmd_help("history");
+		default:
+			free(rev);
+			return cmd_usage("history", "unknown option");
+		}
+	}
+	if (optind != argc) {
+		free(rev);
+		return cmd_usage("history", "unexpected argument '%s'", argv[optind]);
+	}
+	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0) {
+		free(rev);
+		return cmd_fail(err);
+	}
+	if ((err = ab_store_history(store, &filter, &list)) < 0) {
+		rc = err == AB_EINVALID ? cmd_usage("history", "--grep: %s", ab_error_last()) : cmd_fail(err);
+		goto out;
+	}
+	if (json) {
+		char *text = json_dumps(list, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		printf("%s\n", text);
+		free(text);
+	} else if (json_array_size(list)) {
+		print_table(list);
+	}
+	if (!json_array_size(list)) {
+		if (filter.design)
+			suggest_name(store, "design", filter.design);
+		if (filter.experiment)
+			suggest_name(store, "experiment", filter.experiment);
+		if (!json)
+			fprintf(stderr, "abtool history: no runs match in the store '%s'\n", ab_store_path(store));
+	}
+out:
+	json_decref(list);
+	ab_store_close(store);
+	free(rev);
+	return rc;
+}

@@ -1,0 +1,100 @@
+/* cmd_note.c - `abtool note RUN TEXT` and `abtool note --design D TEXT`:
+ * attach free text (why a design was rejected, a link to a discussion) to
+ * a run or to a whole design. Notes are shown by `abtool show` (a design's
+ * notes on every run of it) and found by `abtool history --grep`. TEXT is
+ * the remaining arguments joined by spaces (after "--" when it starts with
+ * '-'), or "-" to read standard input. */
+#include "cmd.h"
+#include "error.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *read_stdin(void)
+{
+	char *text = NULL;
+	size_t len = 0, alloc = 0, n;
+
+	do {
+		AB_GROW(text, alloc, len + 4096);
+		n = fread(text + len, 1, alloc - len - 1, stdin);
+		len += n;
+	} while (n > 0);
+	text[len] = '\0';
+	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+		text[--len] = '\0';
+	return text;
+}
+
+int cmd_note(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"design", required_argument, NULL, 'd'},
+		{"store", required_argument, NULL, 'S'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *store_flag = NULL, *design = NULL;
+	struct ab_store *store = NULL;
+	json_t *run = NULL;
+	char *text = NULL;
+	int64_t run_id = 0, note_id = 0;
+	int c, err, rc = 0, i;
+
+	optind = 1;
+	/* Options may follow the text; text that starts with '-' goes after "--". */
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			design = optarg;
+			break;
+		case 'S':
+			store_flag = optarg;
+			break;
+		case 'h':
+			return cmd_help("note");
+		default:
+			return cmd_usage("note", "unknown option");
+		}
+	}
+	if (!design && optind + 2 > argc)
+		return cmd_usage("note", "expected a run and the text of the note");
+	if (design && optind + 1 > argc)
+		return cmd_usage("note", "expected the text of the note");
+	i = design ? optind : optind + 1;
+	if (i == argc - 1 && !strcmp(argv[i], "-")) {
+		text = read_stdin();
+	} else {
+		for (; i < argc; i++) {
+			char *next = ab_xasprintf("%s%s%s", text ? text : "", text ? " " : "", argv[i]);
+			free(text);
+			text = next;
+		}
+	}
+	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	if (!design && (err = ab_store_run_resolve(store, argv[optind], &run_id)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	if ((err = ab_store_note_add(store, run_id, design, text, &note_id)) < 0) {
+		rc = err == AB_EINVALID ? cmd_usage("note", "%s", ab_error_last()) : cmd_fail(err);
+		goto out;
+	}
+	if (design) {
+		printf("note %lld added to design '%s'\n", (long long)note_id, design);
+	} else if (ab_store_run_get(store, run_id, &run) == 0) {
+		printf("note %lld added to run %lld (design '%s')\n", (long long)note_id, (long long)run_id,
+		       json_string_value(json_object_get(run, "design")));
+	}
+out:
+	json_decref(run);
+	free(text);
+	ab_store_close(store);
+	return rc;
+}

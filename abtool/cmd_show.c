@@ -1,0 +1,360 @@
+/* cmd_show.c - `abtool show RUN`: everything the store knows about one
+ * run, for a person deciding whether to retry a design: experiment,
+ * design, hypothesis, status, verdict with every reason, revisions with
+ * their subjects, builds, host, plan progress, the rows of the stored
+ * report, the rules' outcomes, the notes of the run and its design, and
+ * the other runs of the same comparison. --json prints the same as one
+ * document (schema "abtool-show-1": the export document without samples,
+ * plus sample counts and the same-comparison runs). */
+#include "cmd.h"
+#include "env.h"
+#include "error.h"
+#include "report.h"
+#include "revs.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+static long long integer(const json_t *o, const char *key)
+{
+	return (long long)json_integer_value(json_object_get(o, key));
+}
+
+static double num(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Seconds since the epoch of "2026-11-30T05:44:56Z", or -1. */
+static int64_t iso_seconds(const char *iso)
+{
+	struct tm tm;
+	int n = 0;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!iso || sscanf(iso, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+			   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 || !n)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (int64_t)timegm(&tm);
+}
+
+/* Print `text` after `indent` spaces, one "; "-separated part per line. */
+static void print_parts(const char *text, int indent)
+{
+	const char *p = text, *sep;
+
+	while (*p) {
+		sep = strstr(p, "; ");
+		printf("%*s%.*s\n", indent, "", sep ? (int)(sep - p) : (int)strlen(p), p);
+		if (!sep)
+			break;
+		p = sep + 2;
+	}
+}
+
+static void print_header(const json_t *doc, int64_t id)
+{
+	const json_t *run = json_object_get(doc, "run"), *exp = json_object_get(doc, "experiment");
+	const json_t *reasons = json_object_get(run, "reasons"), *r;
+	const char *verdict = json_string_value(json_object_get(run, "verdict"));
+	const char *hypothesis = json_string_value(json_object_get(exp, "hypothesis"));
+	int64_t t0 = iso_seconds(str(run, "created_at")), t1 = iso_seconds(str(run, "finished_at"));
+	size_t i;
+
+	printf("run %lld  %s\n", (long long)id, str(run, "uuid"));
+	printf("experiment  %s  (%s, sha256 %.12s)\n", str(exp, "name"), str(exp, "path"), str(exp, "hash"));
+	printf("design      %s\n", str(json_object_get(doc, "design"), "name"));
+	if (hypothesis)
+		printf("hypothesis  %s\n", hypothesis);
+	printf("status      %s, started %s", str(run, "status"), str(run, "created_at"));
+	if (t0 >= 0 && t1 >= 0)
+		printf(", finished %s (%lld s)", str(run, "finished_at"), (long long)(t1 - t0));
+	printf("\n");
+	if (strcmp(str(run, "kind"), "ab"))
+		printf("kind        %s\n", str(run, "kind"));
+	printf("verdict     %s\n", verdict ? verdict : "none yet");
+	json_array_foreach(reasons, i, r)
+		printf("  - %s\n", json_string_value(r));
+	if (verdict && !strcmp(verdict, "accepted") && !json_array_size(reasons))
+		printf("  every rule passed\n");
+}
+
+/* Subjects come from the stored report; a run without one (unfinished)
+ * asks the repository, when it is still there. */
+static void print_revisions(const json_t *doc)
+{
+	const json_t *run = json_object_get(doc, "run"), *report = json_object_get(run, "report");
+	const char *subject[2] = {json_string_value(json_object_get(json_object_get(report, "parent"), "subject")),
+				  json_string_value(json_object_get(json_object_get(report, "candidate"), "subject"))};
+	struct ab_revs revs;
+	int have_revs = 0;
+
+	memset(&revs, 0, sizeof(revs));
+	if (!subject[0] || !subject[1]) {
+		ab_revs_global_init();
+		have_revs = ab_revs_open(&revs, str(run, "repo"), str(run, "candidate_oid"),
+					 str(run, "parent_oid"), 0) == 0;
+		if (have_revs) {
+			subject[0] = revs.parent_subject;
+			subject[1] = revs.candidate_subject;
+		}
+		ab_error_clear();
+	}
+	printf("\nrevisions (repository %s%s)\n", str(run, "repo"),
+	       subject[0] && subject[1] ? "" : ", not found: no subjects");
+	printf("  parent     %.10s%s%s  (%s)\n", str(run, "parent_oid"), subject[0] ? "  " : "",
+	       subject[0] ? subject[0] : "", integer(run, "exact_parent") ? "exact parent" : "NOT the exact parent");
+	printf("  candidate  %.10s%s%s\n", str(run, "candidate_oid"), subject[1] ? "  " : "",
+	       subject[1] ? subject[1] : "");
+	ab_revs_release(&revs);
+}
+
+static void print_builds(const json_t *doc)
+{
+	const json_t *builds = json_object_get(doc, "builds"), *b;
+	size_t i;
+
+	if (!json_array_size(builds))
+		return;
+	printf("\nbuilds\n");
+	json_array_foreach(builds, i, b) {
+		char t[32], how[48];
+		const char *path;
+		json_t *sha;
+
+		if (integer(b, "cached"))
+			snprintf(how, sizeof(how), "cached");
+		else
+			snprintf(how, sizeof(how), "built in %s", ab_format_ns(t, sizeof(t), num(b, "duration_ns")));
+		printf("  %-9s  %-9s  %-20s  %s\n", str(b, "side"), str(b, "status"), how, str(b, "command"));
+		json_object_foreach(json_object_get(b, "artifacts"), path, sha)
+			printf("  %-9s  artifact %s sha256 %.12s\n", "", path, json_string_value(sha));
+		if (strcmp(str(b, "status"), "ok") && *str(b, "log")) {
+			const char *log = str(b, "log"), *p = log + strlen(log);
+			int lines = 0;
+			while (p > log && lines < 6)
+				lines += *--p == '\n';
+			printf("  %-9s  last lines of the build log:\n", "");
+			print_parts(p == log ? p : p + 1, 13);
+		}
+	}
+}
+
+static void print_plan(const json_t *doc, const json_t *counts)
+{
+	const json_t *run = json_object_get(doc, "run");
+	char *host = json_is_object(json_object_get(run, "host")) ? ab_env_summary(json_object_get(run, "host")) : NULL;
+
+	printf("\nhost        %s\n", host ? host : "unknown");
+	printf("plan        seed %lld, %lld pairs per row after %lld warmup%s per side, %zu row%s; "
+	       "%lld of %lld samples done", integer(run, "seed"), integer(run, "pairs"), integer(run, "warmup"),
+	       integer(run, "warmup") == 1 ? "" : "s", json_array_size(json_object_get(doc, "rows")),
+	       json_array_size(json_object_get(doc, "rows")) == 1 ? "" : "s", integer(counts, "done"),
+	       integer(counts, "planned"));
+	if (integer(counts, "failed"))
+		printf(", %lld failed", integer(counts, "failed"));
+	if (integer(counts, "superseded"))
+		printf(", %lld superseded on resume", integer(counts, "superseded"));
+	printf("\n");
+	free(host);
+}
+
+static void print_rows(const json_t *doc, int64_t id)
+{
+	const json_t *run = json_object_get(doc, "run"), *report = json_object_get(run, "report");
+	const json_t *rows = json_object_get(report, "rows"), *row;
+	size_t i, wlabel = 3;
+
+	if (!json_is_object(report)) {
+		const json_t *planned = json_object_get(doc, "rows"), *p;
+		printf("\nrows        ");
+		json_array_foreach(planned, i, p) {
+			char *label = json_dumps(json_object_get(p, "params"), JSON_COMPACT | JSON_ENCODE_ANY);
+			printf("%s%s", i ? ", " : "", label);
+			free(label);
+		}
+		printf("\n            no results yet: the run is %s; finish it with 'abtool resume %lld'\n",
+		       str(run, "status"), (long long)id);
+		return;
+	}
+	json_array_foreach(rows, i, row)
+		if (cmd_text_width(str(row, "label")) > wlabel)
+			wlabel = cmd_text_width(str(row, "label"));
+	printf("\nrows (%s, %s is better)\n  ", str(report, "metric"),
+	       json_array_size(rows) ? str(json_array_get(rows, 0), "better") : "lower");
+	cmd_put_padded(stdout, "row", wlabel);
+	printf("  %10s  %10s  %9s  %-16s  %9s  %s\n", "parent", "candidate", "ratio B/A", "90% CI", "pair wins",
+	       "checksum");
+	json_array_foreach(rows, i, row) {
+		const json_t *ci = json_object_get(row, "ci"), *match = json_object_get(row, "checksum_match");
+		char a[32], b[32], ratio[32], interval[48], wins[32];
+		const char *unit = str(row, "unit");
+
+		ab_report_format_value(a, sizeof(a), num(json_object_get(row, "parent"), "median"), unit);
+		ab_report_format_value(b, sizeof(b), num(json_object_get(row, "candidate"), "median"), unit);
+		if (json_is_number(json_object_get(row, "ratio")))
+			snprintf(ratio, sizeof(ratio), "%.3f", num(row, "ratio"));
+		else
+			snprintf(ratio, sizeof(ratio), "n/a");
+		if (json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1)))
+			snprintf(interval, sizeof(interval), "[%.3f, %.3f]", json_number_value(json_array_get(ci, 0)),
+				 json_number_value(json_array_get(ci, 1)));
+		else
+			snprintf(interval, sizeof(interval), "n/a");
+		snprintf(wins, sizeof(wins), "%lld/%lld", integer(row, "pair_wins"), integer(row, "pairs"));
+		printf("  ");
+		cmd_put_padded(stdout, str(row, "label"), wlabel);
+		printf("  %10s  %10s  %9s  %-16s  %9s  %s\n", a, b, ratio, interval, wins,
+		       json_is_true(match) ? "match" : json_is_false(match) ? "MISMATCH" : "-");
+		if (json_is_string(json_object_get(row, "unavailable")))
+			printf("  %*s  %s\n", (int)wlabel, "", str(row, "unavailable"));
+	}
+}
+
+static void print_rules(const json_t *doc)
+{
+	const json_t *rules = json_object_get(doc, "rule_results"), *r;
+	size_t i;
+
+	if (!json_array_size(rules))
+		return;
+	printf("\nrules\n");
+	json_array_foreach(rules, i, r) {
+		printf("  %-12s  %s\n", str(r, "outcome"), str(r, "name"));
+		print_parts(str(r, "detail"), 16);
+	}
+}
+
+static void print_notes(const json_t *doc)
+{
+	const json_t *notes = json_object_get(doc, "notes"), *n;
+	size_t i;
+
+	printf("\nnotes");
+	if (!json_array_size(notes)) {
+		printf("       none (add one with 'abtool note RUN TEXT' or 'abtool note --design D TEXT')\n");
+		return;
+	}
+	printf("\n");
+	json_array_foreach(notes, i, n) {
+		char t[32];
+		printf("  %s  %-6s  %s\n", cmd_short_time(t, sizeof(t), str(n, "created_at")), str(n, "scope"),
+		       str(n, "text"));
+	}
+}
+
+static void print_same(const json_t *same, int64_t id)
+{
+	const json_t *r;
+	size_t i, earlier = 0, later = 0;
+
+	json_array_foreach(same, i, r) {
+		if (integer(r, "id") < id)
+			earlier++;
+		else
+			later++;
+	}
+	if (!earlier && !later)
+		return;
+	printf("\nsame comparison (experiment file and both commits)\n");
+	json_array_foreach(same, i, r) {
+		char t[32];
+		if (integer(r, "id") >= id)
+			continue;
+		printf("  run %lld  %s  %s\n", integer(r, "id"), cmd_short_time(t, sizeof(t), str(r, "created_at")),
+		       str(r, "verdict"));
+	}
+	if (!later)
+		return;
+	printf("  later:");
+	json_array_foreach(same, i, r)
+		if (integer(r, "id") > id)
+			printf(" run %lld (%s)", integer(r, "id"), str(r, "verdict"));
+	printf("\n");
+}
+
+int cmd_show(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"store", required_argument, NULL, 'S'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *store_flag = NULL;
+	struct ab_store *store = NULL;
+	json_t *doc = NULL, *counts = NULL, *same = NULL, *run;
+	int json = 0, c, err, rc = 0;
+	int64_t id;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = 1;
+			break;
+		case 'S':
+			store_flag = optarg;
+			break;
+		case 'h':
+			return cmd_help("show");
+		default:
+			return cmd_usage("show", "unknown option");
+		}
+	}
+	if (optind != argc - 1)
+		return cmd_usage("show", "expected one run: an id, 'latest' or a uuid prefix");
+	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0)
+		return cmd_fail(err);
+	if ((err = ab_store_run_resolve(store, argv[optind], &id)) < 0 ||
+	    (err = ab_store_export(store, id, 0, &doc)) < 0 ||
+	    (err = ab_store_sample_counts(store, id, &counts)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	run = json_object_get(doc, "run");
+	if ((err = ab_store_same_comparison(store, str(json_object_get(doc, "experiment"), "hash"),
+					    str(run, "parent_oid"), str(run, "candidate_oid"), id, &same)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	if (json) {
+		char *text;
+		json_object_set_new(doc, "schema", json_string("abtool-show-1"));
+		json_object_set(doc, "samples", counts);
+		json_object_set(doc, "same_comparison", same);
+		text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		printf("%s\n", text);
+		free(text);
+		goto out;
+	}
+	print_header(doc, id);
+	print_revisions(doc);
+	print_builds(doc);
+	print_plan(doc, counts);
+	print_rows(doc, id);
+	print_rules(doc);
+	print_notes(doc);
+	print_same(same, id);
+	if (*str(json_object_get(run, "report"), "reproduce"))
+		printf("\nreproduce   %s\n", str(json_object_get(run, "report"), "reproduce"));
+out:
+	json_decref(doc);
+	json_decref(counts);
+	json_decref(same);
+	ab_store_close(store);
+	return rc;
+}

@@ -1,0 +1,494 @@
+/* test_store.c - the store's history layer: the upgrade of a store made by
+ * schema 0001 (applied here by hand with sqlite3, rows inserted as version
+ * 1 wrote them), full-text search, history filters, notes, designs, and
+ * export/import between two stores. */
+#include "testutil.h"
+#include "embed.h"
+#include "error.h"
+#include "store.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#define OID(prefix) prefix "00000000000000000000000000000000"
+
+static const char exp1_text[] = "name: object-churn\ndesign: batched-publication\n"
+				"hypothesis: batching removes the alloc_lock convoy at 4/8 lanes\n";
+static const char exp2_text[] = "name: odd-trial\ndesign: odd-divisors\n";
+
+/* Rows as version 1 of the schema stored them. */
+static const char v1_rows[] =
+	"INSERT INTO designs VALUES (1, 'batched-publication', '2026-01-01T00:00:00Z'),"
+	" (2, 'odd-divisors', '2026-01-02T00:00:00Z');"
+	"INSERT INTO runs(id, uuid, experiment_id, design_id, kind, created_at, finished_at, status, verdict,"
+	" reasons, repo, parent_oid, candidate_oid, parent_tree, candidate_tree, exact_parent, seed, pairs,"
+	" warmup, host, abtool_version, options, report) VALUES"
+	" (1, '11111111111111111111111111111111', 1, 1, 'ab', '2026-01-03T10:00:00Z', '2026-01-03T10:05:00Z',"
+	"  'finished', 'rejected', '[\"no low-lane regression: lanes=1: ratio 1.041 [1.030, 1.052]: regression\"]',"
+	"  '/src/a', '" OID("aaaa1111") "', '" OID("bbbb2222") "', 't1', 't2', 1, 7, 1, 0,"
+	"  '{\"hostname\":\"vm\",\"load_1m\":0.33000000000000002}', '0.1.0', '{\"seed\":7}',"
+	"  '{\"schema\":\"abtool-report-1\",\"run_id\":1,\"metric\":\"wall_ns\",\"rows\":["
+	"{\"label\":\"lanes=1\",\"better\":\"lower\",\"ratio\":1.041},"
+	"{\"label\":\"lanes=4\",\"better\":\"lower\",\"ratio\":0.518},"
+	"{\"label\":\"lanes=8\",\"better\":\"lower\",\"ratio\":null}]}'),"
+	" (2, '22222222222222222222222222222222', 2, 2, 'ab', '2026-02-10T12:30:00Z', '2026-02-10T12:31:00Z',"
+	"  'finished', 'accepted', '[]', '/src/b', '" OID("bbbb2222") "', '" OID("cccc3333") "', NULL, NULL,"
+	"  1, 8, 1, 0, NULL, '0.1.0', NULL,"
+	"  '{\"run_id\":2,\"metric\":\"ops\",\"rows\":[{\"better\":\"higher\",\"ratio\":1.2},"
+	"{\"better\":\"higher\",\"ratio\":1.5}]}'),"
+	" (3, '33333333333333333333333333333333', 1, 1, 'ab', '2026-03-01T08:00:00Z', NULL, 'running', NULL,"
+	"  NULL, '/src/a', '" OID("aaaa1111") "', '" OID("dddd4444") "', NULL, NULL, 1, 9, 1, 0, NULL,"
+	"  '0.1.0', NULL, NULL);"
+	"INSERT INTO builds VALUES (1, 'parent', '" OID("aaaa1111") "', 't1', 'k1', '/c/k1', 'make', 0, 'ok',"
+	" 1000, NULL, '{\"bench\":\"abc\"}'), (1, 'candidate', '" OID("bbbb2222") "', 't2', 'k2', '/c/k2',"
+	" 'make', 1, 'ok', 0, NULL, '{\"bench\":\"def\"}');"
+	"INSERT INTO rows VALUES (1, 0, '{\"lanes\":1}'), (1, 1, '{\"lanes\":4}'), (1, 2, '{\"lanes\":8}');"
+	"INSERT INTO samples(run_id, seq, row_idx, pair, warmup, side, pair_order, status, started_at, wall_ns,"
+	" user_ns, sys_ns, maxrss_bytes, exit_code, signal, timed_out, checksum, metrics) VALUES"
+	" (1, 0, 0, 0, -1, 'parent', 'AB', 1, 1767434400, 100, 90, 1, 2048, 0, 0, 0, 'c1',"
+	"  '{\"wall_ns\":100.0,\"user_ns\":90.0}'),"
+	" (1, 1, 0, 0, -1, 'candidate', 'AB', 1, 1767434401, 104, 95, 1, 2048, 0, 0, 0, 'c1',"
+	"  '{\"wall_ns\":104.0,\"user_ns\":95.0}'),"
+	" (1, 2, 1, 0, -1, 'candidate', 'BA', 2, 1767434402, 52, 50, 0, 2048, 0, 0, 0, 'c4', NULL),"
+	" (1, 3, 1, 0, -1, 'parent', 'BA', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);"
+	"INSERT INTO rule_results VALUES (1, 0, 'no low-lane regression', 'fail', 'lanes=1: regression');"
+	"INSERT INTO notes(id, run_id, design_id, created_at, text) VALUES"
+	" (1, 1, NULL, '2026-01-03T11:00:00Z', 'the convoy moved to the free list, see https://example.invalid/42'),"
+	" (2, NULL, 2, '2026-01-04T09:00:00Z', 'odd divisors: the idea came from Knuth');";
+
+static const char *const tables[] = {"designs", "experiments", "runs", "builds", "rows",
+				     "samples", "rule_results", "notes"};
+
+static void exec_ok(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("sql failed: %s", msg);
+}
+
+static void add_experiment(sqlite3 *db, int id, int design, const char *name, const char *hypothesis,
+			   const char *text)
+{
+	sqlite3_stmt *st;
+	char hex[65];
+
+	ab_sha256_hex(hex, text, strlen(text));
+	assert_int_equal(sqlite3_prepare_v2(db, "INSERT INTO experiments VALUES (?1, ?2, ?3, ?4, ?5, "
+					    "'exp.yaml', ?6, '2026-01-01T00:00:00Z')", -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_int(st, 1, id);
+	sqlite3_bind_text(st, 2, hex, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 4, design);
+	if (hypothesis)
+		sqlite3_bind_text(st, 5, hypothesis, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, text, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+}
+
+/* Every row of `table`, every column, as text (new string). */
+static char *dump_table(const char *path, const char *table)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	char *sql = ab_xasprintf("SELECT * FROM %s ORDER BY 1, 2", table), *out = ab_xstrdup("");
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int i;
+		for (i = 0; i < sqlite3_column_count(st); i++) {
+			const char *v = (const char *)sqlite3_column_text(st, i);
+			char *next = ab_xasprintf("%s%s|", out, v ? v : "<null>");
+			free(out);
+			out = next;
+		}
+		{
+			char *next = ab_xasprintf("%s\n", out);
+			free(out);
+			out = next;
+		}
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	free(sql);
+	return out;
+}
+
+/* A store at dir/name made by schema 0001 alone, with v1's rows. */
+static char *make_v1_store(const char *dir, const char *name)
+{
+	const struct ab_embedded_file *init = ab_embed_find("store/migrations/0001_init.sql");
+	char *path = ab_path_join(dir, name);
+	sqlite3 *db;
+
+	assert_non_null(init);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	exec_ok(db, "BEGIN");
+	exec_ok(db, (const char *)init->data);
+	exec_ok(db, "PRAGMA user_version = 1");
+	add_experiment(db, 1, 1, "object-churn", "batching removes the alloc_lock convoy at 4/8 lanes",
+		       exp1_text);
+	add_experiment(db, 2, 2, "odd-trial", NULL, exp2_text);
+	exec_ok(db, v1_rows);
+	exec_ok(db, "COMMIT");
+	sqlite3_close(db);
+	return path;
+}
+
+struct fixture {
+	char *dir, *path;
+	struct ab_store *store;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = ab_xcalloc(1, sizeof(*f));
+
+	f->dir = ab_test_mktemp("store");
+	f->path = make_v1_store(f->dir, "a.db");
+	if (ab_store_open(&f->store, f->path) < 0)
+		fail_msg("open: %s", ab_error_last());
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	ab_store_close(f->store);
+	ab_test_rmtemp(f->dir);
+	free(f->path);
+	free(f);
+	return 0;
+}
+
+/* The ids of a history query, as "3,1" (new string); "error" on failure. */
+static char *history_ids(struct ab_store *store, const struct ab_history_filter *filter)
+{
+	json_t *list = NULL, *o;
+	char *out = ab_xstrdup("");
+	size_t i;
+
+	if (ab_store_history(store, filter, &list) < 0) {
+		free(out);
+		return ab_xstrdup("error");
+	}
+	json_array_foreach(list, i, o) {
+		char *next = ab_xasprintf("%s%s%lld", out, i ? "," : "",
+					  (long long)json_integer_value(json_object_get(o, "id")));
+		free(out);
+		out = next;
+	}
+	json_decref(list);
+	return out;
+}
+
+#define assert_history(store, want, ...) do { \
+		struct ab_history_filter flt_ = {__VA_ARGS__}; \
+		char *got_ = history_ids((store), &flt_); \
+		assert_string_equal(got_, (want)); \
+		free(got_); \
+	} while (0)
+
+static void test_upgrade_keeps_rows_and_indexes_them(void **state)
+{
+	char *dir = ab_test_mktemp("upgrade"), *path = make_v1_store(dir, "v1.db");
+	char *before[sizeof(tables) / sizeof(tables[0])];
+	struct ab_store *store;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		before[i] = dump_table(path, tables[i]);
+	if (ab_store_open(&store, path) < 0)
+		fail_msg("open: %s", ab_error_last());
+	assert_int_equal(ab_store_schema_version(store), 2);
+	/* Text written before the search index existed is found. */
+	assert_history(store, "3,1", .grep = "convoy");          /* a hypothesis */
+	assert_history(store, "1", .grep = "free list");         /* a note on a run */
+	assert_history(store, "2", .grep = "knuth");             /* a note on a design */
+	assert_history(store, "1", .grep = "regression");        /* verdict reasons */
+	assert_history(store, "2", .grep = "odd-divisors");      /* a design name */
+	ab_store_close(store);
+	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		char *after = dump_table(path, tables[i]);
+		assert_true(strlen(before[i]) > 0);
+		assert_string_equal(after, before[i]);
+		free(after);
+		free(before[i]);
+	}
+	/* Opening again is a no-op. */
+	if (ab_store_open(&store, path) < 0)
+		fail_msg("reopen: %s", ab_error_last());
+	assert_int_equal(ab_store_schema_version(store), 2);
+	ab_store_close(store);
+	free(path);
+	ab_test_rmtemp(dir);
+}
+
+static void test_history_filters(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_history(f->store, "3,2,1", .limit = 0);
+	assert_history(f->store, "3", .limit = 1);
+	assert_history(f->store, "1", .verdict = "rejected");
+	assert_history(f->store, "2", .verdict = "accepted");
+	assert_history(f->store, "", .verdict = "invalid");
+	assert_history(f->store, "3,1", .design = "batched-publication");
+	assert_history(f->store, "", .design = "batched");
+	assert_history(f->store, "2", .experiment = "odd-trial");
+	/* A revision prefix matches the parent or the candidate. */
+	assert_history(f->store, "2,1", .rev = "bbbb2");
+	assert_history(f->store, "3,1", .rev = "aaaa1111");
+	assert_history(f->store, "3", .rev = "dddd");
+	assert_history(f->store, "", .rev = "e");
+	assert_history(f->store, "3,2", .since = "2026-02-01T00:00:00Z");
+	assert_history(f->store, "1", .until = "2026-02-10T12:30:00Z");
+	assert_history(f->store, "2", .since = "2026-02-10T12:30:00Z", .until = "2026-02-10T12:30:01Z");
+	assert_history(f->store, "1", .design = "batched-publication", .verdict = "rejected",
+		       .rev = "aaaa", .grep = "convoy");
+}
+
+static void test_history_fields(void **state)
+{
+	struct fixture *f = *state;
+	struct ab_history_filter filter = {0};
+	json_t *list, *r1, *r2, *r3;
+
+	assert_int_equal(ab_store_history(f->store, &filter, &list), 0);
+	assert_int_equal(json_array_size(list), 3);
+	r3 = json_array_get(list, 0);
+	r2 = json_array_get(list, 1);
+	r1 = json_array_get(list, 2);
+	/* Lower is better: best is the smallest ratio; null ratios are skipped. */
+	assert_close(json_real_value(json_object_get(r1, "ratio_best")), 0.518, 6);
+	assert_close(json_real_value(json_object_get(r1, "ratio_worst")), 1.041, 6);
+	assert_string_equal(json_string_value(json_object_get(r1, "metric")), "wall_ns");
+	assert_string_equal(json_string_value(json_object_get(r1, "design")), "batched-publication");
+	assert_string_equal(json_string_value(json_object_get(r1, "experiment")), "object-churn");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(r1, "reasons"), 0)),
+			    "no low-lane regression: lanes=1: ratio 1.041 [1.030, 1.052]: regression");
+	assert_int_equal(json_integer_value(json_object_get(r1, "notes")), 1);
+	assert_null(json_object_get(r1, "report"));
+	/* Higher is better: best is the largest. */
+	assert_close(json_real_value(json_object_get(r2, "ratio_best")), 1.5, 6);
+	assert_close(json_real_value(json_object_get(r2, "ratio_worst")), 1.2, 6);
+	assert_string_equal(json_string_value(json_object_get(r2, "better")), "higher");
+	assert_int_equal(json_integer_value(json_object_get(r2, "notes")), 1);
+	/* An unfinished run: its status, no verdict, no headline, no reasons. */
+	assert_string_equal(json_string_value(json_object_get(r3, "status")), "running");
+	assert_true(json_is_null(json_object_get(r3, "verdict")));
+	assert_true(json_is_null(json_object_get(r3, "ratio_best")));
+	assert_int_equal(json_array_size(json_object_get(r3, "reasons")), 0);
+	json_decref(list);
+}
+
+static void test_grep_is_never_fts_syntax(void **state)
+{
+	static const char *const hostile[] = {
+		"\"unterminated phrase", "AND", "OR NOT", "NEAR(convoy alloc)", "text:convoy",
+		"kind:note", "(", ")", "'", "^convoy", "convoy\"s", "a\"\"b", "*", "-convoy", "+", "{x}",
+		"convoy OR", "%", "\\", "NOT convoy", "convoy*\"",
+	};
+	struct fixture *f = *state;
+	json_t *list;
+	size_t i;
+
+	for (i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		struct ab_history_filter filter = {.grep = hostile[i]};
+		if (ab_store_history(f->store, &filter, &list) < 0)
+			fail_msg("--grep '%s': %s", hostile[i], ab_error_last());
+		json_decref(list);
+	}
+	/* Words all have to match (anywhere in the run's texts), phrases in order. */
+	assert_history(f->store, "1", .grep = "convoy regression");
+	assert_history(f->store, "3,1", .grep = "\"alloc_lock convoy\"");
+	assert_history(f->store, "", .grep = "\"convoy alloc_lock\"");
+	assert_history(f->store, "3,1", .grep = "CONVOY");
+	/* Stemming and prefixes. */
+	assert_history(f->store, "1", .grep = "regressions");
+	assert_history(f->store, "3,1", .grep = "conv*");
+	assert_history(f->store, "", .grep = "NEAR(convoy alloc)");
+	/* Nothing to search for, or too much. */
+	{
+		struct ab_history_filter filter = {.grep = "\""};
+		assert_int_equal(ab_store_history(f->store, &filter, &list), AB_EINVALID);
+		filter.grep = " \"\" ";
+		assert_int_equal(ab_store_history(f->store, &filter, &list), AB_EINVALID);
+		filter.grep = "a b c d e f g h i j k l m n o p q";
+		assert_int_equal(ab_store_history(f->store, &filter, &list), AB_EINVALID);
+	}
+}
+
+static void test_notes(void **state)
+{
+	struct fixture *f = *state;
+	json_t *notes;
+	int64_t id = 0;
+
+	assert_int_equal(ab_store_note_add(f->store, 2, NULL, "the speedup holds at 8 lanes too", &id), 0);
+	assert_true(id > 2);
+	assert_history(f->store, "2", .grep = "speedup");
+	assert_int_equal(ab_store_notes(f->store, 2, &notes), 0);
+	assert_int_equal(json_array_size(notes), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(notes, 0), "scope")), "design");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(notes, 1), "scope")), "run");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(notes, 1), "text")),
+			    "the speedup holds at 8 lanes too");
+	json_decref(notes);
+
+	/* A design note shows on every run of the design and is searchable. */
+	assert_int_equal(ab_store_note_add(f->store, 0, "batched-publication",
+					   "rejected twice: the lock is not the bottleneck", NULL), 0);
+	assert_history(f->store, "3,1", .grep = "bottleneck");
+	assert_int_equal(ab_store_notes(f->store, 3, &notes), 0);
+	assert_int_equal(json_array_size(notes), 1);
+	json_decref(notes);
+	assert_int_equal(ab_store_notes(f->store, 1, &notes), 0);
+	assert_int_equal(json_array_size(notes), 2);
+	json_decref(notes);
+
+	assert_int_equal(ab_store_note_add(f->store, 0, "batched-publicaton", "x", NULL), AB_ENOTFOUND);
+	assert_non_null(strstr(ab_error_last(), "did you mean 'batched-publication'"));
+	assert_int_equal(ab_store_note_add(f->store, 99, NULL, "x", NULL), AB_ENOTFOUND);
+	assert_int_equal(ab_store_note_add(f->store, 1, NULL, " \n", NULL), AB_EINVALID);
+}
+
+static void test_designs(void **state)
+{
+	struct fixture *f = *state;
+	json_t *list, *d;
+
+	assert_int_equal(ab_store_designs(f->store, 0, &list), 0);
+	assert_int_equal(json_array_size(list), 2);
+	d = json_array_get(list, 0);   /* the design with the newest run */
+	assert_string_equal(json_string_value(json_object_get(d, "design")), "batched-publication");
+	assert_int_equal(json_integer_value(json_object_get(d, "runs")), 2);
+	assert_int_equal(json_integer_value(json_object_get(d, "latest_run")), 1);
+	assert_string_equal(json_string_value(json_object_get(d, "latest_verdict")), "rejected");
+	assert_int_equal(json_integer_value(json_object_get(d, "newest_run")), 3);
+	assert_string_equal(json_string_value(json_object_get(d, "newest_status")), "running");
+	assert_int_equal(json_integer_value(json_object_get(d, "notes")), 1);
+	assert_string_equal(json_string_value(json_object_get(d, "last_note")),
+			    "the convoy moved to the free list, see https://example.invalid/42");
+	assert_true(json_is_array(json_object_get(d, "latest_reasons")));
+	d = json_array_get(list, 1);
+	assert_string_equal(json_string_value(json_object_get(d, "latest_verdict")), "accepted");
+	json_decref(list);
+
+	assert_int_equal(ab_store_designs(f->store, 1, &list), 0);
+	assert_int_equal(json_array_size(list), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(list, 0), "design")),
+			    "batched-publication");
+	json_decref(list);
+}
+
+/* An export without what differs between stores by design. */
+static json_t *comparable(json_t *doc)
+{
+	json_t *c = json_deep_copy(doc);
+
+	json_object_del(c, "exported_at");
+	json_object_del(json_object_get(c, "run"), "id");
+	json_object_del(json_object_get(json_object_get(c, "run"), "report"), "run_id");
+	return c;
+}
+
+static void test_export_import(void **state)
+{
+	struct fixture *f = *state;
+	char *path_b = ab_path_join(f->dir, "b.db");
+	struct ab_store *b;
+	json_t *a1, *a2, *a3, *b1, *ca, *cb, *notes, *samples;
+	int64_t id = 0;
+	int existed = -1;
+
+	assert_int_equal(ab_store_note_add(f->store, 0, "batched-publication", "a design note", NULL), 0);
+	assert_int_equal(ab_store_export(f->store, 1, AB_STORE_EXPORT_SAMPLES, &a1), 0);
+	assert_int_equal(ab_store_export(f->store, 2, AB_STORE_EXPORT_SAMPLES, &a2), 0);
+	assert_int_equal(ab_store_export(f->store, 3, AB_STORE_EXPORT_SAMPLES, &a3), 0);
+	assert_string_equal(json_string_value(json_object_get(a1, "schema")), "abtool-export-1");
+	samples = json_object_get(a1, "samples");
+	assert_int_equal(json_array_size(samples), 4);
+	assert_close(json_real_value(json_object_get(json_object_get(json_array_get(samples, 1), "metrics"),
+						     "wall_ns")), 104.0, 6);
+	assert_int_equal(json_array_size(json_object_get(a1, "builds")), 2);
+	assert_int_equal(json_array_size(json_object_get(a1, "rows")), 3);
+	assert_int_equal(json_array_size(json_object_get(a1, "rule_results")), 1);
+	assert_int_equal(json_array_size(json_object_get(a1, "notes")), 2);
+	assert_true(json_is_object(json_object_get(json_object_get(a1, "run"), "report")));
+	assert_int_equal(ab_store_export(f->store, 42, 0, &b1), AB_ENOTFOUND);
+
+	if (ab_store_open(&b, path_b) < 0)
+		fail_msg("open b: %s", ab_error_last());
+	/* Run 2 first, so that run 1 gets another local id in b. */
+	assert_int_equal(ab_store_import(b, a2, &id, &existed), 0);
+	assert_int_equal(existed, 0);
+	assert_int_equal(ab_store_import(b, a1, &id, &existed), 0);
+	assert_int_equal(existed, 0);
+	assert_int_equal(id, 2);
+	assert_int_equal(ab_store_export(b, 2, AB_STORE_EXPORT_SAMPLES, &b1), 0);
+	ca = comparable(a1);
+	cb = comparable(b1);
+	assert_true(json_equal(ca, cb));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(b1, "run"),
+									    "report"), "run_id")), 2);
+	json_decref(ca);
+	json_decref(cb);
+	json_decref(b1);
+
+	/* Importing the same run again changes nothing. */
+	assert_int_equal(ab_store_import(b, a1, &id, &existed), 0);
+	assert_int_equal(existed, 1);
+	assert_int_equal(id, 2);
+	assert_history(b, "1,2", .limit = 0);   /* newest first: by when the run was made */
+	/* Imported text is searchable; the design note is not added twice. */
+	assert_int_equal(ab_store_import(b, a3, &id, &existed), 0);
+	assert_int_equal(id, 3);
+	assert_history(b, "3,2", .grep = "convoy");
+	assert_int_equal(ab_store_notes(b, 3, &notes), 0);
+	assert_int_equal(json_array_size(notes), 1);
+	json_decref(notes);
+
+	/* Damaged documents are refused and leave the store as it was. */
+	json_object_set_new(json_object_get(a2, "experiment"), "text", json_string("name: changed\n"));
+	json_object_set_new(json_object_get(a2, "run"), "uuid", json_string("44444444444444444444444444444444"));
+	assert_int_equal(ab_store_import(b, a2, &id, &existed), AB_EINVALID);
+	assert_non_null(strstr(ab_error_last(), "experiment.hash"));
+	json_object_set_new(a3, "schema", json_string("abtool-report-1"));
+	assert_int_equal(ab_store_import(b, a3, &id, &existed), AB_EINVALID);
+	json_object_set_new(json_object_get(a1, "run"), "uuid", json_string("55555555555555555555555555555555"));
+	json_object_del(json_array_get(json_object_get(a1, "samples"), 3), "side");
+	assert_int_equal(ab_store_import(b, a1, &id, &existed), AB_EINVALID);
+	assert_non_null(strstr(ab_error_last(), "samples[3].side"));
+	assert_history(b, "3,1,2", .limit = 0);
+
+	ab_store_close(b);
+	json_decref(a1);
+	json_decref(a2);
+	json_decref(a3);
+	free(path_b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_upgrade_keeps_rows_and_indexes_them),
+		cmocka_unit_test_setup_teardown(test_history_filters, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_history_fields, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_grep_is_never_fts_syntax, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_notes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_designs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_export_import, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
