@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* Earlier verdicts of the same comparison, before measuring again, so
@@ -31,6 +32,86 @@ static void print_memory(struct ab_store *store, const struct ab_run *run)
 		fputc('\n', stderr);
 	}
 	json_decref(earlier);
+}
+
+/* Words that say something about a design: from its name and hypothesis,
+ * at least four letters, without the vocabulary every experiment shares. */
+static char **design_words(const struct ab_experiment *exp)
+{
+	static const char *const common[] = {
+		"lane", "lanes", "faster", "slower", "regression", "gain", "with", "from", "that", "this",
+		"than", "when", "into", "work", "change", "candidate", "parent", "more", "less", "does",
+		"time", "without", "removes", "avoid", "avoids", "make", "makes", "each", "they", "them",
+	};
+	char *text = ab_xasprintf("%s %s", exp->design, exp->hypothesis ? exp->hypothesis : "");
+	char **words = NULL, *w, *save = NULL, *p;
+	size_t i, n = 0;
+
+	for (p = text; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      (unsigned char)*p >= 0x80))
+			*p = ' ';
+	for (w = strtok_r(text, " ", &save); w && n < 12; w = strtok_r(NULL, " ", &save)) {
+		int skip = strlen(w) < 4;
+		for (i = 0; !skip && i < sizeof(common) / sizeof(common[0]); i++)
+			skip = !strcasecmp(w, common[i]);
+		for (i = 0; !skip && i < n; i++)
+			skip = !strcasecmp(w, words[i]);
+		if (!skip) {
+			ab_strv_push(&words, ab_xstrdup(w));
+			n++;
+		}
+	}
+	free(text);
+	return words;
+}
+
+/*
+ * The store as memory before measuring: rejected runs of this design and
+ * of designs whose text is close. With `history: {block_rejected: true}`,
+ * a design whose latest verdict is rejected runs only with new evidence.
+ * Returns 0 to go on, or an exit code.
+ */
+static int consult_memory(struct ab_store *store, const struct ab_experiment *exp,
+			  const char *new_evidence, int quiet)
+{
+	char **words = design_words(exp);
+	json_t *memory = NULL, *designs = NULL, *m, *latest = NULL;
+	size_t i;
+	int rc = 0;
+
+	if (ab_store_rejected_memory(store, exp->design, words, &memory) == 0 && !quiet) {
+		json_array_foreach(memory, i, m)
+			fprintf(stderr, "abtool: %s '%s' was rejected in run %lld (%s, %s): %s\n",
+				json_is_true(json_object_get(m, "same_design")) ? "this design" : "a similar design",
+				json_string_value(json_object_get(m, "design")),
+				(long long)json_integer_value(json_object_get(m, "id")),
+				json_string_value(json_object_get(m, "created_at")),
+				json_string_value(json_object_get(m, "experiment")),
+				json_string_value(json_object_get(m, "reason")));
+	}
+	if (exp->block_rejected && ab_store_designs(store, 0, &designs) == 0) {
+		json_array_foreach(designs, i, m)
+			if (!strcmp(json_string_value(json_object_get(m, "design")), exp->design))
+				latest = m;
+		if (latest && json_is_string(json_object_get(latest, "latest_verdict")) &&
+		    !strcmp(json_string_value(json_object_get(latest, "latest_verdict")), "rejected") &&
+		    !new_evidence) {
+			json_t *reasons = json_object_get(latest, "latest_reasons");
+			fprintf(stderr, "abtool: design '%s' was rejected in run %lld (%s)%s%s; this experiment "
+				"blocks rejected designs (history: {block_rejected: true}): give --new-evidence "
+				"\"what changed since\" to measure it again\n", exp->design,
+				(long long)json_integer_value(json_object_get(latest, "latest_run")),
+				json_string_value(json_object_get(latest, "latest_created_at")),
+				json_array_size(reasons) ? ": " : "",
+				json_array_size(reasons) ? json_string_value(json_array_get(reasons, 0)) : "");
+			rc = AB_EXIT_USAGE;
+		}
+	}
+	json_decref(memory);
+	json_decref(designs);
+	ab_strv_free(words);
+	return rc;
 }
 
 static int parse_uint(const char *cmd, const char *flag, const char *text, long long max,
@@ -56,6 +137,7 @@ int cmd_run(int argc, char **argv)
 		{"html", required_argument, NULL, 'H'},
 		{"store", required_argument, NULL, 'S'},
 		{"inconclusive", required_argument, NULL, 'I'},
+		{"new-evidence", required_argument, NULL, 'N'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -68,7 +150,7 @@ int cmd_run(int argc, char **argv)
 	struct ab_run run;
 	struct ab_analysis analysis;
 	struct ab_run_events events;
-	const char *store_flag = NULL;
+	const char *store_flag = NULL, *new_evidence = NULL;
 	json_t *doc = NULL;
 	long long v = 0;
 	int c, err, rc;
@@ -112,6 +194,11 @@ int cmd_run(int argc, char **argv)
 		case 'S':
 			store_flag = optarg;
 			break;
+		case 'N':
+			if (!*optarg)
+				return cmd_usage("run", "--new-evidence: say what changed since the rejection");
+			new_evidence = optarg;
+			break;
 		case 'I':
 			if (cmd_parse_inconclusive(&out, "run", optarg))
 				return AB_EXIT_USAGE;
@@ -144,7 +231,13 @@ int cmd_run(int argc, char **argv)
 		rc = cmd_fail(err);
 		goto out;
 	}
+	if ((rc = consult_memory(store, &exp, new_evidence, out.quiet)) != 0)
+		goto out;
 	err = ab_run_start(&run, &exp, store, &opt, &events);
+	if (err == 0 && new_evidence &&
+	    (err = ab_store_note_add(store, run.meta.id, NULL, new_evidence, NULL)) == 0 && !out.quiet)
+		fprintf(stderr, "abtool: the new evidence is stored as a note on run %lld\n",
+			(long long)run.meta.id);
 	if (err == 0 && !out.quiet) {
 		int dirty = ab_revs_dirty(&run.revs);
 		if (dirty > 0)

@@ -1459,6 +1459,22 @@ out:
 	return err;
 }
 
+static const struct key_handler history_keys[] = {
+	{ "block_rejected", h_bool, offsetof(struct ab_experiment, block_rejected) },
+	{ NULL, NULL, 0 },
+};
+
+static int h_history(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+{
+	int err;
+
+	(void)field;
+	err = check_mapping(c, v, k->start_mark, history_keys, "expected a mapping like {block_rejected: true}");
+	if (err)
+		return err;
+	return read_keys(c, v, history_keys, c->exp);
+}
+
 static const struct key_handler environment_keys[] = {
 	{ "require", NULL, 0 }, { "commands", NULL, 0 }, { NULL, NULL, 0 },
 };
@@ -1567,6 +1583,7 @@ static const struct key_handler top_keys[] = {
 	{ "build_timeout", h_duration, offsetof(struct ab_experiment, build_timeout_ms) },
 	{ "accept", h_accept, 0 },
 	{ "environment", h_environment, 0 },
+	{ "history", h_history, 0 },
 	{ NULL, NULL, 0 },
 };
 

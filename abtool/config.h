@@ -190,6 +190,10 @@ struct ab_experiment {
 	struct ab_rule *rules;
 	size_t nrules;
 
+	/* `history:` */
+	int block_rejected;           /* refuse a design whose latest verdict is rejected
+	                                 unless --new-evidence is given; default 0 */
+
 	/* `environment:` */
 	json_t *environment_require;  /* {key: typed value} for ab_env_check_requirements, or NULL */
 	char **environment_commands;  /* shell commands whose output joins the fingerprint, or NULL */

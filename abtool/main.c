@@ -8,7 +8,7 @@
 const struct ab_command_entry ab_commands[] = {
 	{"run", cmd_run,
 	 "EXP.yaml [--candidate REV] [--pairs N] [--seed N] [--json F] [--md F] [--tsv F] [--html F]\n"
-	 "                  [--store DB] [--inconclusive=reject|accept] [--quiet] [--verbose]",
+	 "                  [--store DB] [--inconclusive=reject|accept] [--new-evidence TEXT] [--quiet] [--verbose]",
 	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict"},
 	{"check", cmd_check, "EXP.yaml [--store DB]",
 	 "validate an experiment file and show its plan and the rows each rule selects"},

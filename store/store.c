@@ -1781,3 +1781,96 @@ int ab_store_sample_times(struct ab_store *store, const char *experiment_hash, s
 	sqlite3_finalize(st);
 	return err;
 }
+
+static void append_memory(sqlite3_stmt *st, json_t *out, int same)
+{
+	json_t *reasons = json_loads((const char *)sqlite3_column_text(st, 5) ? (const char *)sqlite3_column_text(st, 5)
+									  : "[]", 0, NULL);
+
+	json_array_append_new(out, json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:b}",
+		"id", (json_int_t)sqlite3_column_int64(st, 0),
+		"created_at", (const char *)sqlite3_column_text(st, 1),
+		"design", (const char *)sqlite3_column_text(st, 2),
+		"experiment", (const char *)sqlite3_column_text(st, 3),
+		"verdict", (const char *)sqlite3_column_text(st, 4),
+		"reason", json_is_string(json_array_get(reasons, 0)) ? json_string_value(json_array_get(reasons, 0)) : "",
+		"same_design", same));
+	json_decref(reasons);
+}
+
+int ab_store_rejected_memory(struct ab_store *store, const char *design, char *const *words,
+			     json_t **out)
+{
+	sqlite3_stmt *st = NULL;
+	char *query = NULL, *next;
+	char *const *w;
+	int err, rc;
+
+	*out = json_array();
+	if ((err = prepare(store, &st,
+			   "SELECT r.id, r.created_at, d.name, e.name, r.verdict, r.reasons FROM runs r "
+			   "JOIN designs d ON d.id = r.design_id JOIN experiments e ON e.id = r.experiment_id "
+			   "WHERE d.name = ?1 AND r.verdict = 'rejected' ORDER BY r.id DESC LIMIT 5")) < 0)
+		goto out;
+	bind_text(st, 1, design);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		append_memory(st, *out, 1);
+	if (rc != SQLITE_DONE) {
+		err = db_error(store, "reading rejected runs");
+		goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+
+	/* Each word becomes an FTS5 string (double quotes doubled), so user
+	 * text is searched for, never parsed as query syntax. */
+	for (w = words; w && *w; w++) {
+		char *quoted = ab_xmalloc(2 * strlen(*w) + 3), *q = quoted;
+		const char *c;
+		*q++ = '"';
+		for (c = *w; *c; c++) {
+			if (*c == '"')
+				*q++ = '"';
+			*q++ = *c;
+		}
+		*q++ = '"';
+		*q = '\0';
+		next = ab_xasprintf("%s%s%s", query ? query : "", query ? " OR " : "", quoted);
+		free(query);
+		free(quoted);
+		query = next;
+	}
+	if (!query)
+		goto out;
+	if ((err = prepare(store, &st,
+			   "WITH m AS (SELECT rowid AS doc, rank FROM search WHERE search MATCH ?1), "
+			   "d AS (SELECT CASE doc % 4 "
+			   "  WHEN 0 THEN (SELECT design_id FROM experiments WHERE id = doc / 4) "
+			   "  WHEN 1 THEN doc / 4 "
+			   "  WHEN 2 THEN (SELECT design_id FROM runs WHERE id = doc / 4) "
+			   "  ELSE (SELECT coalesce(n.design_id, (SELECT design_id FROM runs x WHERE x.id = n.run_id)) "
+			   "        FROM notes n WHERE n.id = doc / 4) END AS design_id, rank FROM m), "
+			   "best AS (SELECT design_id, min(rank) AS rank FROM d WHERE design_id IS NOT NULL "
+			   "  GROUP BY design_id) "
+			   "SELECT r.id, r.created_at, g.name, e.name, r.verdict, r.reasons FROM best "
+			   "JOIN designs g ON g.id = best.design_id "
+			   "JOIN runs r ON r.id = (SELECT id FROM runs WHERE design_id = g.id AND verdict = 'rejected' "
+			   "  ORDER BY id DESC LIMIT 1) "
+			   "JOIN experiments e ON e.id = r.experiment_id "
+			   "WHERE g.name != ?2 ORDER BY best.rank LIMIT 3")) < 0)
+		goto out;
+	bind_text(st, 1, query);
+	bind_text(st, 2, design);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		append_memory(st, *out, 0);
+	if (rc != SQLITE_DONE)
+		err = db_error(store, "searching rejected designs");
+out:
+	sqlite3_finalize(st);
+	free(query);
+	if (err) {
+		json_decref(*out);
+		*out = NULL;
+	}
+	return err;
+}

@@ -157,6 +157,17 @@ int ab_store_latest_calibration(struct ab_store *store, const char *experiment_h
 int ab_store_sample_times(struct ab_store *store, const char *experiment_hash, size_t nrows,
 			  double *row_mean_ns, int64_t *runs);
 
+/*
+ * What the store remembers before a design is measured again: rejected
+ * runs of the design named `design` (newest first, at most 5), then the
+ * latest rejected run of each other design whose text matches `words`
+ * (an FTS5 OR query of the given words, best bm25 match first, at most 3;
+ * NULL or empty: none). A JSON array (new reference) of {id, created_at,
+ * design, experiment, verdict, reason, same_design}. AB_EIO.
+ */
+int ab_store_rejected_memory(struct ab_store *store, const char *design, char *const *words,
+			     json_t **out);
+
 /* Resolve "latest" or a decimal id or a uuid prefix to a run id.
  * AB_ENOTFOUND naming the text. */
 int ab_store_run_resolve(struct ab_store *store, const char *text, int64_t *out);

@@ -1,0 +1,60 @@
+# The store as memory before measuring: earlier rejections of the design
+# and of designs with close text are printed when a run starts; with
+# history: {block_rejected: true} a rejected design is refused unless
+# --new-evidence says what changed, and that text is stored as a note.
+. "$(dirname "$0")/lib.sh"
+
+make_repo "$T/repo" 20 40      # the candidate is 2x slower
+db="$T/store.db"
+cat > "$T/repo/park.yaml" <<'EOF2'
+name: park-waiters
+design: futex-parking
+hypothesis: parking idle waiters on a futex instead of spinning frees the cores
+build: make
+benchmark: ./bench 1
+checksum: {regex: 'checksum=(\S+)'}
+pairs: 6
+accept:
+  - name: no regression
+    no_regression: 2%
+EOF2
+expect_exit 1 "$ABTOOL" run "$T/repo/park.yaml" --store "$db"
+assert_not_contains "$T/err" "was rejected in run"
+
+# The same design again: the rejection is printed before measuring.
+sed 's/pairs: 6/pairs: 7/' "$T/repo/park.yaml" > "$T/repo/park2.yaml"
+expect_exit 1 "$ABTOOL" run "$T/repo/park2.yaml" --store "$db"
+assert_contains "$T/err" "this design 'futex-parking' was rejected in run 1"
+assert_contains "$T/err" "no regression: all: ratio"
+
+# Another design whose text is close: printed as a similar design.
+sed 's/design: futex-parking/design: adaptive-parking/; s/pairs: 6/pairs: 8/' "$T/repo/park.yaml" > "$T/repo/similar.yaml"
+expect_exit 1 "$ABTOOL" run "$T/repo/similar.yaml" --store "$db"
+assert_contains "$T/err" "a similar design 'futex-parking' was rejected in run"
+# an unrelated design hears nothing of it
+cat > "$T/repo/other.yaml" <<'EOF2'
+name: other
+design: batched-publication
+hypothesis: batching the publication of results
+build: make
+benchmark: ./bench 1
+pairs: 6
+accept:
+  - name: no regression
+    no_regression: 2%
+EOF2
+expect_exit 1 "$ABTOOL" run "$T/repo/other.yaml" --store "$db"
+assert_not_contains "$T/err" "futex-parking"
+
+# block_rejected: refused without new evidence (nothing is run or stored)
+printf 'history: {block_rejected: true}\n' >> "$T/repo/park2.yaml"
+runs_before=$(sqlite3 "$db" "select count(*) from runs")
+expect_exit 64 "$ABTOOL" run "$T/repo/park2.yaml" --store "$db"
+assert_contains "$T/err" "design 'futex-parking' was rejected in run 2"
+assert_contains "$T/err" "--new-evidence"
+[ "$(sqlite3 "$db" "select count(*) from runs")" = "$runs_before" ] || fail "a blocked run was stored"
+expect_exit 1 "$ABTOOL" run "$T/repo/park2.yaml" --store "$db" --new-evidence "kernel 6.9 fixed the futex wakeup path"
+assert_contains "$T/err" "the new evidence is stored as a note on run"
+expect_exit 0 "$ABTOOL" history --store "$db" --grep wakeup --json
+[ "$(jq length "$T/out")" = 1 ] || fail "the note is not searchable"
+echo ok
