@@ -1,0 +1,49 @@
+# SIGTERM and SIGINT during a sample and during a build: the children are
+# killed, the run is kept as interrupted with every finished sample, the
+# exit code is 143 or 130, and `abtool resume` finishes it.
+. "$(dirname "$0")/lib.sh"
+
+make_repo "$T/repo" 20 10
+# during a sample: every sample hangs while $T/hang exists
+EXP_PAIRS=6 write_exp "$T/repo"
+sed -i "s|^benchmark: .*|benchmark: \"[ -e $T/hang ] \&\& sleep 300; ./bench {lanes}\"|" "$T/repo/exp.yaml"
+touch "$T/hang"
+db="$T/store.db"
+"$ABTOOL" run "$T/repo/exp.yaml" --store "$db" >"$T/out" 2>"$T/err" &
+pid=$!
+for i in $(seq 1 400); do
+	pgrep -f "sleep 300" >/dev/null && break
+	sleep 0.05
+done
+pgrep -f "sleep 300" >/dev/null || fail "the sample never started"
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc = 143 ] || fail "exit $rc after SIGTERM, expected 143"
+assert_contains "$T/err" "interrupted by SIGTERM: run 1 is kept"
+assert_contains "$T/err" "abtool resume 1"
+sleep 0.2
+pgrep -f "sleep 300" >/dev/null && fail "the sample's process group survived"
+[ "$(sqlite3 "$db" "select status from runs")" = interrupted ] || fail "status"
+rm -f "$T/hang"
+expect_exit 0 "$ABTOOL" resume 1 --store "$db"
+assert_contains "$T/out" "Verdict: accepted"
+
+# during a build: SIGINT
+make_repo "$T/repo2" 20 10
+EXP_BUILD="sleep 300 && make" write_exp "$T/repo2"
+"$ABTOOL" run "$T/repo2/exp.yaml" --store "$db" >"$T/out" 2>"$T/err" &
+pid=$!
+for i in $(seq 1 400); do
+	pgrep -f "sleep 300" >/dev/null && break
+	sleep 0.05
+done
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 130 ] || fail "exit $rc after SIGINT, expected 130"
+assert_contains "$T/err" "interrupted by SIGINT"
+sleep 0.2
+pgrep -f "sleep 300" >/dev/null && fail "the build survived"
+[ "$(sqlite3 "$db" "select status from runs where id = 2")" = interrupted ] || fail "status after a build interrupt"
+echo ok
