@@ -220,15 +220,20 @@ int cmd_render_report(char **text, size_t *len, const char *format, const json_t
 		*len = strlen(*text);
 		return 0;
 	}
-	if (strcmp(format, "md") && strcmp(format, "tsv") && strcmp(format, "html"))
-		return ab_error_set(AB_EINVALID, "unknown report format '%s'; expected md, json, tsv or html",
-				    format);
+	if (strcmp(format, "md") && strcmp(format, "tsv") && strcmp(format, "html") &&
+	    strcmp(format, "summary") && strcmp(format, "junit"))
+		return ab_error_set(AB_EINVALID, "unknown report format '%s'; expected md, json, tsv, html, "
+				    "summary or junit", format);
 	if (!(f = open_memstream(text, len)))
 		return ab_error_set(AB_EIO, "cannot render the report: %s", strerror(errno));
 	if (!strcmp(format, "md"))
 		err = ab_report_markdown(f, doc);
 	else if (!strcmp(format, "html"))
 		err = ab_report_html(f, doc);
+	else if (!strcmp(format, "summary"))
+		err = ab_report_summary(f, doc);
+	else if (!strcmp(format, "junit"))
+		err = ab_report_junit(f, doc);
 	else
 		err = ab_report_tsv(f, doc, samples, nsamples, metric_names, nmetrics);
 	if (fclose(f) != 0 && !err)
@@ -239,6 +244,78 @@ int cmd_render_report(char **text, size_t *len, const char *format, const json_t
 		*len = 0;
 	}
 	return err;
+}
+
+/* A workflow command's message: %, CR and LF escaped (GitHub's
+ * toolkit escapeData); properties also escape ':' and ','. */
+static void gh_escape(FILE *f, const char *s, int property)
+{
+	for (; s && *s; s++) {
+		if (*s == '%')
+			fputs("%25", f);
+		else if (*s == '\r')
+			fputs("%0D", f);
+		else if (*s == '\n')
+			fputs("%0A", f);
+		else if (property && *s == ':')
+			fputs("%3A", f);
+		else if (property && *s == ',')
+			fputs("%2C", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/*
+ * In GitHub Actions (GITHUB_ACTIONS=true): append the summary to
+ * $GITHUB_STEP_SUMMARY and print an ::error annotation per failing rule
+ * (and per integrity reason of an invalid run) and a ::warning per
+ * inconclusive rule, on stdout where the runner reads workflow commands.
+ */
+static int github_actions(const json_t *doc)
+{
+	const char *gha = getenv("GITHUB_ACTIONS"), *summary = getenv("GITHUB_STEP_SUMMARY");
+	const char *verdict = json_string_value(json_object_get(doc, "verdict"));
+	json_t *rule, *reason;
+	size_t i;
+	FILE *f;
+	int err;
+
+	if (!gha || strcmp(gha, "true"))
+		return 0;
+	if (summary && *summary) {
+		if (!(f = fopen(summary, "a")))
+			return ab_error_set(AB_EIO, "cannot append to GITHUB_STEP_SUMMARY '%s': %s", summary,
+					    strerror(errno));
+		err = ab_report_summary(f, doc);
+		if (fclose(f) != 0 && !err)
+			err = ab_error_set(AB_EIO, "cannot write GITHUB_STEP_SUMMARY '%s': %s", summary, strerror(errno));
+		if (err < 0)
+			return err;
+	}
+	if (verdict && !strcmp(verdict, "invalid"))
+		json_array_foreach(json_object_get(doc, "reasons"), i, reason) {
+			fputs("::error title=", stdout);
+			gh_escape(stdout, "abtool: invalid run", 1);
+			fputs("::", stdout);
+			gh_escape(stdout, json_string_value(reason), 0);
+			fputc('\n', stdout);
+		}
+	json_array_foreach(json_object_get(doc, "rules"), i, rule) {
+		const char *outcome = json_string_value(json_object_get(rule, "outcome"));
+		char *title;
+		if (!outcome || !strcmp(outcome, "pass"))
+			continue;
+		title = ab_xasprintf("abtool: %s (%s)", json_string_value(json_object_get(rule, "name")), outcome);
+		printf("::%s title=", !strcmp(outcome, "fail") ? "error" : "warning");
+		gh_escape(stdout, title, 1);
+		fputs("::", stdout);
+		gh_escape(stdout, json_string_value(json_object_get(rule, "detail")), 0);
+		fputc('\n', stdout);
+		free(title);
+	}
+	fflush(stdout);
+	return 0;
 }
 
 /* Render `format` and write it to `path` ("-" for stdout). */
@@ -282,6 +359,12 @@ int cmd_emit_reports(struct cmd_output *out, const struct ab_experiment *exp,
 		goto out;
 	if (out->html_path && (err = emit_one(out->html_path, "html", canon, exp, samples, nsamples, names)) < 0)
 		goto out;
+	if (out->summary_path && (err = emit_one(out->summary_path, "summary", canon, exp, samples, nsamples, names)) < 0)
+		goto out;
+	if (out->junit_path && (err = emit_one(out->junit_path, "junit", canon, exp, samples, nsamples, names)) < 0)
+		goto out;
+	if ((err = github_actions(canon)) < 0)
+		goto out;
 out:
 	json_decref(canon);
 	free(stored);
@@ -296,14 +379,48 @@ out:
 	return ab_verdict_exit_code(verdict);
 }
 
-int cmd_parse_inconclusive(struct cmd_output *out, const char *cmd, const char *value)
+void cmd_output_init(struct cmd_output *out)
 {
-	if (!strcmp(value, "reject"))
-		out->inconclusive_exit = AB_EXIT_REJECTED;
-	else if (!strcmp(value, "accept"))
-		out->inconclusive_exit = AB_EXIT_ACCEPTED;
-	else
-		return cmd_usage(cmd, "--inconclusive: expected reject or accept, got '%s'", value);
+	memset(out, 0, sizeof(*out));
+	out->inconclusive_exit = AB_EXIT_INCONCLUSIVE;
+}
+
+int cmd_output_option(struct cmd_output *out, const char *cmd, int c, const char *arg)
+{
+	switch (c) {
+	case CMD_OPT_JSON:
+		out->json_path = arg;
+		return 1;
+	case CMD_OPT_MD:
+		out->md_path = arg;
+		return 1;
+	case CMD_OPT_TSV:
+		out->tsv_path = arg;
+		return 1;
+	case CMD_OPT_HTML:
+		out->html_path = arg;
+		return 1;
+	case CMD_OPT_SUMMARY:
+		out->summary_path = arg;
+		return 1;
+	case CMD_OPT_JUNIT:
+		out->junit_path = arg;
+		return 1;
+	case CMD_OPT_INCONCLUSIVE:
+		if (!strcmp(arg, "reject"))
+			out->inconclusive_exit = AB_EXIT_REJECTED;
+		else if (!strcmp(arg, "accept"))
+			out->inconclusive_exit = AB_EXIT_ACCEPTED;
+		else
+			return cmd_usage(cmd, "--inconclusive: expected reject or accept, got '%s'", arg), -1;
+		return 1;
+	case 'q':
+		out->quiet = 1;
+		return 1;
+	case 'v':
+		out->verbose = 1;
+		return 1;
+	}
 	return 0;
 }
 

@@ -74,6 +74,8 @@ int cmd_store_path(char **out, const char *flag, const char *repo_dir);
 /* Output options shared by run and resume. */
 struct cmd_output {
 	const char *json_path, *md_path, *tsv_path, *html_path;
+	const char *summary_path;  /* --summary: the short Markdown summary */
+	const char *junit_path;    /* --junit: JUnit XML, one test case per rule and row */
 	int quiet, verbose;
 	int inconclusive_exit;     /* exit code for an inconclusive verdict: 2, or 1/0 with
 	                              --inconclusive=reject|accept */
@@ -81,9 +83,33 @@ struct cmd_output {
 	int progress_dirty;        /* a progress line is on screen */
 };
 
-/* Parse --inconclusive=reject|accept into out->inconclusive_exit; 0 or 64
- * (after printing the usage error of `cmd`). */
-int cmd_parse_inconclusive(struct cmd_output *out, const char *cmd, const char *value);
+/* Option codes of the output options every measuring command shares. */
+enum {
+	CMD_OPT_JSON = 1000, CMD_OPT_MD, CMD_OPT_TSV, CMD_OPT_HTML, CMD_OPT_SUMMARY, CMD_OPT_JUNIT,
+	CMD_OPT_INCONCLUSIVE,
+};
+
+/* Their getopt_long entries, to put in a command's option table. */
+#define CMD_OUTPUT_LONGOPTS                                                   \
+	{"json", required_argument, NULL, CMD_OPT_JSON},                      \
+	{"md", required_argument, NULL, CMD_OPT_MD},                          \
+	{"tsv", required_argument, NULL, CMD_OPT_TSV},                        \
+	{"html", required_argument, NULL, CMD_OPT_HTML},                      \
+	{"summary", required_argument, NULL, CMD_OPT_SUMMARY},                \
+	{"junit", required_argument, NULL, CMD_OPT_JUNIT},                    \
+	{"inconclusive", required_argument, NULL, CMD_OPT_INCONCLUSIVE},      \
+	{"quiet", no_argument, NULL, 'q'},                                    \
+	{"verbose", no_argument, NULL, 'v'}
+
+/* Defaults: no files, inconclusive exits 2. */
+void cmd_output_init(struct cmd_output *out);
+
+/*
+ * Handle option `c` (with `arg`) if it is one of CMD_OUTPUT_LONGOPTS:
+ * returns 1 when handled, 0 when it is not an output option, and -1 after
+ * printing a usage error of command `cmd` (exit 64).
+ */
+int cmd_output_option(struct cmd_output *out, const char *cmd, int c, const char *arg);
 
 /* Events that print builds and progress according to `out` (ctx = out). */
 struct ab_run_events cmd_run_events(struct cmd_output *out);

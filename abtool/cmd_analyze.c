@@ -20,10 +20,8 @@ int cmd_analyze(int argc, char **argv)
 		{"metric", required_argument, NULL, 'M'},
 		{"unit", required_argument, NULL, 'u'},
 		{"better", required_argument, NULL, 'b'},
-		{"json", required_argument, NULL, 'j'},
-		{"md", required_argument, NULL, 'm'},
-		{"inconclusive", required_argument, NULL, 'I'},
 		{"help", no_argument, NULL, 'h'},
+		CMD_OUTPUT_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	struct ab_analyze_options opt = {"value", "", AB_LOWER_IS_BETTER};
@@ -37,10 +35,9 @@ int cmd_analyze(int argc, char **argv)
 	json_t *doc = NULL;
 	int c, err, rc;
 
-	memset(&out, 0, sizeof(out));
+	cmd_output_init(&out);
 	memset(&a, 0, sizeof(a));
 	memset(&in, 0, sizeof(in));
-	out.inconclusive_exit = AB_EXIT_INCONCLUSIVE;
 	out.quiet = 1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -62,20 +59,18 @@ int cmd_analyze(int argc, char **argv)
 			else
 				return cmd_usage("analyze", "--better: expected lower or higher, got '%s'", optarg);
 			break;
-		case 'j':
-			out.json_path = optarg;
-			break;
-		case 'm':
-			out.md_path = optarg;
-			break;
-		case 'I':
-			if (cmd_parse_inconclusive(&out, "analyze", optarg))
-				return AB_EXIT_USAGE;
-			break;
 		case 'h':
 			return cmd_help("analyze");
 		default:
-			return cmd_usage("analyze", "unknown option");
+			switch (cmd_output_option(&out, "analyze", c, optarg)) {
+			case 1:
+				break;
+			case 0:
+				return cmd_usage("analyze", "unknown option");
+			default:
+				return AB_EXIT_USAGE;
+			}
+			break;
 		}
 	}
 	if (optind != argc - 1)

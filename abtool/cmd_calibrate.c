@@ -20,12 +20,9 @@ int cmd_calibrate(int argc, char **argv)
 		{"candidate", required_argument, NULL, 'c'},
 		{"pairs", required_argument, NULL, 'p'},
 		{"seed", required_argument, NULL, 's'},
-		{"json", required_argument, NULL, 'j'},
-		{"md", required_argument, NULL, 'm'},
 		{"store", required_argument, NULL, 'S'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
+		CMD_OUTPUT_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	struct ab_run_options opt;
@@ -41,10 +38,9 @@ int cmd_calibrate(int argc, char **argv)
 	int c, err, rc;
 
 	memset(&opt, 0, sizeof(opt));
-	memset(&out, 0, sizeof(out));
+	cmd_output_init(&out);
 	memset(&run, 0, sizeof(run));
 	memset(&analysis, 0, sizeof(analysis));
-	out.inconclusive_exit = AB_EXIT_INCONCLUSIVE;
 	opt.aa = 1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "qvh", longopts, NULL)) != -1) {
@@ -64,25 +60,21 @@ int cmd_calibrate(int argc, char **argv)
 			opt.have_seed = 1;
 			opt.seed = (uint64_t)v;
 			break;
-		case 'j':
-			out.json_path = optarg;
-			break;
-		case 'm':
-			out.md_path = optarg;
-			break;
 		case 'S':
 			store_flag = optarg;
-			break;
-		case 'q':
-			out.quiet = 1;
-			break;
-		case 'v':
-			out.verbose = 1;
 			break;
 		case 'h':
 			return cmd_help("calibrate");
 		default:
-			return cmd_usage("calibrate", "unknown option");
+			switch (cmd_output_option(&out, "calibrate", c, optarg)) {
+			case 1:
+				break;
+			case 0:
+				return cmd_usage("calibrate", "unknown option");
+			default:
+				return AB_EXIT_USAGE;
+			}
+			break;
 		}
 	}
 	if (optind != argc - 1)

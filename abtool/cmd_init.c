@@ -1,6 +1,7 @@
 /* cmd_init.c - `abtool init [--template NAME] [FILE]`: write a commented
  * experiment file from a template compiled into the binary (no-regression,
- * lane-split, memory, pr-gate), to FILE or to stdout. Never overwrites. */
+ * lane-split, memory, pr-gate), to FILE or to stdout; `--workflow
+ * github-actions` writes the CI workflow of docs/ci.md. Never overwrites. */
 #include "cmd.h"
 #include "embed.h"
 #include "error.h"
@@ -42,10 +43,11 @@ int cmd_init(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"template", required_argument, NULL, 't'},
 		{"list", no_argument, NULL, 'l'},
+		{"workflow", required_argument, NULL, 'w'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *name = "no-regression";
+	const char *name = "no-regression", *workflow = NULL;
 	const struct ab_embedded_file *f;
 	char *path;
 	int c, fd;
@@ -59,7 +61,11 @@ int cmd_init(int argc, char **argv)
 		case 'l':
 			printf("templates:\n");
 			list(stdout);
+			printf("CI workflows (--workflow NAME):\n  github-actions\n");
 			return 0;
+		case 'w':
+			workflow = optarg;
+			break;
 		case 'h':
 			cmd_help("init");
 			printf("\ntemplates:\n");
@@ -71,9 +77,13 @@ int cmd_init(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return cmd_usage("init", "expected at most one file");
-	path = ab_xasprintf("%s%s.yaml", prefix, name);
+	path = workflow ? ab_xasprintf("templates/ci/%s.yml", workflow) : ab_xasprintf("%s%s.yaml", prefix, name);
 	f = ab_embed_find(path);
 	free(path);
+	if (!f && workflow) {
+		fprintf(stderr, "abtool init: no CI workflow '%s'; the workflows are: github-actions\n", workflow);
+		return AB_EXIT_USAGE;
+	}
 	if (!f) {
 		fprintf(stderr, "abtool init: no template '%s'; the templates are:\n", name);
 		list(stderr);
@@ -93,7 +103,11 @@ int cmd_init(int argc, char **argv)
 	}
 	if (write(fd, f->data, f->size) != (ssize_t)f->size || close(fd) < 0)
 		return cmd_fail(ab_error_set(AB_EIO, "cannot write '%s': %s", argv[optind], strerror(errno)));
-	fprintf(stderr, "abtool: wrote '%s' from the %s template; edit it, then 'abtool check %s'\n",
-		argv[optind], name, argv[optind]);
+	if (workflow)
+		fprintf(stderr, "abtool: wrote '%s'; set EXPERIMENT and ABTOOL_GIT in it (docs/ci.md)\n",
+			argv[optind]);
+	else
+		fprintf(stderr, "abtool: wrote '%s' from the %s template; edit it, then 'abtool check %s'\n",
+			argv[optind], name, argv[optind]);
 	return 0;
 }

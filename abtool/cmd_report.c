@@ -50,8 +50,10 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cmd_usage("report", "expected one run id (see 'abtool history')");
-	if (strcmp(format, "md") && strcmp(format, "json") && strcmp(format, "tsv") && strcmp(format, "html"))
-		return cmd_usage("report", "--format: expected md, json, tsv or html, got '%s'", format);
+	if (strcmp(format, "md") && strcmp(format, "json") && strcmp(format, "tsv") && strcmp(format, "html") &&
+	    strcmp(format, "summary") && strcmp(format, "junit"))
+		return cmd_usage("report", "--format: expected md, json, tsv, html, summary or junit, got '%s'",
+				 format);
 	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0)
 		return cmd_fail(err);
 	if ((err = ab_store_run_resolve(store, argv[optind], &id)) < 0 ||

@@ -13,14 +13,9 @@
 int cmd_resume(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"json", required_argument, NULL, 'j'},
-		{"md", required_argument, NULL, 'm'},
-		{"tsv", required_argument, NULL, 't'},
-		{"html", required_argument, NULL, 'H'},
 		{"store", required_argument, NULL, 'S'},
-		{"inconclusive", required_argument, NULL, 'I'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"verbose", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},
+		CMD_OUTPUT_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_output out;
@@ -34,41 +29,28 @@ int cmd_resume(int argc, char **argv)
 	int64_t run_id;
 	int c, err, rc;
 
-	memset(&out, 0, sizeof(out));
-	out.inconclusive_exit = AB_EXIT_INCONCLUSIVE;
+	cmd_output_init(&out);
 	memset(&run, 0, sizeof(run));
 	memset(&exp, 0, sizeof(exp));
 	memset(&analysis, 0, sizeof(analysis));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "qv", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qvh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j':
-			out.json_path = optarg;
-			break;
-		case 'm':
-			out.md_path = optarg;
-			break;
-		case 't':
-			out.tsv_path = optarg;
-			break;
-		case 'H':
-			out.html_path = optarg;
-			break;
 		case 'S':
 			store_flag = optarg;
 			break;
-		case 'I':
-			if (cmd_parse_inconclusive(&out, "resume", optarg))
-				return AB_EXIT_USAGE;
-			break;
-		case 'q':
-			out.quiet = 1;
-			break;
-		case 'v':
-			out.verbose = 1;
-			break;
+		case 'h':
+			return cmd_help("resume");
 		default:
-			return cmd_usage("resume", "unknown option");
+			switch (cmd_output_option(&out, "resume", c, optarg)) {
+			case 1:
+				break;
+			case 0:
+				return cmd_usage("resume", "unknown option");
+			default:
+				return AB_EXIT_USAGE;
+			}
+			break;
 		}
 	}
 	if (optind != argc - 1)

@@ -129,18 +129,13 @@ int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"candidate", required_argument, NULL, 'c'},
+		{"parent", required_argument, NULL, 'P'},
 		{"pairs", required_argument, NULL, 'p'},
 		{"seed", required_argument, NULL, 's'},
-		{"json", required_argument, NULL, 'j'},
-		{"md", required_argument, NULL, 'm'},
-		{"tsv", required_argument, NULL, 't'},
-		{"html", required_argument, NULL, 'H'},
 		{"store", required_argument, NULL, 'S'},
-		{"inconclusive", required_argument, NULL, 'I'},
 		{"new-evidence", required_argument, NULL, 'N'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
+		CMD_OUTPUT_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	struct ab_run_options opt;
@@ -156,8 +151,7 @@ int cmd_run(int argc, char **argv)
 	int c, err, rc;
 
 	memset(&opt, 0, sizeof(opt));
-	memset(&out, 0, sizeof(out));
-	out.inconclusive_exit = AB_EXIT_INCONCLUSIVE;
+	cmd_output_init(&out);
 	memset(&run, 0, sizeof(run));
 	memset(&analysis, 0, sizeof(analysis));
 	optind = 1;
@@ -165,6 +159,9 @@ int cmd_run(int argc, char **argv)
 		switch (c) {
 		case 'c':
 			opt.candidate = optarg;
+			break;
+		case 'P':
+			opt.parent = optarg;
 			break;
 		case 'p':
 			if (parse_uint("run", "--pairs", optarg, 100000, &v))
@@ -179,18 +176,6 @@ int cmd_run(int argc, char **argv)
 			opt.seed = (uint64_t)seed;
 			break;
 		}
-		case 'j':
-			out.json_path = optarg;
-			break;
-		case 'm':
-			out.md_path = optarg;
-			break;
-		case 't':
-			out.tsv_path = optarg;
-			break;
-		case 'H':
-			out.html_path = optarg;
-			break;
 		case 'S':
 			store_flag = optarg;
 			break;
@@ -199,20 +184,18 @@ int cmd_run(int argc, char **argv)
 				return cmd_usage("run", "--new-evidence: say what changed since the rejection");
 			new_evidence = optarg;
 			break;
-		case 'I':
-			if (cmd_parse_inconclusive(&out, "run", optarg))
-				return AB_EXIT_USAGE;
-			break;
-		case 'q':
-			out.quiet = 1;
-			break;
-		case 'v':
-			out.verbose = 1;
-			break;
 		case 'h':
 			return cmd_help("run");
 		default:
-			return cmd_usage("run", "unknown option");
+			switch (cmd_output_option(&out, "run", c, optarg)) {
+			case 1:
+				break;
+			case 0:
+				return cmd_usage("run", "unknown option");
+			default:
+				return AB_EXIT_USAGE;
+			}
+			break;
 		}
 	}
 	if (optind != argc - 1)

@@ -7,22 +7,23 @@
 
 const struct ab_command_entry ab_commands[] = {
 	{"run", cmd_run,
-	 "EXP.yaml [--candidate REV] [--pairs N] [--seed N] [--json F] [--md F] [--tsv F] [--html F]\n"
-	 "                  [--store DB] [--inconclusive=reject|accept] [--new-evidence TEXT] [--quiet] [--verbose]",
+	 "EXP.yaml [--candidate REV] [--parent REV] [--pairs N] [--seed N] [--store DB]\n"
+	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
+	 "                  [--inconclusive=reject|accept] [--new-evidence TEXT] [--quiet] [--verbose]",
 	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict"},
 	{"check", cmd_check, "EXP.yaml [--store DB]",
 	 "validate an experiment file and show its plan and the rows each rule selects"},
 	{"analyze", cmd_analyze,
-	 "FILE [--accept RULES.yaml] [--metric NAME] [--unit U] [--better lower|higher] [--json F] [--md F]\n"
-	 "                  [--inconclusive=reject|accept]",
+	 "FILE [--accept RULES.yaml] [--metric NAME] [--unit U] [--better lower|higher]\n"
+	 "                  [--json F] [--md F] [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept]",
 	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV)"},
 	{"calibrate", cmd_calibrate,
-	 "EXP.yaml [--pairs N] [--seed N] [--candidate REV] [--json F] [--md F] [--store DB] [--quiet]",
+	 "EXP.yaml [--pairs N] [--seed N] [--candidate REV] [--store DB] [--json F] [--md F] [--html F] [--quiet]",
 	 "A/A on the parent built twice: the noise floor, false-outcome rates, pairs needed"},
-	{"resume", cmd_resume, "RUN [--json F] [--md F] [--tsv F] [--html F] [--store DB]\n"
+	{"resume", cmd_resume, "RUN [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
 	 "                  [--inconclusive=reject|accept] [--quiet] [--verbose]",
 	 "finish an interrupted run from its stored plan"},
-	{"report", cmd_report, "RUN [--format md|json|tsv|html] [-o FILE] [--store DB]",
+	{"report", cmd_report, "RUN [--format md|json|tsv|html|summary|junit] [-o FILE] [--store DB]",
 	 "print a stored run's report again, byte-identical to what run wrote"},
 	{"history", cmd_history,
 	 "[--verdict V] [--design D] [--experiment NAME] [--rev OID] [--since DATE] [--until DATE] "
@@ -38,7 +39,7 @@ const struct ab_command_entry ab_commands[] = {
 	 "write one run, every sample included, as a JSON document (for import) or TSV"},
 	{"import", cmd_import, "FILE [--store DB]",
 	 "add a run exported from another store (a run already present is left alone)"},
-	{"init", cmd_init, "[--template NAME] [--list] [FILE]",
+	{"init", cmd_init, "[--template NAME | --workflow github-actions] [--list] [FILE]",
 	 "write a commented experiment file from a template (no-regression, lane-split, memory, pr-gate)"},
 	{"env", cmd_env, "[--json] [--root DIR]",
 	 "print the host fingerprint stored with each run and the warnings it implies"},

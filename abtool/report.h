@@ -49,6 +49,20 @@ char *ab_report_json_text(const json_t *doc);
 /* Render the Markdown report of a document onto `f`. Returns 0 or AB_EIO. */
 int ab_report_markdown(FILE *f, const json_t *doc);
 
+/* The short Markdown summary for CI pages (GitHub's step summary, a pull
+ * request comment): title, verdict with the rules' reasons, the rows
+ * table and warnings; no provenance or method. 0 or AB_EIO. */
+int ab_report_summary(FILE *f, const json_t *doc);
+
+/*
+ * JUnit XML for CI systems that display test results: one testsuite, one
+ * testcase per rule and row (a failed outcome is a <failure>, an
+ * inconclusive one is <skipped> with its reason), plus an "integrity"
+ * testcase that is an <error> when the verdict is invalid. Every string is
+ * XML-escaped. 0 or AB_EIO.
+ */
+int ab_report_junit(FILE *f, const json_t *doc);
+
 /*
  * The metrics a document describes, in the order reports show them: the
  * primary metric (doc.rows[0].metric, else doc.metric) first, then the

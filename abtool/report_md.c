@@ -449,3 +449,15 @@ int ab_report_markdown(FILE *f, const json_t *doc)
 		return ab_error_set(AB_EIO, "cannot write the report: %s", strerror(errno));
 	return 0;
 }
+
+int ab_report_summary(FILE *f, const json_t *doc)
+{
+	header(f, doc);
+	if (json_array_size(json_object_get(doc, "rows")))
+		rows_table(f, doc);
+	notes(f, doc);
+	fprintf(f, "Full report: `abtool report %lld`.\n", (long long)json_integer_value(json_object_get(doc, "run_id")));
+	if (ferror(f))
+		return ab_error_set(AB_EIO, "cannot write the summary: %s", strerror(errno));
+	return 0;
+}

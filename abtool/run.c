@@ -184,7 +184,7 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	if (opt->pairs > 0)
 		exp->pairs = opt->pairs;
 	if ((err = ab_revs_open(&run->revs, exp->repo, opt->candidate ? opt->candidate : exp->candidate,
-				exp->parent, exp->exact_parent)) < 0)
+				opt->parent ? opt->parent : exp->parent, opt->parent ? 0 : exp->exact_parent)) < 0)
 		return err;
 	if (opt->aa) {
 		/* A/A: the candidate side is the parent too, in a tree of its own */
@@ -206,8 +206,9 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	if ((err = ab_plan_build(&plan, nrows, (size_t)exp->pairs, (size_t)exp->warmup, run->meta.seed)) < 0)
 		return err;
 	params = row_params(exp, nrows);
-	run->options = json_pack("{s:s, s:s, s:I, s:i, s:i}", "experiment_path", exp->path ? exp->path : "",
+	run->options = json_pack("{s:s, s:s, s:s?, s:I, s:i, s:i}", "experiment_path", exp->path ? exp->path : "",
 				 "candidate_spec", opt->candidate ? opt->candidate : exp->candidate,
+				 "parent_spec", opt->parent,
 				 "seed", (json_int_t)run->meta.seed, "pairs", exp->pairs,
 				 "block_pairs", run->block_pairs);
 	{
@@ -558,6 +559,10 @@ static char *reproduce_command(const struct ab_run *run)
 		return ab_xasprintf("abtool calibrate %s --candidate %s --seed %llu --pairs %d",
 				    path ? path : "EXP.yaml",
 				    json_string_value(json_object_get(run->options, "candidate_spec")),
+				    (unsigned long long)run->meta.seed, run->exp->pairs);
+	if (!run->revs.exact_parent)
+		return ab_xasprintf("abtool run %s --candidate %s --parent %s --seed %llu --pairs %d",
+				    path ? path : "EXP.yaml", run->revs.candidate_hex, run->revs.parent_hex,
 				    (unsigned long long)run->meta.seed, run->exp->pairs);
 	return ab_xasprintf("abtool run %s --candidate %s --seed %llu --pairs %d", path ? path : "EXP.yaml",
 			    run->revs.candidate_hex, (unsigned long long)run->meta.seed, run->exp->pairs);

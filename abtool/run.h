@@ -58,6 +58,9 @@ struct ab_run {
 /* Options of a new run. */
 struct ab_run_options {
 	const char *candidate;     /* overrides the experiment's candidate, or NULL */
+	const char *parent;        /* overrides the parent (e.g. a merge base), or NULL; the
+	                              comparison is then recorded as exact only when it is
+	                              the candidate's first parent */
 	int pairs;                 /* overrides pairs when > 0 */
 	int have_seed;
 	uint64_t seed;

@@ -19,7 +19,7 @@ for fmt in md json tsv html; do
 	cmp -s "$T/r.$fmt" "$T/again.$fmt" || fail "abtool report --format $fmt differs from what run wrote"
 done
 expect_exit 64 "$ABTOOL" report 1 --store "$db" --format pdf
-assert_contains "$T/err" "--format: expected md, json, tsv or html, got 'pdf'"
+assert_contains "$T/err" "--format: expected md, json, tsv, html, summary or junit, got 'pdf'"
 
 # The rules carry their thresholds.
 [ "$(jqv "$T/r.json" '.rules[0].no_regression')" = 0.02 ] || fail "rules[0].no_regression"

@@ -1,0 +1,123 @@
+/* report_junit.c - JUnit XML of a report document (see report.h), for CI
+ * systems that display test results. */
+#include "report.h"
+#include "error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void xml(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&apos;", f);
+			break;
+		default:
+			/* XML 1.0 has no place for other control characters */
+			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
+				fputc(' ', f);
+			else
+				fputc(*s, f);
+		}
+	}
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+int ab_report_junit(FILE *f, const json_t *doc)
+{
+	const json_t *rules = json_object_get(doc, "rules"), *reasons = json_object_get(doc, "reasons");
+	int invalid = !strcmp(str(doc, "verdict"), "invalid");
+	size_t tests = invalid ? 1 : 0, failures = 0, skipped = 0, i, j;
+	json_t *rule, *row, *r;
+
+	json_array_foreach(rules, i, rule)
+		json_array_foreach(json_object_get(rule, "rows"), j, row) {
+			tests++;
+			failures += !strcmp(str(row, "outcome"), "fail");
+			skipped += !strcmp(str(row, "outcome"), "inconclusive");
+		}
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"");
+	xml(f, str(doc, "experiment"));
+	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%d\" skipped=\"%zu\" timestamp=\"", tests,
+		failures, invalid, skipped);
+	xml(f, str(doc, "created_at"));
+	fprintf(f, "\">\n  <properties>\n    <property name=\"verdict\" value=\"");
+	xml(f, str(doc, "verdict"));
+	fprintf(f, "\"/>\n    <property name=\"parent\" value=\"");
+	xml(f, str(json_object_get(doc, "parent"), "oid"));
+	fprintf(f, "\"/>\n    <property name=\"candidate\" value=\"");
+	xml(f, str(json_object_get(doc, "candidate"), "oid"));
+	fprintf(f, "\"/>\n  </properties>\n");
+	if (invalid) {
+		fprintf(f, "  <testcase classname=\"");
+		xml(f, str(doc, "experiment"));
+		fprintf(f, "\" name=\"integrity\">\n    <error message=\"");
+		xml(f, json_string_value(json_array_get(reasons, 0)));
+		fprintf(f, "\">");
+		json_array_foreach(reasons, i, r) {
+			xml(f, json_string_value(r));
+			fputc('\n', f);
+		}
+		fprintf(f, "</error>\n  </testcase>\n");
+	}
+	json_array_foreach(rules, i, rule) {
+		json_array_foreach(json_object_get(rule, "rows"), j, row) {
+			const char *outcome = str(row, "outcome");
+			const json_t *params = json_object_get(row, "params");
+			const char *key;
+			json_t *value;
+			int first = 1;
+
+			fprintf(f, "  <testcase classname=\"");
+			xml(f, str(doc, "experiment"));
+			fprintf(f, "\" name=\"");
+			xml(f, str(rule, "name"));
+			fputs(" [", f);
+			json_object_foreach((json_t *)params, key, value) {
+				char *v = json_dumps(value, JSON_ENCODE_ANY);
+				fprintf(f, "%s", first ? "" : " ");
+				xml(f, key);
+				fputc('=', f);
+				xml(f, json_is_string(value) ? json_string_value(value) : v);
+				free(v);
+				first = 0;
+			}
+			fputs("]\"", f);
+			if (!strcmp(outcome, "pass")) {
+				fputs("/>\n", f);
+				continue;
+			}
+			fprintf(f, ">\n    <%s message=\"", !strcmp(outcome, "fail") ? "failure" : "skipped");
+			xml(f, str(row, "detail"));
+			fprintf(f, "\"%s", !strcmp(outcome, "fail") ? ">" : "/>\n");
+			if (!strcmp(outcome, "fail")) {
+				xml(f, str(row, "detail"));
+				fputs("</failure>\n", f);
+			}
+			fputs("  </testcase>\n", f);
+		}
+	}
+	fprintf(f, "</testsuite>\n</testsuites>\n");
+	if (ferror(f))
+		return ab_error_set(AB_EIO, "cannot write the JUnit report: %s", strerror(errno));
+	return 0;
+}
