@@ -12,8 +12,9 @@ p1=$!
 p2=$!
 wait $p1; r1=$?
 wait $p2; r2=$?
-[ $r1 = 0 ] || { cat "$T/err1"; fail "first run exit $r1"; }
-[ $r2 = 0 ] || { cat "$T/err2"; fail "second run exit $r2"; }
+# durability, not speed: any verdict will do (a loaded machine may leave it open)
+[ $r1 -le 2 ] || { cat "$T/err1"; fail "first run exit $r1"; }
+[ $r2 -le 2 ] || { cat "$T/err2"; fail "second run exit $r2"; }
 [ "$(sqlite3 "$db" "select count(*) from runs where status = 'finished'")" = 2 ] || fail "two finished runs"
 [ "$(sqlite3 "$db" "select count(*) from samples where status = 1")" = 28 ] || fail "all samples of both runs"
 [ "$(sqlite3 "$db" "select count(*) from samples where status != 1")" = 0 ] || fail "unfinished samples"

@@ -116,3 +116,18 @@ accept:
 ${EXP_EXTRA:-}
 EOF2
 }
+
+# expect_decided CMD...: run CMD (output in $T/out, $T/err) and require a
+# verdict of any kind (exit 0, 1 or 2): for cases about durability, not
+# speed, whose verdict a loaded machine may leave inconclusive.
+expect_decided() {
+	"$@" >"$T/out" 2>"$T/err"
+	local got=$?
+	case $got in
+	0 | 1 | 2) ;;
+	*)
+		tail -n 20 "$T/err" >&2
+		fail "expected a verdict (exit 0, 1 or 2), got $got: $*"
+		;;
+	esac
+}

@@ -26,8 +26,9 @@ sleep 0.2
 pgrep -f "sleep 300" >/dev/null && fail "the sample's process group survived"
 [ "$(sqlite3 "$db" "select status from runs")" = interrupted ] || fail "status"
 rm -f "$T/hang"
-expect_exit 0 "$ABTOOL" resume 1 --store "$db"
-assert_contains "$T/out" "Verdict: accepted"
+expect_decided "$ABTOOL" resume 1 --store "$db"
+[ "$(sqlite3 "$db" "select status from runs where id = 1")" = finished ] || fail "resume did not finish the run"
+[ "$(sqlite3 "$db" "select count(*) from samples where run_id = 1 and status = 0")" = 0 ] || fail "samples left"
 
 # during a build: SIGINT
 make_repo "$T/repo2" 20 10
