@@ -1,3 +1,4 @@
+# serial
 # The GitHub Actions workflow of docs/ci.md (abtool init --workflow
 # github-actions), its gate steps run here as the runner would run them on
 # a pull request: the head 2x faster than the merge base passes the first

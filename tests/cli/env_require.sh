@@ -14,9 +14,10 @@ assert_contains "$T/out" "at least 4096 required"
 assert_contains "$T/out" "without that, the rules would have said: accepted"
 [ "$(jqv "$T/r.json" '.host.commands["echo compiler-x 1.2"]')" = "compiler-x 1.2" ] || fail "command output"
 
-# met conditions leave the verdict alone
+# met conditions leave the verdict to the rules
 EXP_EXTRA='environment: {require: {min_online_cpus: 1}}' write_exp "$T/repo"
-expect_exit 0 "$ABTOOL" run "$T/repo/exp.yaml"
+expect_decided "$ABTOOL" run "$T/repo/exp.yaml"
+assert_not_contains "$T/out" "environment.require"
 
 EXP_EXTRA='environment:
   require: {governer: performance}' write_exp "$T/repo"
