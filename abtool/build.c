@@ -54,6 +54,21 @@ static void compute_key(char key[65], const struct ab_build_spec *spec)
 	for (e = spec->env; e && *e; e++)
 		field(ctx, *e);
 	field(ctx, "--");
+	if (spec->overlay_entries) {
+		size_t i;
+		json_t *entry;
+		json_array_foreach((json_t *)spec->overlay_entries, i, entry) {
+			field(ctx, json_string_value(json_object_get(entry, "path")));
+			field(ctx, json_string_value(json_object_get(entry, "oid")));
+		}
+	}
+	field(ctx, "--");
+	for (size_t i = 0; i < spec->ndeps; i++) {
+		git_oid_tostr(oid, sizeof(oid), spec->deps[i].commit);
+		field(ctx, spec->deps[i].path);
+		field(ctx, oid);
+	}
+	field(ctx, "--");
 	field(ctx, spec->identity);
 	field(ctx, spec->salt);
 	ab_sha256_final(ctx, key);
@@ -122,11 +137,27 @@ static int hash_artifacts(struct ab_build *b, char *const *artifacts)
 	return 0;
 }
 
+char **ab_build_env(char *const *env, const struct ab_build_dep *deps, size_t ndeps, const char *dir)
+{
+	char **out = NULL;
+	char *const *e;
+	size_t i;
+
+	for (e = env; e && *e; e++)
+		ab_strv_push(&out, ab_xstrdup(*e));
+	for (i = 0; i < ndeps; i++)
+		if (deps[i].env)
+			ab_strv_push(&out, ab_xasprintf("%s=%s/%s", deps[i].env, dir, deps[i].path));
+	if (!out)
+		out = ab_xcalloc(1, sizeof(char *));
+	return out;
+}
+
 static int run_build(struct ab_build *b, const struct ab_build_spec *spec)
 {
 	struct ab_runner_spec rs;
 	struct ab_runner_result rr;
-	char buf[256];
+	char buf[256], **env;
 	int64_t t0;
 	int err;
 
@@ -134,12 +165,14 @@ static int run_build(struct ab_build *b, const struct ab_build_spec *spec)
 	rs.shell = spec->command->shell;
 	rs.argv = spec->command->argv;
 	rs.cwd = b->dir;
-	rs.env_extra = spec->env;
+	env = ab_build_env(spec->env, spec->deps, spec->ndeps, b->dir);
+	rs.env_extra = env;
 	rs.timeout_ms = spec->timeout_ms;
 	rs.log_path = b->log_path;
 	t0 = ab_now_ns();
 	err = ab_runner_run(&rr, &rs);
 	b->duration_ns = ab_now_ns() - t0;
+	ab_strv_free(env);
 	if (err < 0) {
 		ab_runner_result_release(&rr);
 		return err;
@@ -183,6 +216,17 @@ int ab_build_prepare(struct ab_build *out, const struct ab_build_spec *spec)
 	if ((err = ab_remove_tree(out->dir)) < 0 ||
 	    (err = ab_revs_materialize(spec->repo, spec->commit, out->dir)) < 0)
 		goto out;
+	if (spec->overlay_commit &&
+	    (err = ab_revs_overlay_apply(spec->repo, spec->overlay_commit, spec->overlay_paths, out->dir)) < 0)
+		goto out;
+	for (size_t i = 0; i < spec->ndeps; i++) {
+		char *at = ab_path_join(out->dir, spec->deps[i].path);
+		if ((err = ab_remove_tree(at)) == 0)
+			err = ab_revs_materialize(spec->deps[i].repo, spec->deps[i].commit, at);
+		free(at);
+		if (err < 0)
+			goto out;
+	}
 	unlink(out->log_path);
 	if (spec->command && (spec->command->shell || spec->command->argv)) {
 		if ((err = run_build(out, spec)) < 0)

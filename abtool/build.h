@@ -1,8 +1,9 @@
 /* build.h - builds in materialized trees, cached (DESIGN.md "Trees and
  * builds"). An entry of the cache is one tree plus its build outputs, in
  * CACHE/builds/KEY/, where KEY is the SHA-256 of everything that decides
- * the build's result: the commit and its tree id, the build command, the
- * environment the experiment sets, the compiler identity, and a salt
+ * the build's result: the commit and its tree id, the overlay's blobs, the
+ * dependencies' commits and places, the build command, the environment
+ * the experiment sets, the compiler identity, and a salt
  * (calibration builds the same commit twice). All keys have the same
  * length, so both sides' tree paths have equal length. One lock per entry
  * (flock on KEY.lock) lets concurrent runs share the cache. */
@@ -16,6 +17,15 @@
 
 #include "config.h"
 
+/* A dependency's revision for one side, materialized at `path` inside
+ * the tree before the build. Borrowed. */
+struct ab_build_dep {
+	git_repository *repo;
+	const git_oid *commit;
+	const char *path;                /* relative to the tree */
+	const char *env;                 /* a variable that receives its absolute path, or NULL */
+};
+
 /* What to build. Borrowed pointers. */
 struct ab_build_spec {
 	git_repository *repo;            /* the user's repository */
@@ -28,6 +38,12 @@ struct ab_build_spec {
 	const char *salt;                /* "" normally */
 	const char *cache_dir;           /* abtool's cache directory */
 	int64_t timeout_ms;
+	/* overlay: paths of overlay_commit (in `repo`) written over the tree */
+	const git_oid *overlay_commit;   /* or NULL */
+	char *const *overlay_paths;
+	const json_t *overlay_entries;   /* [{path, type, oid}] from ab_revs_overlay_resolve (key) */
+	const struct ab_build_dep *deps;
+	size_t ndeps;
 };
 
 enum ab_build_status {
@@ -71,5 +87,10 @@ char *ab_build_log_tail(const struct ab_build *b, int max_lines);
 char *ab_build_identity(char *const *commands);
 
 const char *ab_build_status_name(enum ab_build_status status);
+
+/* The environment a build or a sample of this spec runs with, in the tree
+ * `dir`: the experiment's `env` entries, then NAME=DIR/PATH for every
+ * dependency that names a variable. New NULL-terminated array. */
+char **ab_build_env(char *const *env, const struct ab_build_dep *deps, size_t ndeps, const char *dir);
 
 #endif

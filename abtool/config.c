@@ -1459,6 +1459,173 @@ out:
 	return err;
 }
 
+static int read_path_list(struct ctx *c, yaml_node_t *k, yaml_node_t *v, char ***out)
+{
+	size_t n, i, save;
+	int err = 0;
+
+	if (!v || v->type != YAML_SEQUENCE_NODE || nitems(v) == 0)
+		return fail(c, k->start_mark, "expected a non-empty list of paths");
+	n = nitems(v);
+	*out = ab_xcalloc(n + 1, sizeof(char *));
+	for (i = 0; i < n && !err; i++) {
+		yaml_node_t *item = node(c, v->data.sequence.items.start[i]);
+		save = path_index(c, i);
+		err = get_tree_path(c, item->start_mark, item, &(*out)[i]);
+		path_pop(c, save);
+	}
+	return err;
+}
+
+static const struct key_handler overlay_keys[] = {
+	{ "from", NULL, 0 }, { "paths", NULL, 0 }, { NULL, NULL, 0 },
+};
+
+/* overlay: [paths] (from the candidate) or {from: REV, paths: [...]} */
+static int h_overlay(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+{
+	struct ab_experiment *exp = c->exp;
+	yaml_node_pair_t *p;
+	size_t save;
+	int err;
+
+	(void)field;
+	exp->overlay_mark = to_mark(k->start_mark);
+	if (v && v->type == YAML_SEQUENCE_NODE) {
+		exp->overlay_from = ab_xstrdup("candidate");
+		return read_path_list(c, k, v, &exp->overlay_paths);
+	}
+	err = check_mapping(c, v, k->start_mark, overlay_keys,
+			    "expected a list of paths, or {from: candidate, paths: [...]}");
+	if (err)
+		return err;
+	if (!(p = find_pair(c, v, "paths")))
+		return missing_key(c, v, "paths");
+	save = path_key(c, "paths");
+	err = read_path_list(c, node(c, p->key), node(c, p->value), &exp->overlay_paths);
+	path_pop(c, save);
+	if (err)
+		return err;
+	if ((p = find_pair(c, v, "from"))) {
+		save = path_key(c, "from");
+		err = get_string(c, node(c, p->key)->start_mark, node(c, p->value), 0, &exp->overlay_from);
+		path_pop(c, save);
+	} else {
+		exp->overlay_from = ab_xstrdup("candidate");
+	}
+	return err;
+}
+
+static const struct key_handler dependency_keys[] = {
+	{ "name", NULL, 0 }, { "repo", NULL, 0 }, { "candidate", NULL, 0 }, { "parent", NULL, 0 },
+	{ "exact_parent", NULL, 0 }, { "path", NULL, 0 }, { "env", NULL, 0 }, { NULL, NULL, 0 },
+};
+
+/* An optional string key of mapping `v` into *out (left NULL when absent). */
+static int optional_string(struct ctx *c, yaml_node_t *v, const char *key, char **out)
+{
+	yaml_node_pair_t *p = find_pair(c, v, key);
+	size_t save;
+	int err;
+
+	if (!p)
+		return 0;
+	save = path_key(c, key);
+	err = get_string(c, node(c, p->key)->start_mark, node(c, p->value), 0, out);
+	path_pop(c, save);
+	return err;
+}
+
+static int read_dependency(struct ctx *c, yaml_node_t *v, struct ab_dependency *d)
+{
+	yaml_node_pair_t *p;
+	const char *repo;
+	size_t save;
+	int err;
+
+	d->mark = to_mark(v->start_mark);
+	err = check_mapping(c, v, v->start_mark, dependency_keys,
+			    "expected a mapping like {name: gc, repo: ../gc, path: deps/gc}");
+	if (err)
+		return err;
+	if (!(p = find_pair(c, v, "name")))
+		return missing_key(c, v, "name");
+	save = path_key(c, "name");
+	err = get_string(c, node(c, p->key)->start_mark, node(c, p->value), 0, &d->name);
+	if (!err && !is_identifier(d->name, strlen(d->name)))
+		err = fail(c, node(c, p->key)->start_mark, "expected a name of letters, digits and '_'");
+	path_pop(c, save);
+	if (err)
+		return err;
+	if (!(p = find_pair(c, v, "repo")))
+		return missing_key(c, v, "repo");
+	save = path_key(c, "repo");
+	err = get_text(c, node(c, p->key)->start_mark, node(c, p->value), "expected a path", 0, &repo);
+	path_pop(c, save);
+	if (err)
+		return err;
+	d->repo = ab_path_absolute(c->exp->dir, repo);
+	if ((err = optional_string(c, v, "candidate", &d->candidate)) ||
+	    (err = optional_string(c, v, "parent", &d->parent)) ||
+	    (err = optional_string(c, v, "env", &d->env)))
+		return err;
+	if (d->env && !is_identifier(d->env, strlen(d->env))) {
+		save = path_key(c, "env");
+		err = fail(c, node(c, find_pair(c, v, "env")->key)->start_mark,
+			   "expected an environment variable name");
+		path_pop(c, save);
+		return err;
+	}
+	if ((p = find_pair(c, v, "path"))) {
+		save = path_key(c, "path");
+		err = get_tree_path(c, node(c, p->key)->start_mark, node(c, p->value), &d->path);
+		path_pop(c, save);
+		if (err)
+			return err;
+	}
+	if ((p = find_pair(c, v, "exact_parent"))) {
+		save = path_key(c, "exact_parent");
+		err = h_bool(c, &d->exact_parent, node(c, p->key), node(c, p->value));
+		path_pop(c, save);
+		if (err)
+			return err;
+	}
+	if (!d->candidate)
+		d->candidate = ab_xstrdup("HEAD");
+	if (!d->path)
+		d->path = ab_xasprintf(".abtool-deps/%s", d->name);
+	return 0;
+}
+
+static int h_dependencies(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+{
+	struct ab_experiment *exp = c->exp;
+	size_t n, i, j, save;
+	int err = 0;
+
+	(void)field;
+	if (!v || v->type != YAML_SEQUENCE_NODE)
+		return fail(c, k->start_mark, "expected a list of dependencies");
+	n = nitems(v);
+	exp->dependencies = ab_xcalloc(n ? n : 1, sizeof(*exp->dependencies));
+	exp->ndependencies = n;
+	for (i = 0; i < n && !err; i++) {
+		yaml_node_t *item = node(c, v->data.sequence.items.start[i]);
+		save = path_index(c, i);
+		err = read_dependency(c, item, &exp->dependencies[i]);
+		for (j = 0; !err && j < i; j++) {
+			if (!strcmp(exp->dependencies[j].name, exp->dependencies[i].name))
+				err = fail(c, item->start_mark, "duplicate dependency name '%s' (first at "
+					   "dependencies[%zu])", exp->dependencies[i].name, j);
+			else if (!strcmp(exp->dependencies[j].path, exp->dependencies[i].path))
+				err = fail(c, item->start_mark, "dependency path '%s' is already used by "
+					   "dependencies[%zu]", exp->dependencies[i].path, j);
+		}
+		path_pop(c, save);
+	}
+	return err;
+}
+
 static const struct key_handler history_keys[] = {
 	{ "block_rejected", h_bool, offsetof(struct ab_experiment, block_rejected) },
 	{ NULL, NULL, 0 },
@@ -1584,6 +1751,8 @@ static const struct key_handler top_keys[] = {
 	{ "accept", h_accept, 0 },
 	{ "environment", h_environment, 0 },
 	{ "history", h_history, 0 },
+	{ "overlay", h_overlay, 0 },
+	{ "dependencies", h_dependencies, 0 },
 	{ NULL, NULL, 0 },
 };
 
@@ -1902,6 +2071,18 @@ void ab_experiment_release(struct ab_experiment *exp)
 	free(exp->rules);
 	json_decref(exp->environment_require);
 	ab_strv_free(exp->environment_commands);
+	ab_strv_free(exp->overlay_paths);
+	free(exp->overlay_from);
+	for (i = 0; i < exp->ndependencies; i++) {
+		struct ab_dependency *d = &exp->dependencies[i];
+		free(d->name);
+		free(d->repo);
+		free(d->candidate);
+		free(d->parent);
+		free(d->path);
+		free(d->env);
+	}
+	free(exp->dependencies);
 	memset(exp, 0, sizeof(*exp));
 }
 

@@ -143,6 +143,23 @@ enum ab_scaling_work {
 	AB_SCALING_TOTAL,     /* fixed total work:    S_N = T_N0 / T_N */
 };
 
+/* A further git repository materialized inside each side's tree
+ * (`dependencies:`): its own parent and candidate revisions. */
+struct ab_dependency {
+	char *name;                /* unique among dependencies; names it in reports */
+	char *repo;                /* absolute path */
+	char *candidate;           /* revspec, default "HEAD" */
+	char *parent;              /* revspec, or NULL: the candidate itself (the same
+	                              revision on both sides) unless exact_parent */
+	int exact_parent;          /* 1: the parent must be the candidate's first parent
+	                              (the default parent when none is given); default 0 */
+	char *path;                /* where in each side's tree it is materialized
+	                              (relative); default ".abtool-deps/NAME" */
+	char *env;                 /* an environment variable that receives the absolute
+	                              path of the side's copy, or NULL */
+	struct ab_mark mark;
+};
+
 struct ab_experiment {
 	/* The file */
 	char *path;            /* as given on the command line */
@@ -189,6 +206,15 @@ struct ab_experiment {
 
 	struct ab_rule *rules;
 	size_t nrules;
+
+	/* `overlay:` paths taken from one revision into both trees after
+	 * checkout, so that both sides run the same harness */
+	char **overlay_paths;         /* NULL-terminated relative paths (files or folders), or NULL */
+	char *overlay_from;           /* "candidate" (default), "parent", or a revspec */
+	struct ab_mark overlay_mark;
+
+	struct ab_dependency *dependencies;
+	size_t ndependencies;
 
 	/* `history:` */
 	int block_rejected;           /* refuse a design whose latest verdict is rejected

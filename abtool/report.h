@@ -37,6 +37,9 @@ struct ab_report_input {
 	json_t *earlier;               /* [{id, created_at, verdict}] of the same comparison, or NULL */
 	const char *identity;          /* compiler identity text, or NULL */
 	const char *reproduce;         /* the command that reruns this comparison */
+	json_t *overlay;               /* {from, source, paths: [{path, type, oid}]} or NULL */
+	json_t *dependencies;          /* [{name, repo, path, env, exact_parent, parent {oid, subject},
+	                                    candidate {oid, subject}}] or NULL */
 };
 
 /* Build the JSON report document (new reference). */

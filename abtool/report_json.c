@@ -213,6 +213,17 @@ json_t *ab_report_document(const struct ab_report_input *in)
 	json_object_set_new(doc, "candidate", json_pack("{s:s?, s:s*, s:s*}", "oid", in->candidate_oid,
 		"tree", in->candidate_tree, "subject", in->candidate_subject));
 	json_object_set_new(doc, "exact_parent", json_boolean(in->exact_parent));
+	if (in->overlay)
+		json_object_set_new(doc, "overlay", json_incref(in->overlay));
+	if (in->dependencies) {
+		json_t *deps = json_deep_copy(in->dependencies), *d;
+		size_t i;
+		json_array_foreach(deps, i, d) {
+			json_object_del(d, "parent_oid");
+			json_object_del(d, "candidate_oid");
+		}
+		json_object_set_new(doc, "dependencies", deps);
+	}
 	json_object_set_new(doc, "builds", in->builds ? json_incref(in->builds) : json_array());
 	if (in->identity)
 		json_object_set_new(doc, "compiler_identity", json_string(in->identity));

@@ -155,6 +155,59 @@ static void build_cell(FILE *f, const json_t *b)
 		fprintf(f, " (built in %s)", ab_format_ns(t, sizeof(t), num(b, "duration_ns")));
 }
 
+static void overlay_cell(FILE *f, const json_t *overlay)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(json_object_get(overlay, "paths"), i, p) {
+		fprintf(f, "%s`", i ? ", " : "");
+		cell(f, str(p, "path"));
+		fprintf(f, "` (%s `%.10s…`)", str(p, "type"), str(p, "oid"));
+	}
+	fprintf(f, " from %s `%.10s`", str(overlay, "from"), str(overlay, "source"));
+}
+
+static void overlay_rows(FILE *f, const json_t *overlay)
+{
+	const char *from;
+
+	if (!json_is_object(overlay))
+		return;
+	from = str(overlay, "from");
+	fprintf(f, "| overlay | ");
+	if (!strcmp(from, "parent"))
+		fprintf(f, "its own");
+	else
+		overlay_cell(f, overlay);
+	fprintf(f, " | ");
+	if (!strcmp(from, "candidate"))
+		fprintf(f, "its own");
+	else
+		overlay_cell(f, overlay);
+	fprintf(f, " |\n");
+}
+
+static void dependency_rows(FILE *f, const json_t *deps)
+{
+	size_t i;
+	json_t *d;
+
+	json_array_foreach((json_t *)deps, i, d) {
+		const json_t *par = json_object_get(d, "parent"), *cand = json_object_get(d, "candidate");
+		fprintf(f, "| dependency `");
+		cell(f, str(d, "name"));
+		fprintf(f, "` (`");
+		cell(f, str(d, "path"));
+		fprintf(f, "`) | `%.10s` %s", str(par, "oid"),
+			!strcmp(str(par, "oid"), str(cand, "oid")) ? "(same revision)"
+			: json_is_true(json_object_get(d, "exact_parent")) ? "(exact parent)" : "");
+		fprintf(f, " | `%.10s` ", str(cand, "oid"));
+		cell(f, str(cand, "subject"));
+		fprintf(f, " |\n");
+	}
+}
+
 static void provenance(FILE *f, const json_t *doc)
 {
 	const json_t *par = json_object_get(doc, "parent"), *cand = json_object_get(doc, "candidate");
@@ -196,9 +249,15 @@ static void provenance(FILE *f, const json_t *doc)
 					? " ⚠ identical" : "");
 		}
 	}
+	overlay_rows(f, json_object_get(doc, "overlay"));
+	dependency_rows(f, json_object_get(doc, "dependencies"));
 	fprintf(f, "| benchmark | `");
 	cell(f, str(doc, "benchmark"));
 	fprintf(f, "` | same |\n\n");
+	if (json_is_object(json_object_get(doc, "overlay")) &&
+	    strcmp(str(json_object_get(doc, "overlay"), "from"), "parent"))
+		fprintf(f, "The parent ran with an overlay: the paths above were taken from `%s` into both "
+			"trees, so both sides ran the same harness.\n", str(json_object_get(doc, "overlay"), "from"));
 	if (json_is_object(json_object_get(doc, "host"))) {
 		char *host = ab_env_summary(json_object_get(doc, "host"));
 		fprintf(f, "Host: %s.\n", host);

@@ -3,8 +3,11 @@
 #include "error.h"
 #include "util.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void ab_revs_global_init(void)
 {
@@ -201,5 +204,153 @@ out:
 	free(alternates);
 	free(objects);
 	free(line);
+	return err;
+}
+
+static const char *entry_type(const git_tree_entry *e)
+{
+	if (git_tree_entry_filemode(e) == GIT_FILEMODE_LINK)
+		return "link";
+	return git_tree_entry_type(e) == GIT_OBJECT_TREE ? "tree" : "blob";
+}
+
+int ab_revs_overlay_resolve(json_t **out, git_repository *repo, const git_oid *commit,
+			    char *const *paths, const char *what)
+{
+	git_commit *c = NULL;
+	git_tree *tree = NULL;
+	char *const *p;
+	int err = 0;
+
+	*out = json_array();
+	if (git_commit_lookup(&c, repo, commit) < 0 || git_commit_tree(&tree, c) < 0) {
+		err = ab_error_set(AB_EIO, "cannot read %s: %s", what, ab_revs_git_error());
+		goto out;
+	}
+	for (p = paths; p && *p; p++) {
+		git_tree_entry *e = NULL;
+		char oid[GIT_OID_HEXSZ + 1];
+		const char *path = *p;
+		size_t len = strlen(path);
+		char *trimmed = ab_xstrndup(path, len && path[len - 1] == '/' ? len - 1 : len);
+
+		if (git_tree_entry_bypath(&e, tree, trimmed) < 0) {
+			err = ab_error_set(AB_EINVALID, "overlay: '%s' is not in %s; check the path or "
+					   "'overlay.from'", path, what);
+			free(trimmed);
+			goto out;
+		}
+		git_oid_tostr(oid, sizeof(oid), git_tree_entry_id(e));
+		json_array_append_new(*out, json_pack("{s:s, s:s, s:s}", "path", trimmed, "type",
+						      entry_type(e), "oid", oid));
+		git_tree_entry_free(e);
+		free(trimmed);
+	}
+out:
+	git_tree_free(tree);
+	git_commit_free(c);
+	if (err) {
+		json_decref(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
+/* Write one blob (file or symlink) at `path`. */
+static int write_blob(git_repository *repo, const git_oid *oid, git_filemode_t mode, const char *path)
+{
+	git_blob *blob = NULL;
+	char *dir = ab_xstrdup(path), *slash = strrchr(dir, '/');
+	int err = 0;
+
+	if (slash) {
+		*slash = '\0';
+		if ((err = ab_mkdir_p(dir)) < 0)
+			goto out;
+	}
+	if (git_blob_lookup(&blob, repo, oid) < 0) {
+		err = ab_error_set(AB_EIO, "overlay: cannot read the blob of '%s': %s", path, ab_revs_git_error());
+		goto out;
+	}
+	unlink(path);
+	if (mode == GIT_FILEMODE_LINK) {
+		char *target = ab_xstrndup(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+		if (symlink(target, path) < 0)
+			err = ab_error_set(AB_EIO, "overlay: cannot write '%s': %s", path, strerror(errno));
+		free(target);
+		goto out;
+	}
+	if ((err = ab_write_file(path, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob))) < 0)
+		goto out;
+	if (chmod(path, mode == GIT_FILEMODE_BLOB_EXECUTABLE ? 0755 : 0644) < 0)
+		err = ab_error_set(AB_EIO, "overlay: cannot set the mode of '%s': %s", path, strerror(errno));
+out:
+	git_blob_free(blob);
+	free(dir);
+	return err;
+}
+
+struct walk {
+	git_repository *repo;
+	const char *base;   /* the folder in the work tree */
+	int err;
+};
+
+static int walk_cb(const char *root, const git_tree_entry *e, void *payload)
+{
+	struct walk *w = payload;
+	char *path;
+
+	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+		return 0;  /* folders are made on the way; submodules are not overlaid */
+	path = ab_xasprintf("%s/%s%s", w->base, root, git_tree_entry_name(e));
+	w->err = write_blob(w->repo, git_tree_entry_id(e), git_tree_entry_filemode(e), path);
+	free(path);
+	return w->err < 0 ? -1 : 0;
+}
+
+int ab_revs_overlay_apply(git_repository *repo, const git_oid *commit, char *const *paths,
+			  const char *dir)
+{
+	git_commit *c = NULL;
+	git_tree *tree = NULL;
+	char *const *p;
+	int err = 0;
+
+	if (git_commit_lookup(&c, repo, commit) < 0 || git_commit_tree(&tree, c) < 0) {
+		err = ab_error_set(AB_EIO, "overlay: cannot read the source revision: %s", ab_revs_git_error());
+		goto out;
+	}
+	for (p = paths; p && *p && !err; p++) {
+		git_tree_entry *e = NULL;
+		size_t len = strlen(*p);
+		char *trimmed = ab_xstrndup(*p, len && (*p)[len - 1] == '/' ? len - 1 : len);
+		char *target = ab_path_join(dir, trimmed);
+
+		if (git_tree_entry_bypath(&e, tree, trimmed) < 0) {
+			err = ab_error_set(AB_EINVALID, "overlay: '%s' is not in the source revision", *p);
+		} else if (git_tree_entry_type(e) == GIT_OBJECT_TREE) {
+			git_tree *sub = NULL;
+			struct walk w = {repo, target, 0};
+			if ((err = ab_remove_tree(target)) == 0 && (err = ab_mkdir_p(target)) == 0) {
+				if (git_tree_lookup(&sub, repo, git_tree_entry_id(e)) < 0)
+					err = ab_error_set(AB_EIO, "overlay: cannot read '%s': %s", *p, ab_revs_git_error());
+				else if (git_tree_walk(sub, GIT_TREEWALK_PRE, walk_cb, &w) < 0)
+					err = w.err < 0 ? w.err : ab_error_set(AB_EIO, "overlay: cannot write '%s': %s",
+									     *p, ab_revs_git_error());
+			}
+			git_tree_free(sub);
+		} else {
+			err = ab_remove_tree(target);
+			if (!err)
+				err = write_blob(repo, git_tree_entry_id(e), git_tree_entry_filemode(e), target);
+		}
+		git_tree_entry_free(e);
+		free(trimmed);
+		free(target);
+	}
+out:
+	git_tree_free(tree);
+	git_commit_free(c);
 	return err;
 }

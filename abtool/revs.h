@@ -5,6 +5,7 @@
 #define AB_REVS_H
 
 #include <git2.h>
+#include <jansson.h>
 
 struct ab_revs {
 	git_repository *repo;      /* owned */
@@ -51,6 +52,25 @@ int ab_revs_dirty(struct ab_revs *revs);
  * index, no work tree). Errors: AB_EIO with libgit2's message.
  */
 int ab_revs_materialize(git_repository *repo, const git_oid *commit, const char *dir);
+
+/*
+ * Look up `paths` (relative, files or folders) in the tree of `commit`:
+ * a JSON array (new reference) of {path, type ("blob", "tree" or "link"),
+ * oid}. Errors: AB_EINVALID naming the first path that the revision does
+ * not have (`what` names the revision in the message, e.g. "candidate
+ * 76a1119").
+ */
+int ab_revs_overlay_resolve(json_t **out, git_repository *repo, const git_oid *commit,
+			    char *const *paths, const char *what);
+
+/*
+ * Write `paths` of `commit`'s tree into the work tree `dir`: a file
+ * replaces the file there (mode and symlinks kept), a folder replaces the
+ * whole folder (files that only the target had are removed first).
+ * Errors: AB_EIO with the path.
+ */
+int ab_revs_overlay_apply(git_repository *repo, const git_oid *commit, char *const *paths,
+			  const char *dir);
 
 /* The libgit2 error as "message" (borrowed, never NULL). */
 const char *ab_revs_git_error(void);

@@ -35,6 +35,102 @@ static json_t *build_json(const struct ab_build *b, const char *side, const stru
 	return o;
 }
 
+/* The dependencies' revisions of one side, for a build spec (new array). */
+static struct ab_build_dep *side_deps(const struct ab_run *run, int side)
+{
+	struct ab_build_dep *deps = ab_xcalloc(run->ndeps + 1, sizeof(*deps));
+	size_t i;
+
+	for (i = 0; i < run->ndeps; i++) {
+		deps[i].repo = run->deps[i].repo;
+		deps[i].commit = side ? &run->deps[i].candidate : &run->deps[i].parent;
+		deps[i].path = run->exp->dependencies[i].path;
+		deps[i].env = run->exp->dependencies[i].env;
+	}
+	return deps;
+}
+
+/*
+ * Resolve the dependencies' revisions: from the experiment's revspecs, or
+ * (resume) from the commits stored in `stored` ([{name, parent_oid,
+ * candidate_oid}]) so that moved branches do not change a run.
+ */
+static int resolve_deps(struct ab_run *run, const json_t *stored)
+{
+	const struct ab_experiment *exp = run->exp;
+	size_t i;
+	int err = 0;
+
+	run->deps = ab_xcalloc(exp->ndependencies + 1, sizeof(*run->deps));
+	run->ndeps = exp->ndependencies;
+	for (i = 0; i < exp->ndependencies && !err; i++) {
+		const struct ab_dependency *d = &exp->dependencies[i];
+		const json_t *s = json_array_get(stored, i);
+		const char *cand = s ? json_string_value(json_object_get(s, "candidate_oid")) : d->candidate;
+		const char *par = s ? json_string_value(json_object_get(s, "parent_oid"))
+			      : d->parent ? d->parent : d->exact_parent ? NULL : d->candidate;
+
+		err = ab_revs_open(&run->deps[i], d->repo, cand, par, s ? 0 : d->exact_parent);
+		if (err)
+			ab_error_prefix("dependencies[%zu] '%s'", i, d->name);
+	}
+	return err;
+}
+
+/* Look up the overlay's paths in its source revision (before anything is built). */
+static int resolve_overlay(struct ab_run *run)
+{
+	const struct ab_experiment *exp = run->exp;
+	const char *from = exp->overlay_from;
+	char what[64];
+	json_t *paths = NULL;
+	int err;
+
+	if (!exp->overlay_paths)
+		return 0;
+	if (!strcmp(from, "candidate")) {
+		git_oid_cpy(&run->overlay_source, &run->revs.candidate);
+	} else if (!strcmp(from, "parent")) {
+		git_oid_cpy(&run->overlay_source, &run->revs.parent);
+	} else {
+		git_object *obj = NULL;
+		if (git_revparse_single(&obj, run->revs.repo, from) < 0 ||
+		    git_object_peel((git_object **)&obj, obj, GIT_OBJECT_COMMIT) < 0) {
+			git_object_free(obj);
+			return ab_error_set(AB_ENOTFOUND, "overlay.from: unknown revision '%s': %s", from,
+					    ab_revs_git_error());
+		}
+		git_oid_cpy(&run->overlay_source, git_object_id(obj));
+		git_object_free(obj);
+	}
+	snprintf(what, sizeof(what), "%s %.10s", from, git_oid_tostr_s(&run->overlay_source));
+	if ((err = ab_revs_overlay_resolve(&paths, run->revs.repo, &run->overlay_source, exp->overlay_paths,
+					   what)) < 0)
+		return err;
+	run->overlay = json_pack("{s:s, s:s, s:o}", "from", from, "source", git_oid_tostr_s(&run->overlay_source),
+				 "paths", paths);
+	return 0;
+}
+
+/* The dependencies as the report and the store record them (new). */
+static json_t *deps_json(const struct ab_run *run)
+{
+	json_t *arr = json_array();
+	size_t i;
+
+	for (i = 0; i < run->ndeps; i++) {
+		const struct ab_dependency *d = &run->exp->dependencies[i];
+		const struct ab_revs *r = &run->deps[i];
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s?, s:b, s:{s:s, s:s}, s:{s:s, s:s}, s:s, s:s}",
+			"name", d->name, "repo", d->repo, "path", d->path, "env", d->env,
+			"exact_parent", r->exact_parent,
+			"parent", "oid", r->parent_hex, "subject", r->parent_subject,
+			"candidate", "oid", r->candidate_hex, "subject", r->candidate_subject,
+			"parent_oid", r->parent_hex, "candidate_oid", r->candidate_hex));
+	}
+	return arr;
+}
+
 /* Build (or find in the cache) both sides and record them. */
 static int prepare_builds(struct ab_run *run, const char *salt[2])
 {
@@ -51,9 +147,18 @@ static int prepare_builds(struct ab_run *run, const char *salt[2])
 		const char *name = ab_side_name((enum ab_side)side);
 		char *cmd, *tail;
 
+		struct ab_build_dep *deps = side_deps(run, side);
+
 		memset(&spec, 0, sizeof(spec));
 		spec.repo = run->revs.repo;
 		spec.commit = commit[side];
+		spec.deps = deps;
+		spec.ndeps = run->ndeps;
+		if (run->overlay) {
+			spec.overlay_commit = &run->overlay_source;
+			spec.overlay_paths = exp->overlay_paths;
+			spec.overlay_entries = json_object_get(run->overlay, "paths");
+		}
 		spec.tree_hex = tree[side];
 		spec.command = &exp->build;
 		spec.env = exp->env;
@@ -64,7 +169,9 @@ static int prepare_builds(struct ab_run *run, const char *salt[2])
 		spec.timeout_ms = exp->build_timeout_ms;
 		if (run->events.build_start)
 			run->events.build_start(run->events.ctx, name, oid[side], 0);
-		if ((err = ab_build_prepare(b, &spec)) < 0)
+		err = ab_build_prepare(b, &spec);
+		free(deps);
+		if (err < 0)
 			return err;
 		if (run->events.build_done)
 			run->events.build_done(run->events.ctx, name, b);
@@ -198,6 +305,8 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 		salt[0] = "calibrate-a";
 		salt[1] = "calibrate-b";
 	}
+	if ((err = resolve_deps(run, NULL)) < 0 || (err = resolve_overlay(run)) < 0)
+		return err;
 	if ((err = ab_extract_new(&run->extractor, exp)) < 0)
 		return err;
 	run->identity = ab_build_identity(NULL);
@@ -216,6 +325,8 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 		json_object_set_new(run->options, "experiment_abspath", json_string(abs));
 		free(abs);
 	}
+	if (run->ndeps)
+		json_object_set_new(run->options, "dependencies", deps_json(run));
 	host = json_dumps(run->host, JSON_COMPACT);
 	options = json_dumps(run->options, JSON_COMPACT);
 	run->meta.kind = run->kind;
@@ -247,6 +358,13 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	run->meta.host_json = run->meta.options_json = NULL;
 	if (err < 0)
 		return err;
+	if (run->ndeps) {
+		json_t *deps = deps_json(run);
+		err = ab_store_run_dependencies_put(store, run->meta.id, deps);
+		json_decref(deps);
+		if (err < 0)
+			return err;
+	}
 	if ((err = prepare_builds(run, salt)) < 0) {
 		if (err == AB_EINTERRUPTED)
 			ab_store_run_set_status(store, run->meta.id, "interrupted");
@@ -365,6 +483,8 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	if ((err = ab_revs_open(&run->revs, json_string_value(json_object_get(stored, "repo")),
 				json_string_value(json_object_get(stored, "candidate_oid")),
 				json_string_value(json_object_get(stored, "parent_oid")), 0)) < 0 ||
+	    (err = resolve_deps(run, json_object_get(opts, "dependencies"))) < 0 ||
+	    (err = resolve_overlay(run)) < 0 ||
 	    (err = ab_extract_new(&run->extractor, exp_out)) < 0)
 		goto out;
 	run->identity = ab_build_identity(NULL);
@@ -397,7 +517,7 @@ static struct ab_command *expand_rows(const struct ab_experiment *exp, size_t nr
 }
 
 static int run_one(struct ab_run *run, struct ab_sample *s, const struct ab_command *cmd,
-		   char *const *cwd)
+		   char *const *cwd, char **const *env)
 {
 	struct ab_runner_spec spec;
 	struct ab_runner_result r;
@@ -408,7 +528,7 @@ static int run_one(struct ab_run *run, struct ab_sample *s, const struct ab_comm
 	spec.shell = cmd->shell;
 	spec.argv = cmd->argv;
 	spec.cwd = cwd[s->entry.side];
-	spec.env_extra = run->exp->env;
+	spec.env_extra = env[s->entry.side];
 	spec.timeout_ms = run->exp->timeout_ms;
 	spec.hash_stdout = ab_extract_wants_stdout_hash(run->extractor);
 	s->started_unix = (int64_t)time(NULL);
@@ -479,7 +599,7 @@ int ab_run_samples(struct ab_run *run)
 	char **first_checksum = ab_xcalloc(nrows * 2, sizeof(char *));
 	struct ab_row_policy *policy = ab_xcalloc(nrows, sizeof(*policy));
 	size_t *timeouts = ab_xcalloc(nrows, sizeof(*timeouts));
-	char *cwd[2] = {NULL, NULL};
+	char *cwd[2] = {NULL, NULL}, **env[2] = {NULL, NULL};
 	struct ab_command *cmds = NULL;
 	int64_t spent_ns = 0;
 	size_t timed = 0;
@@ -490,8 +610,12 @@ int ab_run_samples(struct ab_run *run)
 	cmds = expand_rows(exp, nrows, &err);
 	if (err < 0)
 		goto out;
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
+		struct ab_build_dep *deps = side_deps(run, (int)i);
 		cwd[i] = ab_path_absolute(run->builds[i].dir, exp->workdir);
+		env[i] = ab_build_env(exp->env, deps, run->ndeps, run->builds[i].dir);
+		free(deps);
+	}
 	for (i = 0; i < nrows; i++) {
 		labels[i] = ab_row_label(exp, i);
 		ab_experiment_row_policy(exp, i, &policy[i]);
@@ -519,7 +643,7 @@ int ab_run_samples(struct ab_run *run)
 			run->events.sample_start(run->events.ctx, &s->entry, labels[s->entry.row], done, total,
 						 timed ? spent_ns / (int64_t)timed * (int64_t)(total - done) : -1);
 		t0 = ab_now_ns();
-		if ((err = run_one(run, s, &cmds[s->entry.row], cwd)) < 0)
+		if ((err = run_one(run, s, &cmds[s->entry.row], cwd, env)) < 0)
 			break;
 		if ((err = ab_store_sample_put(run->store, run->meta.id, s, names)) < 0)
 			break;
@@ -547,6 +671,8 @@ out:
 	free(timeouts);
 	free(cwd[0]);
 	free(cwd[1]);
+	ab_strv_free(env[0]);
+	ab_strv_free(env[1]);
 	free(names);
 	return err;
 }
@@ -608,8 +734,11 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 	in.earlier = earlier;
 	in.identity = run->identity;
 	in.reproduce = reproduce;
+	in.overlay = run->overlay;
+	in.dependencies = run->ndeps ? deps_json(run) : NULL;
 	in.kind = run->kind;
 	doc = ab_report_document(&in);
+	json_decref(in.dependencies);
 	{
 		json_t *w = ab_env_warnings(run->host, -1), *x;
 		size_t k;
@@ -661,6 +790,10 @@ out_free:
 void ab_run_release(struct ab_run *run)
 {
 	ab_revs_release(&run->revs);
+	for (size_t i = 0; i < run->ndeps; i++)
+		ab_revs_release(&run->deps[i]);
+	free(run->deps);
+	json_decref(run->overlay);
 	ab_build_release(&run->builds[0]);
 	ab_build_release(&run->builds[1]);
 	ab_strv_free(run->integrity);

@@ -37,6 +37,10 @@ struct ab_run {
 	struct ab_store *store;           /* borrowed */
 	struct ab_run_events events;
 	struct ab_revs revs;
+	struct ab_revs *deps;             /* one per experiment dependency (parent, candidate) */
+	size_t ndeps;
+	json_t *overlay;                  /* {from, source, paths: [{path, type, oid}]} or NULL */
+	git_oid overlay_source;
 	char *cache_dir;
 	char *identity;                   /* compiler identity text */
 	struct ab_build builds[2];        /* parent, candidate */

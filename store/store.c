@@ -356,6 +356,31 @@ out_rollback:
 	return err;
 }
 
+int ab_store_run_dependencies_put(struct ab_store *store, int64_t run_id, const json_t *deps)
+{
+	sqlite3_stmt *st;
+	size_t i;
+	json_t *d;
+	int err;
+
+	if ((err = prepare(store, &st,
+			   "INSERT OR REPLACE INTO run_dependencies(run_id, name, repo, parent_oid, candidate_oid) "
+			   "VALUES (?1, ?2, ?3, ?4, ?5)")) < 0)
+		return err;
+	json_array_foreach((json_t *)deps, i, d) {
+		sqlite3_bind_int64(st, 1, run_id);
+		bind_text(st, 2, json_string_value(json_object_get(d, "name")));
+		bind_text(st, 3, json_string_value(json_object_get(d, "repo")));
+		bind_text(st, 4, json_string_value(json_object_get(d, "parent_oid")));
+		bind_text(st, 5, json_string_value(json_object_get(d, "candidate_oid")));
+		if ((err = step_done(store, st, "storing the dependencies")) < 0)
+			break;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
 int ab_store_build_put(struct ab_store *store, int64_t run_id, const struct ab_build_record *b)
 {
 	sqlite3_stmt *st;

@@ -69,6 +69,12 @@ struct ab_run_meta {
 int ab_store_run_create(struct ab_store *store, struct ab_run_meta *meta,
 			const struct ab_plan *plan);
 
+/*
+ * Record the revisions of the run's dependencies: `deps` is a JSON array
+ * of {name, repo, parent_oid, candidate_oid} (borrowed). AB_EIO.
+ */
+int ab_store_run_dependencies_put(struct ab_store *store, int64_t run_id, const json_t *deps);
+
 /* A build of one side, as recorded in the store. Borrowed strings. */
 struct ab_build_record {
 	const char *side;             /* "parent" or "candidate" */

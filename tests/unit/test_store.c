@@ -197,6 +197,17 @@ static char *history_ids(struct ab_store *store, const struct ab_history_filter 
 		free(got_); \
 	} while (0)
 
+/* The schema version a new store reaches: the number of embedded migrations. */
+static int latest_version(void)
+{
+	const struct ab_embedded_file *f;
+	int n = 0;
+
+	for (f = ab_embedded; f->path; f++)
+		n += !strncmp(f->path, "store/migrations/", 17);
+	return n;
+}
+
 static void test_upgrade_keeps_rows_and_indexes_them(void **state)
 {
 	char *dir = ab_test_mktemp("upgrade"), *path = make_v1_store(dir, "v1.db");
@@ -209,7 +220,7 @@ static void test_upgrade_keeps_rows_and_indexes_them(void **state)
 		before[i] = dump_table(path, tables[i]);
 	if (ab_store_open(&store, path) < 0)
 		fail_msg("open: %s", ab_error_last());
-	assert_int_equal(ab_store_schema_version(store), 2);
+	assert_int_equal(ab_store_schema_version(store), latest_version());
 	/* Text written before the search index existed is found. */
 	assert_history(store, "3,1", .grep = "convoy");          /* a hypothesis */
 	assert_history(store, "1", .grep = "free list");         /* a note on a run */
@@ -227,7 +238,7 @@ static void test_upgrade_keeps_rows_and_indexes_them(void **state)
 	/* Opening again is a no-op. */
 	if (ab_store_open(&store, path) < 0)
 		fail_msg("reopen: %s", ab_error_last());
-	assert_int_equal(ab_store_schema_version(store), 2);
+	assert_int_equal(ab_store_schema_version(store), latest_version());
 	ab_store_close(store);
 	free(path);
 	ab_test_rmtemp(dir);

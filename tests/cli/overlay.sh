@@ -1,0 +1,59 @@
+# overlay: the candidate changed the benchmark harness as well as the
+# code. Without an overlay the parent runs the old harness and the
+# checksums differ (invalid); with `overlay: [harness/]` both sides run the
+# candidate's harness (seen in their output) and the provenance lists its
+# tree; a path missing from the source revision is refused.
+. "$(dirname "$0")/lib.sh"
+
+harness() {  # harness VERSION
+	mkdir -p "$T/repo/harness"
+	printf '#!/bin/sh\necho "result=$(./bench "$1" | sed -n "s/.*checksum=//p")-h%s"\n' "$1" > "$T/repo/harness/run.sh"
+	chmod +x "$T/repo/harness/run.sh"
+}
+mkdir -p "$T/repo"
+git -C "$T/repo" init -q
+printf 'bench: bench.c\n\tcc -O1 -o bench bench.c\n' > "$T/repo/Makefile"
+echo bench > "$T/repo/.gitignore"
+bench_source 40 > "$T/repo/bench.c"
+harness 1
+git -C "$T/repo" add -A && git -C "$T/repo" commit -qm "parent: harness v1"
+bench_source 20 > "$T/repo/bench.c"
+harness 2
+git -C "$T/repo" add -A && git -C "$T/repo" commit -qm "candidate: faster, harness v2"
+
+base='name: overlay
+build: make
+benchmark: harness/run.sh {lanes}
+checksum: {regex: '"'"'result=(\S+)'"'"'}
+matrix: {lanes: [1]}
+pairs: 6
+accept:
+  - name: gain
+    faster_by: 20%'
+printf '%s\n' "$base" > "$T/repo/plain.yaml"
+expect_exit 3 "$ABTOOL" run "$T/repo/plain.yaml" --store "$T/s.db" --json "$T/plain.json"
+assert_contains "$T/out" "checksum mismatch"
+assert_contains "$T/out" "parent printed '7919-h1'"
+assert_contains "$T/out" "candidate printed '7919-h2'"
+
+printf '%s\noverlay: [harness/]\n' "$base" > "$T/repo/overlay.yaml"
+expect_decided "$ABTOOL" run "$T/repo/overlay.yaml" --store "$T/s.db" --json "$T/o.json"
+[ "$(jqv "$T/o.json" '.rows[0].checksum_match')" = true ] || fail "checksums should match with the overlay"
+[ "$(jqv "$T/o.json" '.rows[0].checksum')" = 7919-h2 ] || fail "both sides must run the candidate's harness"
+tree=$(git -C "$T/repo" rev-parse HEAD:harness)
+[ "$(jqv "$T/o.json" '.overlay.paths[0].oid')" = "$tree" ] || fail "the overlay's tree id"
+[ "$(jqv "$T/o.json" '.overlay.paths[0].type')" = tree ] || fail "type"
+[ "$(jqv "$T/o.json" '.overlay.from')" = candidate ] || fail "from"
+assert_contains "$T/out" "| overlay | \`harness\` (tree \`${tree:0:10}…\`) from candidate"
+assert_contains "$T/out" "The parent ran with an overlay"
+
+# a single file from an explicit revision works the same way
+printf '%s\noverlay: {from: HEAD, paths: [harness/run.sh]}\n' "$base" > "$T/repo/file.yaml"
+expect_decided "$ABTOOL" run "$T/repo/file.yaml" --store "$T/s.db" --json "$T/f.json"
+[ "$(jqv "$T/f.json" '.rows[0].checksum')" = 7919-h2 ] || fail "file overlay"
+[ "$(jqv "$T/f.json" '.overlay.paths[0].oid')" = "$(git -C "$T/repo" rev-parse HEAD:harness/run.sh)" ] || fail "blob id"
+
+printf '%s\noverlay: [harness/missing.sh]\n' "$base" > "$T/repo/missing.yaml"
+expect_exit 64 "$ABTOOL" run "$T/repo/missing.yaml" --store "$T/s.db"
+assert_contains "$T/err" "overlay: 'harness/missing.sh' is not in candidate"
+echo ok
