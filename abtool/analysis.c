@@ -345,6 +345,7 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 	 * row tolerates (counted in plan order). */
 	for (i = 0; i < n; i++) {
 		const struct ab_sample *x = &s[i];
+		rr->samples += x->entry.row == r;
 		if (x->entry.row != r || x->status != AB_SAMPLE_DONE || ab_sample_ok(x))
 			continue;
 		if (x->timed_out && x->entry.pair >= 0 && rr->censored < rr->policy.allow_failed_pairs) {
@@ -476,5 +477,6 @@ void ab_analysis_release(struct ab_analysis *a)
 	free(a->rules);
 	ab_strv_free(a->reasons);
 	ab_strv_free(a->warnings);
+	ab_strv_free(a->rule_warnings);
 	memset(a, 0, sizeof(*a));
 }

@@ -66,6 +66,8 @@ struct ab_row_result {
 	uint8_t *order;           /* enum ab_order of each complete pair (new) */
 	int32_t *pair_index;      /* plan pair index of each complete pair (new) */
 	struct ab_row_policy policy;
+	size_t samples;           /* samples of the row in the input, of any status (0: a row
+	                             of the matrix that was never planned or measured) */
 	size_t failed;            /* failed samples that make the row invalid */
 	char *failure;            /* the first of them, described (new), or NULL */
 	size_t censored;          /* tolerated timed-out samples, counted as losses */
@@ -101,6 +103,8 @@ struct ab_analysis {
 	enum ab_verdict verdict;
 	char **reasons;                    /* why the verdict is what it is; NULL-terminated */
 	char **warnings;                   /* things a careful reader should know; NULL-terminated */
+	char **rule_warnings;              /* those about the rules (e.g. an interval wider than a
+	                                      margin); NULL-terminated */
 	size_t samples_done, samples_planned;
 };
 

@@ -75,13 +75,19 @@ static void compute_key(char key[65], const struct ab_build_spec *spec)
 	free(cmd);
 }
 
-static int lock_entry(int *fd_out, const char *lock_path)
+static int lock_entry(int *fd_out, const char *lock_path, const struct ab_build_spec *spec)
 {
 	int fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
 
 	if (fd < 0)
 		return ab_error_set(AB_EIO, "cannot open the build lock '%s': %s", lock_path,
 				    strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+		*fd_out = fd;
+		return 0;
+	}
+	if (spec->waiting)
+		spec->waiting(spec->waiting_ctx, lock_path);
 	while (flock(fd, LOCK_EX) < 0) {
 		if (errno == EINTR && ab_runner_interrupted()) {
 			close(fd);
@@ -165,6 +171,7 @@ static int run_build(struct ab_build *b, const struct ab_build_spec *spec)
 	rs.shell = spec->command->shell;
 	rs.argv = spec->command->argv;
 	rs.cwd = b->dir;
+	rs.stdin_null = 1;
 	env = ab_build_env(spec->env, spec->deps, spec->ndeps, b->dir);
 	rs.env_extra = env;
 	rs.timeout_ms = spec->timeout_ms;
@@ -195,6 +202,7 @@ int ab_build_prepare(struct ab_build *out, const struct ab_build_spec *spec)
 
 	memset(out, 0, sizeof(*out));
 	out->artifacts = json_object();
+	out->no_command = !spec->command || (!spec->command->shell && !spec->command->argv);
 	compute_key(out->key, spec);
 	if ((err = ab_mkdir_p(builds)) < 0)
 		goto out;
@@ -202,11 +210,15 @@ int ab_build_prepare(struct ab_build *out, const struct ab_build_spec *spec)
 	out->log_path = ab_xasprintf("%s.log", out->dir);
 	lock_path = ab_xasprintf("%s.lock", out->dir);
 	state_path = ab_xasprintf("%s.json", out->dir);
-	if ((err = lock_entry(&fd, lock_path)) < 0)
+	if ((err = lock_entry(&fd, lock_path, spec)) < 0)
 		goto out;
 
 	if (read_state(state_path, out) && access(out->dir, F_OK) == 0) {
+		/* Hash the declared artifacts again: the experiment may name
+		 * artifacts the cached build was not asked for. */
 		out->cached = 1;
+		json_object_clear(out->artifacts);
+		err = hash_artifacts(out, spec->artifacts);
 		goto out;
 	}
 
@@ -300,6 +312,7 @@ char *ab_build_identity(char *const *commands)
 		memset(&rs, 0, sizeof(rs));
 		rs.shell = *c;
 		rs.cwd = "/";
+		rs.stdin_null = 1;
 		rs.timeout_ms = 30000;
 		rs.output_cap = 65536;
 		if (ab_runner_run(&rr, &rs) < 0)

@@ -44,6 +44,10 @@ struct ab_build_spec {
 	const json_t *overlay_entries;   /* [{path, type, oid}] from ab_revs_overlay_resolve (key) */
 	const struct ab_build_dep *deps;
 	size_t ndeps;
+	/* Called once when another process holds the entry's lock, before
+	 * waiting for it (may be NULL). */
+	void (*waiting)(void *ctx, const char *lock_path);
+	void *waiting_ctx;
 };
 
 enum ab_build_status {
@@ -58,6 +62,7 @@ struct ab_build {
 	char *dir;             /* the tree (and build folder), new */
 	char *log_path;        /* the whole build log, new */
 	int cached;            /* 1: reused, the command did not run */
+	int no_command;        /* 1: the experiment has no build command */
 	enum ab_build_status status;
 	int64_t duration_ns;   /* of the original build (also when cached) */
 	char *detail;          /* how a failed build ended ("exit 2"), or NULL */

@@ -37,6 +37,16 @@ int cmd_usage(const char *name, const char *fmt, ...)
 	return AB_EXIT_USAGE;
 }
 
+int cmd_bad_option(const char *name)
+{
+	const struct ab_command_entry *c;
+
+	for (c = ab_commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			fprintf(stderr, "usage: abtool %s %s\n", c->name, c->usage);
+	return AB_EXIT_USAGE;
+}
+
 int cmd_help(const char *name)
 {
 	const struct ab_command_entry *c;
@@ -134,6 +144,8 @@ static void on_build_done(void *ctx, const char *side, const struct ab_build *b)
 		free(tail);
 	} else if (b->cached) {
 		fprintf(stderr, "%s: build cached (%s)\n", side, b->dir);
+	} else if (b->no_command) {
+		fprintf(stderr, "%s: tree ready, no build command (%s)\n", side, b->dir);
 	} else {
 		fprintf(stderr, "%s: built in %s\n", side, ab_format_ns(t, sizeof(t), (double)b->duration_ns));
 	}
@@ -183,6 +195,16 @@ static void on_sample_done(void *ctx, const struct ab_sample *s, const char *row
 	}
 }
 
+static void on_build_waiting(void *ctx, const char *lock_path)
+{
+	struct cmd_output *out = ctx;
+
+	if (out->quiet)
+		return;
+	clear_progress(out);
+	fprintf(stderr, "abtool: another abtool is building the same tree; waiting for %s\n", lock_path);
+}
+
 struct ab_run_events cmd_run_events(struct cmd_output *out)
 {
 	struct ab_run_events ev;
@@ -191,6 +213,7 @@ struct ab_run_events cmd_run_events(struct cmd_output *out)
 	ev.ctx = out;
 	ev.build_start = on_build_start;
 	ev.build_done = on_build_done;
+	ev.build_waiting = on_build_waiting;
 	ev.sample_start = on_sample_start;
 	ev.sample_done = on_sample_done;
 	return ev;
@@ -466,11 +489,12 @@ int cmd_interrupted(const struct ab_run *run)
 		total += run->samples[i].status != AB_SAMPLE_SUPERSEDED;
 		done += run->samples[i].status == AB_SAMPLE_DONE;
 	}
-	fputs("\r\033[K", stderr);
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
 	if (run->meta.id)
 		fprintf(stderr, "abtool: interrupted by %s: run %lld is kept with %zu of %zu samples; "
-			"finish it with 'abtool resume %lld'\n", sig == SIGTERM ? "SIGTERM" : "SIGINT",
-			(long long)run->meta.id, done, total, (long long)run->meta.id);
+			"finish it with 'abtool resume %lld --store %s'\n", sig == SIGTERM ? "SIGTERM" : "SIGINT",
+			(long long)run->meta.id, done, total, (long long)run->meta.id, ab_store_path(run->store));
 	else
 		fprintf(stderr, "abtool: interrupted by %s before the run was stored\n",
 			sig == SIGTERM ? "SIGTERM" : "SIGINT");

@@ -55,6 +55,10 @@ int cmd_fail(int err);
 /* Print a usage error for command `name` and return 64. */
 int cmd_usage(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* After getopt reported an unknown option or a missing argument: print
+ * the command's usage to stderr and return 64. */
+int cmd_bad_option(const char *name);
+
 /* Print the usage of command `name` to stdout; returns 0 (for --help). */
 int cmd_help(const char *name);
 

@@ -66,7 +66,7 @@ int cmd_analyze(int argc, char **argv)
 			case 1:
 				break;
 			case 0:
-				return cmd_usage("analyze", "unknown option");
+				return cmd_bad_option("analyze");
 			default:
 				return AB_EXIT_USAGE;
 			}
@@ -90,6 +90,8 @@ int cmd_analyze(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (!rules_path)
+		out.inconclusive_exit = AB_EXIT_INCONCLUSIVE;  /* nothing to gate: exit 0 below */
 	ab_analysis_run(&a, &in.exp, in.samples, in.nsamples, NULL, NULL);
 	ab_utc_iso8601(created, sizeof(created), (int64_t)time(NULL));
 	memset(&ri, 0, sizeof(ri));

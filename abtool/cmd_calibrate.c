@@ -70,7 +70,7 @@ int cmd_calibrate(int argc, char **argv)
 			case 1:
 				break;
 			case 0:
-				return cmd_usage("calibrate", "unknown option");
+				return cmd_bad_option("calibrate");
 			default:
 				return AB_EXIT_USAGE;
 			}
@@ -106,6 +106,8 @@ int cmd_calibrate(int argc, char **argv)
 		goto out;
 	}
 	rc = cmd_emit_reports(&out, run.exp, run.samples, run.nsamples, doc, analysis.verdict);
+	if (!out.quiet)
+		fprintf(stderr, "abtool: stored as run %lld in %s\n", (long long)run.meta.id, ab_store_path(store));
 	if (analysis.verdict != AB_INVALID)
 		rc = rc == AB_EXIT_IO ? rc : 0;
 out:

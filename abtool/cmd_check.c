@@ -47,19 +47,25 @@ int cmd_check(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"store", required_argument, NULL, 'S'},
 		{"help", no_argument, NULL, 'h'},
+		{"candidate", required_argument, NULL, 'c'},
+		{"parent", required_argument, NULL, 'P'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *store_flag = NULL;
+	const char *store_flag = NULL, *candidate = NULL, *parent = NULL;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (c == 'S')
 			store_flag = optarg;
+		else if (c == 'c')
+			candidate = optarg;
+		else if (c == 'P')
+			parent = optarg;
 		else if (c == 'h')
 			return cmd_help("check");
 		else
-			return cmd_usage("check", "unknown option");
+			return cmd_bad_option("check");
 	}
 	if (optind != argc - 1)
 		return cmd_usage("check", "expected one experiment file");
@@ -68,7 +74,8 @@ int cmd_check(int argc, char **argv)
 		ab_experiment_release(&exp);
 		return rc;
 	}
-	if ((err = ab_revs_open(&revs, exp.repo, exp.candidate, exp.parent, exp.exact_parent)) < 0) {
+	if ((err = ab_revs_open(&revs, exp.repo, candidate ? candidate : exp.candidate,
+				parent ? parent : exp.parent, parent ? 0 : exp.exact_parent)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}

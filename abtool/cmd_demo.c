@@ -112,7 +112,7 @@ int cmd_demo(int argc, char **argv)
 		case 'h':
 			return cmd_help("demo");
 		default:
-			return cmd_usage("demo", "unknown option");
+			return cmd_bad_option("demo");
 		}
 	}
 	if (optind != argc)

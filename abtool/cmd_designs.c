@@ -94,7 +94,7 @@ int cmd_designs(int argc, char **argv)
 		case 'h':
 			return cmd_help("designs");
 		default:
-			return cmd_usage("designs", "unknown option");
+			return cmd_bad_option("designs");
 		}
 	}
 	if (optind != argc)

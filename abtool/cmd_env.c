@@ -93,7 +93,7 @@ int cmd_env(int argc, char **argv)
 		case 'h':
 			return cmd_help("env");
 		default:
-			return cmd_usage("env", "unknown option");
+			return cmd_bad_option("env");
 		}
 	}
 	if (optind != argc)

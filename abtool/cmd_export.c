@@ -177,7 +177,7 @@ int cmd_export(int argc, char **argv)
 		case 'h':
 			return cmd_help("export");
 		default:
-			return cmd_usage("export", "unknown option");
+			return cmd_bad_option("export");
 		}
 	}
 	if (optind != argc - 1)

@@ -76,7 +76,7 @@ static int parse_date(const char *text, int64_t *start, int64_t *span)
 	return 0;
 }
 
-static const char *const verdicts[] = {"accepted", "rejected", "inconclusive", "invalid", NULL};
+static const char *const verdicts[] = {"accepted", "rejected", "inconclusive", "invalid", "calibrated", NULL};
 
 /* "0.518–1.041" (lowest–highest ratio), "0.513" when they agree, "-". */
 static void format_ratios(char *buf, size_t size, const json_t *run)
@@ -244,8 +244,8 @@ int cmd_history(int argc, char **argv)
 			for (i = 0; verdicts[i] && strcmp(verdicts[i], optarg); i++)
 				;
 			if (!verdicts[i])
-				return cmd_usage("history", "--verdict: expected accepted, rejected, inconclusive "
-						 "or invalid, got '%s'", optarg);
+				return cmd_usage("history", "--verdict: expected accepted, rejected, inconclusive, "
+						 "invalid or calibrated, got '%s'", optarg);
 			filter.verdict = optarg;
 			break;
 		case 'd':
@@ -306,7 +306,7 @@ int cmd_history(int argc, char **argv)
 			return cmd_help("history");
 		default:
 			free(rev);
-			return cmd_usage("history", "unknown option");
+			return cmd_bad_option("history");
 		}
 	}
 	if (optind != argc) {

@@ -34,7 +34,7 @@ int cmd_import(int argc, char **argv)
 		case 'h':
 			return cmd_help("import");
 		default:
-			return cmd_usage("import", "unknown option");
+			return cmd_bad_option("import");
 		}
 	}
 	if (optind != argc - 1)

@@ -72,7 +72,7 @@ int cmd_init(int argc, char **argv)
 			list(stdout);
 			return 0;
 		default:
-			return cmd_usage("init", "unknown option");
+			return cmd_bad_option("init");
 		}
 	}
 	if (argc - optind > 1)

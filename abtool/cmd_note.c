@@ -57,7 +57,7 @@ int cmd_note(int argc, char **argv)
 		case 'h':
 			return cmd_help("note");
 		default:
-			return cmd_usage("note", "unknown option");
+			return cmd_bad_option("note");
 		}
 	}
 	if (!design && optind + 2 > argc)

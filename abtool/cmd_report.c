@@ -45,7 +45,7 @@ int cmd_report(int argc, char **argv)
 		case 'h':
 			return cmd_help("report");
 		default:
-			return cmd_usage("report", "unknown option");
+			return cmd_bad_option("report");
 		}
 	}
 	if (optind != argc - 1)

@@ -46,7 +46,7 @@ int cmd_resume(int argc, char **argv)
 			case 1:
 				break;
 			case 0:
-				return cmd_usage("resume", "unknown option");
+				return cmd_bad_option("resume");
 			default:
 				return AB_EXIT_USAGE;
 			}

@@ -191,7 +191,7 @@ int cmd_run(int argc, char **argv)
 			case 1:
 				break;
 			case 0:
-				return cmd_usage("run", "unknown option");
+				return cmd_bad_option("run");
 			default:
 				return AB_EXIT_USAGE;
 			}
@@ -247,6 +247,8 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	rc = cmd_emit_reports(&out, run.exp, run.samples, run.nsamples, doc, analysis.verdict);
+	if (!out.quiet)
+		fprintf(stderr, "abtool: stored as run %lld in %s\n", (long long)run.meta.id, ab_store_path(store));
 out:
 	json_decref(doc);
 	ab_analysis_release(&analysis);

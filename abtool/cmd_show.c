@@ -312,7 +312,7 @@ int cmd_show(int argc, char **argv)
 		case 'h':
 			return cmd_help("show");
 		default:
-			return cmd_usage("show", "unknown option");
+			return cmd_bad_option("show");
 		}
 	}
 	if (optind != argc - 1)

@@ -25,7 +25,8 @@ static int compile(pcre2_code **out, const char *pattern, const char *what)
 	PCRE2_SIZE offset;
 	PCRE2_UCHAR msg[256];
 
-	*out = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_MULTILINE, &code,
+	*out = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+			     PCRE2_MULTILINE | PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &code,
 			     &offset, NULL);
 	if (!*out) {
 		pcre2_get_error_message(code, msg, sizeof(msg));

@@ -11,7 +11,7 @@ const struct ab_command_entry ab_commands[] = {
 	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
 	 "                  [--inconclusive=reject|accept] [--new-evidence TEXT] [--quiet] [--verbose]",
 	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict"},
-	{"check", cmd_check, "EXP.yaml [--store DB]",
+	{"check", cmd_check, "EXP.yaml [--candidate REV] [--parent REV] [--store DB]",
 	 "validate an experiment file and show its plan and the rows each rule selects"},
 	{"analyze", cmd_analyze,
 	 "FILE [--accept RULES.yaml] [--metric NAME] [--unit U] [--better lower|higher]\n"
@@ -55,7 +55,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: abtool COMMAND [ARGS]\n\nabtool %s: exact-parent A/B performance experiments.\n\n"
 		   "commands:\n", ABTOOL_VERSION);
 	for (c = ab_commands; c->name; c++)
-		fprintf(f, "  %-8s %s\n", c->name, c->summary);
+		fprintf(f, "  %-10s %s\n", c->name, c->summary);
 	fprintf(f, "\nexit codes of run and resume: 0 accepted, 1 rejected, 2 inconclusive, 3 invalid,\n"
 		   "64 bad command line or experiment file, 70 internal error, 74 I/O or store error,\n"
 		   "130/143 interrupted (the run is kept: abtool resume RUN).\n"
@@ -77,8 +77,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (c = ab_commands; c->name; c++)
-		if (!strcmp(c->name, argv[1]))
+		if (!strcmp(c->name, argv[1])) {
+			/* getopt names the program in its messages: "abtool run: ..." */
+			static char prog[64];
+			snprintf(prog, sizeof(prog), "abtool %s", c->name);
+			argv[1] = prog;
 			return c->fn(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "abtool: '%s' is not a command; see 'abtool --help'\n", argv[1]);
 	return AB_EXIT_USAGE;
 }

@@ -203,7 +203,14 @@ json_t *ab_report_document(const struct ab_report_input *in)
 	json_object_set_new(doc, "hypothesis", exp->hypothesis ? json_string(exp->hypothesis) : json_null());
 	json_object_set_new(doc, "verdict", json_string(ab_verdict_name(a->verdict)));
 	json_object_set_new(doc, "reasons", strv_json(a->reasons));
-	json_object_set_new(doc, "warnings", strv_json(a->warnings));
+	{
+		json_t *w = strv_json(a->warnings);
+		char *const *x;
+		/* a calibration's rules decide nothing: their warnings would mislead */
+		for (x = a->rule_warnings; x && *x && !(in->kind && !strcmp(in->kind, "calibrate")); x++)
+			json_array_append_new(w, json_string(*x));
+		json_object_set_new(doc, "warnings", w);
+	}
 	json_object_set_new(doc, "created_at", json_string(in->created_at ? in->created_at : ""));
 	json_object_set_new(doc, "abtool_version", json_string(ABTOOL_VERSION));
 	json_object_set_new(doc, "experiment_file", json_pack("{s:s, s:s}", "path", exp->path, "sha256", exp->hash));

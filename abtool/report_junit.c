@@ -45,9 +45,16 @@ static const char *str(const json_t *o, const char *key)
 int ab_report_junit(FILE *f, const json_t *doc)
 {
 	const json_t *rules = json_object_get(doc, "rules"), *reasons = json_object_get(doc, "reasons");
-	int invalid = !strcmp(str(doc, "verdict"), "invalid");
+	int invalid = !strcmp(str(doc, "verdict"), "invalid"), unmet = 0;
 	size_t tests = invalid ? 1 : 0, failures = 0, skipped = 0, i, j;
 	json_t *rule, *row, *r;
+
+	/* Unmet environment.require conditions: the verdict is inconclusive
+	 * whatever the rules say, so the host gets a test case of its own. */
+	json_array_foreach(reasons, i, r)
+		unmet |= !strncmp(json_string_value(r), "environment.require: ", 21);
+	tests += unmet;
+	skipped += unmet;
 
 	json_array_foreach(rules, i, rule)
 		json_array_foreach(json_object_get(rule, "rows"), j, row) {
@@ -79,6 +86,17 @@ int ab_report_junit(FILE *f, const json_t *doc)
 		}
 		fprintf(f, "</error>\n  </testcase>\n");
 	}
+	if (unmet) {
+		fprintf(f, "  <testcase classname=\"");
+		xml(f, str(doc, "experiment"));
+		fprintf(f, "\" name=\"environment\">\n    <skipped message=\"");
+		json_array_foreach(reasons, i, r)
+			if (!strncmp(json_string_value(r), "environment.require: ", 21)) {
+				xml(f, json_string_value(r) + 21);
+				fputs("; ", f);
+			}
+		fprintf(f, "the verdict is inconclusive\"/>\n  </testcase>\n");
+	}
 	json_array_foreach(rules, i, rule) {
 		json_array_foreach(json_object_get(rule, "rows"), j, row) {
 			const char *outcome = str(row, "outcome");
@@ -101,6 +119,8 @@ int ab_report_junit(FILE *f, const json_t *doc)
 				free(v);
 				first = 0;
 			}
+			if (first)
+				fputs("all", f);
 			fputs("]\"", f);
 			if (!strcmp(outcome, "pass")) {
 				fputs("/>\n", f);

@@ -515,7 +515,9 @@ int ab_report_summary(FILE *f, const json_t *doc)
 	if (json_array_size(json_object_get(doc, "rows")))
 		rows_table(f, doc);
 	notes(f, doc);
-	fprintf(f, "Full report: `abtool report %lld`.\n", (long long)json_integer_value(json_object_get(doc, "run_id")));
+	if (strcmp(str(doc, "kind"), "analyze"))
+		fprintf(f, "Full report: `abtool report %lld`.\n",
+			(long long)json_integer_value(json_object_get(doc, "run_id")));
 	if (ferror(f))
 		return ab_error_set(AB_EIO, "cannot write the summary: %s", strerror(errno));
 	return 0;

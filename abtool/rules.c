@@ -185,9 +185,9 @@ static void run_inferential(struct row_state *rows, size_t m, const struct infer
 			/* The width shrinks about as 1/sqrt(n). */
 			double w = log(iv.upper / iv.lower), margin = fabs(log(pr->theta));
 			char *label = ab_row_label(a->exp, rr->row);
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: the 90%% interval is %.2f%% wide, wider than "
-				"the %.2f%% margin of '%s' (%s): it can hardly be decided; about %.0f pairs would be "
-				"needed", label, 100 * expm1(w), 100 * expm1(margin), rule_name, pr->key,
+			ab_strv_push(&a->rule_warnings, ab_xasprintf("%s: the 90%% interval is %.2f%% wide, wider "
+				"than the %.2f%% margin of '%s' (%s): it can hardly be decided; about %.0f pairs would "
+				"narrow it to the margin", label, 100 * expm1(w), 100 * expm1(margin), rule_name, pr->key,
 				ceil((double)iv.n * (w / margin) * (w / margin))));
 			free(label);
 		}
@@ -379,8 +379,9 @@ static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule
 	enum ab_outcome worst = AB_PASS;
 	int has_decider;
 
+	/* Rows never measured (absent from an analyze input) are not judged. */
 	for (r = 0; r < a->nrows; r++)
-		if (ab_selector_match(&rule->where, exp, r))
+		if (ab_selector_match(&rule->where, exp, r) && a->rows[r].samples)
 			rows[n++].row = r;
 	np = inferentials(preds, rule, exp->metrics[metric].better);
 	for (i = 0; i < np; i++) {
@@ -482,8 +483,8 @@ void ab_rules_evaluate(struct ab_analysis *a, char *const *integrity, char *cons
 				ab_strv_push(&a->reasons, ab_xasprintf("%s: %s", exp->rules[i].name,
 								       a->rules[i].detail));
 		if (!exp->nrules) {
-			ab_strv_push(&a->reasons, ab_xstrdup("the experiment declares no acceptance rules "
-							     "(add 'accept:')"));
+			ab_strv_push(&a->reasons, ab_xstrdup("no acceptance rules: add an 'accept:' list to the "
+							     "experiment file (or give abtool analyze --accept RULES.yaml)"));
 			inconclusive = 1;
 		}
 	}

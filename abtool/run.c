@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 const char **ab_run_metric_names(const struct ab_experiment *exp)
 {
@@ -144,7 +145,7 @@ static int prepare_builds(struct ab_run *run, const char *salt[2])
 		struct ab_build_spec spec;
 		struct ab_build_record rec;
 		struct ab_build *b = &run->builds[side];
-		const char *name = ab_side_name((enum ab_side)side);
+		const char *name = ab_side_name((enum ab_side)side), *label;
 		char *cmd, *tail;
 
 		struct ab_build_dep *deps = side_deps(run, side);
@@ -167,14 +168,18 @@ static int prepare_builds(struct ab_run *run, const char *salt[2])
 		spec.salt = salt[side] ? salt[side] : "";
 		spec.cache_dir = run->cache_dir;
 		spec.timeout_ms = exp->build_timeout_ms;
+		spec.waiting = run->events.build_waiting;
+		spec.waiting_ctx = run->events.ctx;
+		/* an A/A run builds the parent twice: say so */
+		label = !strcmp(run->kind, "calibrate") && side ? "parent (second build)" : name;
 		if (run->events.build_start)
-			run->events.build_start(run->events.ctx, name, oid[side], 0);
+			run->events.build_start(run->events.ctx, label, oid[side], 0);
 		err = ab_build_prepare(b, &spec);
 		free(deps);
 		if (err < 0)
 			return err;
 		if (run->events.build_done)
-			run->events.build_done(run->events.ctx, name, b);
+			run->events.build_done(run->events.ctx, label, b);
 
 		cmd = exp->build.shell || exp->build.argv ? ab_command_display(&exp->build) : NULL;
 		tail = b->status != AB_BUILD_OK ? ab_build_log_tail(b, 200) : NULL;
@@ -236,6 +241,7 @@ static json_t *fingerprint(const struct ab_experiment *exp)
 		memset(&rs, 0, sizeof(rs));
 		rs.shell = *c;
 		rs.cwd = exp->dir;
+		rs.stdin_null = 1;
 		rs.timeout_ms = 30000;
 		rs.output_cap = 65536;
 		if (ab_runner_run(&rr, &rs) == 0)
@@ -327,6 +333,8 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	}
 	if (run->ndeps)
 		json_object_set_new(run->options, "dependencies", deps_json(run));
+	json_object_set_new(run->options, "pid", json_integer((json_int_t)getpid()));
+	json_object_set_new(run->options, "hostname", json_incref(json_object_get(run->host, "hostname")));
 	host = json_dumps(run->host, JSON_COMPACT);
 	options = json_dumps(run->options, JSON_COMPACT);
 	run->meta.kind = run->kind;
@@ -430,6 +438,32 @@ static int replan_half_pairs(struct ab_run *run)
 	return err;
 }
 
+/* Whether the process that started a run is still alive on this host (an
+ * abtool process with that pid), so that resume does not run it twice. */
+static int still_running(const json_t *opts)
+{
+	json_int_t pid = json_integer_value(json_object_get(opts, "pid"));
+	const char *host = json_string_value(json_object_get(opts, "hostname"));
+	json_t *fp;
+	char path[64], *cmdline = NULL;
+	size_t len = 0;
+	int alive = 0;
+
+	if (pid <= 0 || !host || pid == getpid())
+		return 0;
+	fp = ab_env_fingerprint("");
+	if (json_string_value(json_object_get(fp, "hostname")) &&
+	    !strcmp(json_string_value(json_object_get(fp, "hostname")), host)) {
+		snprintf(path, sizeof(path), "/proc/%lld/cmdline", (long long)pid);
+		if (ab_read_file(&cmdline, &len, path) == 0)
+			alive = memmem(cmdline, len, "abtool", 6) != NULL;
+		free(cmdline);
+		ab_error_clear();
+	}
+	json_decref(fp);
+	return alive;
+}
+
 int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
 		  int64_t run_id, const struct ab_run_events *events)
 {
@@ -452,6 +486,13 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	opts = json_loads(json_string_value(json_object_get(stored, "options")), 0, NULL);
 	if (!opts)
 		opts = json_object();
+	if (still_running(opts)) {
+		err = ab_error_set(AB_EINVALID, "run %lld is still running (pid %lld on this host); wait for it, "
+				   "or stop it and resume then", (long long)run_id,
+				   (long long)json_integer_value(json_object_get(opts, "pid")));
+		json_decref(opts);
+		goto out;
+	}
 	path = json_string_value(json_object_get(opts, "experiment_abspath"));
 	err = ab_experiment_parse(exp_out, path ? path : json_string_value(json_object_get(stored, "experiment_path")),
 				  json_string_value(json_object_get(stored, "experiment_text")),
@@ -531,6 +572,13 @@ static int run_one(struct ab_run *run, struct ab_sample *s, const struct ab_comm
 	spec.env_extra = env[s->entry.side];
 	spec.timeout_ms = run->exp->timeout_ms;
 	spec.hash_stdout = ab_extract_wants_stdout_hash(run->extractor);
+	spec.stdin_null = 1;  /* a benchmark reading stdin must not steal abtool's */
+	if (run->exp->checksum.kind == AB_CHECKSUM_FILE) {
+		/* a file left by the previous sample must not pass for this one's */
+		char *path = ab_path_absolute(cwd[s->entry.side], run->exp->checksum.arg);
+		unlink(path);
+		free(path);
+	}
 	s->started_unix = (int64_t)time(NULL);
 	if ((err = ab_runner_run(&r, &spec)) < 0) {
 		ab_runner_result_release(&r);
@@ -757,6 +805,8 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 			"comparison in disguise (did the change reach the build?)"));
 	if (!strcmp(run->kind, "calibrate")) {
 		json_object_set_new(doc, "calibration", ab_calibrate_summary(a, (size_t)run->block_pairs));
+		/* Rules judge nothing in an A/A run: the calibration says what they would need. */
+		json_object_set_new(doc, "rules", json_array());
 		if (a->verdict != AB_INVALID) {
 			json_object_set_new(doc, "verdict", json_string("calibrated"));
 			json_object_set_new(doc, "reasons", json_array());

@@ -26,6 +26,8 @@ struct ab_run_events {
 	/* A build starts (cached = 0) or was found in the cache (cached = 1). */
 	void (*build_start)(void *ctx, const char *side, const char *oid, int cached);
 	void (*build_done)(void *ctx, const char *side, const struct ab_build *b);
+	/* Another process is building the same tree: waiting for its lock. */
+	void (*build_waiting)(void *ctx, const char *lock_path);
 	/* Before each sample: `done` of `total` samples already ran. */
 	void (*sample_start)(void *ctx, const struct ab_plan_entry *e, const char *row_label,
 			     size_t done, size_t total, int64_t eta_ns);
