@@ -142,13 +142,26 @@ static void row_metrics(struct ab_row_result *rr, const struct ab_experiment *ex
 		for (i = 0; i < n && !why; i++) {
 			a[i] = value_of(&s[pair_a[i]], m, &exp->metrics[m]);
 			b[i] = value_of(&s[pair_b[i]], m, &exp->metrics[m]);
-			if (isnan(a[i]) || isnan(b[i]))
+			if (isnan(a[i]) || isnan(b[i])) {
+				/* say why, when the sample recorded it */
+				const struct ab_sample *x = isnan(a[i]) ? &s[pair_a[i]] : &s[pair_b[i]];
+				json_t *u = x->unavailable ? json_loads(x->unavailable, 0, NULL) : NULL;
+				const char *reason = json_string_value(json_object_get(u, exp->metrics[m].name));
+				if (reason) {
+					rm->unavailable = ab_xstrdup(reason);
+					json_decref(u);
+					break;
+				}
+				json_decref(u);
 				why = "not measured in every pair";
+			}
 			else if (!(a[i] > 0) || !(b[i] > 0))
 				why = "zero or negative values: ratios are undefined";
 		}
-		if (n == 0)
+		if (n == 0 && !rm->unavailable)
 			why = "no complete pair";
+		if (rm->unavailable)
+			continue;
 		if (why) {
 			rm->unavailable = ab_xstrdup(why);
 			continue;
@@ -346,6 +359,8 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 	for (i = 0; i < n; i++) {
 		const struct ab_sample *x = &s[i];
 		rr->samples += x->entry.row == r;
+		if (x->entry.row == r && x->status == AB_SAMPLE_DONE && (x->flags & AB_FLAG_CONTENDED))
+			rr->flagged++;
 		if (x->entry.row != r || x->status != AB_SAMPLE_DONE || ab_sample_ok(x))
 			continue;
 		if (x->timed_out && x->entry.pair >= 0 && rr->censored < rr->policy.allow_failed_pairs) {
@@ -412,6 +427,10 @@ static void warnings(struct ab_analysis *a)
 				"balanced order already cancels it in the ratio", label,
 				exp->metrics[a->primary].name, 100 * expm1(o->effect), o->p, o->crossover_ratio,
 				o->crossover_lower, o->crossover_upper));
+		if (rr->flagged)
+			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu sample(s) ran while other processes used "
+				"more than half a CPU (flagged 'contended'); rules with max_flagged_samples can "
+				"refuse to decide on them", label, rr->flagged));
 		if (rr->censored)
 			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu timed-out sample(s) counted as losses "
 				"for their side (allow_failed_pairs)", label, rr->censored));

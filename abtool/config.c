@@ -922,6 +922,38 @@ static const char *const builtin_names[] = {
 	"wall_ns", "user_ns", "sys_ns", "cpu_ns", "maxrss_bytes",
 };
 
+/* Builtins measured only when the experiment names them (they change how
+ * samples run): hardware counters, and instruction counts under valgrind. */
+static const struct {
+	const char *name;
+	enum ab_metric_source source;
+} optional_builtins[] = {
+	{ "instructions", AB_METRIC_PERF },
+	{ "cycles", AB_METRIC_PERF },
+	{ "cachegrind_instructions", AB_METRIC_CACHEGRIND },
+};
+
+/* Add an optional builtin metric when `name` is one; 1 if it was added. */
+static int add_optional_builtin(struct ab_experiment *exp, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(optional_builtins) / sizeof(optional_builtins[0]); i++) {
+		struct ab_metric *m;
+		if (strcmp(name, optional_builtins[i].name))
+			continue;
+		exp->metrics = ab_xrealloc(exp->metrics, (exp->nmetrics + 1) * sizeof(*exp->metrics));
+		m = &exp->metrics[exp->nmetrics++];
+		memset(m, 0, sizeof(*m));
+		m->name = ab_xstrdup(name);
+		m->unit = ab_xstrdup("count");
+		m->better = AB_LOWER_IS_BETTER;
+		m->source = optional_builtins[i].source;
+		return 1;
+	}
+	return 0;
+}
+
 static const struct key_handler metric_keys[] = {
 	{ "regex", NULL, 0 }, { "json", NULL, 0 }, { "unit", NULL, 0 }, { "better", NULL, 0 },
 	{ NULL, NULL, 0 },
@@ -1006,7 +1038,8 @@ static int h_metrics(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 		for (i = 0; i < sizeof(builtin_names) / sizeof(builtin_names[0]); i++)
 			if (!strcmp(name, builtin_names[i]))
 				break;
-		if (i < sizeof(builtin_names) / sizeof(builtin_names[0])) {
+		if (i < sizeof(builtin_names) / sizeof(builtin_names[0]) || !strcmp(name, "instructions") ||
+		    !strcmp(name, "cycles") || !strcmp(name, "cachegrind_instructions")) {
 			err = fail(c, pk->start_mark, "'%s' is a builtin metric; choose another name", name);
 		} else if (!is_identifier(name, strlen(name))) {
 			err = fail(c, pk->start_mark, "'%s' is not a valid metric name "
@@ -1032,7 +1065,7 @@ static int check_metric(struct ctx *c, yaml_mark_t mark, const char *name)
 	size_t i;
 	int err;
 
-	if (ab_experiment_metric(exp, name))
+	if (ab_experiment_metric(exp, name) || add_optional_builtin(c->exp, name))
 		return 0;
 	names = ab_xcalloc(exp->nmetrics, sizeof(*names));
 	for (i = 0; i < exp->nmetrics; i++) {
@@ -1355,6 +1388,17 @@ static int h_allow_failed_pairs(struct ctx *c, void *field, yaml_node_t *k, yaml
 	return get_int(c, k, v, 0, 100000, field);
 }
 
+static int h_max_flagged(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+{
+	const char *s = scalar_text(v);
+	int64_t n;
+
+	if (!s || ab_parse_int64(&n, s) || n < 0 || n > 1000000)
+		return fail(c, k->start_mark, "expected a count of samples from 0 upwards");
+	*(int64_t *)field = n;
+	return 0;
+}
+
 #define RULE_KEY(key, fn) { #key, fn, offsetof(struct ab_rule, key) }
 static const struct key_handler rule_keys[] = {
 	RULE_KEY(name, h_string),
@@ -1372,6 +1416,7 @@ static const struct key_handler rule_keys[] = {
 	RULE_KEY(max_ci_width, h_percent),
 	{ "checksum", h_checksum_policy, offsetof(struct ab_rule, checksum_may_change) },
 	RULE_KEY(allow_failed_pairs, h_allow_failed_pairs),
+	{ "max_flagged_samples", h_max_flagged, offsetof(struct ab_rule, max_flagged_samples) },
 	{ NULL, NULL, 0 },
 };
 
@@ -1399,10 +1444,11 @@ static int read_rule(struct ctx *c, yaml_node_t *v, struct ab_rule *r, yaml_mark
 	    isnan(r->min_ratio) && isnan(r->max_ratio_estimate) && isnan(r->min_ratio_estimate) &&
 	    isnan(r->min_scaling_parent) && isnan(r->min_scaling_candidate) &&
 	    isnan(r->scaling_not_worse) && isnan(r->max_rsd) && isnan(r->max_ci_width) &&
-	    r->checksum_may_change < 0 && r->allow_failed_pairs < 0)
+	    r->checksum_may_change < 0 && r->allow_failed_pairs < 0 && r->max_flagged_samples < 0)
 		return fail(c, v->start_mark, "rule has no predicate; add one of no_regression, "
 			    "faster_by, slower_by, min_pair_wins, max_ratio, min_ratio, min_scaling, "
-			    "scaling_not_worse, max_rsd, max_ci_width, checksum or allow_failed_pairs");
+			    "scaling_not_worse, max_rsd, max_ci_width, max_flagged_samples, checksum or "
+			    "allow_failed_pairs");
 	return 0;
 }
 
@@ -1431,6 +1477,7 @@ static int h_accept(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 		r->min_pair_wins = -1;
 		r->checksum_may_change = -1;
 		r->allow_failed_pairs = -1;
+		r->max_flagged_samples = -1;
 	}
 	exp->nrules = n;
 	marks = ab_xcalloc(n, sizeof(*marks));
@@ -1626,6 +1673,93 @@ static int h_dependencies(struct ctx *c, void *field, yaml_node_t *k, yaml_node_
 	return err;
 }
 
+/* "0-3,6": CPU numbers and ranges; 1 when `s` is such a list. */
+static int is_cpu_list(const char *s)
+{
+	int want_digit = 1;
+
+	if (!*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s >= '0' && *s <= '9')
+			want_digit = 0;
+		else if ((*s == ',' || *s == '-') && !want_digit)
+			want_digit = 1;
+		else
+			return 0;
+	}
+	return !want_digit;
+}
+
+static const struct key_handler affinity_keys[] = {
+	{ "cpus", NULL, 0 }, { "per_lane", NULL, 0 }, { NULL, NULL, 0 },
+};
+
+/* affinity: "0-3" or {cpus: "0-7", per_lane: lanes} */
+static int h_affinity(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+{
+	struct ab_experiment *exp = c->exp;
+	yaml_node_pair_t *p;
+	const char *text;
+	size_t save;
+	int err;
+
+	(void)field;
+	if (v && v->type == YAML_SCALAR_NODE) {
+		if ((err = get_string(c, k->start_mark, v, 0, &exp->affinity_cpus)))
+			return err;
+		if (!is_cpu_list(exp->affinity_cpus))
+			return fail(c, k->start_mark, "expected a CPU list like \"0-3,6\"");
+		return 0;
+	}
+	err = check_mapping(c, v, k->start_mark, affinity_keys,
+			    "expected a CPU list like \"0-3\" or {cpus: \"0-7\", per_lane: lanes}");
+	if (err)
+		return err;
+	if (!(p = find_pair(c, v, "cpus")))
+		return missing_key(c, v, "cpus");
+	save = path_key(c, "cpus");
+	err = get_string(c, node(c, p->key)->start_mark, node(c, p->value), 0, &exp->affinity_cpus);
+	if (!err && !is_cpu_list(exp->affinity_cpus))
+		err = fail(c, node(c, p->key)->start_mark, "expected a CPU list like \"0-7\"");
+	path_pop(c, save);
+	if (err || !(p = find_pair(c, v, "per_lane")))
+		return err;
+	save = path_key(c, "per_lane");
+	err = get_text(c, node(c, p->key)->start_mark, node(c, p->value), "expected a matrix parameter", 0, &text);
+	if (!err) {
+		long idx = ab_experiment_param(exp, text);
+		size_t i;
+		double x;
+		if (idx < 0)
+			err = unknown_param(c, node(c, p->key)->start_mark, "unknown matrix parameter", text);
+		for (i = 0; !err && i < exp->matrix[idx].nvalues; i++)
+			if (ab_parse_double(&x, exp->matrix[idx].values[i]) || x < 1 || x != (double)(long)x)
+				err = fail(c, node(c, p->key)->start_mark, "matrix parameter '%s' has the value "
+					   "'%s', not a CPU count", text, exp->matrix[idx].values[i]);
+		if (!err)
+			exp->affinity_per_lane = ab_xstrdup(text);
+	}
+	path_pop(c, save);
+	return err;
+}
+
+/* env_padding: true (up to 4096 bytes), false, or a byte count */
+static int h_env_padding(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+{
+	const char *s = scalar_text(v);
+	int64_t n;
+
+	if (s && (!strcmp(s, "true") || !strcmp(s, "false"))) {
+		*(int *)field = !strcmp(s, "true") ? 4096 : 0;
+		return 0;
+	}
+	if (!s || ab_parse_int64(&n, s) || n < 0 || n > 65536)
+		return fail(c, k->start_mark, "expected true, false or a byte count from 0 to 65536");
+	*(int *)field = (int)n;
+	return 0;
+}
+
 static const struct key_handler history_keys[] = {
 	{ "block_rejected", h_bool, offsetof(struct ab_experiment, block_rejected) },
 	{ NULL, NULL, 0 },
@@ -1752,6 +1886,9 @@ static const struct key_handler top_keys[] = {
 	{ "environment", h_environment, 0 },
 	{ "history", h_history, 0 },
 	{ "overlay", h_overlay, 0 },
+	{ "affinity", h_affinity, 0 },
+	{ "aslr", h_bool, offsetof(struct ab_experiment, aslr) },
+	{ "env_padding", h_env_padding, offsetof(struct ab_experiment, env_padding) },
 	{ "dependencies", h_dependencies, 0 },
 	{ NULL, NULL, 0 },
 };
@@ -1969,6 +2106,7 @@ int ab_experiment_parse(struct ab_experiment *out, const char *path,
 	out->text_len = len;
 	ab_sha256_hex(out->hash, text, len);
 	out->exact_parent = 1;
+	out->aslr = 1;
 	out->pairs = 8;
 	out->warmup = 1;
 	out->timeout_ms = 600000;
@@ -2072,6 +2210,8 @@ void ab_experiment_release(struct ab_experiment *exp)
 	json_decref(exp->environment_require);
 	ab_strv_free(exp->environment_commands);
 	ab_strv_free(exp->overlay_paths);
+	free(exp->affinity_cpus);
+	free(exp->affinity_per_lane);
 	free(exp->overlay_from);
 	for (i = 0; i < exp->ndependencies; i++) {
 		struct ab_dependency *d = &exp->dependencies[i];

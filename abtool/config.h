@@ -63,6 +63,8 @@ struct ab_param {
 /* Where a metric's value comes from. */
 enum ab_metric_source {
 	AB_METRIC_BUILTIN = 0, /* measured by abtool: wall_ns, user_ns, sys_ns, cpu_ns, maxrss_bytes */
+	AB_METRIC_PERF,        /* hardware counters through perf_event_open: instructions, cycles */
+	AB_METRIC_CACHEGRIND,  /* instructions counted by valgrind's cachegrind: cachegrind_instructions */
 	AB_METRIC_REGEX,       /* first capture group of a regex on stdout, a number */
 	AB_METRIC_JSON,        /* a key of the last JSON object line on stdout, a number */
 };
@@ -129,6 +131,8 @@ struct ab_rule {
 	                              pass when L > 1/(1+δ), fail when U < 1/(1+δ) */
 	double max_rsd;            /* dispersion gate: pass -> inconclusive when either side's RSD exceeds it */
 	double max_ci_width;       /* dispersion gate on U/L - 1 */
+	int64_t max_flagged_samples; /* quality gate: a pass becomes inconclusive when more samples
+	                              of the row are flagged (e.g. contended); -1 unset */
 	int checksum_may_change;   /* integrity: -1 unset, 0 must_match, 1 may_change (each side
 	                              must still agree with itself) for the rows selected */
 	int allow_failed_pairs;    /* integrity: timed-out samples tolerated per selected row
@@ -215,6 +219,14 @@ struct ab_experiment {
 
 	struct ab_dependency *dependencies;
 	size_t ndependencies;
+
+	/* Noise controls */
+	char *affinity_cpus;          /* `affinity:` CPU list like "0-3,6", or NULL (inherit) */
+	char *affinity_per_lane;      /* with {cpus, per_lane: PARAM}: a row with PARAM = N runs on
+	                                 the first N CPUs of the list; NULL otherwise */
+	int aslr;                     /* 1 (default): address-space randomization as the system has
+	                                 it; 0: disabled for the samples (personality) */
+	int env_padding;              /* max bytes of per-pair environment padding; 0: off */
 
 	/* `history:` */
 	int block_rejected;           /* refuse a design whose latest verdict is rejected

@@ -169,6 +169,10 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 			s->metrics[i] = v;
 			continue;
 		}
+		if (m->source == AB_METRIC_PERF || m->source == AB_METRIC_CACHEGRIND) {
+			s->metrics[i] = NAN;  /* measured around the runner (measure.c) */
+			continue;
+		}
 		if (m->source == AB_METRIC_REGEX)
 			text = last_match(x, x->metric[i], out, r->out.len);
 		else

@@ -117,6 +117,7 @@ static json_t *row_json(const struct ab_analysis *a, size_t r)
 	if (rr->censored)
 		json_object_set_new(o, "timed_out_losses", json_integer((json_int_t)rr->censored));
 	json_object_set_new(o, "failed_samples", json_integer((json_int_t)rr->failed));
+	json_object_set_new(o, "flagged_samples", json_integer((json_int_t)rr->flagged));
 	if (rr->failure)
 		json_object_set_new(o, "failure", json_string(rr->failure));
 	for (m = 0; m < xp->nmetrics; m++)

@@ -137,7 +137,7 @@ int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, s
 		fputc('\t', f);
 		text(f, cols[c]);
 	}
-	fputs("\texit_code\tsignal\ttimed_out\tchecksum\tflags\terror\n", f);
+	fputs("\texit_code\tsignal\ttimed_out\tchecksum\tflags\terror\tother_cpu_ns\tpadding_bytes\tunavailable\n", f);
 
 	for (i = 0; i < n; i++) {
 		const struct ab_sample *s = &samples[i];
@@ -169,8 +169,16 @@ int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, s
 			text(f, ab_sample_flags_string(flags, sizeof(flags), s->flags));
 			fputc('\t', f);
 			text(f, s->error);
+			fputc('\t', f);
+			if (s->other_cpu_ns >= 0)
+				fprintf(f, "%lld", (long long)s->other_cpu_ns);
+			fputc('\t', f);
+			if (s->padding_bytes >= 0)
+				fprintf(f, "%d", s->padding_bytes);
+			fputc('\t', f);
+			text(f, s->unavailable);
 		} else {
-			fputs("\t\t\t\t\t\t", f);
+			fputs("\t\t\t\t\t\t\t\t\t", f);
 		}
 		fputc('\n', f);
 	}

@@ -312,6 +312,19 @@ static void dispersion(struct row_state *rs, const struct ab_rule *rule, const s
 	const struct ab_row_metric *rm = &a->rows[rs->row].metrics[metric];
 	char *p = NULL;
 
+	if (rule->max_flagged_samples >= 0 &&
+	    a->rows[rs->row].flagged > (size_t)rule->max_flagged_samples) {
+		p = ab_xasprintf("%zu flagged sample(s), more than max_flagged_samples %lld",
+				 a->rows[rs->row].flagged, (long long)rule->max_flagged_samples);
+		if (rs->outcome == AB_PASS)
+			rs->outcome = AB_INCONCLUSIVE;
+		add_phrase(rs, rs->outcome, p);
+		free(p);
+		p = NULL;
+	} else if (rule->max_flagged_samples >= 0 && only_gates && isnan(rule->max_rsd) &&
+		   isnan(rule->max_ci_width)) {
+		add_phrase(rs, AB_PASS, "no more flagged samples than allowed");
+	}
 	if (isnan(rule->max_rsd) && isnan(rule->max_ci_width))
 		return;
 	if (!rm->available) {

@@ -1,6 +1,7 @@
 /* run.c - the pipeline's driver (see run.h). */
 #include "run.h"
 #include "calibrate.h"
+#include "measure.h"
 #include "env.h"
 #include "error.h"
 #include "report.h"
@@ -318,6 +319,7 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	run->identity = ab_build_identity(NULL);
 
 	run->meta.seed = opt->have_seed ? opt->seed : ab_plan_random_seed();
+	run->measure = ab_measure_new(exp, run->meta.seed);
 	if ((err = ab_plan_build(&plan, nrows, (size_t)exp->pairs, (size_t)exp->warmup, run->meta.seed)) < 0)
 		return err;
 	params = row_params(exp, nrows);
@@ -518,6 +520,7 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	run->meta.id = run_id;
 	snprintf(run->meta.uuid, sizeof(run->meta.uuid), "%s", json_string_value(json_object_get(stored, "uuid")));
 	run->meta.seed = (uint64_t)json_integer_value(json_object_get(stored, "seed"));
+	run->measure = ab_measure_new(exp_out, run->meta.seed);
 	snprintf(run->created_at, sizeof(run->created_at), "%s",
 		 json_string_value(json_object_get(stored, "created_at")));
 	/* The stored commits, not the revspecs: a branch may have moved. */
@@ -562,14 +565,22 @@ static int run_one(struct ab_run *run, struct ab_sample *s, const struct ab_comm
 {
 	struct ab_runner_spec spec;
 	struct ab_runner_result r;
-	char why[256];
+	char why[256], **wrapped = NULL, **padded = NULL, *pad;
 	int err;
 
 	memset(&spec, 0, sizeof(spec));
-	spec.shell = cmd->shell;
-	spec.argv = cmd->argv;
+	ab_measure_wrap(run->measure, cmd, &wrapped);
+	spec.shell = wrapped ? NULL : cmd->shell;
+	spec.argv = wrapped ? wrapped : cmd->argv;
 	spec.cwd = cwd[s->entry.side];
 	spec.env_extra = env[s->entry.side];
+	if ((pad = ab_measure_padding(run->measure, &s->entry, &s->padding_bytes))) {
+		char *const *e;
+		for (e = env[s->entry.side]; e && *e; e++)
+			ab_strv_push(&padded, ab_xstrdup(*e));
+		ab_strv_push(&padded, pad);
+		spec.env_extra = padded;
+	}
 	spec.timeout_ms = run->exp->timeout_ms;
 	spec.hash_stdout = ab_extract_wants_stdout_hash(run->extractor);
 	spec.stdin_null = 1;  /* a benchmark reading stdin must not steal abtool's */
@@ -580,7 +591,11 @@ static int run_one(struct ab_run *run, struct ab_sample *s, const struct ab_comm
 		free(path);
 	}
 	s->started_unix = (int64_t)time(NULL);
-	if ((err = ab_runner_run(&r, &spec)) < 0) {
+	ab_measure_begin(run->measure);
+	err = ab_runner_run(&r, &spec);
+	ab_strv_free(wrapped);
+	ab_strv_free(padded);
+	if (err < 0) {
 		ab_runner_result_release(&r);
 		return err;
 	}
@@ -600,6 +615,14 @@ static int run_one(struct ab_run *run, struct ab_sample *s, const struct ab_comm
 		s->error = ab_xstrdup(ab_runner_describe(why, sizeof(why), &r, run->exp->timeout_ms));
 	else
 		ab_extract_sample(run->extractor, s, &r, cwd[s->entry.side]);
+	if (!s->metrics) {
+		size_t i;
+		s->nmetrics = run->exp->nmetrics;
+		s->metrics = ab_xmalloc((s->nmetrics ? s->nmetrics : 1) * sizeof(double));
+		for (i = 0; i < s->nmetrics; i++)
+			s->metrics[i] = NAN;
+	}
+	ab_measure_end(run->measure, s, &r);
 	if (s->error) {
 		/* Keep what a failed sample printed: it is the evidence. */
 		s->stdout_text = ab_xstrndup(r.out.data ? r.out.data : "", r.out.len);
@@ -852,6 +875,7 @@ void ab_run_release(struct ab_run *run)
 	json_decref(run->options);
 	ab_samples_free(run->samples, run->nsamples);
 	ab_extract_free(run->extractor);
+	ab_measure_free(run->measure);
 	free(run->cache_dir);
 	free(run->identity);
 	free(run->host_change);

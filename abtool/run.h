@@ -55,6 +55,7 @@ struct ab_run {
 	struct ab_sample *samples;        /* the whole plan, in seq order */
 	size_t nsamples;
 	struct ab_extractor *extractor;
+	struct ab_measure *measure;       /* contention, counters, cachegrind, padding */
 	const char *kind;                 /* "ab" or "calibrate" */
 	int block_pairs;                  /* calibrate: the experiment's planned pairs */
 	char *host_change;                /* resume: how the host differs from the run's start, or NULL */

@@ -11,7 +11,6 @@ static const struct {
 } flag_names[] = {
 	{AB_FLAG_OUTPUT_TRUNCATED, "output_truncated"},
 	{AB_FLAG_NO_CHECKSUM, "no_checksum"},
-	{AB_FLAG_LOW_CPU, "low_cpu"},
 	{AB_FLAG_CONTENDED, "contended"},
 };
 
@@ -29,6 +28,8 @@ void ab_sample_release(struct ab_sample *s)
 	free(s->metrics);
 	free(s->error);
 	free(s->stdout_text);
+	free(s->unavailable);
+	s->unavailable = NULL;
 	free(s->stderr_text);
 	s->checksum = s->error = s->stdout_text = s->stderr_text = NULL;
 	s->metrics = NULL;

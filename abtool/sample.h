@@ -19,8 +19,7 @@ enum ab_sample_status {
 enum ab_sample_flag {
 	AB_FLAG_OUTPUT_TRUNCATED = 1 << 0, /* stdout or stderr exceeded the capture cap */
 	AB_FLAG_NO_CHECKSUM = 1 << 1,      /* the checksum was expected but not found */
-	AB_FLAG_LOW_CPU = 1 << 2,          /* (user+sys)/wall well below the expected occupancy */
-	AB_FLAG_CONTENDED = 1 << 3,        /* another process used CPU during the sample */
+	AB_FLAG_CONTENDED = 1 << 3,        /* other processes used more than half a CPU during the sample */
 };
 
 struct ab_sample {
@@ -41,6 +40,9 @@ struct ab_sample {
 	size_t nmetrics;
 	char *error;                  /* why the sample failed (NULL when it succeeded), e.g.
 	                                 "exit 1", "checksum not found in stdout"; new */
+	char *unavailable;            /* JSON object {metric: why it has no value}, or NULL */
+	int32_t padding_bytes;        /* environment padding of the pair, or -1 when off */
+	int64_t other_cpu_ns;         /* CPU time other processes used during the sample, or -1 */
 	char *stdout_text;            /* captured output kept for failed samples, else NULL */
 	char *stderr_text;
 };

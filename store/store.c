@@ -144,7 +144,8 @@ int ab_store_open(struct ab_store **out, const char *path)
 			   "user_ns = ?6, sys_ns = ?7, maxrss_bytes = ?8, minflt = ?9, majflt = ?10, "
 			   "nvcsw = ?11, nivcsw = ?12, exit_code = ?13, signal = ?14, timed_out = ?15, "
 			   "flags = ?16, checksum = ?17, metrics = ?18, error = ?19, stdout = ?20, "
-			   "stderr = ?21 WHERE run_id = ?1 AND seq = ?2")) < 0)
+			   "stderr = ?21, padding_bytes = ?22, unavailable = ?23, other_cpu_ns = ?24 "
+			   "WHERE run_id = ?1 AND seq = ?2")) < 0)
 		goto out_close;
 	*out = store;
 	return 0;
@@ -451,6 +452,15 @@ int ab_store_sample_put(struct ab_store *store, int64_t run_id, const struct ab_
 	bind_text(st, 19, s->error);
 	bind_text(st, 20, s->stdout_text);
 	bind_text(st, 21, s->stderr_text);
+	if (s->padding_bytes >= 0)
+		sqlite3_bind_int(st, 22, s->padding_bytes);
+	else
+		sqlite3_bind_null(st, 22);
+	bind_text(st, 23, s->unavailable);
+	if (s->other_cpu_ns >= 0)
+		sqlite3_bind_int64(st, 24, s->other_cpu_ns);
+	else
+		sqlite3_bind_null(st, 24);
 	err = step_done(store, st, "storing a sample");
 	if (!err && sqlite3_changes(store->db) != 1)
 		err = ab_error_set(AB_EIO, "store '%s': run %lld has no planned sample %u",
@@ -481,7 +491,8 @@ int ab_store_samples_load(struct ab_store *store, int64_t run_id,
 	if ((err = prepare(store, &st,
 			   "SELECT seq, row_idx, pair, warmup, side, pair_order, status, started_at, "
 			   "wall_ns, user_ns, sys_ns, maxrss_bytes, minflt, majflt, nvcsw, nivcsw, "
-			   "exit_code, signal, timed_out, flags, checksum, metrics, error, stdout, stderr "
+			   "exit_code, signal, timed_out, flags, checksum, metrics, error, stdout, stderr, "
+			   "padding_bytes, unavailable, other_cpu_ns "
 			   "FROM samples WHERE run_id = ?1 ORDER BY seq")) < 0)
 		return err;
 	sqlite3_bind_int64(st, 1, run_id);
@@ -516,6 +527,9 @@ int ab_store_samples_load(struct ab_store *store, int64_t run_id,
 		s->error = column_strdup(st, 22);
 		s->stdout_text = column_strdup(st, 23);
 		s->stderr_text = column_strdup(st, 24);
+		s->padding_bytes = sqlite3_column_type(st, 25) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 25);
+		s->unavailable = column_strdup(st, 26);
+		s->other_cpu_ns = sqlite3_column_type(st, 27) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 27);
 		s->nmetrics = nmetrics;
 		s->metrics = ab_xmalloc((nmetrics ? nmetrics : 1) * sizeof(double));
 		for (i = 0; i < nmetrics; i++)
@@ -1313,6 +1327,16 @@ static const struct column sample_columns[] = {
 	{"error", 0, 0},
 	{"stdout", 0, 0},
 	{"stderr", 0, 0},
+	{"padding_bytes", 0, 0},
+	{"unavailable", 0, 0},
+	{"other_cpu_ns", 0, 0},
+};
+
+static const struct column dependency_columns[] = {
+	{"name", COL_REQUIRED, 0},
+	{"repo", COL_REQUIRED, 0},
+	{"parent_oid", COL_REQUIRED, 0},
+	{"candidate_oid", COL_REQUIRED, 0},
 };
 
 static const struct column rule_columns[] = {
@@ -1448,6 +1472,10 @@ static int export_document(struct ab_store *store, int64_t run_id, unsigned flag
 				       "WHERE run_id = ?1 ORDER BY seq", run_id, list)) < 0)
 			goto out_free;
 	}
+	json_object_set_new(doc, "dependencies", list = json_array());
+	if ((err = export_rows(store, "run_dependencies", dependency_columns, NCOLS(dependency_columns),
+			       "WHERE run_id = ?1 ORDER BY name", run_id, list)) < 0)
+		goto out_free;
 	json_object_set_new(doc, "rule_results", list = json_array());
 	if ((err = export_rows(store, "rule_results", rule_columns, NCOLS(rule_columns),
 			       "WHERE run_id = ?1 ORDER BY idx", run_id, list)) < 0)
@@ -1745,6 +1773,8 @@ int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int
 			       run_key)) < 0 ||
 	    (err = import_rows(store, "rule_results", rule_columns, NCOLS(rule_columns), doc, "rule_results", 0,
 			       run_key)) < 0 ||
+	    (err = import_rows(store, "run_dependencies", dependency_columns, NCOLS(dependency_columns), doc,
+			       "dependencies", 0, run_key)) < 0 ||
 	    (err = import_notes(store, doc, run_key, design_key)) < 0 ||
 	    (err = import_fix_report(store, run, run_key)) < 0)
 		goto out_rollback;

@@ -27,10 +27,10 @@ assert_contains "$T/err" "--format: expected md, json, tsv, html, summary or jun
 [ "$(jqv "$T/r.json" '.rules[1] | has("min_pair_wins")')" = false ] || fail "unset predicate written"
 
 # TSV: the header, then 2 rows x 2 sides x (4 pairs + 1 warmup) samples.
-header=$(printf 'run_id\tseq\tlanes\trow\tpair\twarmup\torder\tside\tstatus\twall_ns\tuser_ns\tsys_ns\tcpu_ns\tmaxrss_bytes\texit_code\tsignal\ttimed_out\tchecksum\tflags\terror')
+header=$(printf 'run_id\tseq\tlanes\trow\tpair\twarmup\torder\tside\tstatus\twall_ns\tuser_ns\tsys_ns\tcpu_ns\tmaxrss_bytes\texit_code\tsignal\ttimed_out\tchecksum\tflags\terror\tother_cpu_ns\tpadding_bytes\tunavailable')
 [ "$(head -n 1 "$T/r.tsv")" = "$header" ] || fail "TSV header: $(head -n 1 "$T/r.tsv")"
 [ "$(wc -l <"$T/r.tsv")" = 21 ] || fail "TSV has $(wc -l <"$T/r.tsv") lines, expected 21"
-awk -F'\t' 'NF != 20 { exit 1 }' "$T/r.tsv" || fail "a TSV line does not have 20 columns"
+awk -F'\t' 'NF != 23 { exit 1 }' "$T/r.tsv" || fail "a TSV line does not have 23 columns"
 # Warmups: no pair, warmup 1; pairs: 1..4, no warmup index; every sample ran.
 [ "$(awk -F'\t' '$5 == "" && $6 == 1' "$T/r.tsv" | wc -l)" = 4 ] || fail "4 warmup samples"
 [ "$(awk -F'\t' 'NR > 1 && $5 >= 1 && $5 <= 4 && $6 == ""' "$T/r.tsv" | wc -l)" = 16 ] || fail "16 pair samples"
