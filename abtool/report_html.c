@@ -1095,6 +1095,36 @@ static void provenance(FILE *f, const json_t *doc)
 					? " <span class=\"warn\">⚠ identical: an A/A in disguise?</span>" : "");
 		}
 	}
+	{
+		const json_t *ov = json_object_get(doc, "overlay"), *p;
+		size_t i;
+		if (json_is_object(ov)) {
+			fprintf(f, "<tr><td>overlay</td><td colspan=\"2\">");
+			json_array_foreach(json_object_get(ov, "paths"), i, p) {
+				fprintf(f, "%s<code>", i ? ", " : "");
+				esc(f, str(p, "path"));
+				fprintf(f, "</code> (%s ", str(p, "type"));
+				oid_code(f, str(p, "oid"));
+				fprintf(f, ")");
+			}
+			fprintf(f, " from ");
+			esc(f, str(ov, "from"));
+			fprintf(f, " ");
+			oid_code(f, str(ov, "source"));
+			fprintf(f, ": both sides ran these</td></tr>\n");
+		}
+		json_array_foreach(json_object_get(doc, "dependencies"), i, p) {
+			fprintf(f, "<tr><td>dependency <code>");
+			esc(f, str(p, "name"));
+			fprintf(f, "</code></td><td>");
+			oid_code(f, str(json_object_get(p, "parent"), "oid"));
+			fprintf(f, "</td><td>");
+			oid_code(f, str(json_object_get(p, "candidate"), "oid"));
+			fprintf(f, " ");
+			esc(f, str(json_object_get(p, "candidate"), "subject"));
+			fprintf(f, "</td></tr>\n");
+		}
+	}
 	fprintf(f, "<tr><td>benchmark</td><td colspan=\"2\"><code>");
 	esc(f, str(doc, "benchmark"));
 	fprintf(f, "</code></td></tr>\n<tr><td>experiment file</td><td colspan=\"2\"><code>");

@@ -260,8 +260,15 @@ static void provenance(FILE *f, const json_t *doc)
 			"trees, so both sides ran the same harness.\n", str(json_object_get(doc, "overlay"), "from"));
 	if (json_is_object(json_object_get(doc, "host"))) {
 		char *host = ab_env_summary(json_object_get(doc, "host"));
-		fprintf(f, "Host: %s.\n", host);
+		const char *os = str(json_object_get(doc, "host"), "os");
+		fprintf(f, "Host: %s%s%s.\n", host, *os ? ", " : "", os);
 		free(host);
+	}
+	if (json_is_string(json_object_get(doc, "compiler_identity"))) {
+		/* the first line of each identity command's output */
+		const char *id = str(doc, "compiler_identity"), *nl = strchr(id, '\n');
+		const char *line = nl ? nl + 1 : id;
+		fprintf(f, "Compiler: %.*s.\n", (int)strcspn(line, "\n"), line);
 	}
 	fprintf(f, "Plan: %lld pairs per row after %lld warmup%s per side, rows round-robin, AB|BA "
 		"blocks, seed %lld; %lld of %lld samples ran.\n\n",
