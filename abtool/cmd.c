@@ -463,6 +463,22 @@ void cmd_print_calibration(FILE *f, struct ab_store *store, const struct ab_expe
 	json_decref(doc);
 }
 
+int cmd_finish_run(struct cmd_output *out, struct ab_run *run, int err, struct ab_analysis *analysis,
+		   json_t **doc)
+{
+	int rc;
+
+	if (err == AB_EINTERRUPTED)
+		return cmd_interrupted(run);
+	if (err < 0 || (err = ab_run_finish(run, analysis, doc)) < 0)
+		return cmd_fail(err);
+	rc = cmd_emit_reports(out, run->exp, run->samples, run->nsamples, *doc, analysis->verdict);
+	if (!out->quiet)
+		fprintf(stderr, "abtool: stored as run %lld in %s\n", (long long)run->meta.id,
+			ab_store_path(run->store));
+	return rc;
+}
+
 static void on_signal(int sig)
 {
 	ab_runner_interrupt(sig);

@@ -139,6 +139,16 @@ int cmd_emit_reports(struct cmd_output *out, const struct ab_experiment *exp,
 		     const struct ab_sample *samples, size_t nsamples, const json_t *doc,
 		     enum ab_verdict verdict);
 
+/*
+ * The end every measuring command shares, after ab_run_samples returned
+ * `err`: tell how to resume an interrupted run (128+signal), report an
+ * error, or finish the run (analysis, stored verdict and report) and emit
+ * its reports; then say where the run is stored. Returns the exit code;
+ * `analysis` and `*doc` are filled for the caller to release.
+ */
+int cmd_finish_run(struct cmd_output *out, struct ab_run *run, int err, struct ab_analysis *analysis,
+		   json_t **doc);
+
 /* Print what the newest calibration of this experiment file says about
  * `pairs` planned pairs (nothing when there is none). */
 void cmd_print_calibration(FILE *f, struct ab_store *store, const struct ab_experiment *exp);

@@ -97,19 +97,10 @@ int cmd_calibrate(int argc, char **argv)
 	err = ab_run_start(&run, &exp, store, &opt, &events);
 	if (err == 0)
 		err = ab_run_samples(&run);
-	if (err == AB_EINTERRUPTED) {
-		rc = cmd_interrupted(&run);
-		goto out;
-	}
-	if (err < 0 || (err = ab_run_finish(&run, &analysis, &doc)) < 0) {
-		rc = cmd_fail(err);
-		goto out;
-	}
-	rc = cmd_emit_reports(&out, run.exp, run.samples, run.nsamples, doc, analysis.verdict);
-	if (!out.quiet)
-		fprintf(stderr, "abtool: stored as run %lld in %s\n", (long long)run.meta.id, ab_store_path(store));
-	if (analysis.verdict != AB_INVALID)
-		rc = rc == AB_EXIT_IO ? rc : 0;
+	rc = cmd_finish_run(&out, &run, err, &analysis, &doc);
+	/* a calibration decides nothing: success unless it is invalid or failed */
+	if (doc && analysis.verdict != AB_INVALID && rc <= AB_EXIT_INCONCLUSIVE)
+		rc = 0;
 out:
 	json_decref(doc);
 	ab_analysis_release(&analysis);

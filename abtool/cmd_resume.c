@@ -70,19 +70,7 @@ int cmd_resume(int argc, char **argv)
 			 "being mixed", (long long)run_id, run.host_change);
 	if (err == 0)
 		err = ab_run_samples(&run);
-	if (err == AB_EINTERRUPTED) {
-		rc = cmd_interrupted(&run);
-		goto out;
-	}
-	if (err < 0) {
-		rc = cmd_fail(err);
-		goto out;
-	}
-	if ((err = ab_run_finish(&run, &analysis, &doc)) < 0) {
-		rc = cmd_fail(err);
-		goto out;
-	}
-	rc = cmd_emit_reports(&out, run.exp, run.samples, run.nsamples, doc, analysis.verdict);
+	rc = cmd_finish_run(&out, &run, err, &analysis, &doc);
 out:
 	json_decref(doc);
 	ab_analysis_release(&analysis);

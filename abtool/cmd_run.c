@@ -234,21 +234,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (err == 0)
 		err = ab_run_samples(&run);
-	if (err == AB_EINTERRUPTED) {
-		rc = cmd_interrupted(&run);
-		goto out;
-	}
-	if (err < 0) {
-		rc = cmd_fail(err);
-		goto out;
-	}
-	if ((err = ab_run_finish(&run, &analysis, &doc)) < 0) {
-		rc = cmd_fail(err);
-		goto out;
-	}
-	rc = cmd_emit_reports(&out, run.exp, run.samples, run.nsamples, doc, analysis.verdict);
-	if (!out.quiet)
-		fprintf(stderr, "abtool: stored as run %lld in %s\n", (long long)run.meta.id, ab_store_path(store));
+	rc = cmd_finish_run(&out, &run, err, &analysis, &doc);
 out:
 	json_decref(doc);
 	ab_analysis_release(&analysis);

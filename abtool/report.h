@@ -66,6 +66,10 @@ int ab_report_summary(FILE *f, const json_t *doc);
  */
 int ab_report_junit(FILE *f, const json_t *doc);
 
+/* Write `s` escaped for XML and HTML text and attribute values (& < > " '
+ * as entities; control characters other than tab and newline as spaces). */
+void ab_report_escape_xml(FILE *f, const char *s);
+
 /*
  * The metrics a document describes, in the order reports show them: the
  * primary metric (doc.rows[0].metric, else doc.metric) first, then the

@@ -49,8 +49,7 @@ static long long integer(const json_t *o, const char *key)
 	return (long long)json_integer_value(json_object_get(o, key));
 }
 
-/* Text for HTML content and attribute values. */
-static void esc(FILE *f, const char *s)
+void ab_report_escape_xml(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -70,9 +69,19 @@ static void esc(FILE *f, const char *s)
 			fputs("&#39;", f);
 			break;
 		default:
-			fputc(*s, f);
+			/* XML 1.0 has no place for other control characters */
+			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t' && *s != '\r')
+				fputc(' ', f);
+			else
+				fputc(*s, f);
 		}
 	}
+}
+
+/* Text for HTML content and attribute values. */
+static void esc(FILE *f, const char *s)
+{
+	ab_report_escape_xml(f, s);
 }
 
 /* A row parameter's value (integer or string) as text. */

@@ -9,31 +9,7 @@
 
 static void xml(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&apos;", f);
-			break;
-		default:
-			/* XML 1.0 has no place for other control characters */
-			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
-				fputc(' ', f);
-			else
-				fputc(*s, f);
-		}
-	}
+	ab_report_escape_xml(f, s);
 }
 
 static const char *str(const json_t *o, const char *key)
