@@ -84,7 +84,7 @@ int cmd_analyze(int argc, char **argv)
 	free(text);
 	text = NULL;
 	if (rules_path) {
-		if ((err = ab_read_file(&text, &len, rules_path)) < 0 ||
+		if ((err = ab_experiment_read(&text, &len, rules_path)) < 0 ||
 		    (err = ab_experiment_parse_rules(&in.exp, rules_path, text, len)) < 0) {
 			rc = cmd_fail(err == AB_ENOTFOUND ? AB_EINVALID : err);
 			goto out;
