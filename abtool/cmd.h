@@ -85,6 +85,9 @@ struct cmd_output {
 	                              --inconclusive=reject|accept */
 	int progress;              /* stderr is a terminal and not quiet */
 	int progress_dirty;        /* a progress line is on screen */
+	int warned_truncated;      /* the output_truncated warning was printed */
+	const struct ab_run *run;  /* borrowed: the run being measured, for the hints that
+	                              name a failed sample's folder and command; or NULL */
 };
 
 /* Option codes of the output options every measuring command shares. */
