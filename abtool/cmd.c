@@ -539,6 +539,22 @@ void cmd_install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+int cmd_run_failed(const struct ab_run *run, int err)
+{
+	int rc;
+
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	rc = cmd_fail(err);
+	if (run->meta.id && run->store && err != AB_EINVALID && err != AB_ENOTFOUND) {
+		/* the sample in flight is lost, not the ones committed before it */
+		fprintf(stderr, "abtool: run %lld is kept with the samples stored so far; once the problem "
+			"is fixed, finish it with 'abtool resume %lld --store %s'\n", (long long)run->meta.id,
+			(long long)run->meta.id, ab_store_path(run->store));
+	}
+	return rc;
+}
+
 int cmd_interrupted(const struct ab_run *run)
 {
 	int sig = ab_runner_interrupted();

@@ -149,6 +149,11 @@ void cmd_print_calibration(FILE *f, struct ab_store *store, const struct ab_expe
 /* Install SIGINT/SIGTERM handlers that interrupt the running sample. */
 void cmd_install_signals(void);
 
+/* After another error of a stored run (a store, I/O or internal error
+ * while building or measuring): print it, and how to resume the run once
+ * the cause is fixed; return the error's exit code. */
+int cmd_run_failed(const struct ab_run *run, int err);
+
 /* After AB_EINTERRUPTED: tell the user how to resume; return 128+sig. */
 int cmd_interrupted(const struct ab_run *run);
 

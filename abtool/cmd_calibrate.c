@@ -103,7 +103,7 @@ int cmd_calibrate(int argc, char **argv)
 		goto out;
 	}
 	if (err < 0 || (err = ab_run_finish(&run, &analysis, &doc)) < 0) {
-		rc = cmd_fail(err);
+		rc = cmd_run_failed(&run, err);
 		goto out;
 	}
 	rc = cmd_emit_reports(&out, run.exp, run.samples, run.nsamples, doc, analysis.verdict);

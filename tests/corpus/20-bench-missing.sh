@@ -15,4 +15,5 @@ sed -i 's|^benchmark: .*|benchmark: [./no-such-bench, "{lanes}"]|' "$T/repo/exp.
 expect_fail 3 "lanes=1: parent sample 0 failed: could not start: No such file or directory" \
 	"$ABTOOL" run "$T/repo/exp.yaml" --store "$T/store.db"
 [ "$(sqlite3 "$T/store.db" "select count(*) from samples where status = 1")" = 2 ] || fail "more than the failed samples ran"
+assert_integrity "$T/store.db"
 echo ok

@@ -9,4 +9,5 @@ expect_fail 3 "lanes=1: parent sample 0 failed: exit 3" "$ABTOOL" run "$T/repo/e
 assert_contains "$T/err" "cannot open the data set"
 assert_contains "$T/out" "Verdict: invalid"
 [ "$(sqlite3 "$T/store.db" "select exit_code || ' ' || stderr from samples where status = 1")" = "3 cannot open the data set" ] || fail "the failed sample's exit code and stderr are not stored"
+assert_integrity "$T/store.db"
 echo ok

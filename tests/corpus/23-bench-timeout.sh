@@ -12,4 +12,5 @@ expect_fail 3 "lanes=1: parent sample 0 failed: timed out after 1 s" "$ABTOOL" r
 assert_contains "$T/err" "if the benchmark is only slow, raise 'timeout:'"
 kill -0 "$(cat "$T/hung.pid")" 2>/dev/null && fail "the timed-out benchmark survived"
 [ "$(sqlite3 "$T/store.db" "select timed_out from samples where status = 1")" = 1 ] || fail "timed_out not stored"
+assert_integrity "$T/store.db"
 echo ok

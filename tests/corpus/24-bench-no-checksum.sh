@@ -8,4 +8,5 @@ sed -i 's|^benchmark: .*|benchmark: "echo result is 42"|' "$T/repo/exp.yaml"
 expect_fail 3 "lanes=1: parent sample 0 failed: checksum not found in stdout: no match of checksum.regex 'checksum=(\\S+)'" "$ABTOOL" run "$T/repo/exp.yaml" --store "$T/store.db"
 assert_contains "$T/err" "--- its stdout (tail) ---"
 assert_contains "$T/err" "result is 42"
+assert_integrity "$T/store.db"
 echo ok

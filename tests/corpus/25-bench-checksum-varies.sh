@@ -9,4 +9,5 @@ sed -i 's|^benchmark: .*|benchmark: "./bench {lanes} >/dev/null; echo checksum=$
 expect_fail 3 "abtool: invalid: lanes=1: checksum mismatch: " "$ABTOOL" run "$T/repo/exp.yaml" --store "$T/store.db"
 assert_contains "$T/err" "the benchmark's checksum is not the same for the same work"
 [ "$(sqlite3 "$T/store.db" "select count(*) from samples where status = 1")" = 2 ] || fail "the run did not stop at the mismatch"
+assert_integrity "$T/store.db"
 echo ok

@@ -24,4 +24,5 @@ rss=$(tail -n 1 "$T/rss")
 	|| fail "samples not flagged, or their checksum lost: $(sqlite3 "$T/store.db" "select flags, checksum from samples where run_id = 2")"
 [ "$(jqv "$T/r.json" .rows[0].checksum_match)" = true ] || fail "checksum_match"
 echo "max RSS $rss KiB"
+assert_integrity "$T/store.db"
 echo ok

@@ -11,4 +11,5 @@ expect_fail 3 "abtool: candidate build failed (exit 2); last lines of $XDG_CACHE
 assert_contains "$T/err" "this is not C"
 assert_contains "$T/err" "abtool: invalid: candidate build failed (exit 2); the whole log is in "
 [ "$(sqlite3 "$T/store.db" "select count(*) from samples where status = 1")" = 0 ] || fail "samples ran"
+assert_integrity "$T/store.db"
 echo ok

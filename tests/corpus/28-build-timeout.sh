@@ -15,4 +15,5 @@ kill -0 "$(cat "$T/build.pid")" 2>/dev/null && fail "the timed-out build survive
 rm -f "$T/build.pid"
 expect_exit 3 "$ABTOOL" run "$T/repo/exp.yaml" --store "$T/store.db"
 [ -s "$T/build.pid" ] || fail "the timed-out build was cached"
+assert_integrity "$T/store.db"
 echo ok

@@ -9,4 +9,5 @@ expect_fail 3 "abtool: parent build failed (artifact 'lib/libfast.so' was not bu
 	"$ABTOOL" run "$T/repo/exp.yaml" --store "$T/store.db"
 assert_contains "$T/err" "abtool: invalid: parent build failed (artifact 'lib/libfast.so' was not built)"
 [ "$(sqlite3 "$T/store.db" "select status from builds where side = 'parent'")" = missing_artifact ] || fail "build status"
+assert_integrity "$T/store.db"
 echo ok
