@@ -95,3 +95,49 @@ assert_group_gone() {
 	done
 	fail "processes of group $1 survived: $(pgrep -a -g "$1")"
 }
+
+# hang_build DIR: a build script DIR/build.sh that, while $T/hang-build
+# exists, writes its process group to $T/build.pgid and waits; otherwise
+# it runs make in the tree. Use it with EXP_BUILD=DIR/build.sh.
+hang_build() {
+	cat >"$1/build.sh" <<EOF2
+#!/bin/sh
+if [ -e "$T/hang-build" ]; then
+	ps -o pgid= \$\$ | tr -d ' ' >"$T/build.pgid.tmp" && mv "$T/build.pgid.tmp" "$T/build.pgid"
+	while [ -e "$T/hang-build" ]; do sleep 0.05; done
+fi
+exec make
+EOF2
+	chmod +x "$1/build.sh"
+}
+
+# signal_sample SIG CODE: a run whose fifth sample hangs gets SIG: exit
+# CODE, the sample's process group is gone, the run is interrupted with
+# its 4 committed samples unchanged, and resume finishes it without
+# changing them.
+signal_sample() {
+	local sig=$1 code=$2 pid rc db="$T/store.db"
+	make_repo "$T/repo" 2 1
+	hang_bench "$T" 5
+	EXP_PAIRS=4 write_exp "$T/repo"
+	sed -i "s|^benchmark: .*|benchmark: $T/bench.sh {lanes}|" "$T/repo/exp.yaml"
+	touch "$T/hang"
+	"$ABTOOL" run "$T/repo/exp.yaml" --store "$db" >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait_for "$T/hung.pgid"
+	snapshot "$db" "$T/before"
+	[ "$(wc -l <"$T/before")" = 4 ] || fail "expected 4 committed samples, got $(wc -l <"$T/before")"
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+	[ $rc = "$code" ] || { cat "$T/err" >&2; fail "exit $rc after SIG$sig, expected $code"; }
+	assert_contains "$T/err" "abtool: interrupted by SIG$sig: run 1 is kept with 4 of 10 samples; finish it with 'abtool resume 1 --store $db'"
+	assert_group_gone "$(cat "$T/hung.pgid")"
+	[ "$(run_status "$db")" = interrupted ] || fail "status $(run_status "$db"), expected interrupted"
+	assert_unchanged "$db" "$T/before"
+	rm -f "$T/hang"
+	expect_decided "$ABTOOL" resume 1 --store "$db"
+	[ "$(run_status "$db")" = finished ] || fail "resume did not finish the run"
+	[ "$(sqlite3 "$db" "select count(*) from samples where status = 0")" = 0 ] || fail "planned samples left"
+	assert_kept "$db" "$T/before"
+}
