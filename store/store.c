@@ -1785,7 +1785,8 @@ int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int
 	*out = 0;
 	*existed = 0;
 	if (!schema || strcmp(schema, AB_EXPORT_SCHEMA))
-		return ab_error_set(AB_EINVALID, "not an abtool export: \"schema\" is %s%s%s, expected \"%s\"",
+		return ab_error_set(AB_EINVALID, "not an abtool export: \"schema\" is %s%s%s, expected \"%s\"; "
+				    "import reads what 'abtool export RUN --format json' writes",
 				    schema ? "\"" : "", schema ? schema : "missing", schema ? "\"" : "",
 				    AB_EXPORT_SCHEMA);
 	if (!json_is_object(run) || !json_is_object(design) || !json_is_object(exp))
