@@ -361,6 +361,8 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 		rr->samples += x->entry.row == r;
 		if (x->entry.row == r && x->status == AB_SAMPLE_DONE && (x->flags & AB_FLAG_CONTENDED))
 			rr->flagged++;
+		if (x->entry.row == r && x->status == AB_SAMPLE_DONE && (x->flags & AB_FLAG_OUTPUT_TRUNCATED))
+			rr->truncated++;
 		if (x->entry.row != r || x->status != AB_SAMPLE_DONE || ab_sample_ok(x))
 			continue;
 		if (x->timed_out && x->entry.pair >= 0 && rr->censored < rr->policy.allow_failed_pairs) {
@@ -431,6 +433,10 @@ static void warnings(struct ab_analysis *a)
 			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu sample(s) ran while other processes used "
 				"more than half a CPU (flagged 'contended'); rules with max_flagged_samples can "
 				"refuse to decide on them", label, rr->flagged));
+		if (rr->truncated)
+			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu sample(s) printed more output than abtool "
+				"keeps (flagged 'output_truncated'): checksums and metrics were read from the first "
+				"1 MiB and the last 64 KiB of stdout; print less", label, rr->truncated));
 		if (rr->censored)
 			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu timed-out sample(s) counted as losses "
 				"for their side (allow_failed_pairs)", label, rr->censored));

@@ -172,6 +172,34 @@ static void on_sample_start(void *ctx, const struct ab_plan_entry *e, const char
 	out->progress_dirty = 1;
 }
 
+/* The last 2000 bytes of a captured stream. */
+static void print_tail(const char *what, const char *text)
+{
+	size_t len = text ? strlen(text) : 0;
+
+	if (len)
+		fprintf(stderr, "--- its %s (tail) ---\n%s%s", what, len > 2000 ? text + len - 2000 : text,
+			text[len - 1] == '\n' ? "" : "\n");
+}
+
+/* How to reproduce a failed sample: its folder and command, by hand. */
+static void print_sample_hint(const struct ab_run *run, const struct ab_sample *s)
+{
+	struct ab_command cmd;
+	char *dir, *line;
+
+	if (!run || !run->exp || !run->builds[s->entry.side].dir ||
+	    ab_command_expand(&cmd, &run->exp->benchmark, run->exp, s->entry.row) < 0)
+		return;
+	dir = ab_path_absolute(run->builds[s->entry.side].dir, run->exp->workdir);
+	line = ab_command_display(&cmd);
+	fprintf(stderr, "abtool: %sto see why, run it by hand: cd '%s' && %s\n",
+		s->timed_out ? "if the benchmark is only slow, raise 'timeout:'; " : "", dir, line);
+	free(line);
+	free(dir);
+	ab_command_release(&cmd);
+}
+
 static void on_sample_done(void *ctx, const struct ab_sample *s, const char *row)
 {
 	struct cmd_output *out = ctx;
@@ -181,11 +209,20 @@ static void on_sample_done(void *ctx, const struct ab_sample *s, const char *row
 		clear_progress(out);
 		fprintf(stderr, "abtool: %s: %s sample %u failed: %s\n", row,
 			ab_side_name((enum ab_side)s->entry.side), s->entry.seq, s->error ? s->error : "failed");
-		if (s->stderr_text && *s->stderr_text)
-			fprintf(stderr, "--- its stderr (tail) ---\n%s\n",
-				strlen(s->stderr_text) > 2000 ? s->stderr_text + strlen(s->stderr_text) - 2000
-							      : s->stderr_text);
+		/* A benchmark that ran to exit 0 failed on its output: show it. */
+		if (s->exit_code == 0 && !s->signal && !s->timed_out)
+			print_tail("stdout", s->stdout_text);
+		print_tail("stderr", s->stderr_text);
+		print_sample_hint(out->run, s);
 		return;
+	}
+	if ((s->flags & AB_FLAG_OUTPUT_TRUNCATED) && !out->warned_truncated && !out->quiet) {
+		clear_progress(out);
+		cmd_warn("%s: %s sample %u printed more output than abtool keeps (the first 1 MiB and the "
+			 "last 64 KiB of stdout and of stderr; flagged output_truncated): checksums and metrics "
+			 "come from what was kept; print less", row, ab_side_name((enum ab_side)s->entry.side),
+			 s->entry.seq);
+		out->warned_truncated = 1;
 	}
 	if (out->verbose) {
 		clear_progress(out);
@@ -341,6 +378,26 @@ static int github_actions(const json_t *doc)
 	return 0;
 }
 
+/* An invalid run's reasons on stderr too, where a CI log shows them even
+ * when stdout (the report) goes to a file. */
+static void print_invalid(const json_t *doc)
+{
+	json_t *reason;
+	size_t i;
+	int mismatch = 0;
+
+	json_array_foreach(json_object_get(doc, "reasons"), i, reason) {
+		const char *r = json_string_value(reason);
+		fprintf(stderr, "abtool: invalid: %s\n", r ? r : "");
+		mismatch |= r && strstr(r, "checksum mismatch") != NULL;
+	}
+	if (mismatch)
+		fprintf(stderr, "abtool: the samples printed different checksums: the candidate changed the "
+			"result, or the benchmark's checksum is not the same for the same work (a time, an "
+			"address, a random seed in it); fix that, or relax it for some rows with a rule's "
+			"'checksum: may_change'\n");
+}
+
 /* Render `format` and write it to `path` ("-" for stdout). */
 static int emit_one(const char *path, const char *format, const json_t *doc,
 		    const struct ab_experiment *exp, const struct ab_sample *samples, size_t nsamples,
@@ -389,6 +446,8 @@ int cmd_emit_reports(struct cmd_output *out, const struct ab_experiment *exp,
 	if ((err = github_actions(canon)) < 0)
 		goto out;
 out:
+	if (canon && verdict == AB_INVALID)
+		print_invalid(canon);
 	json_decref(canon);
 	free(stored);
 	free(names);
@@ -471,7 +530,7 @@ int cmd_finish_run(struct cmd_output *out, struct ab_run *run, int err, struct a
 	if (err == AB_EINTERRUPTED)
 		return cmd_interrupted(run);
 	if (err < 0 || (err = ab_run_finish(run, analysis, doc)) < 0)
-		return cmd_fail(err);
+		return cmd_run_failed(run, err);
 	rc = cmd_emit_reports(out, run->exp, run->samples, run->nsamples, *doc, analysis->verdict);
 	if (!out->quiet)
 		fprintf(stderr, "abtool: stored as run %lld in %s\n", (long long)run->meta.id,
@@ -494,6 +553,22 @@ void cmd_install_signals(void)
 	sa.sa_flags = 0;  /* no SA_RESTART: a blocking wait must notice */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+int cmd_run_failed(const struct ab_run *run, int err)
+{
+	int rc;
+
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	rc = cmd_fail(err);
+	if (run->meta.id && run->store && err != AB_EINVALID && err != AB_ENOTFOUND) {
+		/* the sample in flight is lost, not the ones committed before it */
+		fprintf(stderr, "abtool: run %lld is kept with the samples stored so far; once the problem "
+			"is fixed, finish it with 'abtool resume %lld --store %s'\n", (long long)run->meta.id,
+			(long long)run->meta.id, ab_store_path(run->store));
+	}
+	return rc;
 }
 
 int cmd_interrupted(const struct ab_run *run)

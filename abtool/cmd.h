@@ -85,6 +85,9 @@ struct cmd_output {
 	                              --inconclusive=reject|accept */
 	int progress;              /* stderr is a terminal and not quiet */
 	int progress_dirty;        /* a progress line is on screen */
+	int warned_truncated;      /* the output_truncated warning was printed */
+	const struct ab_run *run;  /* borrowed: the run being measured, for the hints that
+	                              name a failed sample's folder and command; or NULL */
 };
 
 /* Option codes of the output options every measuring command shares. */
@@ -155,6 +158,11 @@ void cmd_print_calibration(FILE *f, struct ab_store *store, const struct ab_expe
 
 /* Install SIGINT/SIGTERM handlers that interrupt the running sample. */
 void cmd_install_signals(void);
+
+/* After another error of a stored run (a store, I/O or internal error
+ * while building or measuring): print it, and how to resume the run once
+ * the cause is fixed; return the error's exit code. */
+int cmd_run_failed(const struct ab_run *run, int err);
 
 /* After AB_EINTERRUPTED: tell the user how to resume; return 128+sig. */
 int cmd_interrupted(const struct ab_run *run);

@@ -75,8 +75,10 @@ int cmd_analyze(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cmd_usage("analyze", "expected one file of pairs (TSV or CSV)");
-	if ((err = ab_read_file(&text, &len, argv[optind])) < 0)
-		return cmd_fail(err == AB_ENOTFOUND ? AB_EINVALID : err);
+	if ((err = ab_read_file(&text, &len, argv[optind])) == AB_ENOTFOUND)
+		return cmd_fail(ab_error_set(AB_EINVALID, "'%s': no such file; check the path", argv[optind]));
+	if (err < 0)
+		return cmd_fail(err);
 	if ((err = ab_analyze_read(&in, argv[optind], text, len, &opt)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
@@ -84,7 +86,7 @@ int cmd_analyze(int argc, char **argv)
 	free(text);
 	text = NULL;
 	if (rules_path) {
-		if ((err = ab_read_file(&text, &len, rules_path)) < 0 ||
+		if ((err = ab_experiment_read(&text, &len, rules_path)) < 0 ||
 		    (err = ab_experiment_parse_rules(&in.exp, rules_path, text, len)) < 0) {
 			rc = cmd_fail(err == AB_ENOTFOUND ? AB_EINVALID : err);
 			goto out;

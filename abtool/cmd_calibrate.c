@@ -90,6 +90,7 @@ int cmd_calibrate(int argc, char **argv)
 		opt.pairs = 4 * exp.pairs;
 	cmd_install_signals();
 	events = cmd_run_events(&out);
+	out.run = &run;
 	if ((err = cmd_open_store(&store, store_flag, exp.repo)) < 0) {
 		rc = cmd_fail(err);
 		goto out;

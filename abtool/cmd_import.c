@@ -44,7 +44,8 @@ int cmd_import(int argc, char **argv)
 	if (!doc) {
 		if (strcmp(path, "-") && jerr.line <= 0)
 			return cmd_fail(ab_error_set(AB_EIO, "cannot read '%s': %s", path, jerr.text));
-		return cmd_fail(ab_error_set(AB_EINVALID, "%s:%d:%d: not JSON: %s", path, jerr.line, jerr.column,
+		return cmd_fail(ab_error_set(AB_EINVALID, "%s:%d:%d: not JSON: %s; import reads what 'abtool "
+					     "export RUN --format json' writes", path, jerr.line, jerr.column,
 					     jerr.text));
 	}
 	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0) {

@@ -64,6 +64,7 @@ int cmd_resume(int argc, char **argv)
 	}
 	cmd_install_signals();
 	events = cmd_run_events(&out);
+	out.run = &run;
 	err = ab_run_resume(&run, &exp, store, run_id, &events);
 	if (err == 0 && run.host_change)
 		cmd_warn("the host changed since run %lld started (%s): samples from two machines are "

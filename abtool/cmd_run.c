@@ -209,6 +209,7 @@ int cmd_run(int argc, char **argv)
 	}
 	cmd_install_signals();
 	events = cmd_run_events(&out);
+	out.run = &run;
 	/* The store lives with the experiment's repository. */
 	if ((err = cmd_open_store(&store, store_flag, exp.repo)) < 0) {
 		rc = cmd_fail(err);

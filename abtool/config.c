@@ -28,10 +28,12 @@
 #include "error.h"
 #include "util.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -1268,7 +1270,8 @@ next:
 	for (row = 0; row < nrows; row++)
 		if (ab_selector_match(sel, exp, row))
 			return 0;
-	return fail(c, k->start_mark, "selects no row of the matrix");
+	return fail(c, k->start_mark, "selects no row of the matrix; compare it with the values "
+		    "under 'matrix:'");
 }
 
 static int h_min_pair_wins(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
@@ -1900,9 +1903,12 @@ static int read_root(struct ctx *c, yaml_node_t *root)
 	yaml_mark_t start = { 0, 0, 0 };
 	int err;
 
-	if (!root || root->type != YAML_MAPPING_NODE)
-		return fail(c, root ? root->start_mark : start,
-			    "expected a mapping of experiment keys");
+	if (!root)
+		return fail(c, start, "the file is empty (or only comments); an experiment needs at least "
+			    "'name:' and 'benchmark:': start from 'abtool init'");
+	if (root->type != YAML_MAPPING_NODE)
+		return fail(c, root->start_mark, "expected a mapping of experiment keys (name:, benchmark:, "
+			    "...), not a %s", root->type == YAML_SEQUENCE_NODE ? "list" : "single value");
 	err = check_mapping(c, root, root->start_mark, top_keys, "");
 	if (err)
 		return err;
@@ -1979,8 +1985,8 @@ static int check_text(struct ctx *c, const unsigned char *s, size_t len, size_t 
 		if (cp == 0)
 			return fail(c, *mark, "not a YAML text file: NUL byte (is it binary?)");
 		if (!printable(cp))
-			return fail(c, *mark, "not a YAML text file: control character U+%04X",
-				    (unsigned)cp);
+			return fail(c, *mark, "not a YAML text file: control character U+%04X "
+				    "(is it binary?)", (unsigned)cp);
 		if (cp == '\n' || cp == 0x85 || cp == 0x2028 || cp == 0x2029 ||
 		    (cp == '\r' && (i + 1 >= len || s[i + 1] != '\n'))) {
 			mark->line++;
@@ -2155,6 +2161,54 @@ int ab_experiment_parse_rules(struct ab_experiment *exp, const char *path, const
 	return load_document(&c, path, text, len, read_rules_root);
 }
 
+int ab_experiment_read(char **out, size_t *len, const char *path)
+{
+	FILE *f;
+	struct stat st;
+	char *buf;
+	size_t n = 0, r;
+	int err = 0;
+
+	*out = NULL;
+	*len = 0;
+	if (!(f = fopen(path, "rb"))) {
+		if (errno == ENOENT)
+			return ab_error_set(AB_ENOTFOUND, "'%s': no such file; check the path", path);
+		return ab_error_set(AB_EIO, "cannot read '%s': %s", path, strerror(errno));
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		err = ab_error_set(AB_EINVALID, "'%s' is a directory; give the experiment file in it, "
+				   "e.g. '%s/exp.yaml'", path, path);
+		goto out_close;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > AB_EXPERIMENT_MAX_BYTES) {
+		err = ab_error_set(AB_EINVALID, "%s is %lld bytes; an experiment file is at most 1 MiB "
+				   "(is it the right file?)", path, (long long)st.st_size);
+		goto out_close;
+	}
+	/* Never more than the limit and one byte, whatever the file is
+	 * (a pipe, /dev/zero, a file still growing). */
+	buf = ab_xmalloc(AB_EXPERIMENT_MAX_BYTES + 2);
+	while (n <= AB_EXPERIMENT_MAX_BYTES &&
+	       (r = fread(buf + n, 1, AB_EXPERIMENT_MAX_BYTES + 1 - n, f)) > 0)
+		n += r;
+	if (ferror(f)) {
+		err = ab_error_set(AB_EIO, "cannot read '%s': %s", path, strerror(errno));
+		free(buf);
+	} else if (n > AB_EXPERIMENT_MAX_BYTES) {
+		err = ab_error_set(AB_EINVALID, "%s is more than 1 MiB; an experiment file is at most 1 MiB "
+				   "(is it the right file?)", path);
+		free(buf);
+	} else {
+		buf[n] = '\0';
+		*out = buf;
+		*len = n;
+	}
+out_close:
+	fclose(f);
+	return err;
+}
+
 int ab_experiment_load(struct ab_experiment *out, const char *path)
 {
 	char *text;
@@ -2162,7 +2216,10 @@ int ab_experiment_load(struct ab_experiment *out, const char *path)
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = ab_read_file(&text, &len, path);
+	err = ab_experiment_read(&text, &len, path);
+	if (err == AB_ENOTFOUND)
+		return ab_error_set(err, "'%s': no such file; check the path, or write an experiment "
+				    "file with 'abtool init %s'", path, path);
 	if (err)
 		return err;
 	err = ab_experiment_parse(out, path, text, len);

@@ -244,18 +244,31 @@ struct ab_experiment {
 /*
  * Read and validate the experiment file at `path` into `out` (caller-owned
  * memory, initialised here; free with ab_experiment_release even on error).
- * Errors: AB_ENOTFOUND/AB_EIO when the file cannot be read; AB_EINVALID for
- * every syntax or validation error, the message being
+ * Errors: those of ab_experiment_read; AB_EINVALID for every syntax or
+ * validation error, the message being
  * "PATH:LINE:COLUMN: KEY.PATH: what is wrong" (and "did you mean 'x'?" for
  * unknown keys, parameters and metrics close to a known one). Problems of
  * the whole file have no key path: "PATH:LINE:COLUMN: YAML syntax error:
  * ..." (libyaml's problem and context), "not a YAML text file: ..." (NUL,
- * control characters, invalid UTF-8), "expected a mapping of experiment
- * keys" (empty file or another top-level node), "the file holds more than
+ * control characters, invalid UTF-8), "the file is empty" (or only
+ * comments), "expected a mapping of experiment keys" (another top-level node), "the file holds more than
  * one YAML document". A `where:` that selects no row is an error too.
  * AB_ENOMEM when libyaml runs out of memory.
  */
 int ab_experiment_load(struct ab_experiment *out, const char *path);
+
+/* The largest experiment (or rules) file abtool reads: anything bigger is
+ * the wrong file, and is refused before it is read. */
+#define AB_EXPERIMENT_MAX_BYTES (1024 * 1024)
+
+/*
+ * Read the experiment or rules file at `path` into new memory `*out`
+ * (NUL-terminated, `*len` bytes; free() it), reading at most
+ * AB_EXPERIMENT_MAX_BYTES + 1 bytes whatever the file is. Errors:
+ * AB_ENOTFOUND (no such file), AB_EINVALID (a directory, a file above the
+ * limit: "FILE is N bytes; an experiment file is at most 1 MiB"), AB_EIO.
+ */
+int ab_experiment_read(char **out, size_t *len, const char *path);
 
 /* The same on text already in memory; `path` names it in messages and
  * its folder anchors `repo`. `text` is copied. */

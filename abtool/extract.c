@@ -210,7 +210,11 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 		s->flags |= AB_FLAG_NO_CHECKSUM;
 		fail(s, exp->checksum.kind == AB_CHECKSUM_FILE
 			     ? ab_xasprintf("checksum file '%s' was not written", exp->checksum.arg)
-			     : ab_xstrdup("checksum not found in stdout"));
+			     : exp->checksum.kind == AB_CHECKSUM_REGEX
+			     ? ab_xasprintf("checksum not found in stdout: no match of checksum.regex '%s'",
+					    exp->checksum.arg)
+			     : ab_xasprintf("checksum not found in stdout: no JSON line with the key '%s' "
+					    "(checksum.json)", exp->checksum.arg));
 	}
 	if (r->out.truncated || r->err.truncated)
 		s->flags |= AB_FLAG_OUTPUT_TRUNCATED;

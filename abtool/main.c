@@ -2,6 +2,7 @@
  * cmd_<name>.c; `abtool help` and `--help` are built from this table. */
 #include "cmd.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,6 +67,10 @@ int main(int argc, char **argv)
 {
 	const struct ab_command_entry *c;
 
+	/* A file that reaches RLIMIT_FSIZE (ulimit -f) must fail with EFBIG,
+	 * which sqlite and our writes report, not kill abtool between a
+	 * sample and its commit. Children get the default back (runner.c). */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		if (argc >= 3 && !strcmp(argv[1], "help"))
 			return cmd_help(argv[2]);

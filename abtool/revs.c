@@ -44,14 +44,50 @@ static int resolve(git_commit **out, git_repository *repo, const char *spec, con
 	int err;
 
 	if (git_revparse_single(&obj, repo, spec) < 0)
-		return ab_error_set(AB_ENOTFOUND, "unknown %s revision '%s' in '%s': %s", role, spec,
-				    path, ab_revs_git_error());
+		return ab_error_set(AB_ENOTFOUND, "unknown %s revision '%s' in '%s': %s; give a commit, "
+				    "branch or tag of that repository ('git log --oneline' lists commits)",
+				    role, spec, path, ab_revs_git_error());
 	err = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
 	git_object_free(obj);
 	if (err < 0)
 		return ab_error_set(AB_EINVALID, "%s revision '%s' does not name a commit: %s", role,
 				    spec, ab_revs_git_error());
 	return 0;
+}
+
+/* Stop the walk (a negative return) at the first gitlink: a submodule's commit. */
+static int gitlink_cb(const char *root, const git_tree_entry *e, void *payload)
+{
+	char **path = payload;
+
+	if (git_tree_entry_filemode(e) != GIT_FILEMODE_COMMIT)
+		return 0;
+	*path = ab_xasprintf("%s%s", root, git_tree_entry_name(e));
+	return -1;
+}
+
+/*
+ * Refuse a tree with submodules: a checkout by libgit2 leaves each one an
+ * empty folder, so both sides would build without that code, or fail in
+ * a way that says nothing about the change.
+ */
+static int refuse_submodules(const git_commit *c, const char *role)
+{
+	git_tree *tree = NULL;
+	char *path = NULL, h[13];
+	int err = 0;
+
+	short_hex(h, git_commit_id(c));
+	if (git_commit_tree(&tree, c) < 0)
+		return ab_error_set(AB_EIO, "cannot read the tree of %s %s: %s", role, h, ab_revs_git_error());
+	if (git_tree_walk(tree, GIT_TREEWALK_PRE, gitlink_cb, &path) < 0 && !path)
+		err = ab_error_set(AB_EIO, "cannot read the tree of %s %s: %s", role, h, ab_revs_git_error());
+	if (path)
+		err = ab_error_set(AB_EINVALID, "the tree of %s %s has submodule '%s': abtool does not check "
+				   "out submodules; vendor the code or list it under dependencies:", role, h, path);
+	free(path);
+	git_tree_free(tree);
+	return err;
 }
 
 int ab_revs_open(struct ab_revs *out, const char *repo_path, const char *candidate_spec,
@@ -116,6 +152,9 @@ int ab_revs_open(struct ab_revs *out, const char *repo_path, const char *candida
 		par = first;
 		first = NULL;
 	}
+	if ((err = refuse_submodules(cand, "candidate")) < 0 ||
+	    (err = refuse_submodules(par, "parent")) < 0)
+		goto out;
 	git_oid_cpy(&out->parent, git_commit_id(par));
 	out->exact_parent = out->candidate_parents > 0 &&
 			    git_oid_equal(&out->parent, git_commit_parent_id(cand, 0));

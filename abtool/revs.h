@@ -32,7 +32,9 @@ void ab_revs_global_init(void);
  * Errors (all AB_EINVALID or AB_ENOTFOUND, exit 64): not a repository; an
  * unknown revision; a candidate without parents; a parent commit missing
  * from the object database (a shallow clone); a parent that is not the
- * exact parent (the message names both commits and the first parent).
+ * exact parent (the message names both commits and the first parent); a
+ * candidate or parent whose tree has a submodule (a gitlink), which abtool
+ * does not check out.
  */
 int ab_revs_open(struct ab_revs *out, const char *repo_path, const char *candidate_spec,
 		 const char *parent_spec, int require_exact);

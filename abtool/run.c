@@ -375,12 +375,16 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 		if (err < 0)
 			return err;
 	}
+	/* The plan is loaded before the builds, so that an interrupted build
+	 * reports the run's samples. */
+	if ((err = load_samples(run)) < 0)
+		return err;
 	if ((err = prepare_builds(run, salt)) < 0) {
 		if (err == AB_EINTERRUPTED)
 			ab_store_run_set_status(store, run->meta.id, "interrupted");
 		return err;
 	}
-	return load_samples(run);
+	return 0;
 }
 
 /* What differs between the fingerprint a run started on and this host. */
@@ -538,12 +542,14 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 		json_decref(then);
 	}
 	if ((err = ab_store_run_set_status(store, run_id, "running")) < 0 ||
-	    (err = prepare_builds(run, salt)) < 0 ||
 	    (err = load_samples(run)) < 0 ||
+	    (err = prepare_builds(run, salt)) < 0 ||
 	    (err = replan_half_pairs(run)) < 0 ||
 	    (err = load_samples(run)) < 0)
 		goto out;
 out:
+	if (err == AB_EINTERRUPTED)  /* in a build: not running any more */
+		ab_store_run_set_status(store, run_id, "interrupted");
 	json_decref(stored);
 	return err;
 }

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
 #include <time.h>
 
 #include <sqlite3.h>
@@ -22,16 +24,61 @@ struct ab_store {
 	int busy_timeout_ms;
 };
 
+/*
+ * Whether a write to the store may have failed for want of room: a file
+ * size limit applies (RLIMIT_FSIZE), or its file system has less than
+ * 1 MiB left. sqlite reports a failed write without errno when later
+ * calls have changed it.
+ */
+static int no_room(const char *path)
+{
+	char *dir = ab_xstrdup(path), *slash = strrchr(dir, '/');
+	struct rlimit rl;
+	struct statvfs sv;
+	int full = getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY;
+
+	if (slash)
+		slash[slash == dir] = '\0';
+	if (!full && statvfs(slash ? dir : ".", &sv) == 0)
+		full = (unsigned long long)sv.f_bavail * sv.f_frsize < 1024 * 1024;
+	free(dir);
+	return full;
+}
+
+/* Translate the connection's last error, with what to do about it. */
 static int db_error(struct ab_store *store, const char *what)
 {
-	int rc = sqlite3_extended_errcode(store->db);
-	int code = (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED ? AB_ELOCKED : AB_EIO;
+	int rc = sqlite3_extended_errcode(store->db), sys = 0;
+	const char *msg = sqlite3_errmsg(store->db);
 
-	if (code == AB_ELOCKED)
-		return ab_error_set(code, "store '%s' is locked by another process (waited %d ms while %s); "
-				    "try again when the other run has finished",
+	/* errno is the I/O error's only: other errors leave a stale one */
+	if ((rc & 0xff) == SQLITE_IOERR || (rc & 0xff) == SQLITE_FULL || (rc & 0xff) == SQLITE_CANTOPEN)
+		sys = sqlite3_system_errno(store->db);
+
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return ab_error_set(AB_ELOCKED, "store '%s' is locked by another process (waited %d ms while "
+				    "%s): another abtool, or a sqlite3 session, holds its write lock; try again "
+				    "when it has finished, or wait longer with ABTOOL_BUSY_TIMEOUT_MS",
 				    store->path, store->busy_timeout_ms, what);
-	return ab_error_set(code, "store '%s': %s: %s", store->path, what, sqlite3_errmsg(store->db));
+	case SQLITE_NOTADB:
+		return ab_error_set(AB_EIO, "'%s' is not an abtool store (%s): a damaged store or another "
+				    "file; move it away to start a new store there, or give another --store",
+				    store->path, msg);
+	case SQLITE_CORRUPT:
+		return ab_error_set(AB_EIO, "store '%s' is damaged (%s) while %s; keep a copy, see what "
+				    "is left with sqlite3 '%s' 'pragma integrity_check' (or save it with "
+				    "sqlite3's .recover), or give another --store", store->path, msg, what,
+				    store->path);
+	}
+	if ((rc & 0xff) == SQLITE_FULL || sys == ENOSPC || sys == EFBIG || sys == EDQUOT ||
+	    (rc == SQLITE_IOERR_WRITE && no_room(store->path)))
+		return ab_error_set(AB_EIO, "store '%s': %s: %s%s%s%s: the disk is full or a file size limit "
+				    "(ulimit -f) was reached; free space or lift the limit, then try again",
+				    store->path, what, msg, sys ? " (" : "", sys ? strerror(sys) : "", sys ? ")" : "");
+	return ab_error_set(AB_EIO, "store '%s': %s: %s%s%s", store->path, what, msg,
+			    sys ? ": " : "", sys ? strerror(sys) : "");
 }
 
 static int exec_sql(struct ab_store *store, const char *sql, const char *what)
@@ -63,9 +110,28 @@ static int busy_timeout_ms(void)
 	return AB_STORE_BUSY_TIMEOUT_MS;
 }
 
+/* The schema version (PRAGMA user_version), or a negative error. */
+static int user_version(struct ab_store *store, int *out)
+{
+	sqlite3_stmt *st;
+	int err, rc;
+
+	*out = 0;
+	if ((err = prepare(store, &st, "PRAGMA user_version")) < 0)
+		return err;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*out = sqlite3_column_int(st, 0);
+	else if (rc != SQLITE_DONE)
+		err = db_error(store, "reading the schema version");
+	sqlite3_finalize(st);
+	return err;
+}
+
 /* Embedded migrations are "store/migrations/NNNN_name.sql"; version N is
  * applied when user_version < N, each in its own IMMEDIATE transaction so
- * that two processes opening a new store do not both apply it. */
+ * that two processes opening a new store do not both apply it. A store
+ * that is up to date is not locked at all, so that reading it works while
+ * another process holds its write lock. */
 static int migrate(struct ab_store *store)
 {
 	const struct ab_embedded_file *f;
@@ -75,18 +141,18 @@ static int migrate(struct ab_store *store)
 	for (f = ab_embedded; f->path; f++) {
 		long version;
 		int current = 0;
-		sqlite3_stmt *st;
 
 		if (strncmp(f->path, prefix, sizeof(prefix) - 1))
 			continue;
 		version = strtol(f->path + sizeof(prefix) - 1, NULL, 10);
+		if ((err = user_version(store, &current)) < 0)
+			return err;
+		if (current >= version)
+			continue;
 		if ((err = exec_sql(store, "BEGIN IMMEDIATE", "starting a migration")) < 0)
 			return err;
-		if ((err = prepare(store, &st, "PRAGMA user_version")) < 0)
+		if ((err = user_version(store, &current)) < 0)
 			goto out_rollback;
-		if (sqlite3_step(st) == SQLITE_ROW)
-			current = sqlite3_column_int(st, 0);
-		sqlite3_finalize(st);
 		if (current < version) {
 			char *set = ab_xasprintf("PRAGMA user_version = %ld", version);
 			err = exec_sql(store, (const char *)f->data, f->path);
@@ -116,7 +182,10 @@ int ab_store_open(struct ab_store **out, const char *path)
 	if (slash && slash != dir) {
 		*slash = '\0';
 		if ((err = ab_mkdir_p(dir)) < 0) {
-			ab_error_prefix("cannot create the store '%s'", path);
+			char *why = ab_xstrdup(ab_error_last());
+			ab_error_set(err, "cannot create the store '%s': %s; give --store a file in a folder "
+				     "you can write", path, why);
+			free(why);
 			free(dir);
 			goto out_free;
 		}
@@ -125,8 +194,11 @@ int ab_store_open(struct ab_store **out, const char *path)
 	if (sqlite3_open_v2(path, &store->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
-		err = ab_error_set(AB_EIO, "cannot open the store '%s': %s", path,
-				   store->db ? sqlite3_errmsg(store->db) : "out of memory");
+		int sys = store->db ? sqlite3_system_errno(store->db) : 0;
+		err = ab_error_set(AB_EIO, "cannot open the store '%s': %s%s%s; give --store a file in a "
+				   "folder you can write", path,
+				   store->db ? sqlite3_errmsg(store->db) : "out of memory",
+				   sys ? ": " : "", sys ? strerror(sys) : "");
 		goto out_close;
 	}
 	store->busy_timeout_ms = busy_timeout_ms();
@@ -350,10 +422,13 @@ int ab_store_run_create(struct ab_store *store, struct ab_run_meta *m, const str
 	st = NULL;
 	if ((err = insert_plan(store, m->id, plan->entries, plan->n)) < 0)
 		goto out_rollback;
-	return exec_sql(store, "COMMIT", "storing the plan");
+	if ((err = exec_sql(store, "COMMIT", "storing the plan")) < 0)
+		goto out_rollback;
+	return 0;
 out_rollback:
 	sqlite3_finalize(st);
 	sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+	m->id = 0;  /* rolled back: there is no such run */
 	return err;
 }
 
@@ -1710,7 +1785,8 @@ int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int
 	*out = 0;
 	*existed = 0;
 	if (!schema || strcmp(schema, AB_EXPORT_SCHEMA))
-		return ab_error_set(AB_EINVALID, "not an abtool export: \"schema\" is %s%s%s, expected \"%s\"",
+		return ab_error_set(AB_EINVALID, "not an abtool export: \"schema\" is %s%s%s, expected \"%s\"; "
+				    "import reads what 'abtool export RUN --format json' writes",
 				    schema ? "\"" : "", schema ? schema : "missing", schema ? "\"" : "",
 				    AB_EXPORT_SCHEMA);
 	if (!json_is_object(run) || !json_is_object(design) || !json_is_object(exp))

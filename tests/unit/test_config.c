@@ -174,11 +174,11 @@ static const struct bad_case bad_cases[] = {
 	{ "where_selects_no_row",
 	  LANES "accept:\n  - name: small\n    where: {lanes: 1}\n    no_regression: 2%\n"
 	  "  - name: huge\n    where: {lanes: \">8\"}\n    faster_by: 5%\n",
-	  "exp.yaml:9:5: accept[1].where: selects no row of the matrix" },
+	  "exp.yaml:9:5: accept[1].where: selects no row of the matrix; compare it with the values under 'matrix:'" },
 	{ "where_comparison_on_text_selects_no_row",
 	  "name: x\nbenchmark: ./bench\nmatrix: {workload: [small, large]}\n"
 	  "accept:\n  - name: r\n    where: {workload: \"<3\"}\n    faster_by: 5%\n",
-	  "exp.yaml:6:5: accept[0].where: selects no row of the matrix" },
+	  "exp.yaml:6:5: accept[0].where: selects no row of the matrix; compare it with the values under 'matrix:'" },
 	{ "where_value_not_in_matrix",
 	  LANES "accept:\n  - name: r\n    where: {lanes: [4, 16]}\n    faster_by: 5%\n",
 	  "exp.yaml:6:24: accept[0].where.lanes[1]: no row has lanes = 16; its values are 1, 2, 4, 8" },
@@ -273,16 +273,16 @@ static const struct bad_case bad_cases[] = {
 	  "exp.yaml:10:3: matrix.g: the matrix has more than 1000000 rows" },
 	{ "empty_file",
 	  "",
-	  "exp.yaml:1:1: expected a mapping of experiment keys" },
+	  "exp.yaml:1:1: the file is empty (or only comments); an experiment needs at least 'name:' and 'benchmark:': start from 'abtool init'" },
 	{ "comments_only",
 	  "# nothing yet\n",
-	  "exp.yaml:1:1: expected a mapping of experiment keys" },
+	  "exp.yaml:1:1: the file is empty (or only comments); an experiment needs at least 'name:' and 'benchmark:': start from 'abtool init'" },
 	{ "top_level_list",
 	  "- name: x\n- benchmark: ./bench\n",
-	  "exp.yaml:1:1: expected a mapping of experiment keys" },
+	  "exp.yaml:1:1: expected a mapping of experiment keys (name:, benchmark:, ...), not a list" },
 	{ "top_level_scalar",
 	  "just some text\n",
-	  "exp.yaml:1:1: expected a mapping of experiment keys" },
+	  "exp.yaml:1:1: expected a mapping of experiment keys (name:, benchmark:, ...), not a single value" },
 	{ "yaml_unclosed_bracket",
 	  HEAD "matrix: {lanes: [1, 2}\n",
 	  "exp.yaml:3:22: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence that starts at 3:17)" },
@@ -297,7 +297,7 @@ static const struct bad_case bad_cases[] = {
 	  "exp.yaml:3:1: the file holds more than one YAML document; write one experiment per file" },
 	{ "control_character",
 	  "name: x\nbenchmark: ./bench\x07\n",
-	  "exp.yaml:2:19: not a YAML text file: control character U+0007" },
+	  "exp.yaml:2:19: not a YAML text file: control character U+0007 (is it binary?)" },
 	{ "latin1_text",
 	  "name: caf\xe9\nbenchmark: ./bench\n",
 	  "exp.yaml:1:10: not a YAML text file: invalid UTF-8 byte 0xe9 (save the file as UTF-8)" },
@@ -381,7 +381,7 @@ static void test_bad_binary_garbage(void **state)
 
 	(void)state;
 	assert_string_equal(load_bytes(elf, sizeof(elf) - 1, AB_EINVALID),
-			    "exp.yaml:1:1: not a YAML text file: control character U+007F");
+			    "exp.yaml:1:1: not a YAML text file: control character U+007F (is it binary?)");
 	assert_string_equal(load_bytes(nul, sizeof(nul) - 1, AB_EINVALID),
 			    "exp.yaml:2:15: not a YAML text file: NUL byte (is it binary?)");
 }

@@ -1,0 +1,7 @@
+# SIGINT (Ctrl-C) during a sample: exit 130, the sample's process group
+# killed, the run interrupted and resumable, its 4 committed samples
+# unchanged before and after resume.
+. "$(dirname "$0")/corpus.sh"
+
+signal_sample INT 130
+echo ok

@@ -1,0 +1,143 @@
+# corpus.sh - helpers of the bad-input and fault corpus (tests/corpus/).
+# Each case is one bash script, NN-name.sh, registered as the CTest test
+# corpus.NN-name; it sources this file (which sources tests/cli/lib.sh)
+# and asserts both the exit code and the key phrase of stderr.
+. "$(dirname "$0")/../cli/lib.sh"
+
+# expect_fail CODE PHRASE CMD...: CMD exits with CODE and its stderr
+# holds PHRASE (stdout and stderr stay in $T/out and $T/err).
+expect_fail() {
+	local code=$1 phrase=$2
+	shift 2
+	expect_exit "$code" "$@"
+	assert_contains "$T/err" "$phrase"
+}
+
+# committed DB: the samples committed so far, one line each
+# (seq|side|wall_ns|checksum), in plan order.
+committed() {
+	sqlite3 "$1" "select seq, side, wall_ns, checksum from samples where status = 1 order by seq"
+}
+
+# snapshot DB FILE: keep the committed samples of DB in FILE and their
+# count and SHA-256 in FILE.sum.
+snapshot() {
+	committed "$1" >"$2" || fail "cannot read the store '$1'"
+	echo "$(wc -l <"$2") $(sha256sum <"$2" | cut -d' ' -f1)" >"$2.sum"
+}
+
+# assert_unchanged DB FILE: DB holds exactly the committed samples of the
+# snapshot FILE (same count, same content hash), and passes integrity_check.
+assert_unchanged() {
+	local now
+	now="$(committed "$1" | wc -l) $(committed "$1" | sha256sum | cut -d' ' -f1)"
+	[ "$now" = "$(cat "$2.sum")" ] || fail "committed samples changed: before $(cat "$2.sum"), after $now"
+	assert_integrity "$1"
+}
+
+# assert_kept DB FILE: after a resume, every sample of the snapshot FILE is
+# still in DB with the same side, time and checksum (done, or superseded
+# when its pair was cut in half), and DB passes integrity_check.
+assert_kept() {
+	local seqs now
+	[ -s "$2" ] || { assert_integrity "$1"; return; }
+	seqs=$(cut -d'|' -f1 "$2" | paste -sd, -)
+	now=$(sqlite3 "$1" "select seq, side, wall_ns, checksum from samples where seq in ($seqs) and status in (1, 2) order by seq")
+	[ "$(echo "$now" | wc -l) $(echo "$now" | sha256sum | cut -d' ' -f1)" = "$(cat "$2.sum")" ] \
+		|| fail "samples committed before the fault changed after resume"
+	assert_integrity "$1"
+}
+
+assert_integrity() {
+	[ "$(sqlite3 "$1" "pragma integrity_check")" = ok ] || fail "integrity_check of '$1' failed"
+}
+
+# run_status DB [RUN]: the status of the run (default 1).
+run_status() {
+	sqlite3 "$1" "select status from runs where id = ${2:-1}"
+}
+
+# wait_for FILE: wait up to 60 s for FILE to exist.
+wait_for() {
+	local i
+	for i in $(seq 1 1200); do
+		[ -e "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "timed out waiting for $1"
+}
+
+# hang_bench DIR N: a benchmark script DIR/bench.sh that records its
+# invocations and, from the N-th on, while $T/hang exists, writes its
+# process group to $T/hung.pgid and waits (for a signal, or for $T/hang to
+# go); otherwise it runs ./bench in the tree. Use it with
+# `benchmark: $DIR/bench.sh {lanes}`.
+hang_bench() {
+	cat >"$1/bench.sh" <<EOF2
+#!/bin/sh
+n=\$((\$(cat "$T/count" 2>/dev/null || echo 0) + 1))
+echo \$n >"$T/count"
+if [ \$n -ge $2 ] && [ -e "$T/hang" ]; then
+	ps -o pgid= \$\$ | tr -d ' ' >"$T/hung.pgid.tmp" && mv "$T/hung.pgid.tmp" "$T/hung.pgid"
+	while [ -e "$T/hang" ]; do sleep 0.05; done
+fi
+exec ./bench "\$@"
+EOF2
+	chmod +x "$1/bench.sh"
+}
+
+# assert_group_gone PGID: no process of the group is left.
+assert_group_gone() {
+	local i
+	for i in $(seq 1 40); do
+		pgrep -g "$1" >/dev/null || return 0
+		sleep 0.05
+	done
+	fail "processes of group $1 survived: $(pgrep -a -g "$1")"
+}
+
+# hang_build DIR: a build script DIR/build.sh that, while $T/hang-build
+# exists, writes its process group to $T/build.pgid and waits; otherwise
+# it runs make in the tree. Use it with EXP_BUILD=DIR/build.sh.
+hang_build() {
+	cat >"$1/build.sh" <<EOF2
+#!/bin/sh
+if [ -e "$T/hang-build" ]; then
+	ps -o pgid= \$\$ | tr -d ' ' >"$T/build.pgid.tmp" && mv "$T/build.pgid.tmp" "$T/build.pgid"
+	while [ -e "$T/hang-build" ]; do sleep 0.05; done
+fi
+exec make
+EOF2
+	chmod +x "$1/build.sh"
+}
+
+# signal_sample SIG CODE: a run whose fifth sample hangs gets SIG: exit
+# CODE, the sample's process group is gone, the run is interrupted with
+# its 4 committed samples unchanged, and resume finishes it without
+# changing them.
+signal_sample() {
+	local sig=$1 code=$2 pid rc db="$T/store.db"
+	make_repo "$T/repo" 2 1
+	hang_bench "$T" 5
+	EXP_PAIRS=4 write_exp "$T/repo"
+	sed -i "s|^benchmark: .*|benchmark: $T/bench.sh {lanes}|" "$T/repo/exp.yaml"
+	touch "$T/hang"
+	"$ABTOOL" run "$T/repo/exp.yaml" --store "$db" >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait_for "$T/hung.pgid"
+	snapshot "$db" "$T/before"
+	[ "$(wc -l <"$T/before")" = 4 ] || fail "expected 4 committed samples, got $(wc -l <"$T/before")"
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+	[ $rc = "$code" ] || { cat "$T/err" >&2; fail "exit $rc after SIG$sig, expected $code"; }
+	assert_contains "$T/err" "abtool: interrupted by SIG$sig: run 1 is kept with 4 of 10 samples; finish it with 'abtool resume 1 --store $db'"
+	assert_group_gone "$(cat "$T/hung.pgid")"
+	[ "$(run_status "$db")" = interrupted ] || fail "status $(run_status "$db"), expected interrupted"
+	assert_unchanged "$db" "$T/before"
+	rm -f "$T/hang"
+	expect_decided "$ABTOOL" resume 1 --store "$db"
+	[ "$(run_status "$db")" = finished ] || fail "resume did not finish the run"
+	[ "$(sqlite3 "$db" "select count(*) from samples where status = 0")" = 0 ] || fail "planned samples left"
+	assert_kept "$db" "$T/before"
+}
