@@ -515,11 +515,12 @@ static void test_verdict_precedence(void **state)
 
 /* A rule over many rows (`abtool analyze` makes a row of every distinct
  * parameter value): each row used to scan every sample of the run, and
- * the rule's detail was joined one row at a time, both O(rows^2) (this
- * case took minutes). Now about linear: well under a second. */
+ * the rule's detail was joined one row at a time, both O(rows^2): this
+ * case took 13 s of CPU without the first fix and 5.6 s without the
+ * second. Now about 0.3 s (0.9 s under AddressSanitizer). */
 static void test_many_rows_linear(void **state)
 {
-	size_t nrows = 20000, r, i, m, side, n = 0, len = 0;
+	size_t nrows = 15000, r, i, m, side, n = 0, len = 0;
 	char *yaml = ab_xmalloc(nrows * 8 + 256);
 	struct ab_experiment e;
 	struct ab_analysis a;
@@ -558,7 +559,7 @@ static void test_many_rows_linear(void **state)
 	assert_int_equal(a.rules[0].outcome, AB_INCONCLUSIVE);
 	assert_int_equal(a.verdict, AB_INCONCLUSIVE_VERDICT);
 	/* every row is inconclusive, so the detail names all of them */
-	assert_non_null(strstr(a.rules[0].detail, "x=19999: ratio"));
+	assert_non_null(strstr(a.rules[0].detail, "x=14999: ratio"));
 	assert_true(!strncmp(a.rules[0].detail, "x=0: ratio", 10));
 	if (cpu_s > 2)
 		fail_msg("the analysis of %zu rows took %.1f s of CPU", nrows, cpu_s);
