@@ -38,8 +38,10 @@ static void on_record(int c, void *data)
 	(void)c;
 	if (!t->cur)
 		return;
-	AB_GROW(t->records, t->alloc, t->n + 1);
-	t->lines = ab_xrealloc(t->lines, t->alloc * sizeof(size_t));
+	if (t->n + 1 > t->alloc) {
+		AB_GROW(t->records, t->alloc, t->n + 1);
+		t->lines = ab_xrealloc(t->lines, t->alloc * sizeof(size_t));
+	}
 	t->records[t->n] = t->cur;
 	t->lines[t->n] = t->line;
 	t->n++;
@@ -227,7 +229,7 @@ int ab_analyze_read(struct ab_analyze_input *out, const char *path, const char *
 	struct ab_experiment *exp = &out->exp;
 	struct table t;
 	struct half *h = NULL, **idx = NULL;
-	size_t nh = 0, i, j, r, nrows, *count = NULL;
+	size_t nh = 0, h_alloc = 0, i, j, r, nrows, *count = NULL;
 	long c_pair, c_side, c_value, c_parent, c_cand, c_order, *pcol = NULL;
 	struct value_set *sets = NULL;
 	const char *ext = strrchr(path, '.');
@@ -316,7 +318,7 @@ int ab_analyze_read(struct ab_analyze_input *out, const char *path, const char *
 			struct half *x;
 			long vc = out->wide ? (s ? c_cand : c_parent) : c_value;
 
-			h = ab_xrealloc(h, (nh + 1) * sizeof(*h));
+			AB_GROW(h, h_alloc, nh + 1);
 			x = &h[nh++];
 			memset(x, 0, sizeof(*x));
 			x->line = t.lines[i];
