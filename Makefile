@@ -1,7 +1,10 @@
 # The two set-up commands of the README. Everything else is CMake.
 #   make demo   install missing packages, build, run `abtool demo`
-#   make check  install missing packages, build, run every test
+#   make check  install missing packages, build, run every test; then the
+#               same tests again in a second build with AddressSanitizer and
+#               UndefinedBehaviorSanitizer (ABTOOL_SANITIZE=ON)
 BUILD ?= build
+SANITIZE_BUILD ?= $(BUILD)-sanitize
 JOBS ?= 2
 
 .PHONY: all demo check deps test-deps clean
@@ -23,6 +26,9 @@ check: test-deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build $(BUILD) -j$(JOBS)
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DABTOOL_SANITIZE=ON
+	cmake --build $(SANITIZE_BUILD) -j$(JOBS)
+	cd $(SANITIZE_BUILD) && ctest --output-on-failure -j$(JOBS)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD)

@@ -9,6 +9,9 @@
 
 #include <csv.h>
 
+/* As for the experiment file's matrix (config.c) */
+#define MAX_ROWS 1000000
+
 /* The table as libcsv delivers it: records of fields. */
 struct table {
 	char ***records;   /* NULL-terminated field arrays */
@@ -35,8 +38,10 @@ static void on_record(int c, void *data)
 	(void)c;
 	if (!t->cur)
 		return;
-	AB_GROW(t->records, t->alloc, t->n + 1);
-	t->lines = ab_xrealloc(t->lines, t->alloc * sizeof(size_t));
+	if (t->n + 1 > t->alloc) {
+		AB_GROW(t->records, t->alloc, t->n + 1);
+		t->lines = ab_xrealloc(t->lines, t->alloc * sizeof(size_t));
+	}
 	t->records[t->n] = t->cur;
 	t->lines[t->n] = t->line;
 	t->n++;
@@ -99,17 +104,52 @@ static int positive(double *out, const char *text)
 	return ab_parse_double(out, text) == 0 && *out > 0;
 }
 
-/* Find or add a value of a parameter; returns its index. */
-static size_t param_value(struct ab_param *p, const char *v)
-{
-	size_t i;
+/* The distinct values of a parameter column, hashed (open addressing,
+ * FNV-1a), so that a column with a new value on every line (an id or a
+ * date) costs O(lines) rather than O(lines^2). */
+struct value_set {
+	size_t *slot;      /* value index + 1; 0 when empty */
+	size_t cap;        /* a power of two, at least twice the values */
+	size_t alloc;      /* of the parameter's values array */
+};
 
-	for (i = 0; i < p->nvalues; i++)
-		if (!strcmp(p->values[i], v))
-			return i;
-	p->values = ab_xrealloc(p->values, (p->nvalues + 2) * sizeof(char *));
+static size_t hash_text(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+static size_t *find_slot(struct value_set *set, const struct ab_param *p, const char *v)
+{
+	size_t i = hash_text(v) & (set->cap - 1);
+
+	while (set->slot[i] && strcmp(p->values[set->slot[i] - 1], v))
+		i = (i + 1) & (set->cap - 1);
+	return &set->slot[i];
+}
+
+/* Find or add a value of a parameter; returns its index. */
+static size_t param_value(struct ab_param *p, struct value_set *set, const char *v)
+{
+	size_t *slot, i;
+
+	if (2 * (p->nvalues + 1) > set->cap) {
+		free(set->slot);
+		set->cap = set->cap ? 2 * set->cap : 16;
+		set->slot = ab_xcalloc(set->cap, sizeof(*set->slot));
+		for (i = 0; i < p->nvalues; i++)
+			*find_slot(set, p, p->values[i]) = i + 1;
+	}
+	slot = find_slot(set, p, v);
+	if (*slot)
+		return *slot - 1;
+	AB_GROW(p->values, set->alloc, p->nvalues + 2);
 	p->values[p->nvalues++] = ab_xstrdup(v);
 	p->values[p->nvalues] = NULL;
+	*slot = p->nvalues;
 	return p->nvalues - 1;
 }
 
@@ -189,8 +229,9 @@ int ab_analyze_read(struct ab_analyze_input *out, const char *path, const char *
 	struct ab_experiment *exp = &out->exp;
 	struct table t;
 	struct half *h = NULL, **idx = NULL;
-	size_t nh = 0, i, j, r, nrows, *count = NULL;
+	size_t nh = 0, h_alloc = 0, i, j, r, nrows, *count = NULL;
 	long c_pair, c_side, c_value, c_parent, c_cand, c_order, *pcol = NULL;
+	struct value_set *sets = NULL;
 	const char *ext = strrchr(path, '.');
 	unsigned char delim = ext && !strcmp(ext, ".csv") ? CSV_COMMA : CSV_TAB;
 	const char *nl = memchr(text, '\n', len);
@@ -236,6 +277,7 @@ int ab_analyze_read(struct ab_analyze_input *out, const char *path, const char *
 		goto out;
 	}
 	pcol = ab_xcalloc(ab_strv_len(header) + 1, sizeof(long));
+	sets = ab_xcalloc(ab_strv_len(header) + 1, sizeof(*sets));
 	for (i = 0; header[i]; i++) {
 		long ci = (long)i;
 		if (ci == c_pair || ci == c_order || (out->wide ? ci == c_parent || ci == c_cand
@@ -276,14 +318,14 @@ int ab_analyze_read(struct ab_analyze_input *out, const char *path, const char *
 			struct half *x;
 			long vc = out->wide ? (s ? c_cand : c_parent) : c_value;
 
-			h = ab_xrealloc(h, (nh + 1) * sizeof(*h));
+			AB_GROW(h, h_alloc, nh + 1);
 			x = &h[nh++];
 			memset(x, 0, sizeof(*x));
 			x->line = t.lines[i];
 			x->order = order;
 			x->vi = ab_xcalloc(exp->nparams + 1, sizeof(size_t));
 			for (p = 0; p < exp->nparams; p++)
-				x->vi[p] = param_value(&exp->matrix[p], rec[pcol[p]]);
+				x->vi[p] = param_value(&exp->matrix[p], &sets[p], rec[pcol[p]]);
 			x->pair = c_pair >= 0 ? ab_xstrdup(rec[c_pair]) : ab_xasprintf("#line%zu", t.lines[i]);
 			if (out->wide) {
 				x->side = (int)s;
@@ -308,8 +350,18 @@ int ab_analyze_read(struct ab_analyze_input *out, const char *path, const char *
 	 * they all are integers (so that line order does not matter), else in
 	 * order of first appearance. */
 	nrows = 1;
-	for (i = 0; i < exp->nparams; i++)
+	for (i = 0; i < exp->nparams; i++) {
+		/* The rows are the product of the columns' value counts: bound
+		 * it as the experiment file does, before it can overflow. */
+		if (nrows > MAX_ROWS / exp->matrix[i].nvalues) {
+			err = ab_error_set(AB_EINVALID, "%s:%zu: column '%s': the parameter columns make "
+					   "more than %d rows (the product of their numbers of distinct "
+					   "values); is it a parameter?", path, t.lines[0],
+					   exp->matrix[i].name, MAX_ROWS);
+			goto out;
+		}
 		nrows *= exp->matrix[i].nvalues;
+	}
 	count = ab_xcalloc(nrows, sizeof(size_t));
 	out->samples = ab_xcalloc(nh + 1, sizeof(*out->samples));
 	numeric = 1;
@@ -362,7 +414,9 @@ int ab_analyze_read(struct ab_analyze_input *out, const char *path, const char *
 		smp->nmetrics = 1;
 		smp->metrics = ab_xmalloc(sizeof(double));
 		smp->metrics[0] = x->value;
-		smp->wall_ns = (int64_t)x->value;
+		/* Only for display; a value beyond int64_t (any positive
+		 * number is accepted) must not overflow the conversion. */
+		smp->wall_ns = x->value < 9.2e18 ? (int64_t)x->value : INT64_MAX;
 	}
 	/* Every pair needs both sides: after sorting, its halves are adjacent. */
 	for (i = 0; i < nh; i++) {
@@ -387,6 +441,9 @@ out:
 	free(idx);
 	free(count);
 	free(pcol);
+	for (i = 0; sets && i < exp->nparams; i++)
+		free(sets[i].slot);
+	free(sets);
 	table_free(&t);
 	return err;
 }

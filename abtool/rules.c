@@ -89,27 +89,41 @@ static struct eval eval_interval(const struct inferential *pr, const struct inte
 	return e;
 }
 
-/* Holm's step-down adjustment (Holm 1979) of p[0..m) into q. */
+struct ranked_p {
+	double p;
+	size_t i;
+};
+
+/* Ascending p, ties in row order (a stable order). */
+static int by_p(const void *pa, const void *pb)
+{
+	const struct ranked_p *a = pa, *b = pb;
+
+	if (a->p != b->p)
+		return a->p < b->p ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Holm's step-down adjustment (Holm 1979) of p[0..m) into q. Sorted in
+ * O(m log m): `abtool analyze` can give a rule thousands of rows. */
 static void holm(double *q, const double *p, size_t m)
 {
-	size_t *idx = ab_xmalloc((m ? m : 1) * sizeof(size_t)), i, j;
+	struct ranked_p *r = ab_xmalloc((m ? m : 1) * sizeof(*r));
 	double running = 0;
+	size_t i;
 
-	for (i = 0; i < m; i++)
-		idx[i] = i;
-	for (i = 1; i < m; i++)  /* insertion sort: m is the rows of one rule */
-		for (j = i; j > 0 && p[idx[j]] < p[idx[j - 1]]; j--) {
-			size_t t = idx[j];
-			idx[j] = idx[j - 1];
-			idx[j - 1] = t;
-		}
 	for (i = 0; i < m; i++) {
-		double adj = fmin(1.0, (double)(m - i) * p[idx[i]]);
+		r[i].p = p[i];
+		r[i].i = i;
+	}
+	qsort(r, m, sizeof(*r), by_p);
+	for (i = 0; i < m; i++) {
+		double adj = fmin(1.0, (double)(m - i) * r[i].p);
 		if (adj > running)
 			running = adj;
-		q[idx[i]] = running;
+		q[r[i].i] = running;
 	}
-	free(idx);
+	free(r);
 }
 
 /* Per-row state while a rule is evaluated. */
@@ -386,7 +400,7 @@ static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule
 			  struct ab_analysis *a)
 {
 	const struct ab_experiment *exp = a->exp;
-	size_t metric = metric_index(exp, rule->metric ? rule->metric : exp->metric), r, n = 0, i, np;
+	size_t metric = metric_index(exp, rule->metric ? rule->metric : exp->metric), r, n = 0, i, np, len;
 	struct inferential preds[8];
 	struct row_state *rows = ab_xcalloc(a->nrows ? a->nrows : 1, sizeof(*rows));
 	enum ab_outcome worst = AB_PASS;
@@ -425,17 +439,23 @@ static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule
 		free(rows[i].phrases);
 	}
 	res->outcome = n ? worst : AB_INCONCLUSIVE;
-	for (i = 0; i < n; i++) {
-		char *next;
-		if (res->rows[i].outcome != worst)
-			continue;
-		next = res->detail ? ab_xasprintf("%s; %s", res->detail, res->rows[i].detail)
-				   : ab_xstrdup(res->rows[i].detail);
-		free(res->detail);
-		res->detail = next;
-	}
-	if (!n)
+	/* The worst rows' details joined by "; ", measured first: joining
+	 * one by one would copy O(rows^2) bytes. */
+	for (i = 0, len = 0; i < n; i++)
+		if (res->rows[i].outcome == worst)
+			len += strlen(res->rows[i].detail) + 2;
+	if (n) {
+		char *end = res->detail = ab_xmalloc(len + 1);
+		for (i = 0; i < n; i++) {
+			if (res->rows[i].outcome != worst)
+				continue;
+			if (end != res->detail)
+				end = stpcpy(end, "; ");
+			end = stpcpy(end, res->rows[i].detail);
+		}
+	} else {
 		res->detail = ab_xstrdup("selects no row: inconclusive");
+	}
 	free(rows);
 }
 

@@ -307,6 +307,7 @@ struct child_setup {
 	const struct ab_runner_spec *spec;
 	char **envp;
 	sigset_t reset;           /* dispositions the child sets to SIG_DFL */
+	int rtmin;                /* SIGRTMIN: the C library keeps the signals below it */
 	int stdin_fd, out_fd, err_fd; /* -1: inherit */
 	int report_fd;            /* write end of the report pipe */
 };
@@ -334,6 +335,15 @@ static void __attribute__((noreturn)) run_child(const struct child_setup *cs)
 	for (sig = 1; sig < NSIG; sig++)
 		if (sigismember(&cs->reset, sig) == 1)
 			sigaction(sig, &dfl, NULL);
+	/* glibc keeps 32 and 33 (SIGCANCEL, SIGSETXID) from sigaction(), so
+	 * an ignored disposition inherited there (glibc's posix_spawn, which
+	 * GNU make uses, leaves them ignored in its children) would pass on
+	 * to the benchmark: reset them with the system call. An all-zero
+	 * kernel sigaction is SIG_DFL, no flags, an empty mask. */
+	for (sig = SIGSYS + 1; sig < cs->rtmin; sig++) {
+		unsigned long kernel_sa[4] = { 0, 0, 0, 0 };
+		syscall(SYS_rt_sigaction, sig, kernel_sa, NULL, (size_t)(_NSIG / 8));
+	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 
@@ -658,6 +668,7 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 	cs.spec = spec;
 	cs.envp = build_env(spec->env_extra);
 	changed_signals(&cs.reset);
+	cs.rtmin = SIGRTMIN;
 	cs.stdin_fd = null_fd;
 	cs.out_fd = spec->log_path ? log_fd : out_p[1];
 	cs.err_fd = spec->log_path ? log_fd : err_p[1];

@@ -152,6 +152,12 @@ void ab_stats_summary(struct ab_summary *out, const double *x, size_t n)
 
 /* ---- sign test ------------------------------------------------------- */
 
+/* Beyond this many trials the sign test sums the tails in log space
+ * (binom_upper): Pascal's rule costs O(n^2), 3 s at n = 10^5. */
+#define SIGN_TEST_PASCAL_MAX 5000
+
+static double binom_upper(size_t k, size_t n, double p);
+
 void ab_stats_sign_test(size_t n, size_t wins, double *one_sided, double *two_sided)
 {
 	double *p, ge = 0, le = 0;
@@ -159,6 +165,14 @@ void ab_stats_sign_test(size_t n, size_t wins, double *one_sided, double *two_si
 
 	if (wins > n) {
 		*one_sided = *two_sided = NAN;
+		return;
+	}
+	if (n > SIGN_TEST_PASCAL_MAX) {
+		/* P(X <= wins) = P(X >= n - wins) at p = 1/2 */
+		ge = binom_upper(wins, n, 0.5);
+		le = binom_upper(n - wins, n, 0.5);
+		*one_sided = fmin(1, ge);
+		*two_sided = fmin(1, 2 * fmin(ge, le));
 		return;
 	}
 	/* Row n of Pascal's triangle divided by 2^n, halving at each step:
@@ -470,6 +484,89 @@ static int cmp_size(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
+/* Beyond this many Walsh averages (32 MiB of them) they are not held but
+ * counted: see walsh_rank. */
+#define WALSH_HELD_MAX ((size_t)1 << 22)
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* Doubles as integers in the same order (-0 just before +0). */
+static uint64_t order_key(double x)
+{
+	uint64_t u;
+
+	memcpy(&u, &x, sizeof(u));
+	return u >> 63 ? ~u : u | (uint64_t)1 << 63;
+}
+
+static double from_key(uint64_t k)
+{
+	uint64_t u = k >> 63 ? k & ~((uint64_t)1 << 63) : ~k;
+	double x;
+
+	memcpy(&x, &u, sizeof(x));
+	return x;
+}
+
+/* How many Walsh averages 0.5 * (s[i] + s[j]), i <= j, are <= t, for s
+ * sorted ascending: for each i they are ascending in j (rounding is
+ * monotone), and the last j that qualifies only falls as i grows. O(n). */
+static uint64_t walsh_count_le(const double *s, size_t n, double t)
+{
+	uint64_t count = 0;
+	size_t i;
+	ptrdiff_t j = (ptrdiff_t)n - 1;
+
+	for (i = 0; i < n; i++) {
+		while (j >= (ptrdiff_t)i && 0.5 * (s[i] + s[j]) > t)
+			j--;
+		if (j < (ptrdiff_t)i)
+			break;
+		count += (uint64_t)(j - (ptrdiff_t)i + 1);
+	}
+	return count;
+}
+
+/* The Walsh average of 0-based rank r, without holding the M of them:
+ * the smallest double t with more than r averages <= t, by bisection on
+ * the ordered bit patterns (at most 64 counts of O(n)). It is one of the
+ * averages, computed as the held path computes it, so both agree. */
+static double walsh_rank(const double *s, size_t n, size_t r)
+{
+	uint64_t lo = order_key(s[0]), hi = order_key(s[n - 1]), mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (walsh_count_le(s, n, from_key(mid)) > (uint64_t)r)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return from_key(lo);
+}
+
+/* The same result as below for n(n+1)/2 > WALSH_HELD_MAX, in O(n) memory
+ * and O(n log n) time: `abtool analyze` can be given 10^5 pairs, whose
+ * 5 * 10^9 averages would need 40 GB. */
+static void hodges_lehmann_counted(struct ab_hl *out, const double *d, size_t n, size_t m)
+{
+	double *s = ab_xmalloc(n * sizeof(*s));
+
+	memcpy(s, d, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	out->estimate = 0.5 * (walsh_rank(s, n, (m - 1) / 2) + walsh_rank(s, n, m / 2));
+	if (out->k > 0) {
+		out->lower = walsh_rank(s, n, out->k - 1);
+		out->upper = walsh_rank(s, n, m - out->k);
+	}
+	free(s);
+}
+
 void ab_stats_hodges_lehmann(struct ab_hl *out, const double *d, size_t n, double alpha)
 {
 	size_t m = n * (n + 1) / 2, idx[4], nidx = 0, i, j, w = 0;
@@ -479,6 +576,10 @@ void ab_stats_hodges_lehmann(struct ab_hl *out, const double *d, size_t n, doubl
 	out->estimate = out->lower = out->upper = NAN;
 	if (n == 0)
 		return;
+	if (m > WALSH_HELD_MAX) {
+		hodges_lehmann_counted(out, d, n, m);
+		return;
+	}
 	walsh = ab_xmalloc(m * sizeof(*walsh));
 	for (i = 0; i < n; i++)
 		for (j = i; j < n; j++)

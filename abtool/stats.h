@@ -76,7 +76,9 @@ void ab_stats_summary(struct ab_summary *out, const double *x, size_t n);
  * that are not ties. Writes the one-sided p P(X >= wins) and the two-sided
  * p min(1, 2 * min(P(X >= wins), P(X <= wins))). n == 0 gives 1 and 1;
  * wins > n gives NAN. The binomial probabilities are built by halving
- * Pascal's rule, so they are exact fractions for n up to about 50.
+ * Pascal's rule, so they are exact fractions for n up to about 50; for
+ * n > 5000 (where that costs O(n^2)) the tails are summed in log space
+ * with lgamma, to about 11 significant digits.
  * Source: stats-vectors.md section 1.
  */
 void ab_stats_sign_test(size_t n, size_t wins, double *one_sided, double *two_sided);
@@ -160,8 +162,11 @@ struct ab_hl {
  * Fill `out` for d[0..n) (borrowed, finite) at one-sided level alpha
  * (Hodges & Lehmann 1963): k from ab_stats_walsh_k, order statistics by
  * quickselect. Estimate and bounds are in the unit of d. n == 0 gives NAN
- * everywhere. Memory: all M = n(n+1)/2 Walsh averages are held at once,
- * 4 n(n+1) bytes (100 MB at n = 5000); time O(M) expected.
+ * everywhere. Up to M = n(n+1)/2 = 2^22 Walsh averages (n about 2900)
+ * they are held at once (32 MiB) and selected in O(M) expected time;
+ * beyond, each order statistic is found by bisection over the values
+ * with an O(n) count of the averages below (O(n) memory, O(64 n) per
+ * statistic after an O(n log n) sort), with the same results.
  */
 void ab_stats_hodges_lehmann(struct ab_hl *out, const double *d, size_t n, double alpha);
 

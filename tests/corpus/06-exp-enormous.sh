@@ -11,8 +11,9 @@
 size=$(stat -c %s "$T/exp.yaml")
 expect_fail 64 "exp.yaml is $size bytes; an experiment file is at most 1 MiB" \
 	/usr/bin/time -o "$T/rss" -f %M "$ABTOOL" check "$T/exp.yaml"
-[ "$(tail -n 1 "$T/rss")" -lt 16384 ] || fail "abtool used $(tail -n 1 "$T/rss") KiB for a 20 MB file"
+# (the memory bound holds in the normal build; ASan's shadow memory is not abtool's)
+[ -n "${ABTOOL_SANITIZED:-}" ] || [ "$(tail -n 1 "$T/rss")" -lt 16384 ] || fail "abtool used $(tail -n 1 "$T/rss") KiB for a 20 MB file"
 expect_fail 64 "/dev/zero is more than 1 MiB; an experiment file is at most 1 MiB" \
 	/usr/bin/time -o "$T/rss" -f %M "$ABTOOL" check /dev/zero
-[ "$(tail -n 1 "$T/rss")" -lt 16384 ] || fail "abtool used $(tail -n 1 "$T/rss") KiB on /dev/zero"
+[ -n "${ABTOOL_SANITIZED:-}" ] || [ "$(tail -n 1 "$T/rss")" -lt 16384 ] || fail "abtool used $(tail -n 1 "$T/rss") KiB on /dev/zero"
 echo ok

@@ -19,7 +19,8 @@ expect_decided /usr/bin/time -o "$T/rss" -f %M "$ABTOOL" run "$T/repo/exp.yaml" 
 assert_contains "$T/err" "printed more output than abtool keeps"
 assert_contains "$T/out" "flagged 'output_truncated'"
 rss=$(tail -n 1 "$T/rss")
-[ "$rss" -lt 30000 ] || fail "max RSS $rss KiB: the output was held in memory"
+# (the memory bound holds in the normal build; ASan's shadow memory is not abtool's)
+[ -n "${ABTOOL_SANITIZED:-}" ] || [ "$rss" -lt 30000 ] || fail "max RSS $rss KiB: the output was held in memory"
 [ "$(sqlite3 "$T/store.db" "select count(*) from samples where run_id = 2 and status = 1 and flags like '%output_truncated%' and checksum = '7919'")" = 6 ] \
 	|| fail "samples not flagged, or their checksum lost: $(sqlite3 "$T/store.db" "select flags, checksum from samples where run_id = 2")"
 [ "$(jqv "$T/r.json" .rows[0].checksum_match)" = true ] || fail "checksum_match"

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAXP 16
 
@@ -512,6 +513,62 @@ static void test_verdict_precedence(void **state)
 	release(&f);
 }
 
+/* A rule over many rows (`abtool analyze` makes a row of every distinct
+ * parameter value): each row used to scan every sample of the run, and
+ * the rule's detail was joined one row at a time, both O(rows^2): this
+ * case took 13 s of CPU without the first fix and 5.6 s without the
+ * second. Now about 0.3 s (0.9 s under AddressSanitizer). */
+static void test_many_rows_linear(void **state)
+{
+	size_t nrows = 15000, r, i, m, side, n = 0, len = 0;
+	char *yaml = ab_xmalloc(nrows * 8 + 256);
+	struct ab_experiment e;
+	struct ab_analysis a;
+	struct ab_sample *s;
+	clock_t t0;
+	double cpu_s;
+
+	(void)state;
+	len += (size_t)sprintf(yaml, "name: r\nbenchmark: ./b {x}\npairs: 6\nmatrix: {x: [");
+	for (r = 0; r < nrows; r++)
+		len += (size_t)sprintf(yaml + len, "%s%zu", r ? ", " : "", r);
+	sprintf(yaml + len, "]}\naccept:\n  - name: gain\n    faster_by: 5%%\n");
+	if (ab_experiment_parse(&e, "/tmp/rules.yaml", yaml, strlen(yaml)) < 0)
+		fail_msg("parse: %s", ab_error_last());
+	s = ab_xcalloc(nrows * 12, sizeof(*s));
+	for (i = 0; i < 6; i++)  /* round-robin, as a plan visits rows */
+		for (r = 0; r < nrows; r++)
+			for (side = 0; side < 2; side++, n++) {
+				s[n].entry.seq = (uint32_t)n;
+				s[n].entry.row = (uint32_t)r;
+				s[n].entry.pair = (int32_t)i;
+				s[n].entry.warmup = -1;
+				s[n].entry.side = (uint8_t)side;
+				s[n].entry.order = (uint8_t)(i & 1);
+				s[n].status = AB_SAMPLE_DONE;
+				s[n].nmetrics = e.nmetrics;
+				s[n].metrics = ab_xmalloc(e.nmetrics * sizeof(double));
+				for (m = 0; m < e.nmetrics; m++)
+					s[n].metrics[m] = 100e6 * exp(side ? TIGHT[i] : 0);
+			}
+	t0 = clock();
+	ab_analysis_run(&a, &e, s, n, NULL, NULL);
+	cpu_s = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	assert_int_equal(a.nrows, nrows);
+	assert_int_equal(a.rules[0].nrows, nrows);
+	assert_int_equal(a.rules[0].outcome, AB_INCONCLUSIVE);
+	assert_int_equal(a.verdict, AB_INCONCLUSIVE_VERDICT);
+	/* every row is inconclusive, so the detail names all of them */
+	assert_non_null(strstr(a.rules[0].detail, "x=14999: ratio"));
+	assert_true(!strncmp(a.rules[0].detail, "x=0: ratio", 10));
+	if (cpu_s > 2)
+		fail_msg("the analysis of %zu rows took %.1f s of CPU", nrows, cpu_s);
+	ab_analysis_release(&a);
+	ab_samples_free(s, n);
+	ab_experiment_release(&e);
+	free(yaml);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -530,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_too_few_pairs),
 		cmocka_unit_test(test_integrity),
 		cmocka_unit_test(test_verdict_precedence),
+		cmocka_unit_test(test_many_rows_linear),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

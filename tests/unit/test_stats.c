@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 
@@ -864,6 +865,88 @@ static void test_binomial_ci(void **state)
 	assert_true(lo == 0 && hi == 1);
 }
 
+static int cmp_dbl(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* Above 2^22 Walsh averages they are counted, not held: the same order
+ * statistics as sorting all of them, ties and negative values included. */
+static void test_hl_counted_matches_sorted(void **state)
+{
+	size_t n = 3000, m = n * (n + 1) / 2, i, j, w = 0;
+	double *d = malloc(n * sizeof(*d)), *walsh = malloc(m * sizeof(*walsh));
+	struct ab_hl hl;
+
+	(void)state;
+	for (i = 0; i < n; i++)  /* many ties, a skew, and a few -0.0 */
+		d[i] = i % 97 == 0 ? -0.0 : (double)((i * 7919) % 1001) * 1e-4 - 0.04 + (i % 3 ? 0 : 1e-9 * (double)i);
+	for (i = 0; i < n; i++)
+		for (j = i; j < n; j++)
+			walsh[w++] = 0.5 * (d[i] + d[j]);
+	qsort(walsh, m, sizeof(*walsh), cmp_dbl);
+	ab_stats_hodges_lehmann(&hl, d, n, AB_STATS_ALPHA);
+	assert_true(hl.k > 0);
+	assert_true(hl.estimate == 0.5 * (walsh[(m - 1) / 2] + walsh[m / 2]));
+	assert_true(hl.lower == walsh[hl.k - 1]);
+	assert_true(hl.upper == walsh[m - hl.k]);
+	free(walsh);
+	free(d);
+}
+
+/* 10^5 pairs (an `abtool analyze` file of that size): the 5 * 10^9 Walsh
+ * averages used to be allocated at once, 40 GB, and the run stopped with
+ * "out of memory". */
+static void test_hl_many_pairs(void **state)
+{
+	size_t n = 100000, i;
+	double *d = malloc(n * sizeof(*d));
+	struct ab_hl hl;
+	clock_t t0;
+	double cpu_s;
+
+	(void)state;
+	for (i = 0; i < n; i++)  /* symmetric about 0.01 */
+		d[i] = 0.01 + ((double)(i % 1000) - 499.5) * 1e-4;
+	t0 = clock();
+	ab_stats_hodges_lehmann(&hl, d, n, AB_STATS_ALPHA);
+	cpu_s = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	assert_close(hl.estimate, 0.01, 9);
+	assert_true(hl.lower < hl.estimate && hl.estimate < hl.upper);
+	assert_true(hl.upper - hl.lower < 1e-3);
+	if (cpu_s > 2)
+		fail_msg("Hodges-Lehmann of %zu pairs took %.1f s of CPU", n, cpu_s);
+	free(d);
+}
+
+/* 10^5 pairs: Pascal's rule took O(n^2), 3 s of CPU. Beyond 5000 trials
+ * the tails are summed in log space; they agree with the continuity-
+ * corrected normal approximation here, and with Pascal's rule at n = 5000. */
+static void test_sign_test_many_pairs(void **state)
+{
+	double one, two, one_exact, two_exact, z;
+	clock_t t0 = clock();
+
+	(void)state;
+	ab_stats_sign_test(100000, 50500, &one, &two);
+	if ((double)(clock() - t0) / CLOCKS_PER_SEC > 1)
+		fail_msg("the sign test of 100000 pairs took over 1 s of CPU");
+	z = (50500 - 0.5 - 50000) / sqrt(100000 * 0.25);
+	assert_close(one, 0.5 * erfc(z / sqrt(2)), 2);
+	assert_close(two, 2 * one, 12);
+	ab_stats_sign_test(100000, 100000, &one, &two);
+	assert_true(one > 0 || one == 0);
+	assert_true(one < 1e-300 || one == 0);
+	ab_stats_sign_test(100000, 0, &one, &two);
+	assert_close(one, 1, 12);
+	/* both ways of computing at the threshold and just past it */
+	ab_stats_sign_test(5000, 2600, &one_exact, &two_exact);
+	ab_stats_sign_test(5001, 2600, &one, &two);
+	assert_true(one > one_exact && one < one_exact * 1.1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -889,6 +972,9 @@ int main(void)
 		cmocka_unit_test(test_t_quantile),
 		cmocka_unit_test(test_paired_t),
 		cmocka_unit_test(test_simulated_error_rates),
+		cmocka_unit_test(test_hl_counted_matches_sorted),
+		cmocka_unit_test(test_hl_many_pairs),
+		cmocka_unit_test(test_sign_test_many_pairs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

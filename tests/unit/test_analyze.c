@@ -1,0 +1,124 @@
+/* test_analyze.c - the reader of `abtool analyze` on inputs the fuzzer
+ * (fuzz/fuzz_analyze.c) found trouble with: every value converts without
+ * overflow, a product of parameter columns too large for a matrix is an
+ * error rather than an overflowed allocation, and a column with a new
+ * value on every line costs linear time. */
+#include "testutil.h"
+#include "analyze.h"
+#include "error.h"
+#include "util.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int read_text(struct ab_analyze_input *in, const char *path, const char *text)
+{
+	return ab_analyze_read(in, path, text, strlen(text), NULL);
+}
+
+static void test_wide_and_long(void **state)
+{
+	struct ab_analyze_input in;
+
+	(void)state;
+	assert_int_equal(read_text(&in, "p.tsv", "lanes\tpair\tparent\tcandidate\n"
+				   "1\t1\t10\t9\n2\t1\t20\t18\n1\t2\t11\t9.5\n"), 0);
+	assert_int_equal(in.wide, 1);
+	assert_int_equal(in.exp.nparams, 1);
+	assert_int_equal(ab_experiment_nrows(&in.exp), 2);
+	assert_int_equal(in.nsamples, 6);
+	assert_int_equal(in.exp.pairs, 2);
+	assert_int_equal(in.samples[0].wall_ns, 10);
+	ab_analyze_release(&in);
+	assert_int_equal(read_text(&in, "p.csv", "pair,side,value\n1,A,3\n1,B,2\n"), 0);
+	assert_int_equal(in.wide, 0);
+	assert_int_equal(in.nsamples, 2);
+	ab_analyze_release(&in);
+}
+
+/* Any positive number is a value; the display field wall_ns used to
+ * take it by a conversion that overflows beyond 2^63 (UB; INT64_MIN on
+ * x86-64, so the sample showed a negative time). */
+static void test_huge_value(void **state)
+{
+	struct ab_analyze_input in;
+
+	(void)state;
+	assert_int_equal(read_text(&in, "p.tsv", "parent\tcandidate\n1e300\t99122222222222222222222\n"), 0);
+	assert_int_equal(in.nsamples, 2);
+	assert_true(in.samples[0].metrics[0] == 1e300);
+	assert_true(in.samples[0].wall_ns == INT64_MAX);
+	assert_true(in.samples[1].wall_ns == INT64_MAX);
+	ab_analyze_release(&in);
+}
+
+/* 64 parameter columns of two values make 2^64 rows, which wrapped to 0:
+ * a one-element array was then indexed by huge row numbers. */
+static void test_row_product_bounded(void **state)
+{
+	struct ab_analyze_input in;
+	char *text = ab_xstrdup(""), *next;
+	int line, c;
+
+	(void)state;
+	for (line = 0; line < 3; line++) {
+		for (c = 0; c < 64; c++) {
+			if (line == 0)
+				next = ab_xasprintf("%sc%d\t", text, c);
+			else
+				next = ab_xasprintf("%s%c\t", text, line == 1 ? 'a' : 'b');
+			free(text);
+			text = next;
+		}
+		next = ab_xasprintf("%s%s\n", text, line == 0 ? "parent\tcandidate" : "1\t2");
+		free(text);
+		text = next;
+	}
+	assert_int_equal(read_text(&in, "p.tsv", text), AB_EINVALID);
+	assert_string_equal(ab_error_last(), "p.tsv:1: column 'c19': the parameter columns make more "
+			    "than 1000000 rows (the product of their numbers of distinct values); is it "
+			    "a parameter?");
+	ab_analyze_release(&in);
+	free(text);
+}
+
+/* An id column with a new value on every line: finding a value among
+ * those seen was a linear search, O(lines^2) (50000 lines took about
+ * 20 s); hashed, it takes milliseconds. */
+static void test_distinct_values_linear(void **state)
+{
+	struct ab_analyze_input in;
+	size_t n = 50000, i, len = 0;
+	char *text = ab_xmalloc(n * 40 + 64);
+	clock_t t0;
+	double cpu_s;
+
+	(void)state;
+	len += (size_t)sprintf(text, "run\tparent\tcandidate\n");
+	for (i = 0; i < n; i++)
+		len += (size_t)sprintf(text + len, "r%zu\t%zu\t%zu\n", i, 100 + i % 7, 99 + i % 5);
+	t0 = clock();
+	assert_int_equal(ab_analyze_read(&in, "p.tsv", text, len, NULL), 0);
+	cpu_s = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	assert_int_equal(ab_experiment_nrows(&in.exp), n);
+	assert_string_equal(in.exp.matrix[0].values[n - 1], "r49999");
+	assert_int_equal(in.samples[2 * n - 1].entry.row, n - 1);
+	if (cpu_s > 2)
+		fail_msg("reading %zu distinct values took %.1f s of CPU", n, cpu_s);
+	ab_analyze_release(&in);
+	free(text);
+}
+
+int main(void)
+{
+	static const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wide_and_long),
+		cmocka_unit_test(test_huge_value),
+		cmocka_unit_test(test_row_product_bounded),
+		cmocka_unit_test(test_distinct_values_linear),
+	};
+
+	return cmocka_run_group_tests_name("analyze", tests, NULL, NULL);
+}
