@@ -1,20 +1,30 @@
 /* runner.c - one fresh process per sample (see runner.h).
  *
  * Everything that can be prepared is prepared before the first clock
- * reading: pipes, /dev/null, the log file, the environment array, the set
- * of signals to reset, the first piece of the output buffers. Between the
- * readings the parent forks, polls and reads the pipes, and reaps the
- * child; the child sets itself up with async-signal-safe calls only and
- * reports a failing chdir or exec over a close-on-exec pipe (git's
- * child_die()). */
+ * reading: pipes, /dev/null, the log file, the environment array, the
+ * PATH, the set of signals to reset, the first piece of the output
+ * buffers. Between the readings the parent starts the child, polls and
+ * reads the pipes, and reaps it.
+ *
+ * The child is started as posix_spawn does it: clone(CLONE_VM |
+ * CLONE_VFORK) on a stack of its own. It shares the parent's memory
+ * until it execs, so no page tables are copied and the parent takes no
+ * copy-on-write faults while the sample runs (a fork of abtool cost
+ * about 60 such faults per sample); the parent is suspended until the
+ * child has exec'd or died, so a failing chdir or exec is reported
+ * through shared memory instead of git's child_die() pipe. The child uses
+ * async-signal-safe calls only, never returns into the parent's frames
+ * and never writes the parent's memory except its start report. */
 #include "runner.h"
 #include "error.h"
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -35,6 +45,8 @@
 #define POLL_OPEN_NS 50000000LL   /* no pidfd: check the child this often */
 #define BACKOFF_MIN_NS 50000LL    /* no pidfd, pipes closed: first wait */
 #define BACKOFF_MAX_NS 50000000LL
+#define CHILD_STACK 65536          /* the cloned child's stack, bytes */
+#define DEFAULT_PATH "/bin:/usr/bin" /* execvp's when PATH is unset (glibc _CS_PATH) */
 
 /* The handler side only loads and stores these, so they must not need a
  * lock; C11 atomics also order the flag against the self-pipe's fd,
@@ -302,28 +314,103 @@ struct start_report {
 	int err;
 };
 
-/* Everything the child needs, computed before fork. */
+/* Everything the child needs, computed before it starts. The child
+ * writes only `report` (and the script slots of `sh_argv`). */
 struct child_setup {
 	const struct ab_runner_spec *spec;
 	char **envp;
+	const char *path;         /* the child's PATH, for a name without '/' */
+	char **sh_argv;           /* argc + 2 slots for an ENOEXEC file */
 	sigset_t reset;           /* dispositions the child sets to SIG_DFL */
 	int stdin_fd, out_fd, err_fd; /* -1: inherit */
-	int report_fd;            /* write end of the report pipe */
+	volatile struct start_report report;
 };
 
-static void __attribute__((noreturn)) child_die(int fd, int step)
+static void __attribute__((noreturn)) child_die(struct child_setup *cs, int step)
 {
-	struct start_report rep = { step, errno };
-
-	if (write(fd, &rep, sizeof(rep)) < 0) {
-		/* the parent still sees exit 127 */
-	}
+	cs->report.step = step;
+	cs->report.err = errno;
 	_exit(127);
 }
 
-/* After fork: async-signal-safe calls only (the parent may have threads). */
-static void __attribute__((noreturn)) run_child(const struct child_setup *cs)
+/* execve `file`, and like execvp run a file without a #! line, which
+ * execve refuses with ENOEXEC, with /bin/sh. Returns on failure. */
+static void exec_file(struct child_setup *cs, const char *file)
 {
+	char *const *argv = cs->spec->argv;
+	size_t i;
+
+	execve(file, argv, cs->envp);
+	if (errno != ENOEXEC)
+		return;
+	cs->sh_argv[0] = "/bin/sh";
+	cs->sh_argv[1] = (char *)file;
+	for (i = 1; argv[i]; i++)
+		cs->sh_argv[i + 1] = argv[i];
+	cs->sh_argv[i + 1] = NULL;
+	execve("/bin/sh", cs->sh_argv, cs->envp);
+	errno = ENOEXEC;
+}
+
+/* execvp with the child's PATH (glibc's __execvpe: an empty element is
+ * the current directory; EACCES is kept while later elements are tried;
+ * errors other than "not there" end the search). */
+static void exec_search(struct child_setup *cs)
+{
+	const char *file = cs->spec->argv[0], *p = cs->path, *colon;
+	size_t flen = strlen(file), dlen;
+	char buf[PATH_MAX];
+	int eacces = 0;
+
+	if (!*file) {
+		errno = ENOENT;
+		return;
+	}
+	if (strchr(file, '/')) {
+		exec_file(cs, file);
+		return;
+	}
+	if (flen >= NAME_MAX + 1) {
+		errno = ENAMETOOLONG;
+		return;
+	}
+	for (;; p = colon + 1) {
+		colon = strchr(p, ':');
+		if (!colon)
+			colon = p + strlen(p);
+		dlen = (size_t)(colon - p);
+		if (dlen + 1 + flen < sizeof(buf)) {
+			memcpy(buf, p, dlen);
+			buf[dlen] = '/';
+			memcpy(buf + dlen + 1, file, flen + 1);
+			exec_file(cs, dlen ? buf : file);
+			switch (errno) {
+			case EACCES:
+				eacces = 1;
+				break;
+			case ENOENT:
+			case ESTALE:
+			case ENOTDIR:
+			case ENODEV:
+			case ETIMEDOUT:
+			case ENAMETOOLONG:
+				break;
+			default:
+				return;
+			}
+		}
+		if (!*colon)
+			break;
+	}
+	errno = eacces ? EACCES : ENOENT;
+}
+
+/* The cloned child: async-signal-safe calls only, on its own stack. Every
+ * signal is blocked when it starts (see ab_runner_run), so none of the
+ * parent's handlers can run here before the dispositions are reset. */
+static int run_child(void *arg)
+{
+	struct child_setup *cs = arg;
 	struct sigaction dfl;
 	sigset_t none;
 	int sig;
@@ -340,17 +427,19 @@ static void __attribute__((noreturn)) run_child(const struct child_setup *cs)
 	if ((cs->stdin_fd >= 0 && dup2(cs->stdin_fd, 0) < 0) ||
 	    (cs->out_fd >= 0 && dup2(cs->out_fd, 1) < 0) ||
 	    (cs->err_fd >= 0 && dup2(cs->err_fd, 2) < 0))
-		child_die(cs->report_fd, AB_RUNNER_START_IO);
+		child_die(cs, AB_RUNNER_START_IO);
 	if (cs->spec->cwd && chdir(cs->spec->cwd) < 0)
-		child_die(cs->report_fd, AB_RUNNER_START_CWD);
+		child_die(cs, AB_RUNNER_START_CWD);
 
-	/* execvp searches the PATH of environ, so the child's PATH counts. */
-	environ = cs->envp;
-	if (cs->spec->shell)
-		execl("/bin/sh", "sh", "-c", cs->spec->shell, (char *)NULL);
-	else
-		execvp(cs->spec->argv[0], cs->spec->argv);
-	child_die(cs->report_fd, AB_RUNNER_START_EXEC);
+	if (cs->spec->shell) {
+		char *const sh[] = { "sh", "-c", (char *)cs->spec->shell, NULL };
+
+		execve("/bin/sh", sh, cs->envp);
+	} else {
+		exec_search(cs);
+	}
+	child_die(cs, AB_RUNNER_START_EXEC);
+	return 127;
 }
 
 /* Signals whose disposition is not SIG_DFL now: ignored ones would
@@ -408,11 +497,19 @@ static char **build_env(char *const *extra)
 	return env;
 }
 
+/* The value of PATH in `env`, or execvp's default. Borrowed. */
+static const char *env_path(char *const *env)
+{
+	for (; *env; env++)
+		if (!strncmp(*env, "PATH=", 5))
+			return *env + 5;
+	return DEFAULT_PATH;
+}
+
 /* The parent's view of one run. */
 struct run {
 	pid_t pid;
 	int pidfd;                /* -1: fallback to wait4(WNOHANG) */
-	int report_fd;            /* read end, -1 once closed */
 	struct start_report report;
 	struct capture out, err;
 	int64_t t0, t1;
@@ -427,17 +524,6 @@ static void close_fd(int *fd)
 	if (*fd >= 0)
 		close(*fd);
 	*fd = -1;
-}
-
-static void read_report(struct run *r)
-{
-	struct start_report rep;
-	ssize_t n = read(r->report_fd, &rep, sizeof(rep));
-
-	if (n == (ssize_t)sizeof(rep))
-		r->report = rep;
-	else if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
-		close_fd(&r->report_fd);
 }
 
 /* wait4, then the second clock reading at once. Returns 1 when reaped. */
@@ -469,10 +555,9 @@ static void kill_group(struct run *r, int sig)
 		r->killed = 1;
 }
 
-enum { SLOT_OUT, SLOT_ERR, SLOT_REPORT, SLOT_WAKE, SLOT_PIDFD, SLOT_COUNT };
+enum { SLOT_OUT, SLOT_ERR, SLOT_WAKE, SLOT_PIDFD, SLOT_COUNT };
 
-/* Poll until the child is reaped: read output, notice an exec failure,
- * an interrupt, the timeout and the end of the child. */
+/* Poll until the child is reaped: read output, notice an interrupt, the timeout and the end of the child. */
 static int supervise(struct run *r, int64_t timeout_ms)
 {
 	struct pollfd pfd[SLOT_COUNT];
@@ -492,8 +577,7 @@ static int supervise(struct run *r, int64_t timeout_ms)
 
 		pfd[SLOT_OUT].fd = r->out.fd;
 		pfd[SLOT_ERR].fd = r->err.fd;
-		pfd[SLOT_REPORT].fd = r->report_fd;
-		pipes_open = r->out.fd >= 0 || r->err.fd >= 0 || r->report_fd >= 0;
+		pipes_open = r->out.fd >= 0 || r->err.fd >= 0;
 
 		if (deadline && !r->timed_out)
 			next = deadline;
@@ -530,8 +614,6 @@ static int supervise(struct run *r, int64_t timeout_ms)
 				capture_read(&r->out, r->scratch);
 			if (pfd[SLOT_ERR].revents)
 				capture_read(&r->err, r->scratch);
-			if (pfd[SLOT_REPORT].revents)
-				read_report(r);
 			if (pfd[SLOT_WAKE].revents)
 				drain_wake_pipe();
 			if (pfd[SLOT_PIDFD].revents && (error = reap(r, 0)) < 0)
@@ -601,14 +683,15 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 	struct child_setup cs;
 	struct run r;
 	sigset_t all, old_mask;
-	int out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 }, rep_p[2] = { -1, -1 };
-	int log_fd = -1, null_fd = -1, error = 0;
+	int out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 };
+	int log_fd = -1, null_fd = -1, error = 0, start_errno;
+	char *stack = NULL;
 	size_t cap = spec->output_cap ? spec->output_cap : DEFAULT_CAP;
 	const char *what = spec->shell ? spec->shell : spec->argv ? spec->argv[0] : NULL;
 
 	memset(result, 0, sizeof(*result));
 	memset(&r, 0, sizeof(r));
-	r.out.fd = r.err.fd = r.report_fd = r.pidfd = -1;
+	r.out.fd = r.err.fd = r.pidfd = -1;
 	memset(&cs, 0, sizeof(cs));
 
 	if (!what) {
@@ -648,20 +731,24 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 		capture_init(&r.err, err_p[0], cap, 0);
 		out_p[0] = err_p[0] = -1;
 	}
-	if (make_pipe(rep_p, 1) < 0) {
-		error = ab_error_set(AB_EIO, "cannot start '%s': pipe: %s", what, strerror(errno));
-		goto out_close;
-	}
-	r.report_fd = rep_p[0];
-	rep_p[0] = -1;
 
 	cs.spec = spec;
 	cs.envp = build_env(spec->env_extra);
+	cs.path = env_path(cs.envp);
+	if (spec->argv) {
+		size_t argc = 0;
+
+		while (spec->argv[argc])
+			argc++;
+		cs.sh_argv = ab_xcalloc(argc + 2, sizeof(*cs.sh_argv));
+	}
+	/* malloc'd, not mmap'd: the heap reuses warm pages, so the child
+	 * takes no page faults on its stack. */
+	stack = ab_xmalloc(CHILD_STACK);
 	changed_signals(&cs.reset);
 	cs.stdin_fd = null_fd;
 	cs.out_fd = spec->log_path ? log_fd : out_p[1];
 	cs.err_fd = spec->log_path ? log_fd : err_p[1];
-	cs.report_fd = rep_p[1];
 
 	/* Blocked until the child has reset its handlers, so that none of
 	 * ours runs in the child. */
@@ -669,23 +756,26 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 	pthread_sigmask(SIG_BLOCK, &all, &old_mask);
 
 	r.t0 = ab_now_ns();
-	r.pid = fork();
-	if (r.pid == 0)
-		run_child(&cs);
+	/* The stack grows down on every architecture Linux runs abtool on;
+	 * its top is aligned for any ABI. Back here, the child has exec'd or
+	 * exited, its setpgid done and its report written. */
+	r.pid = clone(run_child, (void *)(((uintptr_t)stack + CHILD_STACK) & ~(uintptr_t)63),
+		      CLONE_VM | CLONE_VFORK | SIGCHLD, &cs);
+	start_errno = errno;
 	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 	if (r.pid < 0) {
-		error = ab_error_set(AB_EIO, "cannot start '%s': fork: %s", what, strerror(errno));
+		error = ab_error_set(AB_EIO, "cannot start '%s': clone: %s", what,
+				     strerror(start_errno));
 		goto out_free_env;
 	}
-	/* Also here, so that a kill of the group cannot miss the child. */
-	setpgid(r.pid, r.pid);
+	r.report.step = cs.report.step;
+	r.report.err = cs.report.err;
 #ifdef SYS_pidfd_open
 	if (pidfd_enabled)
 		r.pidfd = (int)syscall(SYS_pidfd_open, r.pid, 0);
 #endif
 	close_fd(&out_p[1]);
 	close_fd(&err_p[1]);
-	close_fd(&rep_p[1]);
 	close_fd(&log_fd);
 	close_fd(&null_fd);
 
@@ -696,23 +786,20 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 	kill_group(&r, SIGKILL);
 	capture_drain(&r.out, r.scratch);
 	capture_drain(&r.err, r.scratch);
-	if (r.report_fd >= 0)
-		read_report(&r);
 	fill_result(result, &r);
 	if (!error && r.interrupted)
 		error = interrupted_error();
 
 out_free_env:
 	free(cs.envp);
+	free(cs.sh_argv);
+	free(stack);
 out_close:
 	close_fd(&r.pidfd);
-	close_fd(&r.report_fd);
 	close_fd(&out_p[0]);
 	close_fd(&out_p[1]);
 	close_fd(&err_p[0]);
 	close_fd(&err_p[1]);
-	close_fd(&rep_p[0]);
-	close_fd(&rep_p[1]);
 	close_fd(&log_fd);
 	close_fd(&null_fd);
 out_finish:

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -302,6 +303,83 @@ static void test_exec_missing(void **state)
 	assert_int_equal(res.exec_errno, 0);
 	assert_string_equal(describe(&res, 0), "exit 127");
 	ab_runner_result_release(&res);
+}
+
+/* Like execvp: a file without a #! line runs under /bin/sh, found by
+ * path or through the child's PATH; a PATH entry that is not executable
+ * (EACCES) does not stop the search, and is the error when nothing else
+ * is found; an empty PATH element is the working directory. */
+static void test_exec_search(void **state)
+{
+	struct ab_runner_result res;
+	char *dir = ab_test_mktemp("runner-exec"), *script = ab_path_join(dir, "noshebang");
+	char *fake_true = ab_path_join(dir, "true");
+	char *path_first = ab_xasprintf("PATH=%s:/usr/bin:/bin", dir);
+	char *path_only = ab_xasprintf("PATH=%s", dir);
+	char *const by_path[] = { script, "one", "two", NULL };
+	char *const by_name[] = { "noshebang", "three", NULL };
+	char *const true_argv[] = { "true", NULL };
+	char *const env_first[] = { path_first, NULL }, *const env_only[] = { path_only, NULL };
+	char *const env_empty_elem[] = { "PATH=/nonexistent-abtool-path:", NULL };
+	struct ab_runner_spec spec = { .argv = by_path, .stdin_null = 1 };
+	static const char text[] = "printf '%s|' \"$0\" \"$@\"\n";
+
+	(void)state;
+	assert_int_equal(ab_write_file(script, text, sizeof(text) - 1), 0);
+	assert_int_equal(chmod(script, 0755), 0);
+	assert_int_equal(ab_write_file(fake_true, "", 0), 0);
+	assert_int_equal(chmod(fake_true, 0644), 0);
+
+	run_ok(&res, &spec);
+	assert_int_equal(res.exec_errno, 0);
+	assert_int_equal(res.exit_code, 0);
+	{
+		char *want = ab_xasprintf("%s|one|two|", script);
+		assert_string_equal(res.out.data, want);
+		free(want);
+	}
+	ab_runner_result_release(&res);
+
+	spec.argv = by_name;
+	spec.env_extra = env_first;
+	run_ok(&res, &spec);
+	assert_int_equal(res.exec_errno, 0);
+	{
+		char *want = ab_xasprintf("%s/noshebang|three|", dir);
+		assert_string_equal(res.out.data, want);
+		free(want);
+	}
+	ab_runner_result_release(&res);
+
+	/* An empty element: the working directory. */
+	spec.env_extra = env_empty_elem;
+	spec.cwd = dir;
+	run_ok(&res, &spec);
+	assert_int_equal(res.exec_errno, 0);
+	assert_string_equal(res.out.data, "noshebang|three|");
+	ab_runner_result_release(&res);
+	spec.cwd = NULL;
+
+	/* dir/true is not executable: skipped, /usr/bin/true or /bin/true runs. */
+	spec.argv = true_argv;
+	spec.env_extra = env_first;
+	run_ok(&res, &spec);
+	assert_int_equal(res.exec_errno, 0);
+	assert_int_equal(res.exit_code, 0);
+	ab_runner_result_release(&res);
+
+	spec.env_extra = env_only;
+	run_ok(&res, &spec);
+	assert_int_equal(res.exec_errno, EACCES);
+	assert_int_equal(res.start_step, AB_RUNNER_START_EXEC);
+	assert_int_equal(res.exit_code, 127);
+	ab_runner_result_release(&res);
+
+	free(path_first);
+	free(path_only);
+	free(fake_true);
+	free(script);
+	ab_test_rmtemp(dir);
 }
 
 static void test_bad_cwd(void **state)
@@ -850,6 +928,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_cwd),
 		cmocka_unit_test(test_env_extra),
 		cmocka_unit_test(test_exec_missing),
+		cmocka_unit_test(test_exec_search),
 		cmocka_unit_test(test_bad_cwd),
 		cmocka_unit_test(test_killed_by_signal),
 		cmocka_unit_test(test_timeout_kills_group),
