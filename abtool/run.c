@@ -410,6 +410,7 @@ static int run_one(struct ab_run *run, struct ab_sample *s, const struct ab_comm
 	spec.env_extra = run->exp->env;
 	spec.timeout_ms = run->exp->timeout_ms;
 	spec.hash_stdout = ab_extract_wants_stdout_hash(run->extractor);
+	spec.stdin_null = 1;
 	s->started_unix = (int64_t)time(NULL);
 	if ((err = ab_runner_run(&r, &spec)) < 0) {
 		ab_runner_result_release(&r);
