@@ -463,47 +463,134 @@ void ab_stats_signed_rank_normal(struct ab_signed_rank *out, const double *d, si
 
 /* ---- Hodges–Lehmann -------------------------------------------------- */
 
-static int cmp_size(const void *pa, const void *pb)
+static int cmp_double(const void *pa, const void *pb)
 {
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	double a = *(const double *)pa, b = *(const double *)pb;
 
 	return (a > b) - (a < b);
 }
 
+/* The Walsh average of x[i] and x[j], computed the same way everywhere:
+ * the comparisons and the value returned agree to the bit. */
+static inline double walsh_at(const double *x, size_t i, ptrdiff_t j)
+{
+	return 0.5 * (x[i] + x[j]);
+}
+
+/*
+ * With x sorted, W(i, j) = (x_i + x_j)/2 for j >= i grows along each row
+ * and each column, so the columns of row i where W <= p (W < p when
+ * `strict`) are a prefix of the row ending at a column that never grows
+ * with i: one sweep of O(n) finds them all. Writes to b[i] the last such
+ * column within the row's candidates lo[i]..hi[i] (below lo[i] when there
+ * is none) and returns how many candidates that is in all.
+ */
+static size_t walsh_count(const double *x, size_t n, double p, int strict, const ptrdiff_t *lo,
+			  const ptrdiff_t *hi, ptrdiff_t *b)
+{
+	ptrdiff_t j = (ptrdiff_t)n - 1;
+	size_t i, count = 0;
+
+	for (i = 0; i < n; i++) {
+		while (j >= (ptrdiff_t)i && (strict ? !(walsh_at(x, i, j) < p) : walsh_at(x, i, j) > p))
+			j--;
+		b[i] = j < hi[i] ? j : hi[i];
+		if (b[i] >= lo[i])
+			count += (size_t)(b[i] - lo[i] + 1);
+	}
+	return count;
+}
+
+/*
+ * The Walsh average of rank r (0-based) of sorted x[0..n), n > 0, without
+ * forming the n(n+1)/2 averages: selection in the sorted matrix of
+ * pairwise sums (Johnson & Mizoguchi 1978; Monahan 1984, ACM TOMS 10(3)
+ * 265-270, Algorithm 616). Each row keeps a range of candidate columns; a
+ * random candidate is the pivot; one sweep counts the candidates below it
+ * and the ranges shrink to the side holding rank r. Expected O(n log n)
+ * time; lo, hi and b hold n entries each, tmp n doubles.
+ */
+static double walsh_select(const double *x, size_t n, size_t r, ptrdiff_t *lo, ptrdiff_t *hi,
+			   ptrdiff_t *b, double *tmp, uint64_t *rng)
+{
+	size_t i, below = 0, cand = n * (n + 1) / 2, k;
+	ptrdiff_t j;
+
+	for (i = 0; i < n; i++) {
+		lo[i] = (ptrdiff_t)i;
+		hi[i] = (ptrdiff_t)n - 1;
+	}
+	while (cand > n) {
+		uint64_t u = splitmix64(rng) % cand;
+		size_t lt, le;
+		double p;
+
+		for (i = 0;; i++) {
+			size_t len = hi[i] >= lo[i] ? (size_t)(hi[i] - lo[i] + 1) : 0;
+
+			if (u < len)
+				break;
+			u -= len;
+		}
+		p = walsh_at(x, i, lo[i] + (ptrdiff_t)u);
+		lt = walsh_count(x, n, p, 1, lo, hi, b);
+		if (below + lt > r) {
+			/* rank r lies below p: keep the candidates < p */
+			for (i = 0; i < n; i++)
+				hi[i] = b[i];
+			cand = lt;
+			continue;
+		}
+		le = walsh_count(x, n, p, 0, lo, hi, b);
+		if (below + le > r)
+			return p;
+		/* above p: drop the candidates <= p */
+		for (i = 0; i < n; i++)
+			if (b[i] + 1 > lo[i])
+				lo[i] = b[i] + 1;
+		below += le;
+		cand -= le;
+	}
+	for (i = 0, k = 0; i < n; i++)
+		for (j = lo[i]; j <= hi[i]; j++)
+			tmp[k++] = walsh_at(x, i, j);
+	select_nth(tmp, 0, (ptrdiff_t)k - 1, (ptrdiff_t)(r - below), rng);
+	return tmp[r - below];
+}
+
 void ab_stats_hodges_lehmann(struct ab_hl *out, const double *d, size_t n, double alpha)
 {
-	size_t m = n * (n + 1) / 2, idx[4], nidx = 0, i, j, w = 0;
-	double *walsh;
+	size_t m = n * (n + 1) / 2;
+	uint64_t rng = 0x5eed;
+	ptrdiff_t *lo, *hi, *b;
+	double *x, *tmp;
 
 	ab_stats_walsh_k(n, alpha, &out->k, &out->coverage);
 	out->estimate = out->lower = out->upper = NAN;
 	if (n == 0)
 		return;
-	walsh = ab_xmalloc(m * sizeof(*walsh));
-	for (i = 0; i < n; i++)
-		for (j = i; j < n; j++)
-			walsh[w++] = 0.5 * (d[i] + d[j]);
+	x = ab_xmalloc(n * sizeof(*x));
+	tmp = ab_xmalloc(n * sizeof(*tmp));
+	lo = ab_xmalloc(n * sizeof(*lo));
+	hi = ab_xmalloc(n * sizeof(*hi));
+	b = ab_xmalloc(n * sizeof(*b));
+	memcpy(x, d, n * sizeof(*x));
+	qsort(x, n, sizeof(*x), cmp_double);
 
-	/* The four ranks needed, selected in ascending order so that each
-	 * search only scans what lies beyond the previous one. */
-	idx[nidx++] = (m - 1) / 2;
-	idx[nidx++] = m / 2;
+	out->estimate = walsh_select(x, n, (m - 1) / 2, lo, hi, b, tmp, &rng);
+	if (m % 2 == 0)
+		out->estimate = 0.5 * (out->estimate + walsh_select(x, n, m / 2, lo, hi, b, tmp, &rng));
+	else
+		out->estimate = 0.5 * (out->estimate + out->estimate);
 	if (out->k > 0) {
-		idx[nidx++] = out->k - 1;
-		idx[nidx++] = m - out->k;
+		out->lower = walsh_select(x, n, out->k - 1, lo, hi, b, tmp, &rng);
+		out->upper = walsh_select(x, n, m - out->k, lo, hi, b, tmp, &rng);
 	}
-	qsort(idx, nidx, sizeof(*idx), cmp_size);
-	for (i = j = 0; i < nidx; i++)
-		if (j == 0 || idx[i] != idx[j - 1])
-			idx[j++] = idx[i];
-	select_ranks(walsh, m, idx, j);
-
-	out->estimate = 0.5 * (walsh[(m - 1) / 2] + walsh[m / 2]);
-	if (out->k > 0) {
-		out->lower = walsh[out->k - 1];
-		out->upper = walsh[m - out->k];
-	}
-	free(walsh);
+	free(x);
+	free(tmp);
+	free(lo);
+	free(hi);
+	free(b);
 }
 
 /* ---- Student's t ----------------------------------------------------- */

@@ -158,10 +158,12 @@ struct ab_hl {
 
 /*
  * Fill `out` for d[0..n) (borrowed, finite) at one-sided level alpha
- * (Hodges & Lehmann 1963): k from ab_stats_walsh_k, order statistics by
- * quickselect. Estimate and bounds are in the unit of d. n == 0 gives NAN
- * everywhere. Memory: all M = n(n+1)/2 Walsh averages are held at once,
- * 4 n(n+1) bytes (100 MB at n = 5000); time O(M) expected.
+ * (Hodges & Lehmann 1963): k from ab_stats_walsh_k, the order statistics
+ * selected in the sorted matrix of Walsh averages without forming it
+ * (Johnson & Mizoguchi 1978; Monahan 1984, Algorithm 616). Estimate and
+ * bounds are in the unit of d, bit for bit the order statistics of all
+ * M = n(n+1)/2 averages 0.5 * (d_i + d_j). n == 0 gives NAN everywhere.
+ * Memory: 40 n bytes; time O(n log n) expected.
  */
 void ab_stats_hodges_lehmann(struct ab_hl *out, const double *d, size_t n, double alpha);
 
