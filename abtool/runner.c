@@ -2,21 +2,16 @@
  *
  * Everything that can be prepared is prepared before the first clock
  * reading: pipes, /dev/null, the log file, the environment array, the
- * PATH, the set of signals to reset, the first piece of the output
- * buffers. Between the readings the parent starts the child, polls and
- * reads the pipes, and reaps it.
- *
- * The child is started as posix_spawn does it: clone(CLONE_VM |
- * CLONE_VFORK) on a stack of its own. It shares the parent's memory
- * until it execs, so no page tables are copied and the parent takes no
- * copy-on-write faults while the sample runs (a fork of abtool cost
- * about 60 such faults per sample); the parent is suspended until the
- * child has exec'd or died, so a failing chdir or exec is reported
- * through shared memory instead of git's child_die() pipe. The child uses
- * async-signal-safe calls only, never returns into the parent's frames
- * and never writes the parent's memory except its start report. */
+ * zygote's request, the first piece of the output buffers. Between the
+ * readings the runner has the child started, polls and reads the pipes,
+ * and reaps it. The child's side of the start is child.c; the zygote,
+ * which starts it (see runner.h for why), is zygote.c. A failing chdir or
+ * exec comes back over a close-on-exec pipe (git's child_die()).
+ */
 #include "runner.h"
+#include "child.h"
 #include "error.h"
+#include "zygote.h"
 #include "util.h"
 
 #include <errno.h>
@@ -30,7 +25,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -45,8 +43,7 @@
 #define POLL_OPEN_NS 50000000LL   /* no pidfd: check the child this often */
 #define BACKOFF_MIN_NS 50000LL    /* no pidfd, pipes closed: first wait */
 #define BACKOFF_MAX_NS 50000000LL
-#define CHILD_STACK 65536          /* the cloned child's stack, bytes */
-#define DEFAULT_PATH "/bin:/usr/bin" /* execvp's when PATH is unset (glibc _CS_PATH) */
+#define ZYGOTE_READY_MS 10000     /* the zygote's start-up, at most */
 
 /* The handler side only loads and stores these, so they must not need a
  * lock; C11 atomics also order the flag against the self-pipe's fd,
@@ -56,6 +53,10 @@ static atomic_int interrupt_sig;
 static atomic_int wake_rfd = -1, wake_wfd = -1;
 static pthread_mutex_t wake_lock = PTHREAD_MUTEX_INITIALIZER;
 static int pidfd_enabled = 1;
+static int zygote_enabled = 1;
+static int zygote_fd = -1;        /* abtool's end of the socket; -1: none yet */
+static int zygote_failed;         /* 1: it could not start or died; fork instead */
+static pid_t zygote_owner;        /* the process that started it */
 
 extern char **environ;
 
@@ -80,6 +81,11 @@ int ab_runner_interrupted(void)
 void ab_runner_use_pidfd(int enable)
 {
 	pidfd_enabled = enable;
+}
+
+void ab_runner_use_zygote(int enable)
+{
+	zygote_enabled = enable;
 }
 
 /* Keep our descriptors off 0, 1 and 2, which the child overwrites with
@@ -308,140 +314,6 @@ static void capture_finish(struct capture *c, struct ab_output *out)
 	c->fd = -1;
 }
 
-/* What the child reports before _exit(127) when it cannot exec. */
-struct start_report {
-	int step;
-	int err;
-};
-
-/* Everything the child needs, computed before it starts. The child
- * writes only `report` (and the script slots of `sh_argv`). */
-struct child_setup {
-	const struct ab_runner_spec *spec;
-	char **envp;
-	const char *path;         /* the child's PATH, for a name without '/' */
-	char **sh_argv;           /* argc + 2 slots for an ENOEXEC file */
-	sigset_t reset;           /* dispositions the child sets to SIG_DFL */
-	int stdin_fd, out_fd, err_fd; /* -1: inherit */
-	volatile struct start_report report;
-};
-
-static void __attribute__((noreturn)) child_die(struct child_setup *cs, int step)
-{
-	cs->report.step = step;
-	cs->report.err = errno;
-	_exit(127);
-}
-
-/* execve `file`, and like execvp run a file without a #! line, which
- * execve refuses with ENOEXEC, with /bin/sh. Returns on failure. */
-static void exec_file(struct child_setup *cs, const char *file)
-{
-	char *const *argv = cs->spec->argv;
-	size_t i;
-
-	execve(file, argv, cs->envp);
-	if (errno != ENOEXEC)
-		return;
-	cs->sh_argv[0] = "/bin/sh";
-	cs->sh_argv[1] = (char *)file;
-	for (i = 1; argv[i]; i++)
-		cs->sh_argv[i + 1] = argv[i];
-	cs->sh_argv[i + 1] = NULL;
-	execve("/bin/sh", cs->sh_argv, cs->envp);
-	errno = ENOEXEC;
-}
-
-/* execvp with the child's PATH (glibc's __execvpe: an empty element is
- * the current directory; EACCES is kept while later elements are tried;
- * errors other than "not there" end the search). */
-static void exec_search(struct child_setup *cs)
-{
-	const char *file = cs->spec->argv[0], *p = cs->path, *colon;
-	size_t flen = strlen(file), dlen;
-	char buf[PATH_MAX];
-	int eacces = 0;
-
-	if (!*file) {
-		errno = ENOENT;
-		return;
-	}
-	if (strchr(file, '/')) {
-		exec_file(cs, file);
-		return;
-	}
-	if (flen >= NAME_MAX + 1) {
-		errno = ENAMETOOLONG;
-		return;
-	}
-	for (;; p = colon + 1) {
-		colon = strchr(p, ':');
-		if (!colon)
-			colon = p + strlen(p);
-		dlen = (size_t)(colon - p);
-		if (dlen + 1 + flen < sizeof(buf)) {
-			memcpy(buf, p, dlen);
-			buf[dlen] = '/';
-			memcpy(buf + dlen + 1, file, flen + 1);
-			exec_file(cs, dlen ? buf : file);
-			switch (errno) {
-			case EACCES:
-				eacces = 1;
-				break;
-			case ENOENT:
-			case ESTALE:
-			case ENOTDIR:
-			case ENODEV:
-			case ETIMEDOUT:
-			case ENAMETOOLONG:
-				break;
-			default:
-				return;
-			}
-		}
-		if (!*colon)
-			break;
-	}
-	errno = eacces ? EACCES : ENOENT;
-}
-
-/* The cloned child: async-signal-safe calls only, on its own stack. Every
- * signal is blocked when it starts (see ab_runner_run), so none of the
- * parent's handlers can run here before the dispositions are reset. */
-static int run_child(void *arg)
-{
-	struct child_setup *cs = arg;
-	struct sigaction dfl;
-	sigset_t none;
-	int sig;
-
-	setpgid(0, 0);
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	for (sig = 1; sig < NSIG; sig++)
-		if (sigismember(&cs->reset, sig) == 1)
-			sigaction(sig, &dfl, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-
-	if ((cs->stdin_fd >= 0 && dup2(cs->stdin_fd, 0) < 0) ||
-	    (cs->out_fd >= 0 && dup2(cs->out_fd, 1) < 0) ||
-	    (cs->err_fd >= 0 && dup2(cs->err_fd, 2) < 0))
-		child_die(cs, AB_RUNNER_START_IO);
-	if (cs->spec->cwd && chdir(cs->spec->cwd) < 0)
-		child_die(cs, AB_RUNNER_START_CWD);
-
-	if (cs->spec->shell) {
-		char *const sh[] = { "sh", "-c", (char *)cs->spec->shell, NULL };
-
-		execve("/bin/sh", sh, cs->envp);
-	} else {
-		exec_search(cs);
-	}
-	child_die(cs, AB_RUNNER_START_EXEC);
-	return 127;
-}
-
 /* Signals whose disposition is not SIG_DFL now: ignored ones would
  * survive exec, handled ones must not run in the child before it. */
 static void changed_signals(sigset_t *set)
@@ -497,20 +369,286 @@ static char **build_env(char *const *extra)
 	return env;
 }
 
-/* The value of PATH in `env`, or execvp's default. Borrowed. */
-static const char *env_path(char *const *env)
+/* ---- the zygote (protocol in zygote.h) ------------------------------ */
+
+/* The static abtool-zygote program, linked into this one (zygote_image.c). */
+extern const unsigned char ab_zygote_image[], ab_zygote_image_end[];
+
+struct zygote_request {
+	struct ab_zygote_header head;
+	char *strings;            /* new memory */
+	int fds[AB_ZYGOTE_MAX_FDS];
+	int nfds;
+};
+
+static size_t append_string(char *buf, size_t at, const char *s)
 {
-	for (; *env; env++)
-		if (!strncmp(*env, "PATH=", 5))
-			return *env + 5;
-	return DEFAULT_PATH;
+	size_t n = strlen(s) + 1;
+
+	if (buf)
+		memcpy(buf + at, s, n);
+	return at + n;
+}
+
+/* Lay out everything the child needs (before the clock starts). */
+static void zygote_prepare(struct zygote_request *req, const struct ab_child_setup *cs)
+{
+	size_t len = 0, pass, i;
+
+	memset(req, 0, sizeof(*req));
+	for (pass = 0; pass < 2; pass++) {
+		char *buf = pass ? req->strings : NULL;
+
+		len = 0;
+		if (cs->cwd)
+			len = append_string(buf, len, cs->cwd);
+		if (cs->shell) {
+			len = append_string(buf, len, cs->shell);
+		} else {
+			for (i = 0; cs->argv[i]; i++)
+				len = append_string(buf, len, cs->argv[i]);
+			req->head.argc = (uint32_t)i;
+		}
+		for (i = 0; cs->envp[i]; i++)
+			len = append_string(buf, len, cs->envp[i]);
+		req->head.envc = (uint32_t)i;
+		if (!pass)
+			req->strings = ab_xmalloc(len ? len : 1);
+	}
+	req->head.len = (uint32_t)len;
+	req->head.flags = (cs->shell ? AB_ZYGOTE_SHELL : 0) | (cs->cwd ? AB_ZYGOTE_CWD : 0);
+	if (cs->stdin_fd >= 0) {
+		req->head.flags |= AB_ZYGOTE_STDIN;
+		req->fds[req->nfds++] = cs->stdin_fd;
+	}
+	if (cs->out_fd >= 0) {
+		req->head.flags |= AB_ZYGOTE_STDOUT;
+		req->fds[req->nfds++] = cs->out_fd;
+	}
+	if (cs->err_fd >= 0) {
+		req->head.flags |= AB_ZYGOTE_STDERR;
+		req->fds[req->nfds++] = cs->err_fd;
+	}
+	req->fds[req->nfds++] = cs->report_fd;
+}
+
+/* Write all of iov, the descriptors with the first byte. 0, or -1 with
+ * errno; *sent tells whether any byte went out. */
+static int send_all(int fd, struct iovec *iov, int niov, const int *fds, int nfds, int *sent)
+{
+	union {
+		char buf[CMSG_SPACE(AB_ZYGOTE_MAX_FDS * sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct msghdr msg;
+	ssize_t n;
+
+	*sent = 0;
+	while (niov > 0) {
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_iov = iov;
+		msg.msg_iovlen = (size_t)niov;
+		if (nfds) {
+			struct cmsghdr *c;
+
+			memset(&ctl, 0, sizeof(ctl));
+			msg.msg_control = ctl.buf;
+			msg.msg_controllen = CMSG_SPACE((size_t)nfds * sizeof(int));
+			c = CMSG_FIRSTHDR(&msg);
+			c->cmsg_level = SOL_SOCKET;
+			c->cmsg_type = SCM_RIGHTS;
+			c->cmsg_len = CMSG_LEN((size_t)nfds * sizeof(int));
+			memcpy(CMSG_DATA(c), fds, (size_t)nfds * sizeof(int));
+		}
+		n = sendmsg(fd, &msg, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		*sent = 1;
+		nfds = 0;
+		while (niov > 0 && (size_t)n >= iov->iov_len) {
+			n -= (ssize_t)iov->iov_len;
+			iov++;
+			niov--;
+		}
+		if (niov > 0) {
+			iov->iov_base = (char *)iov->iov_base + n;
+			iov->iov_len -= (size_t)n;
+		}
+	}
+	return 0;
+}
+
+/* Read exactly n bytes; 0, or -1 on EOF or error. */
+static int read_all(int fd, void *buf, size_t n)
+{
+	char *p = buf;
+
+	while (n > 0) {
+		ssize_t got = read(fd, p, n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		p += got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
+
+/*
+ * Have the zygote start the child. Returns 0 with *pid; 1 when the zygote
+ * was gone before the request went out (the caller forks instead);
+ * AB_EIO when it failed after that (whether the child started is then
+ * unknown, so nothing is retried).
+ */
+static int zygote_spawn(pid_t *pid, struct zygote_request *req, const char *what)
+{
+	struct iovec iov[2];
+	int32_t answer;
+	int sent;
+
+	iov[0].iov_base = &req->head;
+	iov[0].iov_len = sizeof(req->head);
+	iov[1].iov_base = req->strings;
+	iov[1].iov_len = req->head.len;
+	if (send_all(zygote_fd, iov, 2, req->fds, req->nfds, &sent) < 0 && !sent) {
+		zygote_failed = 1;
+		return 1;
+	}
+	if (!sent || read_all(zygote_fd, &answer, sizeof(answer)) < 0) {
+		zygote_failed = 1;
+		return ab_error_set(AB_EIO, "cannot start '%s': the process that starts samples died",
+				    what);
+	}
+	if (answer < 0)
+		return ab_error_set(AB_EIO, "cannot start '%s': fork: %s", what, strerror(-answer));
+	*pid = (pid_t)answer;
+	return 0;
+}
+
+/* The zygote's program in a memory file (no file to install or find);
+ * -1 when the kernel refuses (then the runner forks). */
+static int zygote_image_fd(void)
+{
+	size_t size = (size_t)(ab_zygote_image_end - ab_zygote_image), done = 0;
+	int fd = -1;
+
+#ifdef MFD_EXEC
+	fd = memfd_create("abtool-zygote", MFD_CLOEXEC | MFD_EXEC);
+#endif
+	if (fd < 0)
+		fd = memfd_create("abtool-zygote", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (done < size) {
+		ssize_t n = write(fd, ab_zygote_image + done, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			close(fd);
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	return fd;
+}
+
+/* Start the zygote in a process group of its own (the terminal's ^C
+ * reaches abtool, which decides) and wait until it is ready. 0, or -1
+ * when it cannot start: then the runner forks. */
+static int zygote_start(void)
+{
+	int sv[2] = { -1, -1 }, image, saved;
+	char fdarg[16], ready;
+	sigset_t all, old_mask;
+	struct pollfd pfd;
+	int64_t deadline;
+	pid_t pid;
+
+	if ((image = zygote_image_fd()) < 0)
+		return -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		goto out_close;
+	sv[0] = above_stdio(sv[0]);
+	sv[1] = above_stdio(sv[1]);
+	if (sv[0] < 0 || sv[1] < 0)
+		goto out_close;
+	snprintf(fdarg, sizeof(fdarg), "%d", sv[1]);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old_mask);
+	pid = fork();
+	if (pid == 0) {
+		char *const argv[] = { "abtool-zygote", fdarg, NULL };
+
+		setpgid(0, 0);
+		if (fcntl(sv[1], F_SETFD, 0) == 0)
+			syscall(SYS_execveat, image, "", argv, environ, AT_EMPTY_PATH);
+		_exit(127);
+	}
+	saved = errno;
+	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+	close(sv[1]);
+	sv[1] = -1;
+	if (pid < 0) {
+		errno = saved;
+		goto out_close;
+	}
+	pfd.fd = sv[0];
+	pfd.events = POLLIN;
+	deadline = ab_now_ns() + ZYGOTE_READY_MS * 1000000LL;
+	for (;;) {
+		int64_t left = (deadline - ab_now_ns()) / 1000000;
+		int n = poll(&pfd, 1, left > 0 ? (int)left : 0);
+
+		if (n == 1 && read(sv[0], &ready, 1) == 1)
+			break;
+		if (n < 0 && errno == EINTR)
+			continue;
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		goto out_close;
+	}
+	close(image);
+	zygote_fd = sv[0];
+	zygote_owner = getpid();
+	return 0;
+out_close:
+	close(image);
+	if (sv[0] >= 0)
+		close(sv[0]);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	return -1;
+}
+
+static int zygote_ready(void)
+{
+	/* In a forked copy of the process that started it, the zygote's
+	 * children would be the other process's: start one of our own. */
+	if (zygote_fd >= 0 && zygote_owner != getpid()) {
+		close(zygote_fd);
+		zygote_fd = -1;
+		zygote_failed = 0;
+	}
+	if (!zygote_enabled || zygote_failed)
+		return 0;
+	if (zygote_fd < 0 && zygote_start() < 0) {
+		zygote_failed = 1;
+		return 0;
+	}
+	return 1;
 }
 
 /* The parent's view of one run. */
 struct run {
 	pid_t pid;
 	int pidfd;                /* -1: fallback to wait4(WNOHANG) */
-	struct start_report report;
+	int report_fd;            /* read end, -1 once closed */
+	struct ab_child_report report;
 	struct capture out, err;
 	int64_t t0, t1;
 	int status;               /* valid when have_status */
@@ -524,6 +662,17 @@ static void close_fd(int *fd)
 	if (*fd >= 0)
 		close(*fd);
 	*fd = -1;
+}
+
+static void read_report(struct run *r)
+{
+	struct ab_child_report rep;
+	ssize_t n = read(r->report_fd, &rep, sizeof(rep));
+
+	if (n == (ssize_t)sizeof(rep))
+		r->report = rep;
+	else if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+		close_fd(&r->report_fd);
 }
 
 /* wait4, then the second clock reading at once. Returns 1 when reaped. */
@@ -555,9 +704,10 @@ static void kill_group(struct run *r, int sig)
 		r->killed = 1;
 }
 
-enum { SLOT_OUT, SLOT_ERR, SLOT_WAKE, SLOT_PIDFD, SLOT_COUNT };
+enum { SLOT_OUT, SLOT_ERR, SLOT_REPORT, SLOT_WAKE, SLOT_PIDFD, SLOT_COUNT };
 
-/* Poll until the child is reaped: read output, notice an interrupt, the timeout and the end of the child. */
+/* Poll until the child is reaped: read output, notice an exec failure,
+ * an interrupt, the timeout and the end of the child. */
 static int supervise(struct run *r, int64_t timeout_ms)
 {
 	struct pollfd pfd[SLOT_COUNT];
@@ -577,7 +727,8 @@ static int supervise(struct run *r, int64_t timeout_ms)
 
 		pfd[SLOT_OUT].fd = r->out.fd;
 		pfd[SLOT_ERR].fd = r->err.fd;
-		pipes_open = r->out.fd >= 0 || r->err.fd >= 0;
+		pfd[SLOT_REPORT].fd = r->report_fd;
+		pipes_open = r->out.fd >= 0 || r->err.fd >= 0 || r->report_fd >= 0;
 
 		if (deadline && !r->timed_out)
 			next = deadline;
@@ -614,6 +765,8 @@ static int supervise(struct run *r, int64_t timeout_ms)
 				capture_read(&r->out, r->scratch);
 			if (pfd[SLOT_ERR].revents)
 				capture_read(&r->err, r->scratch);
+			if (pfd[SLOT_REPORT].revents)
+				read_report(r);
 			if (pfd[SLOT_WAKE].revents)
 				drain_wake_pipe();
 			if (pfd[SLOT_PIDFD].revents && (error = reap(r, 0)) < 0)
@@ -680,18 +833,20 @@ static void fill_result(struct ab_runner_result *res, const struct run *r)
 
 int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *spec)
 {
-	struct child_setup cs;
+	struct ab_child_setup cs;
+	struct zygote_request req;
+	char **envp = NULL;
 	struct run r;
 	sigset_t all, old_mask;
-	int out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 };
-	int log_fd = -1, null_fd = -1, error = 0, start_errno;
-	char *stack = NULL;
+	int out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 }, rep_p[2] = { -1, -1 };
+	int log_fd = -1, null_fd = -1, error = 0, use_zygote, have_reset, saved;
 	size_t cap = spec->output_cap ? spec->output_cap : DEFAULT_CAP;
 	const char *what = spec->shell ? spec->shell : spec->argv ? spec->argv[0] : NULL;
 
 	memset(result, 0, sizeof(*result));
 	memset(&r, 0, sizeof(r));
-	r.out.fd = r.err.fd = r.pidfd = -1;
+	memset(&req, 0, sizeof(req));
+	r.out.fd = r.err.fd = r.report_fd = r.pidfd = -1;
 	memset(&cs, 0, sizeof(cs));
 
 	if (!what) {
@@ -731,10 +886,19 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 		capture_init(&r.err, err_p[0], cap, 0);
 		out_p[0] = err_p[0] = -1;
 	}
+	if (make_pipe(rep_p, 1) < 0) {
+		error = ab_error_set(AB_EIO, "cannot start '%s': pipe: %s", what, strerror(errno));
+		goto out_close;
+	}
+	r.report_fd = rep_p[0];
+	rep_p[0] = -1;
 
-	cs.spec = spec;
-	cs.envp = build_env(spec->env_extra);
-	cs.path = env_path(cs.envp);
+	cs.shell = spec->shell;
+	cs.argv = spec->argv;
+	cs.cwd = spec->cwd;
+	envp = build_env(spec->env_extra);
+	cs.envp = envp;
+	cs.path = ab_child_env_path(cs.envp);
 	if (spec->argv) {
 		size_t argc = 0;
 
@@ -742,40 +906,63 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 			argc++;
 		cs.sh_argv = ab_xcalloc(argc + 2, sizeof(*cs.sh_argv));
 	}
-	/* malloc'd, not mmap'd: the heap reuses warm pages, so the child
-	 * takes no page faults on its stack. */
-	stack = ab_xmalloc(CHILD_STACK);
-	changed_signals(&cs.reset);
 	cs.stdin_fd = null_fd;
 	cs.out_fd = spec->log_path ? log_fd : out_p[1];
 	cs.err_fd = spec->log_path ? log_fd : err_p[1];
-
-	/* Blocked until the child has reset its handlers, so that none of
-	 * ours runs in the child. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old_mask);
+	cs.report_fd = rep_p[1];
+	use_zygote = zygote_ready();
+	if (use_zygote) {
+		/* The zygote's descriptors are not ours: pass the ones the
+		 * child inherits explicitly (where they are open). */
+		if (cs.stdin_fd < 0 && fcntl(0, F_GETFD) >= 0)
+			cs.stdin_fd = 0;
+		if (cs.out_fd < 0 && fcntl(1, F_GETFD) >= 0)
+			cs.out_fd = 1;
+		if (cs.err_fd < 0 && fcntl(2, F_GETFD) >= 0)
+			cs.err_fd = 2;
+		zygote_prepare(&req, &cs);
+	} else {
+		changed_signals(&cs.reset);
+	}
+	have_reset = !use_zygote;
 
 	r.t0 = ab_now_ns();
-	/* The stack grows down on every architecture Linux runs abtool on;
-	 * its top is aligned for any ABI. Back here, the child has exec'd or
-	 * exited, its setpgid done and its report written. */
-	r.pid = clone(run_child, (void *)(((uintptr_t)stack + CHILD_STACK) & ~(uintptr_t)63),
-		      CLONE_VM | CLONE_VFORK | SIGCHLD, &cs);
-	start_errno = errno;
-	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-	if (r.pid < 0) {
-		error = ab_error_set(AB_EIO, "cannot start '%s': clone: %s", what,
-				     strerror(start_errno));
-		goto out_free_env;
+	if (use_zygote) {
+		error = zygote_spawn(&r.pid, &req, what);
+		if (error < 0) {
+			r.pid = -1;
+			goto out_free_env;
+		}
+		use_zygote = error == 0;
+		error = 0;
 	}
-	r.report.step = cs.report.step;
-	r.report.err = cs.report.err;
+	if (!use_zygote) {
+		if (!have_reset)
+			changed_signals(&cs.reset);  /* the zygote just died */
+		/* Blocked until the child has reset its handlers, so that
+		 * none of ours runs in the child. */
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old_mask);
+		r.pid = fork();
+		if (r.pid == 0)
+			ab_child_run(&cs);
+		saved = errno;
+		pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+		if (r.pid < 0) {
+			error = ab_error_set(AB_EIO, "cannot start '%s': fork: %s", what,
+					     strerror(saved));
+			goto out_free_env;
+		}
+	}
+	/* Also here, so that a kill of the group cannot miss the child. */
+	setpgid(r.pid, r.pid);
 #ifdef SYS_pidfd_open
 	if (pidfd_enabled)
 		r.pidfd = (int)syscall(SYS_pidfd_open, r.pid, 0);
 #endif
 	close_fd(&out_p[1]);
 	close_fd(&err_p[1]);
+	close_fd(&rep_p[1]);
 	close_fd(&log_fd);
 	close_fd(&null_fd);
 
@@ -786,20 +973,25 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 	kill_group(&r, SIGKILL);
 	capture_drain(&r.out, r.scratch);
 	capture_drain(&r.err, r.scratch);
+	if (r.report_fd >= 0)
+		read_report(&r);
 	fill_result(result, &r);
 	if (!error && r.interrupted)
 		error = interrupted_error();
 
 out_free_env:
-	free(cs.envp);
+	free(envp);
 	free(cs.sh_argv);
-	free(stack);
+	free(req.strings);
 out_close:
 	close_fd(&r.pidfd);
+	close_fd(&r.report_fd);
 	close_fd(&out_p[0]);
 	close_fd(&out_p[1]);
 	close_fd(&err_p[0]);
 	close_fd(&err_p[1]);
+	close_fd(&rep_p[0]);
+	close_fd(&rep_p[1]);
 	close_fd(&log_fd);
 	close_fd(&null_fd);
 out_finish:

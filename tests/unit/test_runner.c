@@ -8,6 +8,7 @@
 #include "runner.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -26,6 +27,7 @@
 #define HANG_NS (4000 * MS)   /* "returns promptly": far above any real delay */
 
 static char self_exe[PATH_MAX];
+static int use_zygote = 1;  /* which way the runner starts children in this pass */
 
 /* Deterministic, non-periodic content: 12-byte lines holding their own
  * offset, cut at n bytes. New memory. */
@@ -76,6 +78,31 @@ static int helper_main(const char *mode, long n)
 		for (i = 0; i < size; i += 4096)
 			p[i] = 1;
 		free((void *)p);
+		return 0;
+	}
+	if (!strcmp(mode, "fds")) {
+		/* our open descriptors, ascending, each followed by a space */
+		int fds[256], m = 0, i, fd;
+		DIR *dir = opendir("/proc/self/fd");
+		struct dirent *e;
+
+		if (!dir)
+			return 1;
+		while ((e = readdir(dir)) && m < 256)
+			if (e->d_name[0] != '.' && (fd = atoi(e->d_name)) != dirfd(dir))
+				fds[m++] = fd;
+		closedir(dir);
+		for (i = 0; i < m; i++) {
+			int j, min = i;
+
+			for (j = i + 1; j < m; j++)
+				if (fds[j] < fds[min])
+					min = j;
+			fd = fds[i];
+			fds[i] = fds[min];
+			fds[min] = fd;
+			printf("%d ", fds[i]);
+		}
 		return 0;
 	}
 	if (!strcmp(mode, "spin")) {
@@ -724,6 +751,73 @@ static void test_stdin_null(void **state)
 	ab_runner_result_release(&res);
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* The child's descriptors are 0, 1, 2 and whatever this process would
+ * let any exec'd child inherit: nothing of the runner's or the zygote's
+ * leaks into it. */
+static void test_no_leaked_fds(void **state)
+{
+	struct ab_runner_result res;
+	char *const argv[] = { self_exe, "--helper", "fds", "0", NULL };
+	struct ab_runner_spec spec = { .argv = argv, .stdin_null = 1 };
+	int fds[256], n = 0, i, fd;
+	char want[1024] = "";
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *e;
+
+	(void)state;
+	assert_non_null(dir);
+	while ((e = readdir(dir)) && n < 256) {
+		if (e->d_name[0] == '.' || (fd = atoi(e->d_name)) == dirfd(dir))
+			continue;
+		if (fd <= 2 || !(fcntl(fd, F_GETFD) & FD_CLOEXEC))
+			fds[n++] = fd;
+	}
+	closedir(dir);
+	for (fd = 0; fd <= 2; fd++) {
+		for (i = 0; i < n && fds[i] != fd; i++)
+			;
+		if (i == n)
+			fds[n++] = fd;
+	}
+	qsort(fds, n, sizeof(*fds), cmp_int);
+	for (i = 0; i < n; i++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%d ", fds[i]);
+	run_ok(&res, &spec);
+	assert_string_equal(res.out.data, want);
+	ab_runner_result_release(&res);
+}
+
+/* maxrss_bytes is the child's: a caller holding 64 MiB does not lend its
+ * RSS to a child that needs 1 MiB (a fork, vfork or posix_spawn from the
+ * caller would). Only with the zygote; the fork fallback copies it. */
+static void test_maxrss_is_the_childs(void **state)
+{
+	struct ab_runner_result res;
+	char *const argv[] = { "true", NULL };
+	struct ab_runner_spec spec = { .argv = argv, .stdin_null = 1 };
+	size_t size = (size_t)64 << 20, i;
+	volatile char *big;
+
+	(void)state;
+	if (!use_zygote)
+		skip();
+	big = malloc(size);
+	assert_non_null((void *)big);
+	for (i = 0; i < size; i += 4096)
+		big[i] = 1;
+	run_ok(&res, &spec);
+	assert_int_equal(res.exit_code, 0);
+	assert_true(res.maxrss_bytes > 0);
+	assert_true(res.maxrss_bytes < (int64_t)8 << 20);
+	ab_runner_result_release(&res);
+	free((void *)big);
+}
+
 static void test_describe(void **state)
 {
 	struct ab_runner_result r;
@@ -944,12 +1038,15 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_invalid_spec),
 		cmocka_unit_test(test_signals_reset),
 		cmocka_unit_test(test_stdin_null),
+		cmocka_unit_test(test_no_leaked_fds),
+		cmocka_unit_test(test_maxrss_is_the_childs),
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_interrupt_from_thread),
 		cmocka_unit_test(test_interrupt_from_signal_handler),
 		cmocka_unit_test(test_interrupt_before_start),
 	};
 	ssize_t n;
+	int failed;
 
 	if (argc == 4 && !strcmp(argv[1], "--helper"))
 		return helper_main(argv[2], atol(argv[3]));
@@ -957,5 +1054,11 @@ int main(int argc, char **argv)
 	if (n <= 0)
 		return 1;
 	self_exe[n] = '\0';
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	/* Every case twice: children started by the zygote, then by a fork
+	 * of this process (the runner's fallback). */
+	failed = cmocka_run_group_tests_name("zygote", tests, NULL, NULL);
+	use_zygote = 0;
+	ab_runner_use_zygote(0);
+	failed += cmocka_run_group_tests_name("fork", tests, NULL, NULL);
+	return failed;
 }
