@@ -1,10 +1,11 @@
 # The two set-up commands of the README. Everything else is CMake.
 #   make demo   install missing packages, build, run `abtool demo`
 #   make check  install missing packages, build, run every test
+#   make bench  install missing packages, build, run bench/run-all.sh
 BUILD ?= build
 JOBS ?= 2
 
-.PHONY: all demo check deps test-deps clean
+.PHONY: all demo check bench deps test-deps bench-deps clean
 
 all: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -16,6 +17,9 @@ deps:
 test-deps:
 	@scripts/install-deps --test
 
+bench-deps:
+	@scripts/install-deps --bench
+
 demo: all
 	$(BUILD)/abtool demo
 
@@ -23,6 +27,11 @@ check: test-deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build $(BUILD) -j$(JOBS)
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+bench: bench-deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(BUILD) -j$(JOBS)
+	ABTOOL=$(BUILD)/abtool bench/run-all.sh
 
 clean:
 	rm -rf $(BUILD)
