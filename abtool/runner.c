@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
@@ -27,6 +28,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/syscall.h>
@@ -529,12 +531,67 @@ static int zygote_spawn(pid_t *pid, struct zygote_request *req, const char *what
 	return 0;
 }
 
+/* dl_iterate_phdr callback: the file offset of loc->addr in the object
+ * whose loaded segments hold it. */
+struct image_location {
+	uintptr_t addr;
+	off_t offset;
+	int found;
+};
+
+static int locate_image(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct image_location *loc = data;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && loc->addr >= start && loc->addr < start + ph->p_filesz) {
+			loc->offset = (off_t)(ph->p_offset + (loc->addr - start));
+			loc->found = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Copy the image from this program's file into fd inside the kernel
+ * (sendfile): read through memory, its 690 KB would add to abtool's own
+ * peak RSS. 0, or -1 (the caller then copies from memory). */
+static int copy_image_from_file(int fd, size_t size)
+{
+	struct image_location loc = { (uintptr_t)ab_zygote_image, 0, 0 };
+	size_t done = 0;
+	int exe;
+
+	if (dl_iterate_phdr(locate_image, &loc) <= 0 || !loc.found)
+		return -1;
+	if ((exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	while (done < size) {
+		ssize_t n = sendfile(fd, exe, &loc.offset, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	close(exe);
+	if (done == size)
+		return 0;
+	return ftruncate(fd, 0) == 0 && lseek(fd, 0, SEEK_SET) == 0 ? -1 : -2;
+}
+
 /* The zygote's program in a memory file (no file to install or find);
  * -1 when the kernel refuses (then the runner forks). */
 static int zygote_image_fd(void)
 {
 	size_t size = (size_t)(ab_zygote_image_end - ab_zygote_image), done = 0;
-	int fd = -1;
+	int fd = -1, copied;
 
 #ifdef MFD_EXEC
 	fd = memfd_create("abtool-zygote", MFD_CLOEXEC | MFD_EXEC);
@@ -543,16 +600,20 @@ static int zygote_image_fd(void)
 		fd = memfd_create("abtool-zygote", MFD_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	while (done < size) {
+	copied = copy_image_from_file(fd, size);
+	while (copied == -1 && done < size) {
 		ssize_t n = write(fd, ab_zygote_image + done, size - done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			close(fd);
-			return -1;
-		}
-		done += (size_t)n;
+		if (n <= 0)
+			copied = -2;
+		else
+			done += (size_t)n;
+	}
+	if (copied == -2) {
+		close(fd);
+		return -1;
 	}
 	return fd;
 }
