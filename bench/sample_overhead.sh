@@ -11,12 +11,12 @@
 # are pooled over the rounds; the table gives the medians and their
 # ratio. Target: abtool within 1.10x of hyperfine -N.
 #
-# Usage: bench/sample_overhead.sh [ROUNDS [PAIRS]]   (default 10 20)
+# Usage: bench/sample_overhead.sh [ROUNDS [PAIRS]]   (default 20 40)
 . "$(dirname "$0")/lib.sh"
 need hyperfine sqlite3 jq cc git
 
-ROUNDS=${1:-10}
-PAIRS=${2:-20}
+ROUNDS=${1:-20}
+PAIRS=${2:-40}
 RUNS=$((2 * PAIRS))
 header
 
