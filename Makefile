@@ -3,11 +3,12 @@
 #   make check  install missing packages, build, run every test; then the
 #               same tests again in a second build with AddressSanitizer and
 #               UndefinedBehaviorSanitizer (ABTOOL_SANITIZE=ON)
+#   make bench  install missing packages, build, run bench/run-all.sh
 BUILD ?= build
 SANITIZE_BUILD ?= $(BUILD)-sanitize
 JOBS ?= 2
 
-.PHONY: all demo check deps test-deps clean
+.PHONY: all demo check bench deps test-deps bench-deps clean
 
 all: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -19,6 +20,9 @@ deps:
 test-deps:
 	@scripts/install-deps --test
 
+bench-deps:
+	@scripts/install-deps --bench
+
 demo: all
 	$(BUILD)/abtool demo
 
@@ -29,6 +33,11 @@ check: test-deps
 	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DABTOOL_SANITIZE=ON
 	cmake --build $(SANITIZE_BUILD) -j$(JOBS)
 	cd $(SANITIZE_BUILD) && ctest --output-on-failure -j$(JOBS)
+
+bench: bench-deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(BUILD) -j$(JOBS)
+	ABTOOL=$(BUILD)/abtool bench/run-all.sh
 
 clean:
 	rm -rf $(BUILD) $(SANITIZE_BUILD)

@@ -196,6 +196,40 @@ char *ab_measure_padding(const struct ab_measure *m, const struct ab_plan_entry 
 	return out;
 }
 
+int ab_measure_needs_fork(const struct ab_measure *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->ncounters; i++)
+		if (m->counters[i].fd >= 0)
+			return 1;
+	return 0;
+}
+
+char *ab_measure_row_cpus(const struct ab_experiment *exp, size_t row)
+{
+	int cpus[1024];
+	long n, want, i;
+	char *out = NULL, *next;
+	double lanes;
+
+	if (!exp->affinity_cpus)
+		return NULL;
+	if (!exp->affinity_per_lane)
+		return ab_xstrdup(exp->affinity_cpus);
+	n = ab_measure_cpu_list(exp->affinity_cpus, cpus, 1024);
+	if (n <= 0 || ab_parse_double(&lanes, ab_experiment_row_value(exp, row,
+			(size_t)ab_experiment_param(exp, exp->affinity_per_lane))) < 0)
+		return ab_xstrdup(exp->affinity_cpus);
+	want = lanes < (double)n ? (long)lanes : n;
+	for (i = 0; i < want; i++) {
+		next = ab_xasprintf("%s%s%d", out ? out : "", out ? "," : "", cpus[i]);
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
 void ab_measure_begin(struct ab_measure *m)
 {
 	size_t i;

@@ -38,6 +38,17 @@ void ab_measure_wrap(const struct ab_measure *m, const struct ab_command *cmd, c
  * for both samples of a pair; derived from the seed, row and pair. */
 char *ab_measure_padding(const struct ab_measure *m, const struct ab_plan_entry *e, int32_t *bytes);
 
+/* 1 when samples must start from abtool itself (fork), so that hardware
+ * counters opened with inherit follow them (the zygote's children are not
+ * abtool's descendants in perf's sense). */
+int ab_measure_needs_fork(const struct ab_measure *m);
+
+/* The CPU list a row's samples run on, from `affinity:` (new string), or
+ * NULL when the experiment sets none. With per_lane, a row whose lanes
+ * value is N gets the first N CPUs of the list (all of it when N is
+ * larger). */
+char *ab_measure_row_cpus(const struct ab_experiment *exp, size_t row);
+
 /* Just before ab_runner_run: read /proc/stat, enable counters. */
 void ab_measure_begin(struct ab_measure *m);
 

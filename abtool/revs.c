@@ -200,10 +200,93 @@ int ab_revs_dirty(struct ab_revs *revs)
 	return dirty;
 }
 
+/* git_tree_walk callback: stop at the first .gitattributes. */
+static int find_attributes(const char *root, const git_tree_entry *entry, void *payload)
+{
+	(void)root;
+	if (!strcmp(git_tree_entry_name(entry), ".gitattributes")) {
+		*(int *)payload = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* Does `name` exist in one of the folders of libgit2's search path for
+ * config `level` (GIT_OPT_GET_SEARCH_PATH, ':'-separated)? */
+static int in_search_path(int level, const char *name)
+{
+	git_buf dirs = GIT_BUF_INIT;
+	const char *p, *end;
+	int found = 0;
+
+	if (git_libgit2_opts(GIT_OPT_GET_SEARCH_PATH, level, &dirs) < 0)
+		return 1;   /* cannot tell: assume it does */
+	for (p = dirs.ptr; p && *p && !found; p = *end ? end + 1 : end) {
+		char *dir, *path;
+
+		end = strchr(p, GIT_PATH_LIST_SEPARATOR);
+		if (!end)
+			end = p + strlen(p);
+		dir = ab_xstrndup(p, (size_t)(end - p));
+		path = ab_path_join(dir, name);
+		found = access(path, F_OK) == 0;
+		free(path);
+		free(dir);
+	}
+	git_buf_dispose(&dirs);
+	return found;
+}
+
+/*
+ * Could a checkout filter change a file of `tree` in `tree_repo`? libgit2
+ * has two filters, crlf and ident, and abtool registers none: both act
+ * only through gitattributes (the tree's .gitattributes files,
+ * core.attributesFile or the XDG attributes file, the system
+ * gitattributes; the tree's own $GIT_DIR/info/attributes cannot exist,
+ * as git_repository_init copies no templates) or, for crlf on checkout, core.autocrlf
+ * = true (libgit2 1.5 crlf.c convert_attrs; "input" converts only on
+ * commit). When none of them is there, the filters are skipped: looking
+ * the attributes up costs libgit2 1.5 two realpath() calls per file
+ * (attr.c collect_attr_files), about half the time of checking out
+ * 20,000 small files. Errors count as "could".
+ */
+static int filters_may_apply(git_repository *tree_repo, git_tree *tree)
+{
+	git_config *cfg = NULL;
+	git_buf value = GIT_BUF_INIT;
+	int found = 0, autocrlf = 0, may = 1;
+
+	if (git_tree_walk(tree, GIT_TREEWALK_PRE, find_attributes, &found) < 0 || found)
+		return 1;
+	if (in_search_path(GIT_CONFIG_LEVEL_SYSTEM, "gitattributes"))
+		return 1;
+	if (git_repository_config_snapshot(&cfg, tree_repo) < 0)
+		return 1;
+	if (git_config_get_string_buf(&value, cfg, "core.attributesfile") != GIT_ENOTFOUND)
+		goto out;
+	if (in_search_path(GIT_CONFIG_LEVEL_XDG, "attributes"))
+		goto out;
+	git_buf_dispose(&value);
+	switch (git_config_get_string_buf(&value, cfg, "core.autocrlf")) {
+	case GIT_ENOTFOUND:
+		may = 0;
+		break;
+	case 0:
+		may = strcmp(value.ptr, "input") &&
+		      (git_config_parse_bool(&autocrlf, value.ptr) < 0 || autocrlf);
+		break;
+	}
+out:
+	git_buf_dispose(&value);
+	git_config_free(cfg);
+	return may;
+}
+
 int ab_revs_materialize(git_repository *repo, const git_oid *commit, const char *dir)
 {
 	git_repository *tree_repo = NULL;
 	git_commit *c = NULL;
+	git_tree *tree = NULL;
 	git_checkout_options co;
 	char *alternates = NULL, *objects = NULL, *line = NULL;
 	int err = 0;
@@ -226,11 +309,13 @@ int ab_revs_materialize(git_repository *repo, const git_oid *commit, const char 
 		goto out;
 
 	if (git_repository_open(&tree_repo, dir) < 0 ||
-	    git_commit_lookup(&c, tree_repo, commit) < 0) {
+	    git_commit_lookup(&c, tree_repo, commit) < 0 ||
+	    git_commit_tree(&tree, c) < 0) {
 		err = ab_error_set(AB_EIO, "cannot open the tree in '%s': %s", dir, ab_revs_git_error());
 		goto out;
 	}
 	co.checkout_strategy = GIT_CHECKOUT_FORCE;
+	co.disable_filters = !filters_may_apply(tree_repo, tree);
 	if (git_checkout_tree(tree_repo, (git_object *)c, &co) < 0 ||
 	    git_repository_set_head_detached(tree_repo, commit) < 0) {
 		err = ab_error_set(AB_EIO, "cannot check out %s in '%s': %s", git_oid_tostr_s(commit),
@@ -238,6 +323,7 @@ int ab_revs_materialize(git_repository *repo, const git_oid *commit, const char 
 		goto out;
 	}
 out:
+	git_tree_free(tree);
 	git_commit_free(c);
 	git_repository_free(tree_repo);
 	free(alternates);

@@ -567,7 +567,7 @@ static struct ab_command *expand_rows(const struct ab_experiment *exp, size_t nr
 }
 
 static int run_one(struct ab_run *run, struct ab_sample *s, const struct ab_command *cmd,
-		   char *const *cwd, char **const *env)
+		   char *const *cwd, char **const *env, const char *cpus)
 {
 	struct ab_runner_spec spec;
 	struct ab_runner_result r;
@@ -580,6 +580,9 @@ static int run_one(struct ab_run *run, struct ab_sample *s, const struct ab_comm
 	spec.argv = wrapped ? wrapped : cmd->argv;
 	spec.cwd = cwd[s->entry.side];
 	spec.env_extra = env[s->entry.side];
+	spec.cpus = cpus;
+	spec.no_aslr = !run->exp->aslr;
+	spec.fork_child = ab_measure_needs_fork(run->measure);
 	if ((pad = ab_measure_padding(run->measure, &s->entry, &s->padding_bytes))) {
 		char *const *e;
 		for (e = env[s->entry.side]; e && *e; e++)
@@ -672,7 +675,7 @@ int ab_run_samples(struct ab_run *run)
 	const struct ab_experiment *exp = run->exp;
 	size_t nrows = ab_experiment_nrows(exp), i, done = 0, total = 0;
 	const char **names = ab_run_metric_names(exp);
-	char **labels = ab_xcalloc(nrows, sizeof(*labels));
+	char **labels = ab_xcalloc(nrows, sizeof(*labels)), **cpus = ab_xcalloc(nrows, sizeof(*cpus));
 	char **first_checksum = ab_xcalloc(nrows * 2, sizeof(char *));
 	struct ab_row_policy *policy = ab_xcalloc(nrows, sizeof(*policy));
 	size_t *timeouts = ab_xcalloc(nrows, sizeof(*timeouts));
@@ -695,6 +698,7 @@ int ab_run_samples(struct ab_run *run)
 	}
 	for (i = 0; i < nrows; i++) {
 		labels[i] = ab_row_label(exp, i);
+		cpus[i] = ab_measure_row_cpus(exp, i);
 		ab_experiment_row_policy(exp, i, &policy[i]);
 	}
 	for (i = 0; i < run->nsamples; i++) {
@@ -720,7 +724,7 @@ int ab_run_samples(struct ab_run *run)
 			run->events.sample_start(run->events.ctx, &s->entry, labels[s->entry.row], done, total,
 						 timed ? spent_ns / (int64_t)timed * (int64_t)(total - done) : -1);
 		t0 = ab_now_ns();
-		if ((err = run_one(run, s, &cmds[s->entry.row], cwd, env)) < 0)
+		if ((err = run_one(run, s, &cmds[s->entry.row], cwd, env, cpus[s->entry.row])) < 0)
 			break;
 		if ((err = ab_store_sample_put(run->store, run->meta.id, s, names)) < 0)
 			break;
@@ -740,9 +744,12 @@ out:
 	for (i = 0; cmds && i < nrows; i++)
 		ab_command_release(&cmds[i]);
 	free(cmds);
-	for (i = 0; i < nrows; i++)
+	for (i = 0; i < nrows; i++) {
 		free(labels[i]);
+		free(cpus[i]);
+	}
 	free(labels);
+	free(cpus);
 	free(first_checksum);
 	free(policy);
 	free(timeouts);

@@ -1,26 +1,36 @@
 /* runner.c - one fresh process per sample (see runner.h).
  *
  * Everything that can be prepared is prepared before the first clock
- * reading: pipes, /dev/null, the log file, the environment array, the set
- * of signals to reset, the first piece of the output buffers. Between the
- * readings the parent forks, polls and reads the pipes, and reaps the
- * child; the child sets itself up with async-signal-safe calls only and
- * reports a failing chdir or exec over a close-on-exec pipe (git's
- * child_die()). */
+ * reading: pipes, /dev/null, the log file, the environment array, the
+ * zygote's request, the first piece of the output buffers. Between the
+ * readings the runner has the child started, polls and reads the pipes,
+ * and reaps it. The child's side of the start is child.c; the zygote,
+ * which starts it (see runner.h for why), is zygote.c. A failing chdir or
+ * exec comes back over a close-on-exec pipe (git's child_die()).
+ */
 #include "runner.h"
+#include "child.h"
 #include "error.h"
+#include "zygote.h"
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -35,6 +45,7 @@
 #define POLL_OPEN_NS 50000000LL   /* no pidfd: check the child this often */
 #define BACKOFF_MIN_NS 50000LL    /* no pidfd, pipes closed: first wait */
 #define BACKOFF_MAX_NS 50000000LL
+#define ZYGOTE_READY_MS 10000     /* the zygote's start-up, at most */
 
 /* The handler side only loads and stores these, so they must not need a
  * lock; C11 atomics also order the flag against the self-pipe's fd,
@@ -44,6 +55,10 @@ static atomic_int interrupt_sig;
 static atomic_int wake_rfd = -1, wake_wfd = -1;
 static pthread_mutex_t wake_lock = PTHREAD_MUTEX_INITIALIZER;
 static int pidfd_enabled = 1;
+static int zygote_enabled = 1;
+static int zygote_fd = -1;        /* abtool's end of the socket; -1: none yet */
+static int zygote_failed;         /* 1: it could not start or died; fork instead */
+static pid_t zygote_owner;        /* the process that started it */
 
 extern char **environ;
 
@@ -68,6 +83,11 @@ int ab_runner_interrupted(void)
 void ab_runner_use_pidfd(int enable)
 {
 	pidfd_enabled = enable;
+}
+
+void ab_runner_use_zygote(int enable)
+{
+	zygote_enabled = enable;
 }
 
 /* Keep our descriptors off 0, 1 and 2, which the child overwrites with
@@ -296,73 +316,6 @@ static void capture_finish(struct capture *c, struct ab_output *out)
 	c->fd = -1;
 }
 
-/* What the child reports before _exit(127) when it cannot exec. */
-struct start_report {
-	int step;
-	int err;
-};
-
-/* Everything the child needs, computed before fork. */
-struct child_setup {
-	const struct ab_runner_spec *spec;
-	char **envp;
-	sigset_t reset;           /* dispositions the child sets to SIG_DFL */
-	int rtmin;                /* SIGRTMIN: the C library keeps the signals below it */
-	int stdin_fd, out_fd, err_fd; /* -1: inherit */
-	int report_fd;            /* write end of the report pipe */
-};
-
-static void __attribute__((noreturn)) child_die(int fd, int step)
-{
-	struct start_report rep = { step, errno };
-
-	if (write(fd, &rep, sizeof(rep)) < 0) {
-		/* the parent still sees exit 127 */
-	}
-	_exit(127);
-}
-
-/* After fork: async-signal-safe calls only (the parent may have threads). */
-static void __attribute__((noreturn)) run_child(const struct child_setup *cs)
-{
-	struct sigaction dfl;
-	sigset_t none;
-	int sig;
-
-	setpgid(0, 0);
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	for (sig = 1; sig < NSIG; sig++)
-		if (sigismember(&cs->reset, sig) == 1)
-			sigaction(sig, &dfl, NULL);
-	/* glibc keeps 32 and 33 (SIGCANCEL, SIGSETXID) from sigaction(), so
-	 * an ignored disposition inherited there (glibc's posix_spawn, which
-	 * GNU make uses, leaves them ignored in its children) would pass on
-	 * to the benchmark: reset them with the system call. An all-zero
-	 * kernel sigaction is SIG_DFL, no flags, an empty mask. */
-	for (sig = SIGSYS + 1; sig < cs->rtmin; sig++) {
-		unsigned long kernel_sa[4] = { 0, 0, 0, 0 };
-		syscall(SYS_rt_sigaction, sig, kernel_sa, NULL, (size_t)(_NSIG / 8));
-	}
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-
-	if ((cs->stdin_fd >= 0 && dup2(cs->stdin_fd, 0) < 0) ||
-	    (cs->out_fd >= 0 && dup2(cs->out_fd, 1) < 0) ||
-	    (cs->err_fd >= 0 && dup2(cs->err_fd, 2) < 0))
-		child_die(cs->report_fd, AB_RUNNER_START_IO);
-	if (cs->spec->cwd && chdir(cs->spec->cwd) < 0)
-		child_die(cs->report_fd, AB_RUNNER_START_CWD);
-
-	/* execvp searches the PATH of environ, so the child's PATH counts. */
-	environ = cs->envp;
-	if (cs->spec->shell)
-		execl("/bin/sh", "sh", "-c", cs->spec->shell, (char *)NULL);
-	else
-		execvp(cs->spec->argv[0], cs->spec->argv);
-	child_die(cs->report_fd, AB_RUNNER_START_EXEC);
-}
-
 /* Signals whose disposition is not SIG_DFL now: ignored ones would
  * survive exec, handled ones must not run in the child before it. */
 static void changed_signals(sigset_t *set)
@@ -418,12 +371,348 @@ static char **build_env(char *const *extra)
 	return env;
 }
 
+/* ---- the zygote (protocol in zygote.h) ------------------------------ */
+
+/* The static abtool-zygote program, linked into this one (zygote_image.c). */
+extern const unsigned char ab_zygote_image[], ab_zygote_image_end[];
+
+struct zygote_request {
+	struct ab_zygote_header head;
+	char *strings;            /* new memory */
+	int fds[AB_ZYGOTE_MAX_FDS];
+	int nfds;
+};
+
+static size_t append_string(char *buf, size_t at, const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	if (buf)
+		memcpy(buf + at, s, n);
+	return at + n;
+}
+
+/* Lay out everything the child needs (before the clock starts). */
+static void zygote_prepare(struct zygote_request *req, const struct ab_child_setup *cs)
+{
+	size_t len = 0, pass, i;
+
+	memset(req, 0, sizeof(*req));
+	for (pass = 0; pass < 2; pass++) {
+		char *buf = pass ? req->strings : NULL;
+
+		len = 0;
+		if (cs->cwd)
+			len = append_string(buf, len, cs->cwd);
+		if (cs->cpus)
+			len = append_string(buf, len, cs->cpus);
+		if (cs->shell) {
+			len = append_string(buf, len, cs->shell);
+		} else {
+			for (i = 0; cs->argv[i]; i++)
+				len = append_string(buf, len, cs->argv[i]);
+			req->head.argc = (uint32_t)i;
+		}
+		for (i = 0; cs->envp[i]; i++)
+			len = append_string(buf, len, cs->envp[i]);
+		req->head.envc = (uint32_t)i;
+		if (!pass)
+			req->strings = ab_xmalloc(len ? len : 1);
+	}
+	req->head.len = (uint32_t)len;
+	req->head.flags = (cs->shell ? AB_ZYGOTE_SHELL : 0) | (cs->cwd ? AB_ZYGOTE_CWD : 0) |
+			  (cs->cpus ? AB_ZYGOTE_CPUS : 0) | (cs->no_aslr ? AB_ZYGOTE_NO_ASLR : 0);
+	if (cs->stdin_fd >= 0) {
+		req->head.flags |= AB_ZYGOTE_STDIN;
+		req->fds[req->nfds++] = cs->stdin_fd;
+	}
+	if (cs->out_fd >= 0) {
+		req->head.flags |= AB_ZYGOTE_STDOUT;
+		req->fds[req->nfds++] = cs->out_fd;
+	}
+	if (cs->err_fd >= 0) {
+		req->head.flags |= AB_ZYGOTE_STDERR;
+		req->fds[req->nfds++] = cs->err_fd;
+	}
+	req->fds[req->nfds++] = cs->report_fd;
+}
+
+/* Write all of iov, the descriptors with the first byte. 0, or -1 with
+ * errno; *sent tells whether any byte went out. */
+static int send_all(int fd, struct iovec *iov, int niov, const int *fds, int nfds, int *sent)
+{
+	union {
+		char buf[CMSG_SPACE(AB_ZYGOTE_MAX_FDS * sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct msghdr msg;
+	ssize_t n;
+
+	*sent = 0;
+	while (niov > 0) {
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_iov = iov;
+		msg.msg_iovlen = (size_t)niov;
+		if (nfds) {
+			struct cmsghdr *c;
+
+			memset(&ctl, 0, sizeof(ctl));
+			msg.msg_control = ctl.buf;
+			msg.msg_controllen = CMSG_SPACE((size_t)nfds * sizeof(int));
+			c = CMSG_FIRSTHDR(&msg);
+			c->cmsg_level = SOL_SOCKET;
+			c->cmsg_type = SCM_RIGHTS;
+			c->cmsg_len = CMSG_LEN((size_t)nfds * sizeof(int));
+			memcpy(CMSG_DATA(c), fds, (size_t)nfds * sizeof(int));
+		}
+		n = sendmsg(fd, &msg, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		*sent = 1;
+		nfds = 0;
+		while (niov > 0 && (size_t)n >= iov->iov_len) {
+			n -= (ssize_t)iov->iov_len;
+			iov++;
+			niov--;
+		}
+		if (niov > 0) {
+			iov->iov_base = (char *)iov->iov_base + n;
+			iov->iov_len -= (size_t)n;
+		}
+	}
+	return 0;
+}
+
+/* Read exactly n bytes; 0, or -1 on EOF or error. */
+static int read_all(int fd, void *buf, size_t n)
+{
+	char *p = buf;
+
+	while (n > 0) {
+		ssize_t got = read(fd, p, n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		p += got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
+
+/*
+ * Have the zygote start the child. Returns 0 with *pid; 1 when the zygote
+ * was gone before the request went out (the caller forks instead);
+ * AB_EIO when it failed after that (whether the child started is then
+ * unknown, so nothing is retried).
+ */
+static int zygote_spawn(pid_t *pid, struct zygote_request *req, const char *what)
+{
+	struct iovec iov[2];
+	int32_t answer;
+	int sent;
+
+	iov[0].iov_base = &req->head;
+	iov[0].iov_len = sizeof(req->head);
+	iov[1].iov_base = req->strings;
+	iov[1].iov_len = req->head.len;
+	if (send_all(zygote_fd, iov, 2, req->fds, req->nfds, &sent) < 0 && !sent) {
+		zygote_failed = 1;
+		return 1;
+	}
+	if (!sent || read_all(zygote_fd, &answer, sizeof(answer)) < 0) {
+		zygote_failed = 1;
+		return ab_error_set(AB_EIO, "cannot start '%s': the process that starts samples died",
+				    what);
+	}
+	if (answer < 0)
+		return ab_error_set(AB_EIO, "cannot start '%s': fork: %s", what, strerror(-answer));
+	*pid = (pid_t)answer;
+	return 0;
+}
+
+/* dl_iterate_phdr callback: the file offset of loc->addr in the object
+ * whose loaded segments hold it. */
+struct image_location {
+	uintptr_t addr;
+	off_t offset;
+	int found;
+};
+
+static int locate_image(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct image_location *loc = data;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && loc->addr >= start && loc->addr < start + ph->p_filesz) {
+			loc->offset = (off_t)(ph->p_offset + (loc->addr - start));
+			loc->found = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Copy the image from this program's file into fd inside the kernel
+ * (sendfile): read through memory, its 690 KB would add to abtool's own
+ * peak RSS. 0, or -1 (the caller then copies from memory). */
+static int copy_image_from_file(int fd, size_t size)
+{
+	struct image_location loc = { (uintptr_t)ab_zygote_image, 0, 0 };
+	size_t done = 0;
+	int exe;
+
+	if (dl_iterate_phdr(locate_image, &loc) <= 0 || !loc.found)
+		return -1;
+	if ((exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	while (done < size) {
+		ssize_t n = sendfile(fd, exe, &loc.offset, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	close(exe);
+	if (done == size)
+		return 0;
+	return ftruncate(fd, 0) == 0 && lseek(fd, 0, SEEK_SET) == 0 ? -1 : -2;
+}
+
+/* The zygote's program in a memory file (no file to install or find);
+ * -1 when the kernel refuses (then the runner forks). */
+static int zygote_image_fd(void)
+{
+	size_t size = (size_t)(ab_zygote_image_end - ab_zygote_image), done = 0;
+	int fd = -1, copied;
+
+#ifdef MFD_EXEC
+	fd = memfd_create("abtool-zygote", MFD_CLOEXEC | MFD_EXEC);
+#endif
+	if (fd < 0)
+		fd = memfd_create("abtool-zygote", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	copied = copy_image_from_file(fd, size);
+	while (copied == -1 && done < size) {
+		ssize_t n = write(fd, ab_zygote_image + done, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			copied = -2;
+		else
+			done += (size_t)n;
+	}
+	if (copied == -2) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Start the zygote in a process group of its own (the terminal's ^C
+ * reaches abtool, which decides) and wait until it is ready. 0, or -1
+ * when it cannot start: then the runner forks. */
+static int zygote_start(void)
+{
+	int sv[2] = { -1, -1 }, image, saved;
+	char fdarg[16], ready;
+	sigset_t all, old_mask;
+	struct pollfd pfd;
+	int64_t deadline;
+	pid_t pid;
+
+	if ((image = zygote_image_fd()) < 0)
+		return -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		goto out_close;
+	sv[0] = above_stdio(sv[0]);
+	sv[1] = above_stdio(sv[1]);
+	if (sv[0] < 0 || sv[1] < 0)
+		goto out_close;
+	snprintf(fdarg, sizeof(fdarg), "%d", sv[1]);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old_mask);
+	pid = fork();
+	if (pid == 0) {
+		char *const argv[] = { "abtool-zygote", fdarg, NULL };
+
+		setpgid(0, 0);
+		if (fcntl(sv[1], F_SETFD, 0) == 0)
+			syscall(SYS_execveat, image, "", argv, environ, AT_EMPTY_PATH);
+		_exit(127);
+	}
+	saved = errno;
+	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+	close(sv[1]);
+	sv[1] = -1;
+	if (pid < 0) {
+		errno = saved;
+		goto out_close;
+	}
+	pfd.fd = sv[0];
+	pfd.events = POLLIN;
+	deadline = ab_now_ns() + ZYGOTE_READY_MS * 1000000LL;
+	for (;;) {
+		int64_t left = (deadline - ab_now_ns()) / 1000000;
+		int n = poll(&pfd, 1, left > 0 ? (int)left : 0);
+
+		if (n == 1 && read(sv[0], &ready, 1) == 1)
+			break;
+		if (n < 0 && errno == EINTR)
+			continue;
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		goto out_close;
+	}
+	close(image);
+	zygote_fd = sv[0];
+	zygote_owner = getpid();
+	return 0;
+out_close:
+	close(image);
+	if (sv[0] >= 0)
+		close(sv[0]);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	return -1;
+}
+
+static int zygote_ready(void)
+{
+	/* In a forked copy of the process that started it, the zygote's
+	 * children would be the other process's: start one of our own. */
+	if (zygote_fd >= 0 && zygote_owner != getpid()) {
+		close(zygote_fd);
+		zygote_fd = -1;
+		zygote_failed = 0;
+	}
+	if (!zygote_enabled || zygote_failed)
+		return 0;
+	if (zygote_fd < 0 && zygote_start() < 0) {
+		zygote_failed = 1;
+		return 0;
+	}
+	return 1;
+}
+
 /* The parent's view of one run. */
 struct run {
 	pid_t pid;
 	int pidfd;                /* -1: fallback to wait4(WNOHANG) */
 	int report_fd;            /* read end, -1 once closed */
-	struct start_report report;
+	struct ab_child_report report;
 	struct capture out, err;
 	int64_t t0, t1;
 	int status;               /* valid when have_status */
@@ -441,7 +730,7 @@ static void close_fd(int *fd)
 
 static void read_report(struct run *r)
 {
-	struct start_report rep;
+	struct ab_child_report rep;
 	ssize_t n = read(r->report_fd, &rep, sizeof(rep));
 
 	if (n == (ssize_t)sizeof(rep))
@@ -608,16 +897,19 @@ static void fill_result(struct ab_runner_result *res, const struct run *r)
 
 int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *spec)
 {
-	struct child_setup cs;
+	struct ab_child_setup cs;
+	struct zygote_request req;
+	char **envp = NULL;
 	struct run r;
 	sigset_t all, old_mask;
 	int out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 }, rep_p[2] = { -1, -1 };
-	int log_fd = -1, null_fd = -1, error = 0;
+	int log_fd = -1, null_fd = -1, error = 0, use_zygote, have_reset, saved;
 	size_t cap = spec->output_cap ? spec->output_cap : DEFAULT_CAP;
 	const char *what = spec->shell ? spec->shell : spec->argv ? spec->argv[0] : NULL;
 
 	memset(result, 0, sizeof(*result));
 	memset(&r, 0, sizeof(r));
+	memset(&req, 0, sizeof(req));
 	r.out.fd = r.err.fd = r.report_fd = r.pidfd = -1;
 	memset(&cs, 0, sizeof(cs));
 
@@ -665,28 +957,68 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 	r.report_fd = rep_p[0];
 	rep_p[0] = -1;
 
-	cs.spec = spec;
-	cs.envp = build_env(spec->env_extra);
-	changed_signals(&cs.reset);
-	cs.rtmin = SIGRTMIN;
+	cs.shell = spec->shell;
+	cs.argv = spec->argv;
+	cs.cwd = spec->cwd;
+	cs.cpus = spec->cpus;
+	cs.no_aslr = spec->no_aslr;
+	envp = build_env(spec->env_extra);
+	cs.envp = envp;
+	cs.path = ab_child_env_path(cs.envp);
+	if (spec->argv) {
+		size_t argc = 0;
+
+		while (spec->argv[argc])
+			argc++;
+		cs.sh_argv = ab_xcalloc(argc + 2, sizeof(*cs.sh_argv));
+	}
 	cs.stdin_fd = null_fd;
 	cs.out_fd = spec->log_path ? log_fd : out_p[1];
 	cs.err_fd = spec->log_path ? log_fd : err_p[1];
 	cs.report_fd = rep_p[1];
-
-	/* Blocked until the child has reset its handlers, so that none of
-	 * ours runs in the child. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old_mask);
+	use_zygote = !spec->fork_child && zygote_ready();
+	if (use_zygote) {
+		/* The zygote's descriptors are not ours: pass the ones the
+		 * child inherits explicitly (where they are open). */
+		if (cs.stdin_fd < 0 && fcntl(0, F_GETFD) >= 0)
+			cs.stdin_fd = 0;
+		if (cs.out_fd < 0 && fcntl(1, F_GETFD) >= 0)
+			cs.out_fd = 1;
+		if (cs.err_fd < 0 && fcntl(2, F_GETFD) >= 0)
+			cs.err_fd = 2;
+		zygote_prepare(&req, &cs);
+	} else {
+		changed_signals(&cs.reset);
+	}
+	have_reset = !use_zygote;
 
 	r.t0 = ab_now_ns();
-	r.pid = fork();
-	if (r.pid == 0)
-		run_child(&cs);
-	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-	if (r.pid < 0) {
-		error = ab_error_set(AB_EIO, "cannot start '%s': fork: %s", what, strerror(errno));
-		goto out_free_env;
+	if (use_zygote) {
+		error = zygote_spawn(&r.pid, &req, what);
+		if (error < 0) {
+			r.pid = -1;
+			goto out_free_env;
+		}
+		use_zygote = error == 0;
+		error = 0;
+	}
+	if (!use_zygote) {
+		if (!have_reset)
+			changed_signals(&cs.reset);  /* the zygote just died */
+		/* Blocked until the child has reset its handlers, so that
+		 * none of ours runs in the child. */
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old_mask);
+		r.pid = fork();
+		if (r.pid == 0)
+			ab_child_run(&cs);
+		saved = errno;
+		pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+		if (r.pid < 0) {
+			error = ab_error_set(AB_EIO, "cannot start '%s': fork: %s", what,
+					     strerror(saved));
+			goto out_free_env;
+		}
 	}
 	/* Also here, so that a kill of the group cannot miss the child. */
 	setpgid(r.pid, r.pid);
@@ -714,7 +1046,9 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 		error = interrupted_error();
 
 out_free_env:
-	free(cs.envp);
+	free(envp);
+	free(cs.sh_argv);
+	free(req.strings);
 out_close:
 	close_fd(&r.pidfd);
 	close_fd(&r.report_fd);
@@ -770,6 +1104,9 @@ const char *ab_runner_describe(char *buf, size_t size, const struct ab_runner_re
 		return buf;
 	if (r->exec_errno && r->start_step == AB_RUNNER_START_CWD)
 		snprintf(buf, size, "could not enter the working directory: %s",
+			 strerror(r->exec_errno));
+	else if (r->exec_errno && r->start_step == AB_RUNNER_START_SETUP)
+		snprintf(buf, size, "could not set the CPU affinity or personality: %s",
 			 strerror(r->exec_errno));
 	else if (r->exec_errno && r->start_step == AB_RUNNER_START_IO)
 		snprintf(buf, size, "could not start: cannot redirect stdin/stdout/stderr: %s",

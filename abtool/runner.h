@@ -49,6 +49,10 @@ struct ab_runner_spec {
 	const char *log_path;     /* when set, stdout and stderr both go to this
 	                             file (created, appended) instead of being
 	                             captured: out and err stay empty, no hash */
+	const char *cpus;         /* CPU list like "0-3,6": the child's affinity, or NULL */
+	int no_aslr;              /* 1: the child runs without address-space randomization */
+	int fork_child;           /* 1: start the child from abtool itself, not the zygote,
+	                             so that counters abtool opened with inherit follow it */
 };
 
 /* Where starting the process failed, when exec_errno is set. */
@@ -56,6 +60,7 @@ enum ab_runner_start_step {
 	AB_RUNNER_START_EXEC = 0, /* execvp(argv[0]) or /bin/sh itself */
 	AB_RUNNER_START_CWD,      /* chdir(cwd) */
 	AB_RUNNER_START_IO,       /* redirecting stdin, stdout or stderr */
+	AB_RUNNER_START_SETUP,    /* CPU affinity or personality (ASLR) */
 };
 
 /* How it went. */
@@ -93,7 +98,22 @@ struct ab_runner_result {
  * The child runs in a new process group with every signal disposition
  * at its default and an empty signal mask, whatever abtool changed; it
  * inherits the parent's environment (at the time of the call) plus
- * env_extra. Output is read until the child exits and the pipes are
+ * env_extra, and abtool's stdin, stdout and stderr where the spec does
+ * not redirect them.
+ *
+ * The child is started by a zygote: abtool-zygote, a small static
+ * program (abtool/zygote.c) whose bytes are linked into abtool and which
+ * the first call starts from memory (memfd). It starts each child with
+ * clone(CLONE_VM | CLONE_VFORK | CLONE_PARENT), so the child is still the
+ * caller's child. That keeps the start as cheap as posix_spawn's (no copy
+ * of abtool's page tables, no copy-on-write faults in abtool while the
+ * child runs) and maxrss_bytes the child's own: the kernel folds the peak
+ * RSS of the address space a process execs from into its ru_maxrss
+ * (fs/exec.c exec_mmap), so a fork of abtool, or a vfork or posix_spawn
+ * from it, gives every child at least abtool's RSS (3 MB and 11 MB for
+ * /bin/true, which needs 1 MB). Where the zygote cannot start (memfd
+ * exec refused), the runner forks itself. The zygote has its own process
+ * group and ends when the caller closes its socket (exits). Output is read until the child exits and the pipes are
  * drained of what is available: a grandchild that keeps a pipe open does
  * not delay the end. Then, and on timeout, the whole group gets SIGKILL,
  * so background leftovers do not disturb the next sample.
@@ -136,5 +156,10 @@ const char *ab_runner_describe(char *buf, size_t size, const struct ab_runner_re
 /* For tests: 0 makes the runner ignore pidfds and use its fallback (see
  * ab_runner_run); 1 (the default) uses them where the kernel has them. */
 void ab_runner_use_pidfd(int enable);
+
+/* For tests: 0 makes the runner fork abtool for each child instead of
+ * asking its zygote (see ab_runner_run); 1 (the default) uses the zygote
+ * where it could be started. */
+void ab_runner_use_zygote(int enable);
 
 #endif

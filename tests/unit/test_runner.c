@@ -8,6 +8,7 @@
 #include "runner.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -26,6 +28,7 @@
 #define HANG_NS (4000 * MS)   /* "returns promptly": far above any real delay */
 
 static char self_exe[PATH_MAX];
+static int use_zygote = 1;  /* which way the runner starts children in this pass */
 
 /* Deterministic, non-periodic content: 12-byte lines holding their own
  * offset, cut at n bytes. New memory. */
@@ -76,6 +79,31 @@ static int helper_main(const char *mode, long n)
 		for (i = 0; i < size; i += 4096)
 			p[i] = 1;
 		free((void *)p);
+		return 0;
+	}
+	if (!strcmp(mode, "fds")) {
+		/* our open descriptors, ascending, each followed by a space */
+		int fds[256], m = 0, i, fd;
+		DIR *dir = opendir("/proc/self/fd");
+		struct dirent *e;
+
+		if (!dir)
+			return 1;
+		while ((e = readdir(dir)) && m < 256)
+			if (e->d_name[0] != '.' && (fd = atoi(e->d_name)) != dirfd(dir))
+				fds[m++] = fd;
+		closedir(dir);
+		for (i = 0; i < m; i++) {
+			int j, min = i;
+
+			for (j = i + 1; j < m; j++)
+				if (fds[j] < fds[min])
+					min = j;
+			fd = fds[i];
+			fds[i] = fds[min];
+			fds[min] = fd;
+			printf("%d ", fds[i]);
+		}
 		return 0;
 	}
 	if (!strcmp(mode, "spin")) {
@@ -303,6 +331,83 @@ static void test_exec_missing(void **state)
 	assert_int_equal(res.exec_errno, 0);
 	assert_string_equal(describe(&res, 0), "exit 127");
 	ab_runner_result_release(&res);
+}
+
+/* Like execvp: a file without a #! line runs under /bin/sh, found by
+ * path or through the child's PATH; a PATH entry that is not executable
+ * (EACCES) does not stop the search, and is the error when nothing else
+ * is found; an empty PATH element is the working directory. */
+static void test_exec_search(void **state)
+{
+	struct ab_runner_result res;
+	char *dir = ab_test_mktemp("runner-exec"), *script = ab_path_join(dir, "noshebang");
+	char *fake_true = ab_path_join(dir, "true");
+	char *path_first = ab_xasprintf("PATH=%s:/usr/bin:/bin", dir);
+	char *path_only = ab_xasprintf("PATH=%s", dir);
+	char *const by_path[] = { script, "one", "two", NULL };
+	char *const by_name[] = { "noshebang", "three", NULL };
+	char *const true_argv[] = { "true", NULL };
+	char *const env_first[] = { path_first, NULL }, *const env_only[] = { path_only, NULL };
+	char *const env_empty_elem[] = { "PATH=/nonexistent-abtool-path:", NULL };
+	struct ab_runner_spec spec = { .argv = by_path, .stdin_null = 1 };
+	static const char text[] = "printf '%s|' \"$0\" \"$@\"\n";
+
+	(void)state;
+	assert_int_equal(ab_write_file(script, text, sizeof(text) - 1), 0);
+	assert_int_equal(chmod(script, 0755), 0);
+	assert_int_equal(ab_write_file(fake_true, "", 0), 0);
+	assert_int_equal(chmod(fake_true, 0644), 0);
+
+	run_ok(&res, &spec);
+	assert_int_equal(res.exec_errno, 0);
+	assert_int_equal(res.exit_code, 0);
+	{
+		char *want = ab_xasprintf("%s|one|two|", script);
+		assert_string_equal(res.out.data, want);
+		free(want);
+	}
+	ab_runner_result_release(&res);
+
+	spec.argv = by_name;
+	spec.env_extra = env_first;
+	run_ok(&res, &spec);
+	assert_int_equal(res.exec_errno, 0);
+	{
+		char *want = ab_xasprintf("%s/noshebang|three|", dir);
+		assert_string_equal(res.out.data, want);
+		free(want);
+	}
+	ab_runner_result_release(&res);
+
+	/* An empty element: the working directory. */
+	spec.env_extra = env_empty_elem;
+	spec.cwd = dir;
+	run_ok(&res, &spec);
+	assert_int_equal(res.exec_errno, 0);
+	assert_string_equal(res.out.data, "noshebang|three|");
+	ab_runner_result_release(&res);
+	spec.cwd = NULL;
+
+	/* dir/true is not executable: skipped, /usr/bin/true or /bin/true runs. */
+	spec.argv = true_argv;
+	spec.env_extra = env_first;
+	run_ok(&res, &spec);
+	assert_int_equal(res.exec_errno, 0);
+	assert_int_equal(res.exit_code, 0);
+	ab_runner_result_release(&res);
+
+	spec.env_extra = env_only;
+	run_ok(&res, &spec);
+	assert_int_equal(res.exec_errno, EACCES);
+	assert_int_equal(res.start_step, AB_RUNNER_START_EXEC);
+	assert_int_equal(res.exit_code, 127);
+	ab_runner_result_release(&res);
+
+	free(path_first);
+	free(path_only);
+	free(fake_true);
+	free(script);
+	ab_test_rmtemp(dir);
 }
 
 static void test_bad_cwd(void **state)
@@ -670,6 +775,153 @@ static void test_stdin_null(void **state)
 	ab_runner_result_release(&res);
 }
 
+/* Affinity and personality reach the child, whichever way it starts
+ * (the zygote, abtool's own fork, or fork_child for perf counters). */
+static void test_affinity_and_aslr(void **state)
+{
+	struct ab_runner_result res;
+	struct ab_runner_spec spec = { .shell = "sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status; "
+						"cat /proc/self/personality",
+				       .stdin_null = 1, .cpus = "0", .no_aslr = 1 };
+	int fork_child;
+
+	(void)state;
+	for (fork_child = 0; fork_child < 2; fork_child++) {
+		spec.fork_child = fork_child;
+		run_ok(&res, &spec);
+		assert_string_equal(res.out.data, "0\n00040000\n");
+		ab_runner_result_release(&res);
+	}
+	spec.cpus = "4096";  /* past CPU_SETSIZE: refused before exec */
+	spec.no_aslr = 0;
+	assert_int_equal(ab_runner_run(&res, &spec), 0);
+	assert_int_equal(res.exit_code, 127);
+	assert_int_equal(res.start_step, AB_RUNNER_START_SETUP);
+	ab_runner_result_release(&res);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* The child's descriptors are 0, 1, 2 and whatever this process would
+ * let any exec'd child inherit: nothing of the runner's or the zygote's
+ * leaks into it. */
+static void test_no_leaked_fds(void **state)
+{
+	struct ab_runner_result res;
+	char *const argv[] = { self_exe, "--helper", "fds", "0", NULL };
+	struct ab_runner_spec spec = { .argv = argv, .stdin_null = 1 };
+	int fds[256], n = 0, i, fd;
+	char want[1024] = "";
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *e;
+
+	(void)state;
+	assert_non_null(dir);
+	while ((e = readdir(dir)) && n < 256) {
+		if (e->d_name[0] == '.' || (fd = atoi(e->d_name)) == dirfd(dir))
+			continue;
+		if (fd <= 2 || !(fcntl(fd, F_GETFD) & FD_CLOEXEC))
+			fds[n++] = fd;
+	}
+	closedir(dir);
+	for (fd = 0; fd <= 2; fd++) {
+		for (i = 0; i < n && fds[i] != fd; i++)
+			;
+		if (i == n)
+			fds[n++] = fd;
+	}
+	qsort(fds, n, sizeof(*fds), cmp_int);
+	for (i = 0; i < n; i++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%d ", fds[i]);
+	run_ok(&res, &spec);
+	assert_string_equal(res.out.data, want);
+	ab_runner_result_release(&res);
+}
+
+/* maxrss_bytes is the child's: a caller holding 64 MiB does not lend its
+ * RSS to a child that needs 1 MiB (a fork, vfork or posix_spawn from the
+ * caller would). Only with the zygote; the fork fallback copies it. */
+static void test_maxrss_is_the_childs(void **state)
+{
+	struct ab_runner_result res;
+	char *const argv[] = { "true", NULL };
+	struct ab_runner_spec spec = { .argv = argv, .stdin_null = 1 };
+	size_t size = (size_t)64 << 20, i;
+	volatile char *big;
+
+	(void)state;
+	if (!use_zygote)
+		skip();
+	big = malloc(size);
+	assert_non_null((void *)big);
+	for (i = 0; i < size; i += 4096)
+		big[i] = 1;
+	run_ok(&res, &spec);
+	assert_int_equal(res.exit_code, 0);
+	assert_true(res.maxrss_bytes > 0);
+	assert_true(res.maxrss_bytes < (int64_t)8 << 20);
+	ab_runner_result_release(&res);
+	free((void *)big);
+}
+
+/* VmHWM of this process in KiB, from /proc/self/status; -1 if unknown. */
+static long peak_rss_kib(void)
+{
+	char line[256];
+	long kib = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmHWM:", 6))
+			kib = atol(line + 6);
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+/* Starting the zygote copies its 690 KB program inside the kernel: the
+ * caller's peak RSS does not grow by it (it would, written from memory).
+ * In a fork, so that it starts a zygote of its own. */
+static void test_zygote_not_in_callers_rss(void **state)
+{
+	pid_t pid;
+	int status;
+
+	(void)state;
+	if (!use_zygote)
+		skip();
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *const argv[] = { "true", NULL };
+		struct ab_runner_spec spec = { .argv = argv, .stdin_null = 1 };
+		struct ab_runner_result res;
+		long before, after;
+
+		/* A run by fork first, so that the runner's own pages are in;
+		 * then the run that starts the zygote. */
+		ab_runner_use_zygote(0);
+		if (ab_runner_run(&res, &spec) != 0 || res.exit_code != 0)
+			_exit(2);
+		ab_runner_result_release(&res);
+		ab_runner_use_zygote(1);
+		before = peak_rss_kib();
+		if (ab_runner_run(&res, &spec) != 0 || res.exit_code != 0)
+			_exit(3);
+		ab_runner_result_release(&res);
+		after = peak_rss_kib();
+		/* about +350 KiB of the zygote's start-up code and buffers;
+		 * +850 with the image read through memory */
+		_exit(before > 0 && after - before < 600 ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 static void test_describe(void **state)
 {
 	struct ab_runner_result r;
@@ -874,6 +1126,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_cwd),
 		cmocka_unit_test(test_env_extra),
 		cmocka_unit_test(test_exec_missing),
+		cmocka_unit_test(test_exec_search),
 		cmocka_unit_test(test_bad_cwd),
 		cmocka_unit_test(test_killed_by_signal),
 		cmocka_unit_test(test_timeout_kills_group),
@@ -890,12 +1143,17 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_signals_reset),
 		cmocka_unit_test(test_internal_signals_reset),
 		cmocka_unit_test(test_stdin_null),
+		cmocka_unit_test(test_affinity_and_aslr),
+		cmocka_unit_test(test_no_leaked_fds),
+		cmocka_unit_test(test_maxrss_is_the_childs),
+		cmocka_unit_test(test_zygote_not_in_callers_rss),
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_interrupt_from_thread),
 		cmocka_unit_test(test_interrupt_from_signal_handler),
 		cmocka_unit_test(test_interrupt_before_start),
 	};
 	ssize_t n;
+	int failed;
 
 	if (argc == 4 && !strcmp(argv[1], "--helper"))
 		return helper_main(argv[2], atol(argv[3]));
@@ -903,5 +1161,11 @@ int main(int argc, char **argv)
 	if (n <= 0)
 		return 1;
 	self_exe[n] = '\0';
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	/* Every case twice: children started by the zygote, then by a fork
+	 * of this process (the runner's fallback). */
+	failed = cmocka_run_group_tests_name("zygote", tests, NULL, NULL);
+	use_zygote = 0;
+	ab_runner_use_zygote(0);
+	failed += cmocka_run_group_tests_name("fork", tests, NULL, NULL);
+	return failed;
 }

@@ -509,6 +509,60 @@ static void test_hl_against_sort(void **state)
 	}
 }
 
+/* Larger n, where the selection in the Walsh matrix runs many rounds
+ * before it gathers the last candidates; heavy ties in a third of them. */
+static void test_hl_against_sort_larger(void **state)
+{
+	uint64_t seed = 7;
+	size_t sizes[] = { 41, 64, 97, 150, 256, 401, 700 }, t, i, j, m;
+
+	(void)state;
+	for (t = 0; t < sizeof(sizes) / sizeof(sizes[0]) * 3; t++) {
+		size_t n = sizes[t % 7];
+		double *d = malloc(n * sizeof(*d)), *w = malloc(n * (n + 1) / 2 * sizeof(*w));
+		struct ab_hl hl;
+
+		assert_non_null(d);
+		assert_non_null(w);
+		for (i = 0; i < n; i++)
+			d[i] = t % 3 == 0 ? floor(6 * uniform(&seed)) - 3 :
+			       t % 3 == 1 ? normal(&seed) : exp(normal(&seed));
+		for (i = m = 0; i < n; i++)
+			for (j = i; j < n; j++)
+				w[m++] = 0.5 * (d[i] + d[j]);
+		qsort(w, m, sizeof(*w), cmp_double);
+		ab_stats_hodges_lehmann(&hl, d, n, AB_STATS_ALPHA);
+		assert_true(hl.estimate == 0.5 * (w[(m - 1) / 2] + w[m / 2]));
+		assert_true(hl.k > 0);
+		assert_true(hl.lower == w[hl.k - 1]);
+		assert_true(hl.upper == w[m - hl.k]);
+		free(w);
+		free(d);
+	}
+}
+
+/* 200,000 pairs: 2e10 Walsh averages, which cannot be held (160 GB);
+ * the selection needs a few MB. Symmetric about 0.5, so the estimate is
+ * 0.5 and the interval is symmetric around it. */
+static void test_hl_huge_n(void **state)
+{
+	size_t n = 200000, i;
+	double *d = malloc(n * sizeof(*d));
+	struct ab_hl hl;
+
+	(void)state;
+	assert_non_null(d);
+	for (i = 0; i < n / 2; i++) {
+		d[i] = 0.5 + 1e-6 * (double)(i + 1);
+		d[n - 1 - i] = 0.5 - 1e-6 * (double)(i + 1);
+	}
+	ab_stats_hodges_lehmann(&hl, d, n, AB_STATS_ALPHA);
+	assert_close(hl.estimate, 0.5, 9);
+	assert_true(hl.lower < 0.5 && hl.upper > 0.5);
+	assert_close(0.5 - hl.lower, hl.upper - 0.5, 4);
+	free(d);
+}
+
 static void test_hl_large_n(void **state)
 {
 	size_t n = 2000, i;
@@ -963,6 +1017,8 @@ int main(void)
 		cmocka_unit_test(test_outliers),
 		cmocka_unit_test(test_walsh_k_table),
 		cmocka_unit_test(test_walsh_k_normal),
+		cmocka_unit_test(test_hl_against_sort_larger),
+		cmocka_unit_test(test_hl_huge_n),
 		cmocka_unit_test(test_hl_against_sort),
 		cmocka_unit_test(test_hl_large_n),
 		cmocka_unit_test(test_ties_zeros_brute_force),

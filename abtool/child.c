@@ -1,0 +1,184 @@
+/* child.c - the start of a child between fork and exec (see child.h). */
+#include "child.h"
+#include "runner.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <sys/personality.h>
+#include <limits.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static void __attribute__((noreturn)) child_die(const struct ab_child_setup *cs, int step)
+{
+	struct ab_child_report rep = { step, errno };
+
+	if (write(cs->report_fd, &rep, sizeof(rep)) < 0) {
+		/* the parent still sees exit 127 */
+	}
+	_exit(127);
+}
+
+/* execve `file`, and like execvp run a file without a #! line, which
+ * execve refuses with ENOEXEC, with /bin/sh. Returns on failure. */
+static void exec_file(const struct ab_child_setup *cs, const char *file)
+{
+	char *const *argv = cs->argv;
+	size_t i;
+
+	execve(file, argv, cs->envp);
+	if (errno != ENOEXEC)
+		return;
+	cs->sh_argv[0] = "/bin/sh";
+	cs->sh_argv[1] = (char *)file;
+	for (i = 1; argv[i]; i++)
+		cs->sh_argv[i + 1] = argv[i];
+	cs->sh_argv[i + 1] = NULL;
+	execve("/bin/sh", cs->sh_argv, cs->envp);
+	errno = ENOEXEC;
+}
+
+/* execvp, but with the child's PATH where execvp would take the calling
+ * process's (glibc's __execvpe: an empty element is the current
+ * directory; EACCES is kept while later elements are tried; errors other
+ * than "not there" end the search). */
+static void exec_search(const struct ab_child_setup *cs)
+{
+	const char *file = cs->argv[0], *p = cs->path, *colon;
+	size_t flen = strlen(file), dlen;
+	char buf[PATH_MAX];
+	int eacces = 0;
+
+	if (!*file) {
+		errno = ENOENT;
+		return;
+	}
+	if (strchr(file, '/')) {
+		exec_file(cs, file);
+		return;
+	}
+	if (flen >= NAME_MAX + 1) {
+		errno = ENAMETOOLONG;
+		return;
+	}
+	for (;; p = colon + 1) {
+		colon = strchr(p, ':');
+		if (!colon)
+			colon = p + strlen(p);
+		dlen = (size_t)(colon - p);
+		if (dlen + 1 + flen < sizeof(buf)) {
+			memcpy(buf, p, dlen);
+			buf[dlen] = '/';
+			memcpy(buf + dlen + 1, file, flen + 1);
+			exec_file(cs, dlen ? buf : file);
+			switch (errno) {
+			case EACCES:
+				eacces = 1;
+				break;
+			case ENOENT:
+			case ESTALE:
+			case ENOTDIR:
+			case ENODEV:
+			case ETIMEDOUT:
+			case ENAMETOOLONG:
+				break;
+			default:
+				return;
+			}
+		}
+		if (!*colon)
+			break;
+	}
+	errno = eacces ? EACCES : ENOENT;
+}
+
+/* sched_setaffinity to a "0-3,6" list, parsed without allocating (this
+ * runs between clone and exec). -1 with errno. */
+static int set_affinity(const char *list)
+{
+	cpu_set_t set;
+	const char *p = list;
+
+	CPU_ZERO(&set);
+	while (*p) {
+		long a = 0, b;
+		if (*p < '0' || *p > '9')
+			return errno = EINVAL, -1;
+		while (*p >= '0' && *p <= '9')
+			a = a * 10 + (*p++ - '0');
+		b = a;
+		if (*p == '-') {
+			p++;
+			b = 0;
+			while (*p >= '0' && *p <= '9')
+				b = b * 10 + (*p++ - '0');
+		}
+		if (b < a || b >= CPU_SETSIZE)
+			return errno = EINVAL, -1;
+		for (; a <= b; a++)
+			CPU_SET((int)a, &set);
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return errno = EINVAL, -1;
+	}
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+void ab_child_run(const struct ab_child_setup *cs)
+{
+	struct sigaction dfl;
+	sigset_t none;
+	int sig;
+
+	setpgid(0, 0);
+	if (cs->cpus && set_affinity(cs->cpus) < 0)
+		child_die(cs, AB_RUNNER_START_SETUP);
+	if (cs->no_aslr) {
+		int persona = personality(0xffffffff);
+		if (persona < 0 || personality((unsigned long)persona | ADDR_NO_RANDOMIZE) < 0)
+			child_die(cs, AB_RUNNER_START_SETUP);
+	}
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++)
+		if (sigismember(&cs->reset, sig) == 1)
+			sigaction(sig, &dfl, NULL);
+	/* glibc keeps 32 and 33 (SIGCANCEL, SIGSETXID) from sigaction(), so
+	 * an ignored disposition inherited there (glibc's posix_spawn, which
+	 * GNU make uses, leaves them ignored in its children) would pass on
+	 * to the benchmark: reset them with the system call. An all-zero
+	 * kernel sigaction is SIG_DFL, no flags, an empty mask. */
+	for (sig = SIGSYS + 1; sig < SIGRTMIN; sig++) {
+		unsigned long kernel_sa[4] = { 0, 0, 0, 0 };
+		syscall(SYS_rt_sigaction, sig, kernel_sa, NULL, (size_t)(_NSIG / 8));
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+
+	if ((cs->stdin_fd >= 0 && dup2(cs->stdin_fd, 0) < 0) ||
+	    (cs->out_fd >= 0 && dup2(cs->out_fd, 1) < 0) ||
+	    (cs->err_fd >= 0 && dup2(cs->err_fd, 2) < 0))
+		child_die(cs, AB_RUNNER_START_IO);
+	if (cs->cwd && chdir(cs->cwd) < 0)
+		child_die(cs, AB_RUNNER_START_CWD);
+
+	if (cs->shell) {
+		char *const sh[] = { "sh", "-c", (char *)cs->shell, NULL };
+
+		execve("/bin/sh", sh, cs->envp);
+	} else {
+		exec_search(cs);
+	}
+	child_die(cs, AB_RUNNER_START_EXEC);
+}
+
+const char *ab_child_env_path(char *const *env)
+{
+	for (; *env; env++)
+		if (!strncmp(*env, "PATH=", 5))
+			return *env + 5;
+	return AB_CHILD_DEFAULT_PATH;
+}

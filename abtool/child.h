@@ -1,0 +1,48 @@
+/* child.h - the start of a child process between fork and exec: process
+ * group, signals, stdin/stdout/stderr, working directory, exec with the
+ * child's own PATH. Shared by the runner (when it forks abtool itself)
+ * and by abtool-zygote, the small static program that forks the
+ * runner's children (see runner.h and zygote.h); so it uses only libc,
+ * and only async-signal-safe calls. */
+#ifndef AB_CHILD_H
+#define AB_CHILD_H
+
+#include <signal.h>
+
+/* execvp's search path when the child's environment has no PATH (glibc
+ * confstr(_CS_PATH)). */
+#define AB_CHILD_DEFAULT_PATH "/bin:/usr/bin"
+
+/* What the child writes to report_fd before _exit(127) when it cannot
+ * start; step is an enum ab_runner_start_step. */
+struct ab_child_report {
+	int step;
+	int err;
+};
+
+/* Everything the child needs, prepared before the fork (borrowed). */
+struct ab_child_setup {
+	const char *shell;        /* run /bin/sh -c shell, or else argv */
+	char *const *argv;
+	const char *cwd;          /* or NULL */
+	char *const *envp;        /* the child's whole environment */
+	const char *path;         /* its PATH (ab_child_env_path(envp)) */
+	char **sh_argv;           /* argc + 2 writable slots: a file without #!
+	                             runs as /bin/sh FILE ARGS... (as execvp) */
+	sigset_t reset;           /* dispositions to set to SIG_DFL */
+	int stdin_fd, out_fd, err_fd; /* dup2'ed onto 0, 1, 2; -1: inherit */
+	int report_fd;            /* close-on-exec write end of the report pipe */
+	const char *cpus;         /* CPU list for sched_setaffinity, or NULL */
+	int no_aslr;              /* 1: personality ADDR_NO_RANDOMIZE */
+};
+
+/* In the child, right after fork: its own process group, the `reset`
+ * dispositions back to SIG_DFL, an empty signal mask, the descriptors,
+ * chdir, exec. On failure writes an ab_child_report and _exit(127). */
+void ab_child_run(const struct ab_child_setup *cs) __attribute__((noreturn));
+
+/* The value of PATH in env (NULL-terminated), or AB_CHILD_DEFAULT_PATH.
+ * Borrowed. */
+const char *ab_child_env_path(char *const *env);
+
+#endif

@@ -1,0 +1,200 @@
+/* zygote.c - abtool-zygote: starts the runner's children (protocol in
+ * zygote.h; why, in runner.h). A static program of its own, linked into
+ * abtool as bytes and started from memory, so that its footprint is a
+ * few hundred KB: what a child's max RSS starts from. It uses libc only. */
+#include "child.h"
+#include "zygote.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sched.h>
+#include <unistd.h>
+
+/* Read exactly n bytes; 0, or -1 on EOF or error. */
+static int read_all(int fd, void *buf, size_t n)
+{
+	char *p = buf;
+
+	while (n > 0) {
+		ssize_t got = read(fd, p, n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		p += got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
+
+/* One request's header, descriptors and strings; 0, or -1 when the
+ * runner is gone or the request is malformed. */
+static int receive(int fd, struct ab_zygote_header *head, int *fds, int *nfds, char **strings)
+{
+	union {
+		char buf[CMSG_SPACE(AB_ZYGOTE_MAX_FDS * sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct msghdr msg;
+	struct iovec iov;
+	struct cmsghdr *c;
+	ssize_t n;
+
+	memset(&msg, 0, sizeof(msg));
+	iov.iov_base = head;
+	iov.iov_len = sizeof(*head);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = ctl.buf;
+	msg.msg_controllen = sizeof(ctl.buf);
+	do
+		n = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return -1;
+	for (c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+			*nfds = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+			if (*nfds > AB_ZYGOTE_MAX_FDS)
+				return -1;
+			memcpy(fds, CMSG_DATA(c), (size_t)*nfds * sizeof(int));
+		}
+	if ((size_t)n < sizeof(*head) && read_all(fd, (char *)head + n, sizeof(*head) - (size_t)n) < 0)
+		return -1;
+	if (head->len > AB_ZYGOTE_MAX_REQUEST || (msg.msg_flags & MSG_CTRUNC))
+		return -1;
+	*strings = malloc(head->len + 1);
+	if (!*strings || read_all(fd, *strings, head->len) < 0)
+		return -1;
+	(*strings)[head->len] = '\0';
+	return 0;
+}
+
+/* The next string of [*p, end), or NULL when there is none. */
+static char *next_string(char **p, char *end)
+{
+	char *s = *p;
+
+	if (s >= end)
+		return NULL;
+	*p = s + strlen(s) + 1;
+	return s;
+}
+
+/* Split a request into cs (arrays in new memory); -1 when it does not
+ * add up. */
+static int parse(struct ab_child_setup *cs, const struct ab_zygote_header *head, char *strings,
+		 const int *fds, int nfds)
+{
+	char *p = strings, *end = strings + head->len, **argv = NULL, **envp;
+	uint32_t i;
+	int f = 0;
+
+	memset(cs, 0, sizeof(*cs));
+	cs->stdin_fd = cs->out_fd = cs->err_fd = -1;
+	if ((head->flags & AB_ZYGOTE_CWD) && !(cs->cwd = next_string(&p, end)))
+		return -1;
+	if ((head->flags & AB_ZYGOTE_CPUS) && !(cs->cpus = next_string(&p, end)))
+		return -1;
+	cs->no_aslr = (head->flags & AB_ZYGOTE_NO_ASLR) != 0;
+	if (head->flags & AB_ZYGOTE_SHELL) {
+		if (!(cs->shell = next_string(&p, end)))
+			return -1;
+	} else {
+		if (head->argc == 0 || head->argc > head->len)
+			return -1;
+		cs->argv = argv = calloc(head->argc + 1, sizeof(*argv));
+		cs->sh_argv = calloc(head->argc + 2, sizeof(*cs->sh_argv));
+		if (!argv || !cs->sh_argv)
+			return -1;
+		for (i = 0; i < head->argc; i++)
+			if (!(argv[i] = next_string(&p, end)))
+				return -1;
+	}
+	if (head->envc > head->len)
+		return -1;
+	cs->envp = envp = calloc(head->envc + 1, sizeof(*envp));
+	if (!envp)
+		return -1;
+	for (i = 0; i < head->envc; i++)
+		if (!(envp[i] = next_string(&p, end)))
+			return -1;
+	cs->path = ab_child_env_path(envp);
+	sigemptyset(&cs->reset);
+	if (head->flags & AB_ZYGOTE_STDIN)
+		cs->stdin_fd = f < nfds ? fds[f++] : -1;
+	if (head->flags & AB_ZYGOTE_STDOUT)
+		cs->out_fd = f < nfds ? fds[f++] : -1;
+	if (head->flags & AB_ZYGOTE_STDERR)
+		cs->err_fd = f < nfds ? fds[f++] : -1;
+	cs->report_fd = f < nfds ? fds[f++] : -1;
+	return f == nfds && cs->report_fd >= 0 ? 0 : -1;
+}
+
+/* The stack of a child until it execs; 16-byte aligned for any ABI. */
+static char child_stack[65536] __attribute__((aligned(16)));
+
+static int start_child(void *cs)
+{
+	ab_child_run(cs);
+}
+
+/*
+ * Every disposition back to SIG_DFL and nothing blocked (so its children
+ * need no resets), the socket kept from them, one byte to say it is
+ * ready; then one child per request until the runner closes the socket.
+ */
+int main(int argc, char **argv)
+{
+	struct sigaction dfl;
+	sigset_t none;
+	char ready = 1;
+	int fd, sig;
+
+	if (argc != 2)
+		return 2;
+	fd = atoi(argv[1]);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &dfl, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 || write(fd, &ready, 1) != 1)
+		return 1;
+	for (;;) {
+		struct ab_zygote_header head;
+		struct ab_child_setup cs;
+		char *strings = NULL;
+		int fds[AB_ZYGOTE_MAX_FDS], nfds = 0, i, bad;
+		int32_t answer = 0;
+
+		memset(&cs, 0, sizeof(cs));
+		bad = receive(fd, &head, fds, &nfds, &strings) < 0 ||
+		      parse(&cs, &head, strings, fds, nfds) < 0;
+		if (!bad) {
+			/* The child's parent is the runner's process (it reaps
+			 * it and gets its rusage). It shares this small process's
+			 * memory until it execs, as posix_spawn does: nothing is
+			 * copied, and this process waits meanwhile. */
+			answer = (int32_t)clone(start_child, child_stack + sizeof(child_stack),
+						CLONE_VM | CLONE_VFORK | CLONE_PARENT | SIGCHLD, &cs);
+			if (answer < 0)
+				answer = -errno;
+		}
+		for (i = 0; i < nfds; i++)
+			close(fds[i]);
+		free((void *)cs.argv);
+		free(cs.sh_argv);
+		free((void *)cs.envp);
+		free(strings);
+		if (bad || send(fd, &answer, sizeof(answer), MSG_NOSIGNAL) != sizeof(answer))
+			return 0;
+	}
+}
