@@ -1,5 +1,5 @@
 #!/bin/bash
-# calibrate.sh [ABTOOL] [BLOCKS]: the false-outcome rate of abtool's
+# calibrate.sh [BLOCKS]: the false-outcome rate of abtool's
 # decision interval on this machine. `abtool calibrate` runs a real C
 # benchmark of a generated repository against itself (the parent built
 # twice) for BLOCKS blocks of 8 pairs (default 200 A/A experiments) and
@@ -8,8 +8,9 @@
 # the one-sided 95% bounds under no change (P(T <= k-1) = 10/256 = 3.906%
 # for 8 pairs), and the spread of the per-pair log ratios.
 set -eu
-ABTOOL=$(realpath "${1:-build/abtool}")
-BLOCKS=${2:-200}
+here=$(cd "$(dirname "$0")" && pwd)
+ABTOOL=$(realpath "${ABTOOL:-$here/../build/abtool}")
+BLOCKS=${1:-200}
 WORK=$(mktemp -d /tmp/abtool-bench-calibrate-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 export XDG_CACHE_HOME="$WORK/cache"
