@@ -95,14 +95,15 @@ static int resolve_overlay(struct ab_run *run)
 	} else if (!strcmp(from, "parent")) {
 		git_oid_cpy(&run->overlay_source, &run->revs.parent);
 	} else {
-		git_object *obj = NULL;
+		git_object *obj = NULL, *commit = NULL;
 		if (git_revparse_single(&obj, run->revs.repo, from) < 0 ||
-		    git_object_peel((git_object **)&obj, obj, GIT_OBJECT_COMMIT) < 0) {
+		    git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0) {
 			git_object_free(obj);
 			return ab_error_set(AB_ENOTFOUND, "overlay.from: unknown revision '%s': %s", from,
 					    ab_revs_git_error());
 		}
-		git_oid_cpy(&run->overlay_source, git_object_id(obj));
+		git_oid_cpy(&run->overlay_source, git_object_id(commit));
+		git_object_free(commit);
 		git_object_free(obj);
 	}
 	snprintf(what, sizeof(what), "%s %.10s", from, git_oid_tostr_s(&run->overlay_source));
