@@ -11,7 +11,7 @@
 #    1,000 /bin/true samples, processes included, for scale.
 # 2. Size. The store file of a 1,000-sample run minus that of a 200-sample
 #    run (stores of their own, closed, WAL checkpointed), per sample.
-# 3. History. A store of 10,000 runs, generated with sqlite3 straight into
+# 3. History. A store of 10,000 runs and about 1,000,000 samples, generated with sqlite3 straight into
 #    the schema of this build (copies of one real 40-sample run's rows:
 #    runs, rows, samples, builds, rule_results; 500 designs, 1,000
 #    experiment texts, verdicts mixed), then `abtool history --grep WORD` and `abtool designs
@@ -94,8 +94,9 @@ echo "| per sample, (1,000-run - 200-run) / 800 | $(( (s1000 - s200) / 800 )) |"
 echo "| per sample, write loop store / $N | $((sw / N)) |"
 
 # -- 3. history over 10,000 runs ---------------------------------------------
-# the template run: 20 pairs of one row, 40 samples, a typical size
-EXP_PAIRS=20 true_repo "$B/hist" "[/bin/true]"
+# the template run: 50 pairs of one row after a warmup pair, 102 samples,
+# so that 10,000 runs hold about 1,000,000 samples
+EXP_PAIRS=50 true_repo "$B/hist" "[/bin/true]"
 rc=0
 timed "$B/hist.total" "$ABTOOL" run "$B/hist/exp.yaml" --store "$B/history.db" --quiet || rc=$?
 verdict_ok "$rc"
