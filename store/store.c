@@ -697,6 +697,31 @@ int ab_store_run_set_status(struct ab_store *store, int64_t run_id, const char *
 	return err;
 }
 
+/* The headline `history` lists, kept in columns of runs (migration 0005,
+ * which backfills them with the same expressions) so that a history query
+ * never reads the stored reports: the primary metric, its direction, the
+ * lowest and highest row ratio. From the run's stored report. */
+static int update_headline(struct ab_store *store, int64_t run_id)
+{
+	sqlite3_stmt *st;
+	int err;
+
+	if ((err = prepare(store, &st,
+			   "UPDATE runs SET metric = json_extract(report, '$.metric'), "
+			   "better = coalesce((SELECT json_extract(value, '$.better') FROM json_each(report, '$.rows') "
+			   "LIMIT 1), 'lower'), "
+			   "ratio_min = (SELECT min(json_extract(value, '$.ratio')) FROM json_each(report, '$.rows') "
+			   "WHERE json_type(value, '$.ratio') IN ('real', 'integer')), "
+			   "ratio_max = (SELECT max(json_extract(value, '$.ratio')) FROM json_each(report, '$.rows') "
+			   "WHERE json_type(value, '$.ratio') IN ('real', 'integer')) "
+			   "WHERE id = ?1 AND report IS NOT NULL AND json_valid(report)")) < 0)
+		return err;
+	sqlite3_bind_int64(st, 1, run_id);
+	err = step_done(store, st, "storing the run's headline");
+	sqlite3_finalize(st);
+	return err;
+}
+
 int ab_store_run_finish(struct ab_store *store, int64_t run_id, const char *verdict,
 			const char *reasons_json, const char *report_json,
 			const struct ab_rule_record *rules, size_t nrules)
@@ -718,7 +743,7 @@ int ab_store_run_finish(struct ab_store *store, int64_t run_id, const char *verd
 	bind_text(st, 3, verdict);
 	bind_text(st, 4, reasons_json);
 	bind_text(st, 5, report_json);
-	if ((err = step_done(store, st, "finishing the run")) < 0)
+	if ((err = step_done(store, st, "finishing the run")) < 0 || (err = update_headline(store, run_id)) < 0)
 		goto out_rollback;
 	sqlite3_finalize(st);
 	st = NULL;
@@ -981,42 +1006,25 @@ static void parse_json_member(json_t *o, const char *key)
 }
 
 /* The best and worst primary-metric row ratios of a stored report. */
-static void add_headline(json_t *o, const char *report_text)
+/* ratio_best and ratio_worst of a history row from its ratio_min and
+ * ratio_max columns (which is best depends on the metric's direction). */
+static void add_headline(json_t *o)
 {
-	json_t *doc = report_text ? json_loads(report_text, 0, NULL) : NULL;
-	json_t *rows = json_object_get(doc, "rows"), *row;
-	const char *better = NULL;
-	double lo = NAN, hi = NAN;
-	size_t i;
+	json_t *lo = json_incref(json_object_get(o, "ratio_min")), *hi = json_incref(json_object_get(o, "ratio_max"));
+	int higher = json_is_string(json_object_get(o, "better")) &&
+		     !strcmp(json_string_value(json_object_get(o, "better")), "higher");
 
-	json_array_foreach(rows, i, row) {
-		json_t *ratio = json_object_get(row, "ratio");
-		double v;
-
-		if (!better)
-			better = json_string_value(json_object_get(row, "better"));
-		if (!json_is_number(ratio))
-			continue;
-		v = json_number_value(ratio);
-		if (isnan(lo) || v < lo)
-			lo = v;
-		if (isnan(hi) || v > hi)
-			hi = v;
-	}
-	if (!better)
-		better = "lower";
-	json_object_set_new(o, "metric", json_is_string(json_object_get(doc, "metric"))
-					 ? json_incref(json_object_get(doc, "metric")) : json_null());
-	json_object_set_new(o, "better", doc ? json_string(better) : json_null());
-	if (isnan(lo)) {
+	json_object_del(o, "ratio_min");
+	json_object_del(o, "ratio_max");
+	if (!json_is_number(lo) || !json_is_number(hi)) {
 		json_object_set_new(o, "ratio_best", json_null());
 		json_object_set_new(o, "ratio_worst", json_null());
 	} else {
-		int higher = !strcmp(better, "higher");
-		json_object_set_new(o, "ratio_best", json_real(higher ? hi : lo));
-		json_object_set_new(o, "ratio_worst", json_real(higher ? lo : hi));
+		json_object_set(o, "ratio_best", higher ? hi : lo);
+		json_object_set(o, "ratio_worst", higher ? lo : hi);
 	}
-	json_decref(doc);
+	json_decref(lo);
+	json_decref(hi);
 }
 
 int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, json_t **out)
@@ -1035,7 +1043,7 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		   "r.parent_oid, r.candidate_oid, r.exact_parent, r.seed, r.pairs, r.warmup, "
 		   "r.abtool_version, d.name AS design, e.name AS experiment, e.hypothesis, r.reasons, "
 		   "(SELECT count(*) FROM notes n WHERE n.run_id = r.id OR (n.run_id IS NULL AND "
-		   "n.design_id = r.design_id)) AS notes, r.report "
+		   "n.design_id = r.design_id)) AS notes, r.metric, r.better, r.ratio_min, r.ratio_max "
 		   "FROM runs r JOIN designs d ON d.id = r.design_id "
 		   "JOIN experiments e ON e.id = r.experiment_id WHERE 1");
 	if (f->verdict) {
@@ -1092,8 +1100,7 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 	list = json_array();
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		json_t *o = row_object(st);
-		add_headline(o, json_string_value(json_object_get(o, "report")));
-		json_object_del(o, "report");
+		add_headline(o);
 		parse_json_member(o, "reasons");
 		if (!json_is_array(json_object_get(o, "reasons")))
 			json_object_set_new(o, "reasons", json_array());
@@ -1852,7 +1859,8 @@ int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int
 	    (err = import_rows(store, "run_dependencies", dependency_columns, NCOLS(dependency_columns), doc,
 			       "dependencies", 0, run_key)) < 0 ||
 	    (err = import_notes(store, doc, run_key, design_key)) < 0 ||
-	    (err = import_fix_report(store, run, run_key)) < 0)
+	    (err = import_fix_report(store, run, run_key)) < 0 ||
+	    (err = update_headline(store, run_key)) < 0)
 		goto out_rollback;
 	if ((err = exec_sql(store, "COMMIT", "importing the run")) < 0)
 		goto out_rollback;
