@@ -2098,10 +2098,41 @@ out_parser:
 	return err;
 }
 
+int ab_experiment_check_pairs(const struct ab_experiment *exp, const char *source)
+{
+	size_t i;
+
+	for (i = 0; i < exp->nrules; i++) {
+		const struct ab_rule *r = &exp->rules[i];
+
+		if (r->min_pair_wins > exp->pairs)
+			return ab_error_set(AB_EINVALID, "%s:%d:%d: accept[%zu] (%s): min_pair_wins %lld "
+					    "exceeds the %d planned pairs per row (%s), so the rule could "
+					    "never pass; lower it, write a share like 90%%, or plan more pairs",
+					    exp->path, r->mark.line, r->mark.column, i, r->name,
+					    (long long)r->min_pair_wins, exp->pairs, source);
+	}
+	return 0;
+}
+
+static int check_own_pairs(struct ab_experiment *exp, const char *file)
+{
+	char source[64];
+	const char *path = exp->path;
+	int err;
+
+	snprintf(source, sizeof(source), "pairs: %d", exp->pairs);
+	exp->path = (char *)file;
+	err = ab_experiment_check_pairs(exp, source);
+	exp->path = (char *)path;
+	return err;
+}
+
 int ab_experiment_parse(struct ab_experiment *out, const char *path,
 			const char *text, size_t len)
 {
 	struct ctx c;
+	int err;
 
 	memset(out, 0, sizeof(*out));
 	out->path = ab_xstrdup(path);
@@ -2122,7 +2153,8 @@ int ab_experiment_parse(struct ab_experiment *out, const char *path,
 	memset(&c, 0, sizeof(c));
 	c.file = out->path;
 	c.exp = out;
-	return load_document(&c, path, text, len, read_root);
+	err = load_document(&c, path, text, len, read_root);
+	return err ? err : check_own_pairs(out, out->path);
 }
 
 static const struct key_handler rules_file_keys[] = {
@@ -2149,6 +2181,7 @@ int ab_experiment_parse_rules(struct ab_experiment *exp, const char *path, const
 {
 	struct ctx c;
 	size_t i;
+	int err;
 
 	for (i = 0; i < exp->nrules; i++)
 		release_rule(&exp->rules[i]);
@@ -2158,7 +2191,8 @@ int ab_experiment_parse_rules(struct ab_experiment *exp, const char *path, const
 	memset(&c, 0, sizeof(c));
 	c.file = path;
 	c.exp = exp;
-	return load_document(&c, path, text, len, read_rules_root);
+	err = load_document(&c, path, text, len, read_rules_root);
+	return err ? err : check_own_pairs(exp, path);
 }
 
 int ab_experiment_read(char **out, size_t *len, const char *path)

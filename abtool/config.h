@@ -283,6 +283,17 @@ int ab_experiment_parse(struct ab_experiment *out, const char *path,
  */
 int ab_experiment_parse_rules(struct ab_experiment *exp, const char *path, const char *text, size_t len);
 
+/*
+ * Check that every rule's min_pair_wins count can be met with exp->pairs
+ * pairs per row (a count above the planned pairs can never pass, so the
+ * run would be wasted). `source` names where the pair count came from in
+ * the message, e.g. "pairs: 5" or "--pairs 5". Returns 0, or AB_EINVALID:
+ * "FILE:LINE:COL: accept[i] (NAME): min_pair_wins N exceeds the P planned
+ * pairs per row (SOURCE); ...". ab_experiment_parse and
+ * ab_experiment_parse_rules call it with the file's own pairs.
+ */
+int ab_experiment_check_pairs(const struct ab_experiment *exp, const char *source);
+
 /* Free everything `exp` owns; the struct may be reused after _parse. */
 void ab_experiment_release(struct ab_experiment *exp);
 

@@ -296,8 +296,16 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	init_common(run, exp, store, events, opt->cache_dir);
 	run->kind = opt->aa ? "calibrate" : "ab";
 	run->block_pairs = exp->pairs;
-	if (opt->pairs > 0)
+	if (opt->pairs > 0 && !opt->aa) {
+		char source[32];
+
 		exp->pairs = opt->pairs;
+		snprintf(source, sizeof(source), "--pairs %d", opt->pairs);
+		if ((err = ab_experiment_check_pairs(exp, source)) < 0)
+			return err;
+	} else if (opt->pairs > 0) {
+		exp->pairs = opt->pairs;
+	}
 	if ((err = ab_revs_open(&run->revs, exp->repo, opt->candidate ? opt->candidate : exp->candidate,
 				opt->parent ? opt->parent : exp->parent, opt->parent ? 0 : exp->exact_parent)) < 0)
 		return err;

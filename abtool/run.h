@@ -79,7 +79,8 @@ struct ab_run_options {
 /*
  * Start a run: resolve revisions, store the plan, build both sides.
  * `run` is initialised here (release with ab_run_release, also on error).
- * `exp` may be modified by options (pairs). Errors: those of revs (64),
+ * `exp` may be modified by options (pairs). Errors: AB_EINVALID when
+ * --pairs leaves a rule's min_pair_wins out of reach, those of revs (64),
  * store (74), AB_EINTERRUPTED. A failed build is not an error: it is
  * recorded as an integrity failure (run->integrity) and ab_run_samples
  * then does nothing.
