@@ -57,6 +57,36 @@ static void short_oid(char out[11], const char *oid)
 	snprintf(out, 11, "%.10s", oid);
 }
 
+static const char *mark(const char *outcome)
+{
+	return !strcmp(outcome, "pass") ? "✓" : !strcmp(outcome, "fail") ? "✗" : "?";
+}
+
+/* One rule of the verdict: a line of its own for a rule of one row; for a
+ * rule over several rows, how many rows have its outcome and then one
+ * sub-item per row, so that each row's reason can be read. */
+static void rule_item(FILE *f, const json_t *rule)
+{
+	const json_t *rows = json_object_get(rule, "rows"), *row;
+	const char *o = str(rule, "outcome");
+	size_t i, n = json_array_size(rows), same = 0;
+
+	if (n <= 1) {
+		fprintf(f, "- %s %s — %s\n", mark(o), str(rule, "name"), str(rule, "detail"));
+		return;
+	}
+	json_array_foreach(rows, i, row)
+		same += !strcmp(str(row, "outcome"), o);
+	if (same == n && n == 2)
+		fprintf(f, "- %s %s — %s in both rows:\n", mark(o), str(rule, "name"), o);
+	else if (same == n)
+		fprintf(f, "- %s %s — %s in all %zu rows:\n", mark(o), str(rule, "name"), o, n);
+	else
+		fprintf(f, "- %s %s — %s in %zu of %zu rows:\n", mark(o), str(rule, "name"), o, same, n);
+	json_array_foreach(rows, i, row)
+		fprintf(f, "  - %s %s\n", mark(str(row, "outcome")), str(row, "detail"));
+}
+
 static void header(FILE *f, const json_t *doc)
 {
 	const json_t *rules = json_object_get(doc, "rules"), *reasons = json_object_get(doc, "reasons");
@@ -105,11 +135,8 @@ static void header(FILE *f, const json_t *doc)
 	} else {
 		fprintf(f, " %s passed:\n", n == 1 ? "The rule" : n == 2 ? "Both rules" : "All rules");
 	}
-	json_array_foreach(rules, i, r) {
-		const char *o = str(r, "outcome");
-		fprintf(f, "- %s %s — %s\n", !strcmp(o, "pass") ? "✓" : !strcmp(o, "fail") ? "✗" : "?",
-			str(r, "name"), str(r, "detail"));
-	}
+	json_array_foreach(rules, i, r)
+		rule_item(f, r);
 	/* Reasons that are not the rules': the host's conditions. */
 	json_array_foreach(reasons, i, r) {
 		const char *t = json_string_value(r);

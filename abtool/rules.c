@@ -32,7 +32,9 @@ struct inferential {
 	const char *key;          /* the rule key, for messages */
 	enum side_kind kind;
 	double theta;             /* threshold as a ratio, in the interval's own terms */
-	const char *fail_word;    /* "regression", ... */
+	char *threshold;          /* θ as shown: "1.020", "0.909 = 1/1.1" (new) */
+	char *meaning;            /* what a pass shows: "no regression above 2%" (new) */
+	char *refuted;            /* what a fail shows: "a regression above 2%" (new) */
 	char *inconclusive;       /* "cannot exclude a regression above 2%" (new) */
 	int on_scaling;           /* decides on the scaling change instead of the metric */
 };
@@ -77,14 +79,16 @@ static struct eval eval_interval(const struct inferential *pr, const struct inte
 	e.p_refute = pr->kind == BELOW ? sr.p_greater : sr.p_less;
 	if (pass) {
 		e.outcome = AB_PASS;
-		e.phrase = ab_xasprintf("%s bound %s %.3f", pr->kind == BELOW ? "upper" : "lower",
-					pr->kind == BELOW ? "below" : "above", pr->theta);
+		e.phrase = ab_xasprintf("%s bound %.3f %s %s (%s)", pr->kind == BELOW ? "upper" : "lower",
+					pr->kind == BELOW ? iv->upper : iv->lower,
+					pr->kind == BELOW ? "below" : "above", pr->threshold, pr->meaning);
 	} else if (refutes) {
 		e.outcome = AB_FAIL;
-		e.phrase = ab_xasprintf("%s bound %s %.3f: %s", pr->kind == BELOW ? "lower" : "upper",
-					pr->kind == BELOW ? "above" : "below", pr->theta, pr->fail_word);
+		e.phrase = ab_xasprintf("%s bound %.3f %s %s (%s)", pr->kind == BELOW ? "lower" : "upper",
+					pr->kind == BELOW ? iv->lower : iv->upper,
+					pr->kind == BELOW ? "above" : "below", pr->threshold, pr->refuted);
 	} else {
-		e.phrase = ab_xstrdup(pr->inconclusive);
+		e.phrase = ab_xasprintf("%s (the interval contains %s)", pr->inconclusive, pr->threshold);
 	}
 	return e;
 }
@@ -126,22 +130,58 @@ static void holm(double *q, const double *p, size_t m)
 	free(r);
 }
 
+/* One predicate's finding on a row. */
+struct finding {
+	enum ab_outcome outcome;
+	char *phrase;             /* new */
+};
+
 /* Per-row state while a rule is evaluated. */
 struct row_state {
 	size_t row;
-	enum ab_outcome outcome;
-	char *phrases;            /* ", "-joined (new) */
+	enum ab_outcome outcome;  /* the worst finding's */
+	struct finding *findings;
+	size_t nfindings, cap;
 };
 
 static void add_phrase(struct row_state *rs, enum ab_outcome o, const char *phrase)
 {
-	char *next;
-
 	if (o > rs->outcome)
 		rs->outcome = o;
-	next = rs->phrases ? ab_xasprintf("%s, %s", rs->phrases, phrase) : ab_xstrdup(phrase);
-	free(rs->phrases);
-	rs->phrases = next;
+	if (rs->nfindings == rs->cap) {
+		rs->cap = rs->cap ? 2 * rs->cap : 4;
+		rs->findings = ab_xrealloc(rs->findings, rs->cap * sizeof(*rs->findings));
+	}
+	rs->findings[rs->nfindings++] = (struct finding){o, ab_xstrdup(phrase)};
+}
+
+/* The findings joined by ", "; when they differ in outcome, each is
+ * tagged with its own ("... [pass], ... [fail]") so the reader sees which
+ * predicate decided the row. Frees the findings; returns new memory. */
+static char *join_findings(struct row_state *rs)
+{
+	size_t i, len = 1;
+	int mixed = 0;
+	char *out, *end;
+
+	for (i = 0; i < rs->nfindings; i++) {
+		len += strlen(rs->findings[i].phrase) + 2 + 16;
+		mixed |= rs->findings[i].outcome != rs->findings[0].outcome;
+	}
+	out = end = ab_xmalloc(len);
+	*out = '\0';
+	for (i = 0; i < rs->nfindings; i++) {
+		if (i)
+			end = stpcpy(end, ", ");
+		end = stpcpy(end, rs->findings[i].phrase);
+		if (mixed)
+			end += sprintf(end, " [%s]", ab_outcome_name(rs->findings[i].outcome));
+		free(rs->findings[i].phrase);
+	}
+	free(rs->findings);
+	rs->findings = NULL;
+	rs->nfindings = rs->cap = 0;
+	return out;
 }
 
 static struct interval metric_interval(const struct ab_row_result *rr, size_t metric)
@@ -223,7 +263,21 @@ static void run_inferential(struct row_state *rows, size_t m, const struct infer
 	free(q);
 }
 
-/* The inferential predicates a rule declares, in a fixed order. */
+/* A threshold as shown: "1.020", or "0.909 = 1/1.1" when it is the
+ * reciprocal of a margin, so that "faster by 10%" is recognisable. */
+static char *threshold_text(double theta, double margin, int reciprocal)
+{
+	return reciprocal ? ab_xasprintf("%.3f = 1/%.4g", theta, 1 + margin) : ab_xasprintf("%.3f", theta);
+}
+
+static struct inferential predicate(const char *key, enum side_kind kind, double theta, char *threshold,
+				    char *meaning, char *refuted, char *inconclusive, int on_scaling)
+{
+	return (struct inferential){key, kind, theta, threshold, meaning, refuted, inconclusive, on_scaling};
+}
+
+/* The inferential predicates a rule declares, in a fixed order. For a
+ * higher-is-better metric the thresholds are the reciprocals. */
 static size_t inferentials(struct inferential *out, const struct ab_rule *rule, enum ab_better better)
 {
 	int higher = better == AB_HIGHER_IS_BETTER;
@@ -231,39 +285,58 @@ static size_t inferentials(struct inferential *out, const struct ab_rule *rule, 
 	char *p;
 
 	if (!isnan(rule->no_regression)) {
-		p = pct(rule->no_regression);
-		out[n++] = (struct inferential){"no_regression", higher ? ABOVE : BELOW,
-			higher ? 1 / (1 + rule->no_regression) : 1 + rule->no_regression, "regression",
-			ab_xasprintf("cannot exclude a regression above %s", p), 0};
+		double x = rule->no_regression;
+		p = pct(x);
+		out[n++] = predicate("no_regression", higher ? ABOVE : BELOW, higher ? 1 / (1 + x) : 1 + x,
+			threshold_text(higher ? 1 / (1 + x) : 1 + x, x, higher),
+			ab_xasprintf("no regression above %s", p), ab_xasprintf("a regression above %s", p),
+			ab_xasprintf("cannot exclude a regression above %s", p), 0);
 		free(p);
 	}
 	if (!isnan(rule->faster_by)) {
-		p = pct(rule->faster_by);
-		out[n++] = (struct inferential){"faster_by", higher ? ABOVE : BELOW,
-			higher ? 1 + rule->faster_by : 1 / (1 + rule->faster_by), "gain below the margin",
-			ab_xasprintf("cannot show a gain of %s", p), 0};
+		double x = rule->faster_by;
+		p = pct(x);
+		out[n++] = predicate("faster_by", higher ? ABOVE : BELOW, higher ? 1 + x : 1 / (1 + x),
+			threshold_text(higher ? 1 + x : 1 / (1 + x), x, !higher),
+			ab_xasprintf("faster by at least %s", p), ab_xasprintf("a gain below %s", p),
+			ab_xasprintf("cannot show a gain of %s", p), 0);
 		free(p);
 	}
 	if (!isnan(rule->slower_by)) {
-		p = pct(rule->slower_by);
-		out[n++] = (struct inferential){"slower_by", higher ? BELOW : ABOVE,
-			higher ? 1 / (1 + rule->slower_by) : 1 + rule->slower_by, "cost below the margin",
-			ab_xasprintf("cannot show a cost of %s", p), 0};
+		double x = rule->slower_by;
+		p = pct(x);
+		out[n++] = predicate("slower_by", higher ? BELOW : ABOVE, higher ? 1 / (1 + x) : 1 + x,
+			threshold_text(higher ? 1 / (1 + x) : 1 + x, x, higher),
+			ab_xasprintf("slower by at least %s", p), ab_xasprintf("a cost below %s", p),
+			ab_xasprintf("cannot show a cost of %s", p), 0);
 		free(p);
 	}
 	if (!isnan(rule->max_ratio))
-		out[n++] = (struct inferential){"max_ratio", BELOW, rule->max_ratio, "ratio above the maximum",
-			ab_xasprintf("cannot show a ratio below %.4g", rule->max_ratio), 0};
+		out[n++] = predicate("max_ratio", BELOW, rule->max_ratio, threshold_text(rule->max_ratio, 0, 0),
+			ab_xstrdup("max_ratio"), ab_xstrdup("a ratio above max_ratio"),
+			ab_xasprintf("cannot show a ratio below %.4g", rule->max_ratio), 0);
 	if (!isnan(rule->min_ratio))
-		out[n++] = (struct inferential){"min_ratio", ABOVE, rule->min_ratio, "ratio below the minimum",
-			ab_xasprintf("cannot show a ratio above %.4g", rule->min_ratio), 0};
+		out[n++] = predicate("min_ratio", ABOVE, rule->min_ratio, threshold_text(rule->min_ratio, 0, 0),
+			ab_xstrdup("min_ratio"), ab_xstrdup("a ratio below min_ratio"),
+			ab_xasprintf("cannot show a ratio above %.4g", rule->min_ratio), 0);
 	if (!isnan(rule->scaling_not_worse)) {
-		p = pct(rule->scaling_not_worse);
-		out[n++] = (struct inferential){"scaling_not_worse", ABOVE, 1 / (1 + rule->scaling_not_worse),
-			"scaling worse than the parent's", ab_xasprintf("cannot exclude a scaling loss above %s", p), 1};
+		double x = rule->scaling_not_worse;
+		p = pct(x);
+		out[n++] = predicate("scaling_not_worse", ABOVE, 1 / (1 + x), threshold_text(1 / (1 + x), x, 1),
+			ab_xasprintf("scaling change: no loss above %s", p),
+			ab_xasprintf("scaling change: a loss above %s", p),
+			ab_xasprintf("cannot exclude a scaling loss above %s", p), 1);
 		free(p);
 	}
 	return n;
+}
+
+static void release_predicate(struct inferential *pr)
+{
+	free(pr->threshold);
+	free(pr->meaning);
+	free(pr->refuted);
+	free(pr->inconclusive);
 }
 
 static void observational(struct row_state *rs, const struct ab_rule *rule, const struct ab_analysis *a,
@@ -282,7 +355,8 @@ static void observational(struct row_state *rs, const struct ab_rule *rule, cons
 			add_phrase(rs, AB_INCONCLUSIVE, p);
 		} else {
 			int ok = rm->st.wins >= need;
-			p = ab_xasprintf("%s %zu pair wins (observed)", ok ? "at least" : "fewer than", need);
+			p = ok ? ab_xasprintf("%zu pair wins, at least the %zu needed", rm->st.wins, need)
+			       : ab_xasprintf("%zu pair wins, fewer than the %zu needed", rm->st.wins, need);
 			add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
 		}
 		free(p);
@@ -295,8 +369,9 @@ static void observational(struct row_state *rs, const struct ab_rule *rule, cons
 			add_phrase(rs, AB_INCONCLUSIVE, p);
 		} else {
 			int ok = max ? rm->st.ratio <= limit : rm->st.ratio >= limit;
-			p = ab_xasprintf("ratio %s %.4g (observed)", ok ? (max ? "at most" : "at least")
-							     : (max ? "above" : "below"), limit);
+			p = ab_xasprintf("point estimate %.3f %s %.4g (%s, no interval)", rm->st.ratio,
+					 ok ? (max ? "at most" : "at least") : (max ? "above" : "below"), limit,
+					 max ? "max_ratio" : "min_ratio");
 			add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
 		}
 		free(p);
@@ -311,8 +386,8 @@ static void observational(struct row_state *rs, const struct ab_rule *rule, cons
 			add_phrase(rs, AB_INCONCLUSIVE, p);
 		} else {
 			int ok = s >= limit;
-			p = ab_xasprintf("%s scaling %.2fx %s %.2fx (observed)", ab_side_name((enum ab_side)side), s,
-					 ok ? "at least" : "below", limit);
+			p = ab_xasprintf("%s scaling %.2fx %s %.2fx (min_scaling, no interval)",
+					 ab_side_name((enum ab_side)side), s, ok ? "at least" : "below", limit);
 			add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
 		}
 		free(p);
@@ -330,9 +405,7 @@ static void dispersion(struct row_state *rs, const struct ab_rule *rule, const s
 	    a->rows[rs->row].flagged > (size_t)rule->max_flagged_samples) {
 		p = ab_xasprintf("%zu flagged sample(s), more than max_flagged_samples %lld",
 				 a->rows[rs->row].flagged, (long long)rule->max_flagged_samples);
-		if (rs->outcome == AB_PASS)
-			rs->outcome = AB_INCONCLUSIVE;
-		add_phrase(rs, rs->outcome, p);
+		add_phrase(rs, AB_INCONCLUSIVE, p);
 		free(p);
 		p = NULL;
 	} else if (rule->max_flagged_samples >= 0 && only_gates && isnan(rule->max_rsd) &&
@@ -357,9 +430,7 @@ static void dispersion(struct row_state *rs, const struct ab_rule *rule, const s
 	else if (!isnan(rule->max_ci_width) && rm->st.ci_k == 0)
 		p = ab_xasprintf("too few pairs for an interval (max_ci_width)");
 	if (p) {
-		if (rs->outcome == AB_PASS)
-			rs->outcome = AB_INCONCLUSIVE;
-		add_phrase(rs, rs->outcome, p);
+		add_phrase(rs, AB_INCONCLUSIVE, p);
 	} else if (only_gates) {
 		add_phrase(rs, AB_PASS, "dispersion within the gates");
 	}
@@ -413,7 +484,7 @@ static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule
 	np = inferentials(preds, rule, exp->metrics[metric].better);
 	for (i = 0; i < np; i++) {
 		run_inferential(rows, n, &preds[i], a, metric, rule->name);
-		free(preds[i].inconclusive);
+		release_predicate(&preds[i]);
 	}
 	has_decider = np > 0 || rule->min_pair_wins > 0 || !isnan(rule->min_pair_wins_frac) ||
 		      !isnan(rule->max_ratio_estimate) || !isnan(rule->min_ratio_estimate) ||
@@ -421,22 +492,21 @@ static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule
 	for (i = 0; i < n; i++) {
 		observational(&rows[i], rule, a, metric);
 		dispersion(&rows[i], rule, a, metric, !has_decider);
-		if (!rows[i].phrases)  /* integrity-only rule */
+		if (!rows[i].nfindings)  /* integrity-only rule */
 			add_phrase(&rows[i], AB_PASS, "integrity settings only");
 	}
 
 	res->rows = ab_xcalloc(n ? n : 1, sizeof(*res->rows));
 	res->nrows = n;
 	for (i = 0; i < n; i++) {
-		char *head = row_head(a, rows[i].row, metric);
+		char *head = row_head(a, rows[i].row, metric), *phrases = join_findings(&rows[i]);
 		res->rows[i].row = rows[i].row;
 		res->rows[i].outcome = rows[i].outcome;
-		res->rows[i].detail = ab_xasprintf("%s: %s: %s", head, rows[i].phrases,
-						   ab_outcome_name(rows[i].outcome));
+		res->rows[i].detail = ab_xasprintf("%s: %s: %s", head, phrases, ab_outcome_name(rows[i].outcome));
 		if (rows[i].outcome > worst)
 			worst = rows[i].outcome;
 		free(head);
-		free(rows[i].phrases);
+		free(phrases);
 	}
 	res->outcome = n ? worst : AB_INCONCLUSIVE;
 	/* The worst rows' details joined by "; ", measured first: joining

@@ -29,7 +29,7 @@ assert_contains "$T/summary.md" "# pr-gate — rejected"
 assert_contains "$T/summary.md" "| lanes |"
 assert_not_contains "$T/summary.md" "## Provenance"
 cmp -s <(tail -n +2 "$T/summary.md") "$T/short.md" || fail "--summary differs from the step summary"
-grep -q '^::error title=abtool%3A no regression (fail)::lanes=[12]: ratio .*: regression: fail' "$T/out" \
+grep -q '^::error title=abtool%3A no regression (fail)::lanes=[12]: ratio .*(a regression above 3%25): fail' "$T/out" \
 	|| fail "no ::error annotation"
 grep -q '^::warning title=abtool%3A too noisy to decide (inconclusive)::' "$T/out" || fail "no ::warning annotation"
 [ "$(grep -c '^::' "$T/out")" = 2 ] || fail "one annotation per rule that did not pass"

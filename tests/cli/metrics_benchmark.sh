@@ -64,7 +64,7 @@ expect_exit 0 "$ABTOOL" run "$T/repo/higher.yaml" --json "$T/higher.json"
 [ "$(jqv "$T/higher.json" '.rows[0].better')" = higher ] || fail "direction"
 [ "$(jqv "$T/higher.json" '.rows[0].pair_wins')" -ge 5 ] || fail "wins (higher is better)"
 awk "BEGIN { exit !($(jqv "$T/higher.json" '.rows[0].ratio') > 1.25) }" || fail "ratio above 1 for a faster candidate"
-assert_contains "$T/out" "lower bound above 1.200: pass"
+assert_contains "$T/out" "above 1.200 (faster by at least 20%): pass"
 assert_contains "$T/out" "ops/s"
 # wall time is still measured, as another metric
 [ "$(jqv "$T/higher.json" '.rows[0].metrics.wall_ns.pairs')" = 6 ] || fail "wall_ns"
