@@ -1,7 +1,8 @@
 /* cmd_designs.c - `abtool designs`: every design in the store with its run
- * count, its latest verdict (run, date, first reason) and its latest note;
- * --rejected keeps the designs whose latest verdict is rejected: the list
- * to read before retrying an idea. */
+ * count, its standing (the verdict, run, date and first reason of its
+ * newest accepted or rejected A/B run), a newer run that did not change it,
+ * and its latest note; --rejected keeps the designs whose standing is
+ * rejected: the list to read before retrying an idea. */
 #include "cmd.h"
 #include "error.h"
 #include "util.h"
@@ -49,10 +50,15 @@ static void print_table(const json_t *list)
 			       json_is_integer(json_object_get(d, "newest_run")) ? run : "-",
 			       cmd_short_time(t, sizeof(t), json_string_value(json_object_get(d, "newest_created_at"))));
 		}
-		/* A newer run that has no verdict yet. */
+		/* A newer run that does not change the standing: unfinished,
+		 * inconclusive, invalid, or a calibration. */
 		if (json_is_integer(latest) && json_integer_value(json_object_get(d, "newest_run")) != json_integer_value(latest))
-			printf("%*s  newer: run %lld, %s\n", (int)(wdesign + 2 + 4), "",
-			       (long long)json_integer_value(json_object_get(d, "newest_run")), str(d, "newest_status"));
+			printf("%*s  newer: run %lld%s%s, %s\n", (int)(wdesign + 2 + 4), "",
+			       (long long)json_integer_value(json_object_get(d, "newest_run")),
+			       strcmp(str(d, "newest_kind"), "ab") ? " " : "",
+			       strcmp(str(d, "newest_kind"), "ab") ? str(d, "newest_kind") : "",
+			       json_is_string(json_object_get(d, "newest_verdict")) ? str(d, "newest_verdict")
+										 : str(d, "newest_status"));
 		if (json_is_string(json_object_get(d, "last_note"))) {
 			char *note = cmd_one_line(str(d, "last_note"), columns > 0 && (size_t)columns > wdesign + 30
 								? (size_t)columns - wdesign - 30 : 100);

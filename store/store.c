@@ -1130,7 +1130,8 @@ int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
 	if ((err = prepare(store, &st,
 			   "WITH x AS (SELECT d.id, d.name, d.created_at, "
 			   "(SELECT count(*) FROM runs r WHERE r.design_id = d.id) AS runs, "
-			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id AND r.verdict IS NOT NULL "
+			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id AND r.kind = 'ab' "
+			   "AND r.verdict IN ('accepted', 'rejected') "
 			   "ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS decided, "
 			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id "
 			   "ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS newest, "
@@ -1141,7 +1142,7 @@ int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
 			   "SELECT x.id, x.name AS design, x.created_at, x.runs, "
 			   "l.id AS latest_run, l.created_at AS latest_created_at, l.verdict AS latest_verdict, "
 			   "l.reasons AS latest_reasons, w.id AS newest_run, w.created_at AS newest_created_at, "
-			   "w.status AS newest_status, "
+			   "w.status AS newest_status, w.kind AS newest_kind, w.verdict AS newest_verdict, "
 			   "(SELECT count(*) FROM notes n WHERE n.design_id = x.id OR n.run_id IN "
 			   "(SELECT r.id FROM runs r WHERE r.design_id = x.id)) AS notes, "
 			   "nt.text AS last_note, nt.created_at AS last_note_created_at "

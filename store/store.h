@@ -221,10 +221,14 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *fil
  * Every design, the one with the most recent run first, as a JSON array
  * (new reference) of {id, design, created_at, runs, latest_run,
  * latest_created_at, latest_verdict, latest_reasons (array or null):
- * the newest run that has a verdict; newest_run, newest_created_at,
- * newest_status: the newest run of any status; notes (count of notes on
- * the design and its runs), last_note, last_note_created_at (or null)}.
- * With `rejected_only`, only designs whose latest verdict is "rejected".
+ * the design's standing, from its newest A/B run (kind 'ab') whose
+ * verdict is accepted or rejected; newest_run, newest_created_at,
+ * newest_status, newest_kind, newest_verdict (or null): the newest run of
+ * any kind and status; notes (count of notes on the design and its runs),
+ * last_note, last_note_created_at (or null)}. An inconclusive or invalid
+ * run, a calibration or an analysis never changes the standing: only new
+ * decisive evidence clears a rejection. With `rejected_only`, only
+ * designs whose standing is "rejected".
  * AB_EIO.
  */
 int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out);

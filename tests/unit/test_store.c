@@ -416,6 +416,49 @@ static void test_designs(void **state)
 	json_decref(list);
 }
 
+/* Only a newer decisive A/B run changes a design's standing: an
+ * inconclusive rerun, an invalid run and a calibration leave it rejected. */
+static void test_designs_standing(void **state)
+{
+	struct fixture *f = *state;
+	json_t *list, *d;
+	sqlite3 *db;
+	static const char *const later[] = {
+		"(4, '4444', 1, 1, 'ab', '2026-04-01T08:00:00Z', 'finished', 'inconclusive')",
+		"(5, '5555', 1, 1, 'ab', '2026-04-02T08:00:00Z', 'finished', 'invalid')",
+		"(6, '6666', 1, 1, 'calibrate', '2026-04-03T08:00:00Z', 'finished', 'calibrated')",
+		"(7, '7777', 1, 1, 'ab', '2026-04-04T08:00:00Z', 'finished', 'accepted')",
+	};
+	size_t i;
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	for (i = 0; i < 4; i++) {
+		char *sql = ab_xasprintf("INSERT INTO runs(id, uuid, experiment_id, design_id, kind, created_at, "
+					 "status, verdict, repo, parent_oid, candidate_oid, exact_parent, seed, pairs, "
+					 "warmup, abtool_version) SELECT * FROM (VALUES %s) JOIN (SELECT '/src/a', '"
+					 OID("aaaa1111") "', '" OID("dddd4444") "', 1, 1, 1, 0, '0.1.0')", later[i]);
+		exec_ok(db, sql);
+		free(sql);
+		assert_int_equal(ab_store_designs(f->store, 1, &list), 0);
+		d = json_array_get(list, 0);
+		if (i < 3) {
+			assert_int_equal(json_array_size(list), 1);
+			assert_int_equal(json_integer_value(json_object_get(d, "latest_run")), 1);
+			assert_string_equal(json_string_value(json_object_get(d, "latest_verdict")), "rejected");
+			assert_int_equal(json_integer_value(json_object_get(d, "newest_run")), 4 + (int)i);
+		} else {
+			assert_int_equal(json_array_size(list), 0);   /* accepted: no longer rejected */
+		}
+		json_decref(list);
+	}
+	assert_int_equal(ab_store_designs(f->store, 0, &list), 0);
+	d = json_array_get(list, 0);
+	assert_int_equal(json_integer_value(json_object_get(d, "latest_run")), 7);
+	assert_string_equal(json_string_value(json_object_get(d, "latest_verdict")), "accepted");
+	json_decref(list);
+	sqlite3_close(db);
+}
+
 /* An export without what differs between stores by design. */
 static json_t *comparable(json_t *doc)
 {
@@ -512,6 +555,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_grep_is_never_fts_syntax, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_notes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_designs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_designs_standing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_export_import, setup, teardown),
 	};
 
