@@ -268,7 +268,7 @@ int cmd_write_output(const char *path, const char *text, size_t len)
 
 int cmd_render_report(char **text, size_t *len, const char *format, const json_t *doc,
 		      const struct ab_sample *samples, size_t nsamples,
-		      const char *const *metric_names, size_t nmetrics)
+		      const char *const *metric_names, size_t nmetrics, int inconclusive_fails)
 {
 	FILE *f;
 	int err;
@@ -293,7 +293,7 @@ int cmd_render_report(char **text, size_t *len, const char *format, const json_t
 	else if (!strcmp(format, "summary"))
 		err = ab_report_summary(f, doc);
 	else if (!strcmp(format, "junit"))
-		err = ab_report_junit(f, doc);
+		err = ab_report_junit(f, doc, inconclusive_fails);
 	else
 		err = ab_report_tsv(f, doc, samples, nsamples, metric_names, nmetrics);
 	if (fclose(f) != 0 && !err)
@@ -330,9 +330,13 @@ static void gh_escape(FILE *f, const char *s, int property)
  * In GitHub Actions (GITHUB_ACTIONS=true): append the summary to
  * $GITHUB_STEP_SUMMARY and print an ::error annotation per failing rule
  * (and per integrity reason of an invalid run) and a ::warning per
- * inconclusive rule, on stdout where the runner reads workflow commands.
+ * inconclusive rule (an ::error when `inconclusive_fails`, as with
+ * --inconclusive=reject). The annotations go to stderr, which the runner
+ * reads for workflow commands as it does stdout, so that stdout stays the
+ * report. A summary that cannot be written is a warning: the verdict and
+ * its exit code matter more than the job page.
  */
-static int github_actions(const json_t *doc)
+static void github_actions(const json_t *doc, int inconclusive_fails)
 {
 	const char *gha = getenv("GITHUB_ACTIONS"), *summary = getenv("GITHUB_STEP_SUMMARY");
 	const char *verdict = json_string_value(json_object_get(doc, "verdict"));
@@ -342,24 +346,25 @@ static int github_actions(const json_t *doc)
 	int err;
 
 	if (!gha || strcmp(gha, "true"))
-		return 0;
+		return;
 	if (summary && *summary) {
-		if (!(f = fopen(summary, "a")))
-			return ab_error_set(AB_EIO, "cannot append to GITHUB_STEP_SUMMARY '%s': %s", summary,
-					    strerror(errno));
-		err = ab_report_summary(f, doc);
-		if (fclose(f) != 0 && !err)
-			err = ab_error_set(AB_EIO, "cannot write GITHUB_STEP_SUMMARY '%s': %s", summary, strerror(errno));
-		if (err < 0)
-			return err;
+		if (!(f = fopen(summary, "a"))) {
+			cmd_warn("cannot append to GITHUB_STEP_SUMMARY '%s': %s; the job page has no summary",
+				 summary, strerror(errno));
+		} else {
+			err = ab_report_summary(f, doc);
+			if ((fclose(f) != 0 || err < 0))
+				cmd_warn("cannot write GITHUB_STEP_SUMMARY '%s': %s; the job page's summary is "
+					 "incomplete", summary, strerror(errno));
+		}
 	}
 	if (verdict && !strcmp(verdict, "invalid"))
 		json_array_foreach(json_object_get(doc, "reasons"), i, reason) {
-			fputs("::error title=", stdout);
-			gh_escape(stdout, "abtool: invalid run", 1);
-			fputs("::", stdout);
-			gh_escape(stdout, json_string_value(reason), 0);
-			fputc('\n', stdout);
+			fputs("::error title=", stderr);
+			gh_escape(stderr, "abtool: invalid run", 1);
+			fputs("::", stderr);
+			gh_escape(stderr, json_string_value(reason), 0);
+			fputc('\n', stderr);
 		}
 	json_array_foreach(json_object_get(doc, "rules"), i, rule) {
 		const char *outcome = json_string_value(json_object_get(rule, "outcome"));
@@ -367,15 +372,14 @@ static int github_actions(const json_t *doc)
 		if (!outcome || !strcmp(outcome, "pass"))
 			continue;
 		title = ab_xasprintf("abtool: %s (%s)", json_string_value(json_object_get(rule, "name")), outcome);
-		printf("::%s title=", !strcmp(outcome, "fail") ? "error" : "warning");
-		gh_escape(stdout, title, 1);
-		fputs("::", stdout);
-		gh_escape(stdout, json_string_value(json_object_get(rule, "detail")), 0);
-		fputc('\n', stdout);
+		fprintf(stderr, "::%s title=", !strcmp(outcome, "fail") || inconclusive_fails ? "error" : "warning");
+		gh_escape(stderr, title, 1);
+		fputs("::", stderr);
+		gh_escape(stderr, json_string_value(json_object_get(rule, "detail")), 0);
+		fputc('\n', stderr);
 		free(title);
 	}
-	fflush(stdout);
-	return 0;
+	fflush(stderr);
 }
 
 /* An invalid run's reasons on stderr too, where a CI log shows them even
@@ -401,13 +405,14 @@ static void print_invalid(const json_t *doc)
 /* Render `format` and write it to `path` ("-" for stdout). */
 static int emit_one(const char *path, const char *format, const json_t *doc,
 		    const struct ab_experiment *exp, const struct ab_sample *samples, size_t nsamples,
-		    const char *const *names)
+		    const char *const *names, int inconclusive_fails)
 {
 	char *text;
 	size_t len;
 	int err;
 
-	err = cmd_render_report(&text, &len, format, doc, samples, nsamples, names, exp->nmetrics);
+	err = cmd_render_report(&text, &len, format, doc, samples, nsamples, names, exp->nmetrics,
+				inconclusive_fails);
 	if (!err)
 		err = cmd_write_output(path, text, len);
 	free(text);
@@ -421,30 +426,29 @@ int cmd_emit_reports(struct cmd_output *out, const struct ab_experiment *exp,
 	const char **names = ab_run_metric_names(exp);
 	char *stored = ab_report_json_text(doc);
 	json_t *canon = json_loads(stored, 0, NULL);
-	int err = 0;
+	int err = 0, strict = out->inconclusive_exit == AB_EXIT_REJECTED;
 
 	clear_progress(out);
 	if (!canon) {
 		err = ab_error_set(AB_ERROR, "the report document does not read back as JSON");
 		goto out;
 	}
-	if ((err = emit_one("-", "md", canon, exp, samples, nsamples, names)) < 0)
+	if ((err = emit_one("-", "md", canon, exp, samples, nsamples, names, strict)) < 0)
 		goto out;
 	fflush(stdout);
-	if (out->md_path && (err = emit_one(out->md_path, "md", canon, exp, samples, nsamples, names)) < 0)
+	if (out->md_path && (err = emit_one(out->md_path, "md", canon, exp, samples, nsamples, names, strict)) < 0)
 		goto out;
 	if (out->json_path && (err = cmd_write_output(out->json_path, stored, strlen(stored))) < 0)
 		goto out;
-	if (out->tsv_path && (err = emit_one(out->tsv_path, "tsv", canon, exp, samples, nsamples, names)) < 0)
+	if (out->tsv_path && (err = emit_one(out->tsv_path, "tsv", canon, exp, samples, nsamples, names, strict)) < 0)
 		goto out;
-	if (out->html_path && (err = emit_one(out->html_path, "html", canon, exp, samples, nsamples, names)) < 0)
+	if (out->html_path && (err = emit_one(out->html_path, "html", canon, exp, samples, nsamples, names, strict)) < 0)
 		goto out;
-	if (out->summary_path && (err = emit_one(out->summary_path, "summary", canon, exp, samples, nsamples, names)) < 0)
+	if (out->summary_path && (err = emit_one(out->summary_path, "summary", canon, exp, samples, nsamples, names, strict)) < 0)
 		goto out;
-	if (out->junit_path && (err = emit_one(out->junit_path, "junit", canon, exp, samples, nsamples, names)) < 0)
+	if (out->junit_path && (err = emit_one(out->junit_path, "junit", canon, exp, samples, nsamples, names, strict)) < 0)
 		goto out;
-	if ((err = github_actions(canon)) < 0)
-		goto out;
+	github_actions(canon, strict);
 out:
 	if (canon && verdict == AB_INVALID)
 		print_invalid(canon);

@@ -122,14 +122,16 @@ int cmd_output_option(struct cmd_output *out, const char *cmd, int c, const char
 struct ab_run_events cmd_run_events(struct cmd_output *out);
 
 /*
- * Render a report document in `format` ("md", "json", "tsv" or "html")
- * into new memory `*text` (free() it) of `*len` bytes. "tsv" needs the
- * run's samples (borrowed; metric_names[i] names samples[k].metrics[i]).
- * Returns 0, AB_EINVALID for an unknown format, or AB_EIO.
+ * Render a report document in `format` ("md", "json", "tsv", "html",
+ * "summary" or "junit") into new memory `*text` (free() it) of `*len`
+ * bytes. "tsv" needs the run's samples (borrowed; metric_names[i] names
+ * samples[k].metrics[i]). `inconclusive_fails` makes JUnit count
+ * inconclusive rows as failures (--inconclusive=reject). Returns 0,
+ * AB_EINVALID for an unknown format, or AB_EIO.
  */
 int cmd_render_report(char **text, size_t *len, const char *format, const json_t *doc,
 		      const struct ab_sample *samples, size_t nsamples,
-		      const char *const *metric_names, size_t nmetrics);
+		      const char *const *metric_names, size_t nmetrics, int inconclusive_fails);
 
 /*
  * Print the Markdown report to stdout, write the --json/--md/--tsv/--html

@@ -87,7 +87,7 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
-	if ((err = cmd_render_report(&rendered, &len, format, doc, samples, nsamples, names, nnames)) < 0 ||
+	if ((err = cmd_render_report(&rendered, &len, format, doc, samples, nsamples, names, nnames, 0)) < 0 ||
 	    (err = cmd_write_output(output, rendered, len)) < 0)
 		rc = cmd_fail(err);
 out:

@@ -60,11 +60,13 @@ int ab_report_summary(FILE *f, const json_t *doc);
 /*
  * JUnit XML for CI systems that display test results: one testsuite, one
  * testcase per rule and row (a failed outcome is a <failure>, an
- * inconclusive one is <skipped> with its reason), plus an "integrity"
- * testcase that is an <error> when the verdict is invalid. Every string is
- * XML-escaped. 0 or AB_EIO.
+ * inconclusive one is <skipped> with its reason, or a <failure> when
+ * `inconclusive_fails`, as with --inconclusive=reject, so that the test
+ * view agrees with the exit code), plus an "integrity" testcase that is an
+ * <error> when the verdict is invalid. Every string is XML-escaped. 0 or
+ * AB_EIO.
  */
-int ab_report_junit(FILE *f, const json_t *doc);
+int ab_report_junit(FILE *f, const json_t *doc, int inconclusive_fails);
 
 /* Write `s` escaped for XML and HTML text and attribute values (& < > " '
  * as entities; control characters other than tab and newline as spaces). */

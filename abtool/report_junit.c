@@ -18,7 +18,7 @@ static const char *str(const json_t *o, const char *key)
 	return s ? s : "";
 }
 
-int ab_report_junit(FILE *f, const json_t *doc)
+int ab_report_junit(FILE *f, const json_t *doc, int inconclusive_fails)
 {
 	const json_t *rules = json_object_get(doc, "rules"), *reasons = json_object_get(doc, "reasons");
 	int invalid = !strcmp(str(doc, "verdict"), "invalid"), unmet = 0;
@@ -30,13 +30,17 @@ int ab_report_junit(FILE *f, const json_t *doc)
 	json_array_foreach(reasons, i, r)
 		unmet |= !strncmp(json_string_value(r), "environment.require: ", 21);
 	tests += unmet;
-	skipped += unmet;
+	if (inconclusive_fails)
+		failures += unmet;
+	else
+		skipped += unmet;
 
 	json_array_foreach(rules, i, rule)
 		json_array_foreach(json_object_get(rule, "rows"), j, row) {
+			int inconclusive = !strcmp(str(row, "outcome"), "inconclusive");
 			tests++;
-			failures += !strcmp(str(row, "outcome"), "fail");
-			skipped += !strcmp(str(row, "outcome"), "inconclusive");
+			failures += !strcmp(str(row, "outcome"), "fail") || (inconclusive && inconclusive_fails);
+			skipped += inconclusive && !inconclusive_fails;
 		}
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"");
 	xml(f, str(doc, "experiment"));
@@ -65,13 +69,14 @@ int ab_report_junit(FILE *f, const json_t *doc)
 	if (unmet) {
 		fprintf(f, "  <testcase classname=\"");
 		xml(f, str(doc, "experiment"));
-		fprintf(f, "\" name=\"environment\">\n    <skipped message=\"");
+		fprintf(f, "\" name=\"environment\">\n    <%s message=\"", inconclusive_fails ? "failure" : "skipped");
 		json_array_foreach(reasons, i, r)
 			if (!strncmp(json_string_value(r), "environment.require: ", 21)) {
 				xml(f, json_string_value(r) + 21);
 				fputs("; ", f);
 			}
-		fprintf(f, "the verdict is inconclusive\"/>\n  </testcase>\n");
+		fprintf(f, "the verdict is inconclusive%s\"/>\n  </testcase>\n",
+			inconclusive_fails ? " (--inconclusive=reject)" : "");
 	}
 	json_array_foreach(rules, i, rule) {
 		json_array_foreach(json_object_get(rule, "rows"), j, row) {
@@ -79,7 +84,7 @@ int ab_report_junit(FILE *f, const json_t *doc)
 			const json_t *params = json_object_get(row, "params");
 			const char *key;
 			json_t *value;
-			int first = 1;
+			int first = 1, failed;
 
 			fprintf(f, "  <testcase classname=\"");
 			xml(f, str(doc, "experiment"));
@@ -102,10 +107,13 @@ int ab_report_junit(FILE *f, const json_t *doc)
 				fputs("/>\n", f);
 				continue;
 			}
-			fprintf(f, ">\n    <%s message=\"", !strcmp(outcome, "fail") ? "failure" : "skipped");
+			failed = !strcmp(outcome, "fail") || inconclusive_fails;
+			fprintf(f, ">\n    <%s message=\"", failed ? "failure" : "skipped");
+			if (strcmp(outcome, "fail") && inconclusive_fails)
+				fputs("inconclusive (--inconclusive=reject): ", f);
 			xml(f, str(row, "detail"));
-			fprintf(f, "\"%s", !strcmp(outcome, "fail") ? ">" : "/>\n");
-			if (!strcmp(outcome, "fail")) {
+			fprintf(f, "\"%s", failed ? ">" : "/>\n");
+			if (failed) {
 				xml(f, str(row, "detail"));
 				fputs("</failure>\n", f);
 			}

@@ -550,7 +550,8 @@ int ab_report_summary(FILE *f, const json_t *doc)
 		rows_table(f, doc);
 	notes(f, doc);
 	if (strcmp(str(doc, "kind"), "analyze"))
-		fprintf(f, "Full report: `abtool report %lld`.\n",
+		fprintf(f, "Full report: `abtool report %lld` where the store is kept; in CI, the "
+			"report files the job uploads (`--md`, `--html`, `--json`).\n",
 			(long long)json_integer_value(json_object_get(doc, "run_id")));
 	if (ferror(f))
 		return ab_error_set(AB_EIO, "cannot write the summary: %s", strerror(errno));

@@ -29,10 +29,12 @@ assert_contains "$T/summary.md" "# pr-gate — rejected"
 assert_contains "$T/summary.md" "| lanes |"
 assert_not_contains "$T/summary.md" "## Provenance"
 cmp -s <(tail -n +2 "$T/summary.md") "$T/short.md" || fail "--summary differs from the step summary"
-grep -q '^::error title=abtool%3A no regression (fail)::lanes=[12]: ratio .*(a regression above 3%25): fail' "$T/out" \
+# annotations on stderr (the runner reads both), so stdout stays the report
+grep -q '^::error title=abtool%3A no regression (fail)::lanes=[12]: ratio .*(a regression above 3%25): fail' "$T/err" \
 	|| fail "no ::error annotation"
-grep -q '^::warning title=abtool%3A too noisy to decide (inconclusive)::' "$T/out" || fail "no ::warning annotation"
-[ "$(grep -c '^::' "$T/out")" = 2 ] || fail "one annotation per rule that did not pass"
+grep -q '^::warning title=abtool%3A too noisy to decide (inconclusive)::' "$T/err" || fail "no ::warning annotation"
+[ "$(grep -c '^::' "$T/err")" = 2 ] || fail "one annotation per rule that did not pass"
+grep -q '^::' "$T/out" && fail "annotations in the report on stdout"
 # JUnit: one test case per rule and row, failures and skipped counted
 python3 - "$T/junit.xml" <<'EOF2' || fail "junit"
 import sys, xml.etree.ElementTree as ET
@@ -47,17 +49,33 @@ assert all('regression' in c.find('failure').get('message') for c in fails)
 skips = [c for c in cases if c.find('skipped') is not None]
 assert cases[2].find('skipped') is not None and s.get('skipped') == str(len(skips)), s.attrib
 EOF2
+# --inconclusive=reject: the inconclusive rule is an ::error and a JUnit
+# failure, as the exit code says; an unwritable step summary is a warning
+GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY="$T/no-such-dir/summary.md" \
+	expect_exit 1 "$ABTOOL" run "$T/repo/gate.yaml" --inconclusive=reject --junit "$T/strict.xml"
+grep -q '^::error title=abtool%3A too noisy to decide (inconclusive)::' "$T/err" || fail "strict ::error"
+assert_contains "$T/err" "cannot append to GITHUB_STEP_SUMMARY '$T/no-such-dir/summary.md'"
+python3 - "$T/strict.xml" <<'EOF2' || fail "strict junit"
+import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot().find('testsuite')
+cases = s.findall('testcase')
+assert s.get('skipped') == '0', s.attrib
+f = cases[2].find('failure')
+assert f is not None and f.get('message').startswith('inconclusive (--inconclusive=reject): '), f
+assert s.get('failures') == str(sum(c.find('failure') is not None for c in cases)), s.attrib
+EOF2
+
 # outside GitHub Actions nothing is appended or annotated
 cp "$T/summary.md" "$T/before.md"
 GITHUB_STEP_SUMMARY="$T/summary.md" expect_exit 1 "$ABTOOL" run "$T/repo/gate.yaml"
 cmp -s "$T/summary.md" "$T/before.md" || fail "summary written outside GitHub Actions"
-grep -q '^::' "$T/out" && fail "annotations outside GitHub Actions"
+grep -q '^::' "$T/out" "$T/err" && fail "annotations outside GitHub Actions"
 
 # an invalid run annotates its integrity reasons
 make_repo "$T/bad" 20 10 1
 cp "$T/repo/gate.yaml" "$T/bad/gate.yaml"
 GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY="$T/s2.md" expect_exit 3 "$ABTOOL" run "$T/bad/gate.yaml" --junit "$T/j2.xml"
-grep -q '^::error title=abtool%3A invalid run::lanes=1: checksum mismatch' "$T/out" || fail "invalid annotation"
+grep -q '^::error title=abtool%3A invalid run::lanes=1: checksum mismatch' "$T/err" || fail "invalid annotation"
 grep -q '<testcase classname="pr-gate" name="integrity">' "$T/j2.xml" || fail "junit integrity case"
 
 # a head against a merge base: --parent, recorded as not the exact parent

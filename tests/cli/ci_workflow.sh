@@ -66,6 +66,6 @@ expect_exit 1 bash -e "$T/every-commit-vs-exact-parent.sh"
 [ "$(jqv "$T/work/abtool-$(git -C "$T/origin" rev-parse pr~1).json" .verdict)" = accepted ] || fail "first commit"
 [ "$(jqv "$T/work/abtool-$head.json" .verdict)" = rejected ] || fail "the 2x slower commit"
 [ "$(jqv "$T/work/abtool-$head.json" .exact_parent)" = true ] || fail "exact parent"
-grep -q '^::error title=abtool%3A no regression (fail)::' "$T/out" || fail "annotation"
+grep -q '^::error title=abtool%3A no regression (fail)::' "$T/err" || fail "annotation"
 [ "$(grep -c '^# pr-gate — ' "$T/summary.md")" = 3 ] || fail "three summaries appended"
 echo ok
