@@ -242,6 +242,22 @@ static void on_build_waiting(void *ctx, const char *lock_path)
 	fprintf(stderr, "abtool: another abtool is building the same tree; waiting for %s\n", lock_path);
 }
 
+/* Before the builds: what the user should know about the revisions. */
+static void on_resolved(void *ctx, const struct ab_run *run)
+{
+	struct cmd_output *out = ctx;
+
+	if (out->quiet)
+		return;
+	if (run->dirty)
+		cmd_warn("the work tree of '%s' has uncommitted changes: they are not measured, only "
+			 "commits are (commit them, or measure them in a commit of their own)",
+			 run->revs.workdir ? run->revs.workdir : run->exp->repo);
+	if (!run->revs.exact_parent && strcmp(run->kind, "calibrate"))
+		cmd_warn("parent %.10s is not the exact parent of candidate %.10s (exact_parent: false "
+			 "or --parent)", run->revs.parent_hex, run->revs.candidate_hex);
+}
+
 struct ab_run_events cmd_run_events(struct cmd_output *out)
 {
 	struct ab_run_events ev;
@@ -253,6 +269,7 @@ struct ab_run_events cmd_run_events(struct cmd_output *out)
 	ev.build_waiting = on_build_waiting;
 	ev.sample_start = on_sample_start;
 	ev.sample_done = on_sample_done;
+	ev.resolved = on_resolved;
 	return ev;
 }
 

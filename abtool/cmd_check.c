@@ -5,6 +5,7 @@
 #include "analysis.h"
 #include "error.h"
 #include "revs.h"
+#include "run.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -37,10 +38,50 @@ static void print_expected_time(struct ab_store *store, const struct ab_experime
 	free(mean);
 }
 
+/* The overlay and the dependencies, resolved. */
+static void print_inputs(const struct ab_run *run)
+{
+	const json_t *path;
+	size_t i;
+
+	if (run->overlay) {
+		printf("overlay   from %s %.10s:", json_string_value(json_object_get(run->overlay, "from")),
+		       json_string_value(json_object_get(run->overlay, "source")));
+		json_array_foreach(json_object_get(run->overlay, "paths"), i, path)
+			printf("%s %s (%s %.10s)", i ? "," : "", json_string_value(json_object_get(path, "path")),
+			       json_string_value(json_object_get(path, "type")),
+			       json_string_value(json_object_get(path, "oid")));
+		printf(", on both sides\n");
+	}
+	for (i = 0; i < run->ndeps; i++)
+		printf("dependency %s: parent %.10s %s, candidate %.10s %s\n", run->exp->dependencies[i].name,
+		       run->deps[i].parent_hex, run->deps[i].parent_subject,
+		       run->deps[i].candidate_hex, run->deps[i].candidate_subject);
+}
+
+/* What a run of this plan would regret: too few pairs to decide, an
+ * unbalanced last block, changes in the work tree that are not measured. */
+static void warn_plan(struct ab_run *run)
+{
+	const struct ab_experiment *exp = run->exp;
+
+	if (exp->pairs < 5)
+		cmd_warn("pairs: %d: fewer than 5 pairs can never give a one-sided 95%% bound (2^-%d > 0.05), so "
+			 "no inferential rule (no_regression, faster_by, ...) can pass or fail; plan 8 or more",
+			 exp->pairs, exp->pairs);
+	else if (exp->pairs % 2)
+		cmd_warn("pairs: %d is odd: the orders are balanced in AB|BA blocks of two pairs, so one "
+			 "order runs once more per row; an even count balances them", exp->pairs);
+	if (ab_revs_dirty(&run->revs) > 0)
+		cmd_warn("the work tree of '%s' has uncommitted changes: a run measures commits, not them",
+			 run->revs.workdir ? run->revs.workdir : exp->repo);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct ab_experiment exp;
-	struct ab_revs revs;
+	struct ab_run run;
+	struct ab_revs *revs = &run.revs;
 	size_t nrows, r, i;
 	int err, rc = 0;
 
@@ -74,17 +115,25 @@ int cmd_check(int argc, char **argv)
 		ab_experiment_release(&exp);
 		return rc;
 	}
-	if ((err = ab_revs_open(&revs, exp.repo, candidate ? candidate : exp.candidate,
+	memset(&run, 0, sizeof(run));
+	run.exp = &exp;
+	if ((err = ab_revs_open(revs, exp.repo, candidate ? candidate : exp.candidate,
 				parent ? parent : exp.parent, parent ? 0 : exp.exact_parent)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	/* The overlay's paths and the dependencies' revisions, as run resolves them */
+	if ((err = ab_run_resolve_inputs(&run)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}
 	nrows = ab_experiment_nrows(&exp);
 	printf("%s: ok\n", exp.path);
 	printf("experiment %s (design %s)\n", exp.name, exp.design);
-	printf("parent    %s %s%s\n", revs.parent_hex, revs.parent_subject,
-	       revs.exact_parent ? " (exact parent)" : " (NOT the exact parent)");
-	printf("candidate %s %s\n", revs.candidate_hex, revs.candidate_subject);
+	printf("parent    %s %s%s\n", revs->parent_hex, revs->parent_subject,
+	       revs->exact_parent ? " (exact parent)" : " (NOT the exact parent)");
+	printf("candidate %s %s\n", revs->candidate_hex, revs->candidate_subject);
+	print_inputs(&run);
 	printf("rows      %zu:", nrows);
 	for (r = 0; r < nrows; r++) {
 		char *label = ab_row_label(&exp, r);
@@ -109,6 +158,7 @@ int cmd_check(int argc, char **argv)
 	}
 	if (!exp.nrules)
 		printf("rules     none: the verdict will be inconclusive\n");
+	warn_plan(&run);
 	{
 		/* What earlier runs of this experiment file say, when there is a
 		 * store already: check never creates one. */
@@ -123,7 +173,7 @@ int cmd_check(int argc, char **argv)
 		free(path);
 	}
 out:
-	ab_revs_release(&revs);
+	ab_run_release(&run);
 	ab_experiment_release(&exp);
 	return rc;
 }

@@ -223,13 +223,6 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "abtool: the new evidence is stored as a note on run %lld\n",
 			(long long)run.meta.id);
 	if (err == 0 && !out.quiet) {
-		int dirty = ab_revs_dirty(&run.revs);
-		if (dirty > 0)
-			cmd_warn("the work tree of '%s' has uncommitted changes: they are not measured, "
-				 "only commits are", run.revs.workdir);
-		if (!run.revs.exact_parent)
-			cmd_warn("parent %.10s is not the exact parent of candidate %.10s (exact_parent: false)",
-				 run.revs.parent_hex, run.revs.candidate_hex);
 		print_memory(store, &run);
 		cmd_print_calibration(stderr, store, &exp);
 	}

@@ -99,7 +99,9 @@ static int resolve_overlay(struct ab_run *run)
 		if (git_revparse_single(&obj, run->revs.repo, from) < 0 ||
 		    git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0) {
 			git_object_free(obj);
-			return ab_error_set(AB_ENOTFOUND, "overlay.from: unknown revision '%s': %s", from,
+			return ab_error_set(AB_ENOTFOUND, "overlay.from: unknown revision '%s' (%s); it takes "
+					    "candidate, parent or a revision of the repository such as a commit, a "
+					    "tag or a branch (a remote one as origin/NAME, fetched first)", from,
 					    ab_revs_git_error());
 		}
 		git_oid_cpy(&run->overlay_source, git_object_id(commit));
@@ -112,6 +114,15 @@ static int resolve_overlay(struct ab_run *run)
 		return err;
 	run->overlay = json_pack("{s:s, s:s, s:o}", "from", from, "source", git_oid_tostr_s(&run->overlay_source),
 				 "paths", paths);
+	return 0;
+}
+
+int ab_run_resolve_inputs(struct ab_run *run)
+{
+	int err;
+
+	if ((err = resolve_deps(run, NULL)) < 0 || (err = resolve_overlay(run)) < 0)
+		return err;
 	return 0;
 }
 
@@ -321,8 +332,11 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 		salt[0] = "calibrate-a";
 		salt[1] = "calibrate-b";
 	}
-	if ((err = resolve_deps(run, NULL)) < 0 || (err = resolve_overlay(run)) < 0)
+	if ((err = ab_run_resolve_inputs(run)) < 0)
 		return err;
+	run->dirty = !opt->aa && ab_revs_dirty(&run->revs) > 0;
+	if (run->events.resolved)
+		run->events.resolved(run->events.ctx, run);
 	if ((err = ab_extract_new(&run->extractor, exp)) < 0)
 		return err;
 	run->identity = ab_build_identity(NULL);
@@ -344,6 +358,8 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	}
 	if (run->ndeps)
 		json_object_set_new(run->options, "dependencies", deps_json(run));
+	if (run->dirty)
+		json_object_set_new(run->options, "dirty_worktree", json_true());
 	json_object_set_new(run->options, "pid", json_integer((json_int_t)getpid()));
 	json_object_set_new(run->options, "hostname", json_incref(json_object_get(run->host, "hostname")));
 	host = json_dumps(run->host, JSON_COMPACT);
@@ -843,6 +859,10 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 		}
 		json_decref(w);
 	}
+	if (json_is_true(json_object_get(run->options, "dirty_worktree")))
+		json_array_append_new(json_object_get(doc, "warnings"), json_sprintf(
+			"the work tree of '%s' had uncommitted changes when the run started: they are not "
+			"measured, only the commits are", run->revs.workdir ? run->revs.workdir : exp->repo));
 	if (!strcmp(run->kind, "ab") && json_object_size(run->builds[0].artifacts) &&
 	    json_equal(run->builds[0].artifacts, run->builds[1].artifacts))
 		json_array_append_new(json_object_get(doc, "warnings"), json_string(

@@ -21,6 +21,8 @@
 #include "store.h"
 
 /* Callbacks for progress; any may be NULL. `ctx` is passed back. */
+struct ab_run;
+
 struct ab_run_events {
 	void *ctx;
 	/* A build starts (cached = 0) or was found in the cache (cached = 1). */
@@ -32,6 +34,9 @@ struct ab_run_events {
 	void (*sample_start)(void *ctx, const struct ab_plan_entry *e, const char *row_label,
 			     size_t done, size_t total, int64_t eta_ns);
 	void (*sample_done)(void *ctx, const struct ab_sample *s, const char *row_label);
+	/* The revisions, dependencies and overlay are resolved; nothing is
+	 * built yet (the place for warnings about them). May be NULL. */
+	void (*resolved)(void *ctx, const struct ab_run *run);
 };
 
 struct ab_run {
@@ -59,6 +64,7 @@ struct ab_run {
 	const char *kind;                 /* "ab" or "calibrate" */
 	int block_pairs;                  /* calibrate: the experiment's planned pairs */
 	char *host_change;                /* resume: how the host differs from the run's start, or NULL */
+	int dirty;                        /* the user's work tree had uncommitted changes at the start */
 	int stopped_early;                /* a failed sample or checksum mismatch stopped the samples */
 };
 
@@ -75,6 +81,16 @@ struct ab_run_options {
 	const char *salt_parent, *salt_candidate;  /* build salts ("" normally) */
 	int aa;                    /* calibration: both sides are the parent, built twice */
 };
+
+/*
+ * Resolve what a run builds besides the two commits, before anything is
+ * built: the dependencies' revisions (dependencies:) and the overlay's
+ * paths in its source revision (overlay:), into run->deps and
+ * run->overlay. `run->exp` and `run->revs` must be set; the rest of `run`
+ * may be zero, as in `abtool check` (release with ab_run_release).
+ * Errors: AB_ENOTFOUND (an unknown revision or path), AB_EINVALID, AB_EIO.
+ */
+int ab_run_resolve_inputs(struct ab_run *run);
 
 /*
  * Start a run: resolve revisions, store the plan, build both sides.

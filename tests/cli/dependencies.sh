@@ -53,6 +53,10 @@ accept:
     faster_by: 20%
 EOF2
 db="$T/s.db"
+# check resolves the dependency's revisions as run will
+expect_exit 0 "$ABTOOL" check "$T/prog/exp.yaml"
+assert_contains "$T/out" "dependency lib: parent $(git -C "$T/lib" rev-parse --short=10 HEAD~1) "
+assert_contains "$T/out" "candidate $(git -C "$T/lib" rev-parse --short=10 HEAD) "
 expect_exit 0 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db" --json "$T/r.json"
 assert_contains "$T/out" "Verdict: accepted"
 prog=$(git -C "$T/prog" rev-parse HEAD)

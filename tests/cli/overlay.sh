@@ -56,4 +56,13 @@ expect_decided "$ABTOOL" run "$T/repo/file.yaml" --store "$T/s.db" --json "$T/f.
 printf '%s\noverlay: [harness/missing.sh]\n' "$base" > "$T/repo/missing.yaml"
 expect_exit 64 "$ABTOOL" run "$T/repo/missing.yaml" --store "$T/s.db"
 assert_contains "$T/err" "overlay: 'harness/missing.sh' is not in candidate"
+# check resolves the overlay as run does, before anything is built
+expect_exit 64 "$ABTOOL" check "$T/repo/missing.yaml"
+assert_contains "$T/err" "overlay: 'harness/missing.sh' is not in candidate"
+expect_exit 0 "$ABTOOL" check "$T/repo/overlay.yaml"
+assert_contains "$T/out" "overlay   from candidate $(git -C "$T/repo" rev-parse --short=10 HEAD): harness (tree ${tree:0:10})"
+printf '%s\noverlay: {from: feature, paths: [harness/]}\n' "$base" > "$T/repo/from.yaml"
+expect_exit 64 "$ABTOOL" check "$T/repo/from.yaml"
+assert_contains "$T/err" "overlay.from: unknown revision 'feature'"
+assert_contains "$T/err" "origin/NAME"
 echo ok

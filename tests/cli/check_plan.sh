@@ -1,0 +1,31 @@
+# check warns about a plan a run would regret, before anything runs: too
+# few pairs to ever decide an inferential rule, an odd pair count, and
+# uncommitted changes in the work tree (which run warns about before its
+# builds and records in the report's warnings).
+. "$(dirname "$0")/lib.sh"
+
+make_repo "$T/repo" 20 10
+EXP_PAIRS=4 write_exp "$T/repo"
+expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
+assert_contains "$T/err" "pairs: 4: fewer than 5 pairs can never give a one-sided 95% bound"
+EXP_PAIRS=7 write_exp "$T/repo"
+expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
+assert_contains "$T/err" "pairs: 7 is odd"
+EXP_PAIRS=8 write_exp "$T/repo"
+expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
+assert_not_contains "$T/err" "warning"
+
+# a tracked file changed but not committed: check and run say so
+echo "/* not committed */" >> "$T/repo/bench.c"
+expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
+assert_contains "$T/err" "has uncommitted changes: a run measures commits, not them"
+EXP_PAIRS=2 write_exp "$T/repo"
+expect_decided "$ABTOOL" run "$T/repo/exp.yaml" --store "$T/s.db" --json "$T/r.json"
+assert_contains "$T/err" "has uncommitted changes: they are not measured"
+# the warning comes before the builds
+[ "$(grep -n "uncommitted" "$T/err" | head -1 | cut -d: -f1)" -lt "$(grep -n "built in\|build cached" "$T/err" | head -1 | cut -d: -f1)" ] \
+	|| fail "the work-tree warning should come before the builds"
+jq -e '.warnings | any(test("had uncommitted changes when the run started"))' "$T/r.json" >/dev/null \
+	|| fail "the report's warnings do not record the uncommitted changes"
+assert_contains "$T/out" "had uncommitted changes when the run started"
+echo ok
