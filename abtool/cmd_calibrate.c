@@ -18,6 +18,7 @@ int cmd_calibrate(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"candidate", required_argument, NULL, 'c'},
+		{"parent", required_argument, NULL, 'P'},
 		{"pairs", required_argument, NULL, 'p'},
 		{"seed", required_argument, NULL, 's'},
 		{"store", required_argument, NULL, 'S'},
@@ -47,6 +48,9 @@ int cmd_calibrate(int argc, char **argv)
 		switch (c) {
 		case 'c':
 			opt.candidate = optarg;
+			break;
+		case 'P':
+			opt.parent = optarg;
 			break;
 		case 'p':
 			if (ab_parse_int64(&v, optarg) < 0 || v < 5 || v > 100000)
@@ -88,6 +92,14 @@ int cmd_calibrate(int argc, char **argv)
 	/* Four blocks of the planned size unless told otherwise. */
 	if (!opt.pairs)
 		opt.pairs = 4 * exp.pairs;
+	else if (!out.quiet && opt.pairs < 2 * exp.pairs)
+		cmd_warn("--pairs %d makes %d block%s of the experiment's %d pairs: the false-outcome rate of "
+			 "so few blocks says little; give --pairs %d or more", opt.pairs, opt.pairs / exp.pairs,
+			 opt.pairs / exp.pairs == 1 ? "" : "s", exp.pairs, 4 * exp.pairs);
+	else if (!out.quiet && opt.pairs % exp.pairs)
+		cmd_warn("--pairs %d is not a multiple of the experiment's %d pairs: the last %d pairs of each "
+			 "row form no block (they count in the rows table, not in the false-outcome rates)",
+			 opt.pairs, exp.pairs, opt.pairs % exp.pairs);
 	cmd_install_signals();
 	events = cmd_run_events(&out);
 	out.run = &run;

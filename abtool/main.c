@@ -19,7 +19,7 @@ const struct ab_command_entry ab_commands[] = {
 	 "                  [--json F] [--md F] [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept]",
 	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV)"},
 	{"calibrate", cmd_calibrate,
-	 "EXP.yaml [--pairs N] [--seed N] [--candidate REV] [--store DB] [--json F] [--md F] [--html F] [--quiet]",
+	 "EXP.yaml [--pairs N] [--seed N] [--candidate REV] [--parent REV] [--store DB] [--json F] [--md F] [--html F] [--quiet]",
 	 "A/A on the parent built twice: the noise floor, false-outcome rates, pairs needed"},
 	{"resume", cmd_resume, "RUN [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
 	 "                  [--inconclusive=reject|accept] [--quiet] [--verbose]",

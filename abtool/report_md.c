@@ -458,8 +458,11 @@ static void calibration(FILE *f, const json_t *doc)
 
 	if (!cal)
 		return;
-	fprintf(f, "## Calibration\nBlocks of %lld pairs, each an A/A experiment; under no change a bound "
-		"excludes 1 on one side in %.2f%% of blocks (the exact rate of the one-sided 95%% bounds).\n\n",
+	fprintf(f, "## Calibration\nBlocks of %lld pairs (the experiment's planned pairs), each an A/A "
+		"experiment as a run would see it; under no change a bound excludes 1 on one side in %.2f%% of "
+		"blocks (the exact rate of the one-sided 95%% bounds). The rows table above pools all the pairs "
+		"of a row, so its narrower intervals say how small a difference this machine can resolve with "
+		"that many pairs, not what one run of the planned size sees.\n\n",
 		(long long)json_integer_value(json_object_get(cal, "block_pairs")), 100 * num(cal, "expected_rate"));
 	fprintf(f, "| row | pairs | spread of log ratios | blocks | false faster [95%% CI] | false slower "
 		"[95%% CI] | pairs needed |\n| --- | ---: | ---: | ---: | ---: | ---: | --- |\n");

@@ -790,10 +790,9 @@ static char *reproduce_command(const struct ab_run *run)
 {
 	const char *path = json_string_value(json_object_get(run->options, "experiment_path"));
 
-	if (!strcmp(run->kind, "calibrate"))
-		return ab_xasprintf("abtool calibrate %s --candidate %s --seed %llu --pairs %d",
-				    path ? path : "EXP.yaml",
-				    json_string_value(json_object_get(run->options, "candidate_spec")),
+	if (!strcmp(run->kind, "calibrate"))  /* both sides are the parent: pin it */
+		return ab_xasprintf("abtool calibrate %s --parent %s --seed %llu --pairs %d",
+				    path ? path : "EXP.yaml", run->revs.parent_hex,
 				    (unsigned long long)run->meta.seed, run->exp->pairs);
 	if (!run->revs.exact_parent)
 		return ab_xasprintf("abtool run %s --candidate %s --parent %s --seed %llu --pairs %d",

@@ -24,10 +24,20 @@ fs=$(jqv "$T/cal.json" '.calibration.rows[0].false_slower.count')
 [ "$(jqv "$T/cal.json" '.calibration.rows[0].pairs_needed | length')" = 2 ] || fail "two rule margins"
 spread=$(jqv "$T/cal.json" '.calibration.rows[0].spread')
 awk "BEGIN { exit !($spread > 0 && $spread < 10) }" || fail "spread $spread (a finite positive sd of log ratios)"
+# the reproduction pins the parent, which both sides are
+grep -q "^abtool calibrate .*exp.yaml --parent $parent --seed 3 --pairs 10$" "$T/out" || fail "reproduce line"
+assert_not_contains "$T/err" "warning"
 db="$T/repo/.git/abtool/abtool.db"
 [ "$(sqlite3 "$db" "select kind || ' ' || verdict from runs")" = "calibrate calibrated" ] || fail "stored"
 # Two trees: the build cache holds two entries for one commit.
 [ "$(ls -d "$XDG_CACHE_HOME"/abtool/builds/*/ | wc -l)" = 2 ] || fail "two trees"
+
+# too few pairs for blocks, and pairs that leave a partial block, are said
+expect_exit 0 "$ABTOOL" calibrate "$T/repo/exp.yaml" --pairs 5 --store "$T/other.db"
+assert_contains "$T/err" "--pairs 5 makes 1 block of the experiment's 5 pairs"
+expect_exit 0 "$ABTOOL" calibrate "$T/repo/exp.yaml" --pairs 12 --store "$T/other.db" --json "$T/c12.json"
+assert_contains "$T/err" "--pairs 12 is not a multiple of the experiment's 5 pairs: the last 2 pairs"
+[ "$(jqv "$T/c12.json" '.calibration.rows[0].blocks')" = 2 ] || fail "12 pairs make 2 blocks of 5"
 
 # check and run say what the calibration means for the plan
 expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
