@@ -84,9 +84,13 @@ int cmd_store_path(char **out, const char *flag, const char *repo_dir)
 	}
 	ab_revs_global_init();
 	if (git_repository_open_ext(&repo, repo_dir ? repo_dir : ".", 0, NULL) < 0)
-		return ab_error_set(AB_EINVALID, "'%s' is not a git repository (or any of its parents), "
-				    "so there is no default store; set 'repo:' in the experiment file, or "
-				    "give --store FILE", repo_dir ? repo_dir : ".");
+		return repo_dir
+			? ab_error_set(AB_EINVALID, "'%s' is not a git repository (or any of its parents), so "
+				       "there is no default store; set 'repo:' in the experiment file, or give "
+				       "--store FILE", repo_dir)
+			: ab_error_set(AB_EINVALID, "the current folder is not in a git repository, so there is "
+				       "no default store (.git/abtool/abtool.db); run this in the repository "
+				       "you measure, or give --store FILE (or set ABTOOL_STORE)");
 	*out = ab_path_join(git_repository_commondir(repo), "abtool/abtool.db");
 	git_repository_free(repo);
 	return 0;

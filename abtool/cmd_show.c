@@ -92,6 +92,29 @@ static void print_header(const json_t *doc, int64_t id)
 		printf("  every rule passed\n");
 }
 
+/* The overlay (from the report) and the dependencies (from the report,
+ * or the run's options while it is unfinished). */
+static void print_inputs(const json_t *run, const json_t *report)
+{
+	const json_t *overlay = json_object_get(report, "overlay"), *deps = json_object_get(report, "dependencies");
+	const json_t *p, *d;
+	size_t i;
+
+	if (json_is_object(overlay)) {
+		printf("  overlay    from %s %.10s:", str(overlay, "from"), str(overlay, "source"));
+		json_array_foreach(json_object_get(overlay, "paths"), i, p)
+			printf("%s %s (%s %.10s)", i ? "," : "", str(p, "path"), str(p, "type"), str(p, "oid"));
+		printf(", on both sides\n");
+	}
+	if (!json_is_array(deps))
+		deps = json_object_get(json_object_get(run, "options"), "dependencies");
+	json_array_foreach((json_t *)deps, i, d)
+		printf("  dependency %s (%s): parent %.10s%s, candidate %.10s\n", str(d, "name"), str(d, "path"),
+		       str(json_object_get(d, "parent"), "oid"),
+		       json_is_true(json_object_get(d, "exact_parent")) ? " (exact parent)" : "",
+		       str(json_object_get(d, "candidate"), "oid"));
+}
+
 /* Subjects come from the stored report; a run without one (unfinished)
  * asks the repository, when it is still there. */
 static void print_revisions(const json_t *doc)
@@ -120,6 +143,7 @@ static void print_revisions(const json_t *doc)
 	printf("  candidate  %.10s%s%s\n", str(run, "candidate_oid"), subject[1] ? "  " : "",
 	       subject[1] ? subject[1] : "");
 	ab_revs_release(&revs);
+	print_inputs(run, report);
 }
 
 static void print_builds(const json_t *doc)

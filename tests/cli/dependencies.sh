@@ -74,6 +74,8 @@ expect_exit 0 "$ABTOOL" history --store "$db" --rev "${lc:0:8}" --json
 expect_exit 0 "$ABTOOL" history --store "$db" --rev "${lp:0:8}" --json
 [ "$(jq length "$T/out")" = 1 ] || fail "history --rev does not find the library's parent"
 [ "$(sqlite3 "$db" "select name || ' ' || candidate_oid from run_dependencies")" = "lib $lc" ] || fail "stored"
+expect_exit 0 "$ABTOOL" show 1 --store "$db"
+assert_contains "$T/out" "  dependency lib (vendor/lib): parent ${lp:0:10} (exact parent), candidate ${lc:0:10}"
 # a second run is fully cached (the dependency is part of the build key)
 expect_exit 0 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db"
 assert_contains "$T/err" "parent: build cached"

@@ -46,6 +46,8 @@ tree=$(git -C "$T/repo" rev-parse HEAD:harness)
 [ "$(jqv "$T/o.json" '.overlay.from')" = candidate ] || fail "from"
 assert_contains "$T/out" "| overlay | \`harness\` (tree \`${tree:0:10}…\`) from candidate"
 assert_contains "$T/out" "The parent ran with an overlay"
+expect_exit 0 "$ABTOOL" show latest --store "$T/s.db"
+assert_contains "$T/out" "  overlay    from candidate $(git -C "$T/repo" rev-parse --short=10 HEAD): harness (tree ${tree:0:10}), on both sides"
 
 # a single file from an explicit revision works the same way
 printf '%s\noverlay: {from: HEAD, paths: [harness/run.sh]}\n' "$base" > "$T/repo/file.yaml"
