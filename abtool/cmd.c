@@ -186,16 +186,18 @@ static void print_tail(const char *what, const char *text)
 static void print_sample_hint(const struct ab_run *run, const struct ab_sample *s)
 {
 	struct ab_command cmd;
-	char *dir, *line;
+	char *dir, *quoted, *line;
 
 	if (!run || !run->exp || !run->builds[s->entry.side].dir ||
 	    ab_command_expand(&cmd, &run->exp->benchmark, run->exp, s->entry.row) < 0)
 		return;
 	dir = ab_path_absolute(run->builds[s->entry.side].dir, run->exp->workdir);
+	quoted = ab_shell_quote(dir, 1);
 	line = ab_command_display(&cmd);
-	fprintf(stderr, "abtool: %sto see why, run it by hand: cd '%s' && %s\n",
-		s->timed_out ? "if the benchmark is only slow, raise 'timeout:'; " : "", dir, line);
+	fprintf(stderr, "abtool: %sto see why, run it by hand: cd %s && %s\n",
+		s->timed_out ? "if the benchmark is only slow, raise 'timeout:'; " : "", quoted, line);
 	free(line);
+	free(quoted);
 	free(dir);
 	ab_command_release(&cmd);
 }

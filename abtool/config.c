@@ -2425,40 +2425,20 @@ void ab_command_release(struct ab_command *cmd)
 	memset(cmd, 0, sizeof(*cmd));
 }
 
-static int needs_quotes(const char *s)
-{
-	if (!*s)
-		return 1;
-	for (; *s; s++)
-		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			     "0123456789_./=:,@%+-", *s))
-			return 1;
-	return 0;
-}
-
 char *ab_command_display(const struct ab_command *cmd)
 {
 	struct buf b = { 0 };
-	const char *s;
 	size_t i;
 
 	if (cmd->shell)
 		return ab_xstrdup(cmd->shell);
 	for (i = 0; i < cmd->argc; i++) {
+		char *word = ab_shell_quote(cmd->argv[i], 0);
+
 		if (i)
 			buf_puts(&b, " ");
-		if (!needs_quotes(cmd->argv[i])) {
-			buf_puts(&b, cmd->argv[i]);
-			continue;
-		}
-		buf_puts(&b, "'");
-		for (s = cmd->argv[i]; *s; s++) {
-			if (*s == '\'')
-				buf_puts(&b, "'\\''");
-			else
-				buf_add(&b, s, 1);
-		}
-		buf_puts(&b, "'");
+		buf_puts(&b, word);
+		free(word);
 	}
 	return buf_detach(&b);
 }

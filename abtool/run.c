@@ -762,21 +762,34 @@ out:
 	return err;
 }
 
+/* The command line that runs the experiment again: the experiment file by
+ * its absolute path (the run may have been started in another folder),
+ * each word quoted for the shell where it needs it. */
 static char *reproduce_command(const struct ab_run *run)
 {
-	const char *path = json_string_value(json_object_get(run->options, "experiment_path"));
+	const char *path = json_string_value(json_object_get(run->options, "experiment_abspath"));
+	char *file, *spec, *out;
 
-	if (!strcmp(run->kind, "calibrate"))
-		return ab_xasprintf("abtool calibrate %s --candidate %s --seed %llu --pairs %d",
-				    path ? path : "EXP.yaml",
-				    json_string_value(json_object_get(run->options, "candidate_spec")),
-				    (unsigned long long)run->meta.seed, run->exp->pairs);
-	if (!run->revs.exact_parent)
-		return ab_xasprintf("abtool run %s --candidate %s --parent %s --seed %llu --pairs %d",
-				    path ? path : "EXP.yaml", run->revs.candidate_hex, run->revs.parent_hex,
-				    (unsigned long long)run->meta.seed, run->exp->pairs);
-	return ab_xasprintf("abtool run %s --candidate %s --seed %llu --pairs %d", path ? path : "EXP.yaml",
-			    run->revs.candidate_hex, (unsigned long long)run->meta.seed, run->exp->pairs);
+	if (!path || !*path)
+		path = json_string_value(json_object_get(run->options, "experiment_path"));
+	file = ab_shell_quote(path && *path ? path : "EXP.yaml", 0);
+	if (!strcmp(run->kind, "calibrate")) {
+		const char *cand = json_string_value(json_object_get(run->options, "candidate_spec"));
+
+		spec = ab_shell_quote(cand ? cand : "HEAD", 0);
+		out = ab_xasprintf("abtool calibrate %s --candidate %s --seed %llu --pairs %d", file, spec,
+				   (unsigned long long)run->meta.seed, run->exp->pairs);
+		free(spec);
+	} else if (!run->revs.exact_parent) {
+		out = ab_xasprintf("abtool run %s --candidate %s --parent %s --seed %llu --pairs %d", file,
+				   run->revs.candidate_hex, run->revs.parent_hex,
+				   (unsigned long long)run->meta.seed, run->exp->pairs);
+	} else {
+		out = ab_xasprintf("abtool run %s --candidate %s --seed %llu --pairs %d", file,
+				   run->revs.candidate_hex, (unsigned long long)run->meta.seed, run->exp->pairs);
+	}
+	free(file);
+	return out;
 }
 
 int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
