@@ -173,11 +173,22 @@ out_rollback:
 
 int ab_store_open(struct ab_store **out, const char *path)
 {
-	struct ab_store *store = ab_xcalloc(1, sizeof(*store));
-	char *dir = ab_xstrdup(path), *slash = strrchr(dir, '/');
+	struct ab_store *store;
+	char *dir, *slash, *file;
 	int err;
 
 	*out = NULL;
+	/* sqlite gives "" a temporary database and ":memory:" (and, where URIs
+	 * are on, "file:...?mode=memory") one in memory, deleted on close:
+	 * a run stored there would be lost without a word. */
+	if (!*path)
+		return ab_error_set(AB_EINVALID, "the store's file name is empty; give --store a file, or "
+				    "leave --store out to use the repository's store");
+	store = ab_xcalloc(1, sizeof(*store));
+	dir = ab_xstrdup(path);
+	slash = strrchr(dir, '/');
+	/* a relative name always as ./NAME: a file, never a special name */
+	file = path[0] == '/' ? ab_xstrdup(path) : ab_xasprintf("./%s", path);
 	store->path = ab_xstrdup(path);
 	if (slash && slash != dir) {
 		*slash = '\0';
@@ -191,7 +202,7 @@ int ab_store_open(struct ab_store **out, const char *path)
 		}
 	}
 	free(dir);
-	if (sqlite3_open_v2(path, &store->db,
+	if (sqlite3_open_v2(file, &store->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
 		int sys = store->db ? sqlite3_system_errno(store->db) : 0;
@@ -219,11 +230,13 @@ int ab_store_open(struct ab_store **out, const char *path)
 			   "stderr = ?21, padding_bytes = ?22, unavailable = ?23, other_cpu_ns = ?24 "
 			   "WHERE run_id = ?1 AND seq = ?2")) < 0)
 		goto out_close;
+	free(file);
 	*out = store;
 	return 0;
 out_close:
 	sqlite3_close_v2(store->db);
 out_free:
+	free(file);
 	free(store->path);
 	free(store);
 	return err;
