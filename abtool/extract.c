@@ -80,19 +80,26 @@ int ab_extract_wants_stdout_hash(const struct ab_extractor *x)
 	return x->exp->checksum.kind == AB_CHECKSUM_STDOUT_SHA256;
 }
 
-/* Group 1 of the last match of `re` in text (new string), or NULL. */
-static char *last_match(struct ab_extractor *x, pcre2_code *re, const char *text, size_t len)
+/* Group 1 of the last match of `re` in text that captured something (new
+ * string); an empty string when every match captured nothing; NULL
+ * without a match. An empty capture does not hide an earlier value: with
+ * `^` and `$` matching at line ends, '(\d*)$' also matches, empty, at the
+ * end of the text. *nul is set when the value holds a NUL byte, which a C
+ * string would cut. */
+static char *last_match(struct ab_extractor *x, pcre2_code *re, const char *text, size_t len, int *nul)
 {
 	PCRE2_SIZE start = 0, *ov;
 	char *found = NULL;
 	int rc;
 
+	*nul = 0;
 	while (start <= len &&
 	       (rc = pcre2_match(re, (PCRE2_SPTR)text, len, start, 0, x->md, NULL)) > 0) {
 		ov = pcre2_get_ovector_pointer(x->md);
-		if (rc > 1 && ov[2] != PCRE2_UNSET) {
+		if (rc > 1 && ov[2] != PCRE2_UNSET && (ov[3] > ov[2] || !found)) {
 			free(found);
 			found = ab_xstrndup(text + ov[2], ov[3] - ov[2]);
+			*nul = memchr(text + ov[2], '\0', ov[3] - ov[2]) != NULL;
 		}
 		start = ov[1] > ov[0] ? ov[1] : ov[1] + 1;
 	}
@@ -120,10 +127,13 @@ static json_t *last_json_object(const char *text, size_t len)
 	return NULL;
 }
 
-static char *json_value_text(json_t *v)
+static char *json_value_text(json_t *v, int *nul)
 {
-	if (json_is_string(v))
+	*nul = 0;
+	if (json_is_string(v)) {
+		*nul = json_string_length(v) != strlen(json_string_value(v));
 		return ab_xstrdup(json_string_value(v));
+	}
 	if (json_is_integer(v))
 		return ab_xasprintf("%lld", (long long)json_integer_value(v));
 	if (v && !json_is_null(v))
@@ -146,6 +156,7 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 	const char *out = r->out.data ? r->out.data : "";
 	json_t *json = x->need_json ? last_json_object(out, r->out.len) : NULL;
 	size_t i;
+	int nul = 0;
 
 	free(s->metrics);
 	s->nmetrics = exp->nmetrics;
@@ -174,10 +185,12 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 			continue;
 		}
 		if (m->source == AB_METRIC_REGEX)
-			text = last_match(x, x->metric[i], out, r->out.len);
+			text = last_match(x, x->metric[i], out, r->out.len, &nul);
 		else
-			text = json_value_text(json_object_get(json, m->pattern));
-		if (!text || ab_parse_double(&v, text) < 0)
+			text = json_value_text(json_object_get(json, m->pattern), &nul);
+		if (text && nul)
+			fail(s, ab_xasprintf("metric '%s': the value holds a NUL byte", m->name));
+		else if (!text || ab_parse_double(&v, text) < 0)
 			fail(s, text ? ab_xasprintf("metric '%s': '%s' is not a number", m->name, text)
 				     : ab_xasprintf("metric '%s' not found in stdout", m->name));
 		s->metrics[i] = v;
@@ -186,17 +199,18 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 
 	free(s->checksum);
 	s->checksum = NULL;
+	nul = 0;
 	switch (exp->checksum.kind) {
 	case AB_CHECKSUM_NONE:
 		break;
 	case AB_CHECKSUM_REGEX:
-		s->checksum = last_match(x, x->checksum, out, r->out.len);
+		s->checksum = last_match(x, x->checksum, out, r->out.len, &nul);
 		break;
 	case AB_CHECKSUM_STDOUT_SHA256:
 		s->checksum = ab_xstrdup(r->out.sha256);
 		break;
 	case AB_CHECKSUM_JSON:
-		s->checksum = json_value_text(json_object_get(json, exp->checksum.arg));
+		s->checksum = json_value_text(json_object_get(json, exp->checksum.arg), &nul);
 		break;
 	case AB_CHECKSUM_FILE: {
 		char hex[65], *path = ab_path_absolute(workdir, exp->checksum.arg);
@@ -205,6 +219,22 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 		free(path);
 		break;
 	}
+	}
+	/* An empty checksum is equal on both sides whatever they computed,
+	 * and one cut at a NUL byte may be: neither can show equal results. */
+	if (s->checksum && (nul || !*s->checksum)) {
+		const char *source = exp->checksum.kind == AB_CHECKSUM_REGEX ? "checksum.regex" : "checksum.json";
+
+		fail(s, nul ? ab_xasprintf("the checksum holds a NUL byte (%s '%s'): print it as text",
+					   source, exp->checksum.arg)
+			    : exp->checksum.kind == AB_CHECKSUM_REGEX
+			    ? ab_xasprintf("the checksum is empty: checksum.regex '%s' matched, but its "
+					   "group captured nothing; make the group match at least one "
+					   "character, e.g. (\\S+)", exp->checksum.arg)
+			    : ab_xasprintf("the checksum is empty: the key '%s' (checksum.json) is an "
+					   "empty string", exp->checksum.arg));
+		free(s->checksum);
+		s->checksum = NULL;
 	}
 	if (exp->checksum.kind != AB_CHECKSUM_NONE && !s->checksum) {
 		s->flags |= AB_FLAG_NO_CHECKSUM;
