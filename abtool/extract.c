@@ -106,21 +106,34 @@ static char *last_match(struct ab_extractor *x, pcre2_code *re, const char *text
 	return found;
 }
 
-/* The last line of text that parses as a JSON object (new reference). */
-static json_t *last_json_object(const char *text, size_t len)
+/* The last line of text that parses as a JSON object (new reference).
+ * *bad gets why the last line after it that starts with '{' is not JSON
+ * (new string), or NULL: a value jansson refuses (an integer beyond 64
+ * bits, 1e400) makes the whole line unreadable, and "not found" alone
+ * would send the user looking for a key that is there. */
+static json_t *last_json_object(const char *text, size_t len, char **bad)
 {
 	const char *end = text + len, *p;
 
+	*bad = NULL;
 	while (end > text) {
 		json_t *o;
+		json_error_t e;
+
 		p = end;
 		while (p > text && p[-1] != '\n')
 			p--;
-		if (p < end && *p == '{' &&
-		    (o = json_loadb(p, (size_t)(end - p), JSON_DECODE_ANY, NULL))) {
-			if (json_is_object(o))
-				return o;
-			json_decref(o);
+		if (p < end && *p == '{') {
+			if ((o = json_loadb(p, (size_t)(end - p), JSON_DECODE_ANY, &e))) {
+				if (json_is_object(o))
+					return o;
+				json_decref(o);
+			} else if (!*bad) {
+				size_t n = (size_t)(end - p);
+
+				*bad = ab_xasprintf("; the line '%.*s%s' is not JSON: %s", n > 80 ? 80 : (int)n, p,
+						    n > 80 ? "…" : "", e.text);
+			}
 		}
 		end = p > text ? p - 1 : text;
 	}
@@ -154,7 +167,8 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 {
 	const struct ab_experiment *exp = x->exp;
 	const char *out = r->out.data ? r->out.data : "";
-	json_t *json = x->need_json ? last_json_object(out, r->out.len) : NULL;
+	char *bad = NULL;
+	json_t *json = x->need_json ? last_json_object(out, r->out.len, &bad) : NULL;
 	size_t i;
 	int nul = 0;
 
@@ -192,7 +206,8 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 			fail(s, ab_xasprintf("metric '%s': the value holds a NUL byte", m->name));
 		else if (!text || ab_parse_double(&v, text) < 0)
 			fail(s, text ? ab_xasprintf("metric '%s': '%s' is not a number", m->name, text)
-				     : ab_xasprintf("metric '%s' not found in stdout", m->name));
+				     : ab_xasprintf("metric '%s' not found in stdout%s", m->name,
+						    m->source == AB_METRIC_JSON && bad ? bad : ""));
 		s->metrics[i] = v;
 		free(text);
 	}
@@ -244,9 +259,10 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 			     ? ab_xasprintf("checksum not found in stdout: no match of checksum.regex '%s'",
 					    exp->checksum.arg)
 			     : ab_xasprintf("checksum not found in stdout: no JSON line with the key '%s' "
-					    "(checksum.json)", exp->checksum.arg));
+					    "(checksum.json)%s", exp->checksum.arg, bad ? bad : ""));
 	}
 	if (r->out.truncated || r->err.truncated)
 		s->flags |= AB_FLAG_OUTPUT_TRUNCATED;
 	json_decref(json);
+	free(bad);
 }
