@@ -1797,6 +1797,15 @@ int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int
 
 	*out = 0;
 	*existed = 0;
+	/* Another version of the format: an export, but not one this abtool reads. */
+	if (schema && strcmp(schema, AB_EXPORT_SCHEMA) && !strncmp(schema, "abtool-export-", 14)) {
+		const char *by = json_string_value(json_object_get(doc, "abtool_version"));
+
+		return ab_error_set(AB_EINVALID, "an export in the format \"%s\"%s%s%s, which this abtool "
+				    "(%s) cannot read: it reads \"%s\"; import it with that version of "
+				    "abtool or a later one", schema, by ? " (written by abtool " : "",
+				    by ? by : "", by ? ")" : "", ABTOOL_VERSION, AB_EXPORT_SCHEMA);
+	}
 	if (!schema || strcmp(schema, AB_EXPORT_SCHEMA))
 		return ab_error_set(AB_EINVALID, "not an abtool export: \"schema\" is %s%s%s, expected \"%s\"; "
 				    "import reads what 'abtool export RUN --format json' writes",
