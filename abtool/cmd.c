@@ -72,6 +72,7 @@ int cmd_store_path(char **out, const char *flag, const char *repo_dir)
 {
 	const char *env = getenv("ABTOOL_STORE");
 	git_repository *repo = NULL;
+	int err;
 
 	*out = NULL;
 	if (flag) {
@@ -82,11 +83,12 @@ int cmd_store_path(char **out, const char *flag, const char *repo_dir)
 		*out = ab_xstrdup(env);
 		return 0;
 	}
-	ab_revs_global_init();
-	if (git_repository_open_ext(&repo, repo_dir ? repo_dir : ".", 0, NULL) < 0)
+	if ((err = ab_revs_open_repository(&repo, repo_dir ? repo_dir : ".")) == AB_ENOTFOUND)
 		return ab_error_set(AB_EINVALID, "'%s' is not a git repository (or any of its parents), "
 				    "so there is no default store; set 'repo:' in the experiment file, or "
 				    "give --store FILE", repo_dir ? repo_dir : ".");
+	if (err < 0)
+		return ab_error_prefix("no default store");
 	*out = ab_path_join(git_repository_commondir(repo), "abtool/abtool.db");
 	git_repository_free(repo);
 	return 0;
