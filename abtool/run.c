@@ -512,6 +512,27 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	run->options = opts;
 	if (err < 0)
 		goto out;
+	/* Take the run over: its options name this process from now on, so
+	 * a second resume finds it still running; and if one took it between
+	 * the check above and here, the options differ and this one stops. */
+	{
+		const char *before = json_string_value(json_object_get(stored, "options"));
+		json_t *host = json_object_get(run->host, "hostname");
+		char *now;
+		int taken;
+
+		json_object_set_new(opts, "pid", json_integer((json_int_t)getpid()));
+		if (json_is_string(host))
+			json_object_set(opts, "hostname", host);
+		now = json_dumps(opts, JSON_COMPACT);
+		taken = ab_store_run_claim(store, run_id, before, now);
+		free(now);
+		if (taken == 0)
+			taken = ab_error_set(AB_EINVALID, "run %lld is being resumed by another process; wait "
+					     "for it, or stop it and resume then", (long long)run_id);
+		if ((err = taken < 0 ? taken : 0) < 0)
+			goto out;
+	}
 	run->kind = json_string_value(json_object_get(stored, "kind")) &&
 			    !strcmp(json_string_value(json_object_get(stored, "kind")), "calibrate")
 		    ? "calibrate" : "ab";

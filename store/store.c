@@ -710,6 +710,25 @@ int ab_store_run_set_status(struct ab_store *store, int64_t run_id, const char *
 	return err;
 }
 
+int ab_store_run_claim(struct ab_store *store, int64_t run_id, const char *expected,
+		       const char *options)
+{
+	sqlite3_stmt *st;
+	int err;
+
+	if ((err = prepare(store, &st, "UPDATE runs SET status = 'running', options = ?3 WHERE id = ?1 "
+				       "AND options IS ?2 AND status != 'finished'")) < 0)
+		return err;
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, expected);
+	bind_text(st, 3, options);
+	err = step_done(store, st, "taking the run over");
+	sqlite3_finalize(st);
+	if (err < 0)
+		return err;
+	return sqlite3_changes(store->db) > 0;
+}
+
 int ab_store_run_finish(struct ab_store *store, int64_t run_id, const char *verdict,
 			const char *reasons_json, const char *report_json,
 			const struct ab_rule_record *rules, size_t nrules)
