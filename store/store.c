@@ -877,16 +877,13 @@ int ab_store_same_comparison(struct ab_store *store, const char *experiment_hash
 	return err;
 }
 
-int ab_store_run_resolve(struct ab_store *store, const char *text, int64_t *out)
+/* The run whose uuid starts with text, or "latest" (AB_ENOTFOUND, message
+ * set, when there is none). */
+static int resolve_name(struct ab_store *store, const char *text, int64_t *out)
 {
 	sqlite3_stmt *st;
-	int64_t id;
 	int err, rc;
 
-	if (ab_parse_int64(&id, text) == 0 && id > 0) {
-		*out = id;
-		return 0;
-	}
 	if (!strcmp(text, "latest"))
 		err = prepare(store, &st, "SELECT max(id) FROM runs WHERE ?1 IS NOT NULL");
 	else
@@ -906,6 +903,42 @@ int ab_store_run_resolve(struct ab_store *store, const char *text, int64_t *out)
 		err = db_error(store, "finding the run");
 	}
 	sqlite3_finalize(st);
+	return err;
+}
+
+int ab_store_run_resolve(struct ab_store *store, const char *text, int64_t *out)
+{
+	sqlite3_stmt *st;
+	int64_t id;
+	int err, rc;
+
+	if (ab_parse_int64(&id, text) != 0 || id <= 0)
+		return resolve_name(store, text, out);
+	/* Digits are a run id; but a uuid prefix may be all digits too (one
+	 * in 43 of 8 hex digits is): with 7 digits or more, and no run of
+	 * that id, try it as one. */
+	*out = id;
+	if (strlen(text) < 7)
+		return 0;
+	if ((err = prepare(store, &st, "SELECT count(*) FROM runs WHERE id = ?1")) < 0)
+		return err;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW)
+		err = db_error(store, "finding the run");
+	else if (sqlite3_column_int64(st, 0) > 0)
+		err = 1;
+	sqlite3_finalize(st);
+	if (err)
+		return err < 0 ? err : 0;
+	err = resolve_name(store, text, &id);
+	if (err == AB_ENOTFOUND) {
+		/* "store ... has no run N" later, as for any unknown id */
+		ab_error_clear();
+		return 0;
+	}
+	if (err == 0)
+		*out = id;
 	return err;
 }
 
