@@ -234,12 +234,20 @@ int ab_analyze_read(struct ab_analyze_input *out, const char *path, const char *
 	struct value_set *sets = NULL;
 	const char *ext = strrchr(path, '.');
 	unsigned char delim = ext && !strcmp(ext, ".csv") ? CSV_COMMA : CSV_TAB;
-	const char *nl = memchr(text, '\n', len);
-	size_t first_len = nl ? (size_t)(nl - text) : len;
+	const char *nl;
+	size_t first_len;
 	char **header;
 	int err, numeric;
 
 	memset(out, 0, sizeof(*out));
+	/* A UTF-8 byte order mark (spreadsheets write one in "CSV UTF-8")
+	 * would otherwise be part of the first column's name. */
+	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
+		text += 3;
+		len -= 3;
+	}
+	nl = memchr(text, '\n', len);
+	first_len = nl ? (size_t)(nl - text) : len;
 	synthesize(exp, path, opt);
 	if (memchr(text, '\0', len))
 		return ab_error_set(AB_EINVALID, "%s: a text file of TSV or CSV was expected (it holds NUL bytes)", path);

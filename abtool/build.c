@@ -143,12 +143,27 @@ static int hash_artifacts(struct ab_build *b, char *const *artifacts)
 	return 0;
 }
 
+/* The variables that point git at a repository (`git rev-parse
+ * --local-env-vars`). abtool run from a git hook, `git rebase -x` or a
+ * git alias inherits GIT_DIR and its kin: a build or a sample that calls
+ * git in its tree would then read, or write to, the user's repository
+ * instead of the tree's own. */
+static const char *const git_local_env[] = {
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS",
+	"GIT_CONFIG_COUNT", "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE",
+	"GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE", "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS",
+	"GIT_REPLACE_REF_BASE", "GIT_PREFIX", "GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE",
+	"GIT_COMMON_DIR",
+};
+
 char **ab_build_env(char *const *env, const struct ab_build_dep *deps, size_t ndeps, const char *dir)
 {
 	char **out = NULL;
 	char *const *e;
 	size_t i;
 
+	for (i = 0; i < sizeof(git_local_env) / sizeof(git_local_env[0]); i++)
+		ab_strv_push(&out, ab_xstrdup(git_local_env[i]));  /* a bare name removes it */
 	for (e = env; e && *e; e++)
 		ab_strv_push(&out, ab_xstrdup(*e));
 	for (i = 0; i < ndeps; i++)

@@ -94,8 +94,10 @@ char *ab_build_identity(char *const *commands);
 const char *ab_build_status_name(enum ab_build_status status);
 
 /* The environment a build or a sample of this spec runs with, in the tree
- * `dir`: the experiment's `env` entries, then NAME=DIR/PATH for every
- * dependency that names a variable. New NULL-terminated array. */
+ * `dir`: git's repository variables (GIT_DIR, GIT_WORK_TREE, ...) removed,
+ * then the experiment's `env` entries, then NAME=DIR/PATH for every
+ * dependency that names a variable. New NULL-terminated array, in the
+ * form of ab_runner_spec.env_extra. */
 char **ab_build_env(char *const *env, const struct ab_build_dep *deps, size_t ndeps, const char *dir);
 
 #endif

@@ -3,7 +3,9 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/personality.h>
 #include <limits.h>
 #include <signal.h>
@@ -134,6 +136,17 @@ void ab_child_run(const struct ab_child_setup *cs)
 	int sig;
 
 	setpgid(0, 0);
+	if (cs->no_tty) {
+		/* In a background process group, a read of the terminal
+		 * (/dev/tty) would stop the child until the timeout; without
+		 * a controlling terminal, opening /dev/tty fails at once. */
+		int tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+		if (tty >= 0) {
+			ioctl(tty, TIOCNOTTY);
+			close(tty);
+		}
+	}
 	if (cs->cpus && set_affinity(cs->cpus) < 0)
 		child_die(cs, AB_RUNNER_START_SETUP);
 	if (cs->no_aslr) {

@@ -34,6 +34,7 @@ struct ab_child_setup {
 	int report_fd;            /* close-on-exec write end of the report pipe */
 	const char *cpus;         /* CPU list for sched_setaffinity, or NULL */
 	int no_aslr;              /* 1: personality ADDR_NO_RANDOMIZE */
+	int no_tty;               /* 1: give up the controlling terminal (TIOCNOTTY) */
 };
 
 /* In the child, right after fork: its own process group, the `reset`

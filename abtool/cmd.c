@@ -72,6 +72,7 @@ int cmd_store_path(char **out, const char *flag, const char *repo_dir)
 {
 	const char *env = getenv("ABTOOL_STORE");
 	git_repository *repo = NULL;
+	int err;
 
 	*out = NULL;
 	if (flag) {
@@ -82,8 +83,7 @@ int cmd_store_path(char **out, const char *flag, const char *repo_dir)
 		*out = ab_xstrdup(env);
 		return 0;
 	}
-	ab_revs_global_init();
-	if (git_repository_open_ext(&repo, repo_dir ? repo_dir : ".", 0, NULL) < 0)
+	if ((err = ab_revs_open_repository(&repo, repo_dir ? repo_dir : ".")) == AB_ENOTFOUND)
 		return repo_dir
 			? ab_error_set(AB_EINVALID, "'%s' is not a git repository (or any of its parents), so "
 				       "there is no default store; set 'repo:' in the experiment file, or give "
@@ -91,6 +91,8 @@ int cmd_store_path(char **out, const char *flag, const char *repo_dir)
 			: ab_error_set(AB_EINVALID, "the current folder is not in a git repository, so there is "
 				       "no default store (.git/abtool/abtool.db); run this in the repository "
 				       "you measure, or give --store FILE (or set ABTOOL_STORE)");
+	if (err < 0)
+		return ab_error_prefix("no default store");
 	*out = ab_path_join(git_repository_commondir(repo), "abtool/abtool.db");
 	git_repository_free(repo);
 	return 0;
@@ -190,16 +192,18 @@ static void print_tail(const char *what, const char *text)
 static void print_sample_hint(const struct ab_run *run, const struct ab_sample *s)
 {
 	struct ab_command cmd;
-	char *dir, *line;
+	char *dir, *quoted, *line;
 
 	if (!run || !run->exp || !run->builds[s->entry.side].dir ||
 	    ab_command_expand(&cmd, &run->exp->benchmark, run->exp, s->entry.row) < 0)
 		return;
 	dir = ab_path_absolute(run->builds[s->entry.side].dir, run->exp->workdir);
+	quoted = ab_shell_quote(dir, 1);
 	line = ab_command_display(&cmd);
-	fprintf(stderr, "abtool: %sto see why, run it by hand: cd '%s' && %s\n",
-		s->timed_out ? "if the benchmark is only slow, raise 'timeout:'; " : "", dir, line);
+	fprintf(stderr, "abtool: %sto see why, run it by hand: cd %s && %s\n",
+		s->timed_out ? "if the benchmark is only slow, raise 'timeout:'; " : "", quoted, line);
 	free(line);
+	free(quoted);
 	free(dir);
 	ab_command_release(&cmd);
 }

@@ -2059,6 +2059,38 @@ static void release_rule(struct ab_rule *r)
 	free(r->metric);
 }
 
+/* Deeper than any experiment or rules file needs (they nest 4 levels). */
+#define MAX_YAML_DEPTH 64
+
+/* Refuse nesting deeper than MAX_YAML_DEPTH before loading the document:
+ * libyaml's scanner spends time proportional to the nesting depth on
+ * every token, so a 1 MiB file of '[' took minutes of CPU (quadratic).
+ * Reading events stops at the first level too deep. A syntax error is
+ * left for the load to report. */
+static int check_depth(struct ctx *c, const char *text, size_t len)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int depth = 0, err = 0, done = 0;
+
+	if (!yaml_parser_initialize(&parser))
+		return 0;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	while (!done && !err && yaml_parser_parse(&parser, &ev)) {
+		if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) {
+			if (++depth > MAX_YAML_DEPTH)
+				err = fail(c, ev.start_mark, "YAML nested more than %d levels deep (an "
+					   "experiment or rules file needs a few)", MAX_YAML_DEPTH);
+		} else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT) {
+			depth--;
+		}
+		done = ev.type == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	return err;
+}
+
 /* Parse one YAML document from text and hand its root to `read`. */
 static int load_document(struct ctx *c, const char *path, const char *text, size_t len,
 			 int (*read)(struct ctx *c, yaml_node_t *root))
@@ -2070,6 +2102,8 @@ static int load_document(struct ctx *c, const char *path, const char *text, size
 
 	c->doc = &doc;
 	err = check_text(c, (const unsigned char *)text, len, len, &mark);
+	if (!err)
+		err = check_depth(c, text, len);
 	if (err)
 		return err;
 	if (!yaml_parser_initialize(&parser))
@@ -2459,40 +2493,20 @@ void ab_command_release(struct ab_command *cmd)
 	memset(cmd, 0, sizeof(*cmd));
 }
 
-static int needs_quotes(const char *s)
-{
-	if (!*s)
-		return 1;
-	for (; *s; s++)
-		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			     "0123456789_./=:,@%+-", *s))
-			return 1;
-	return 0;
-}
-
 char *ab_command_display(const struct ab_command *cmd)
 {
 	struct buf b = { 0 };
-	const char *s;
 	size_t i;
 
 	if (cmd->shell)
 		return ab_xstrdup(cmd->shell);
 	for (i = 0; i < cmd->argc; i++) {
+		char *word = ab_shell_quote(cmd->argv[i], 0);
+
 		if (i)
 			buf_puts(&b, " ");
-		if (!needs_quotes(cmd->argv[i])) {
-			buf_puts(&b, cmd->argv[i]);
-			continue;
-		}
-		buf_puts(&b, "'");
-		for (s = cmd->argv[i]; *s; s++) {
-			if (*s == '\'')
-				buf_puts(&b, "'\\''");
-			else
-				buf_add(&b, s, 1);
-		}
-		buf_puts(&b, "'");
+		buf_puts(&b, word);
+		free(word);
 	}
 	return buf_detach(&b);
 }

@@ -80,50 +80,73 @@ int ab_extract_wants_stdout_hash(const struct ab_extractor *x)
 	return x->exp->checksum.kind == AB_CHECKSUM_STDOUT_SHA256;
 }
 
-/* Group 1 of the last match of `re` in text (new string), or NULL. */
-static char *last_match(struct ab_extractor *x, pcre2_code *re, const char *text, size_t len)
+/* Group 1 of the last match of `re` in text that captured something (new
+ * string); an empty string when every match captured nothing; NULL
+ * without a match. An empty capture does not hide an earlier value: with
+ * `^` and `$` matching at line ends, '(\d*)$' also matches, empty, at the
+ * end of the text. *nul is set when the value holds a NUL byte, which a C
+ * string would cut. */
+static char *last_match(struct ab_extractor *x, pcre2_code *re, const char *text, size_t len, int *nul)
 {
 	PCRE2_SIZE start = 0, *ov;
 	char *found = NULL;
 	int rc;
 
+	*nul = 0;
 	while (start <= len &&
 	       (rc = pcre2_match(re, (PCRE2_SPTR)text, len, start, 0, x->md, NULL)) > 0) {
 		ov = pcre2_get_ovector_pointer(x->md);
-		if (rc > 1 && ov[2] != PCRE2_UNSET) {
+		if (rc > 1 && ov[2] != PCRE2_UNSET && (ov[3] > ov[2] || !found)) {
 			free(found);
 			found = ab_xstrndup(text + ov[2], ov[3] - ov[2]);
+			*nul = memchr(text + ov[2], '\0', ov[3] - ov[2]) != NULL;
 		}
 		start = ov[1] > ov[0] ? ov[1] : ov[1] + 1;
 	}
 	return found;
 }
 
-/* The last line of text that parses as a JSON object (new reference). */
-static json_t *last_json_object(const char *text, size_t len)
+/* The last line of text that parses as a JSON object (new reference).
+ * *bad gets why the last line after it that starts with '{' is not JSON
+ * (new string), or NULL: a value jansson refuses (an integer beyond 64
+ * bits, 1e400) makes the whole line unreadable, and "not found" alone
+ * would send the user looking for a key that is there. */
+static json_t *last_json_object(const char *text, size_t len, char **bad)
 {
 	const char *end = text + len, *p;
 
+	*bad = NULL;
 	while (end > text) {
 		json_t *o;
+		json_error_t e;
+
 		p = end;
 		while (p > text && p[-1] != '\n')
 			p--;
-		if (p < end && *p == '{' &&
-		    (o = json_loadb(p, (size_t)(end - p), JSON_DECODE_ANY, NULL))) {
-			if (json_is_object(o))
-				return o;
-			json_decref(o);
+		if (p < end && *p == '{') {
+			if ((o = json_loadb(p, (size_t)(end - p), JSON_DECODE_ANY, &e))) {
+				if (json_is_object(o))
+					return o;
+				json_decref(o);
+			} else if (!*bad) {
+				size_t n = (size_t)(end - p);
+
+				*bad = ab_xasprintf("; the line '%.*s%s' is not JSON: %s", n > 80 ? 80 : (int)n, p,
+						    n > 80 ? "…" : "", e.text);
+			}
 		}
 		end = p > text ? p - 1 : text;
 	}
 	return NULL;
 }
 
-static char *json_value_text(json_t *v)
+static char *json_value_text(json_t *v, int *nul)
 {
-	if (json_is_string(v))
+	*nul = 0;
+	if (json_is_string(v)) {
+		*nul = json_string_length(v) != strlen(json_string_value(v));
 		return ab_xstrdup(json_string_value(v));
+	}
 	if (json_is_integer(v))
 		return ab_xasprintf("%lld", (long long)json_integer_value(v));
 	if (v && !json_is_null(v))
@@ -144,8 +167,10 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 {
 	const struct ab_experiment *exp = x->exp;
 	const char *out = r->out.data ? r->out.data : "";
-	json_t *json = x->need_json ? last_json_object(out, r->out.len) : NULL;
+	char *bad = NULL;
+	json_t *json = x->need_json ? last_json_object(out, r->out.len, &bad) : NULL;
 	size_t i;
+	int nul = 0;
 
 	free(s->metrics);
 	s->nmetrics = exp->nmetrics;
@@ -174,29 +199,33 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 			continue;
 		}
 		if (m->source == AB_METRIC_REGEX)
-			text = last_match(x, x->metric[i], out, r->out.len);
+			text = last_match(x, x->metric[i], out, r->out.len, &nul);
 		else
-			text = json_value_text(json_object_get(json, m->pattern));
-		if (!text || ab_parse_double(&v, text) < 0)
+			text = json_value_text(json_object_get(json, m->pattern), &nul);
+		if (text && nul)
+			fail(s, ab_xasprintf("metric '%s': the value holds a NUL byte", m->name));
+		else if (!text || ab_parse_double(&v, text) < 0)
 			fail(s, text ? ab_xasprintf("metric '%s': '%s' is not a number", m->name, text)
-				     : ab_xasprintf("metric '%s' not found in stdout", m->name));
+				     : ab_xasprintf("metric '%s' not found in stdout%s", m->name,
+						    m->source == AB_METRIC_JSON && bad ? bad : ""));
 		s->metrics[i] = v;
 		free(text);
 	}
 
 	free(s->checksum);
 	s->checksum = NULL;
+	nul = 0;
 	switch (exp->checksum.kind) {
 	case AB_CHECKSUM_NONE:
 		break;
 	case AB_CHECKSUM_REGEX:
-		s->checksum = last_match(x, x->checksum, out, r->out.len);
+		s->checksum = last_match(x, x->checksum, out, r->out.len, &nul);
 		break;
 	case AB_CHECKSUM_STDOUT_SHA256:
 		s->checksum = ab_xstrdup(r->out.sha256);
 		break;
 	case AB_CHECKSUM_JSON:
-		s->checksum = json_value_text(json_object_get(json, exp->checksum.arg));
+		s->checksum = json_value_text(json_object_get(json, exp->checksum.arg), &nul);
 		break;
 	case AB_CHECKSUM_FILE: {
 		char hex[65], *path = ab_path_absolute(workdir, exp->checksum.arg);
@@ -206,6 +235,22 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 		break;
 	}
 	}
+	/* An empty checksum is equal on both sides whatever they computed,
+	 * and one cut at a NUL byte may be: neither can show equal results. */
+	if (s->checksum && (nul || !*s->checksum)) {
+		const char *source = exp->checksum.kind == AB_CHECKSUM_REGEX ? "checksum.regex" : "checksum.json";
+
+		fail(s, nul ? ab_xasprintf("the checksum holds a NUL byte (%s '%s'): print it as text",
+					   source, exp->checksum.arg)
+			    : exp->checksum.kind == AB_CHECKSUM_REGEX
+			    ? ab_xasprintf("the checksum is empty: checksum.regex '%s' matched, but its "
+					   "group captured nothing; make the group match at least one "
+					   "character, e.g. (\\S+)", exp->checksum.arg)
+			    : ab_xasprintf("the checksum is empty: the key '%s' (checksum.json) is an "
+					   "empty string", exp->checksum.arg));
+		free(s->checksum);
+		s->checksum = NULL;
+	}
 	if (exp->checksum.kind != AB_CHECKSUM_NONE && !s->checksum) {
 		s->flags |= AB_FLAG_NO_CHECKSUM;
 		fail(s, exp->checksum.kind == AB_CHECKSUM_FILE
@@ -214,9 +259,10 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 			     ? ab_xasprintf("checksum not found in stdout: no match of checksum.regex '%s'",
 					    exp->checksum.arg)
 			     : ab_xasprintf("checksum not found in stdout: no JSON line with the key '%s' "
-					    "(checksum.json)", exp->checksum.arg));
+					    "(checksum.json)%s", exp->checksum.arg, bad ? bad : ""));
 	}
 	if (r->out.truncated || r->err.truncated)
 		s->flags |= AB_FLAG_OUTPUT_TRUNCATED;
 	json_decref(json);
+	free(bad);
 }

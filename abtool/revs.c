@@ -25,6 +25,25 @@ const char *ab_revs_git_error(void)
 	return e && e->message ? e->message : "unknown libgit2 error";
 }
 
+int ab_revs_open_repository(git_repository **out, const char *path)
+{
+	int rc;
+
+	ab_revs_global_init();
+	rc = git_repository_open_ext(out, path, 0, NULL);
+	if (rc == 0)
+		return 0;
+	*out = NULL;
+	if (rc == GIT_ENOTFOUND)
+		return AB_ENOTFOUND;
+	/* there is one, but libgit2 cannot read it */
+	return ab_error_set(AB_EINVALID, "cannot open the git repository at '%s': %s%s", path,
+			    ab_revs_git_error(),
+			    strstr(ab_revs_git_error(), "objectformat")
+			    ? " (a SHA-256 repository: the libgit2 abtool is built with reads SHA-1 "
+			      "repositories only)" : "");
+}
+
 static char *subject(const git_commit *c)
 {
 	const char *s = git_commit_summary((git_commit *)c);
@@ -41,9 +60,25 @@ static int resolve(git_commit **out, git_repository *repo, const char *spec, con
 		   const char *path)
 {
 	git_object *obj = NULL;
+	git_reference *head = NULL;
 	int err;
 
-	if (git_revparse_single(&obj, repo, spec) < 0)
+	if (git_revparse_single(&obj, repo, spec) < 0 && !strcmp(spec, "HEAD") &&
+	    git_repository_head_unborn(repo) == 1) {
+		/* a new repository, or a branch made with 'git checkout --orphan' */
+		const char *branch = git_reference_lookup(&head, repo, "HEAD") == 0 &&
+						     git_reference_symbolic_target(head)
+					     ? git_reference_symbolic_target(head) : "?";
+
+		if (!strncmp(branch, "refs/heads/", 11))
+			branch += 11;
+		err = ab_error_set(AB_ENOTFOUND, "the %s is HEAD, but HEAD of '%s' is branch '%s', which "
+				   "has no commit yet; commit first, or name a commit with --candidate",
+				   role, path, branch);
+		git_reference_free(head);
+		return err;
+	}
+	if (!obj)
 		return ab_error_set(AB_ENOTFOUND, "unknown %s revision '%s' in '%s': %s; give a commit, "
 				    "branch or tag of that repository ('git log --oneline' lists commits)",
 				    role, spec, path, ab_revs_git_error());
@@ -98,10 +133,11 @@ int ab_revs_open(struct ab_revs *out, const char *repo_path, const char *candida
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
-	ab_revs_global_init();
-	if (git_repository_open_ext(&out->repo, repo_path, 0, NULL) < 0)
+	if ((err = ab_revs_open_repository(&out->repo, repo_path)) == AB_ENOTFOUND)
 		return ab_error_set(AB_EINVALID, "'%s' is not a git repository (or any of its parents): %s; "
 				    "set 'repo:' in the experiment file", repo_path, ab_revs_git_error());
+	if (err < 0)
+		return err;
 	out->commondir = ab_xstrdup(git_repository_commondir(out->repo));
 	if (git_repository_workdir(out->repo))
 		out->workdir = ab_xstrdup(git_repository_workdir(out->repo));

@@ -77,4 +77,11 @@ int ab_revs_overlay_apply(git_repository *repo, const git_oid *commit, char *con
 /* The libgit2 error as "message" (borrowed, never NULL). */
 const char *ab_revs_git_error(void);
 
+/* Open the repository that holds `path` (looking upwards, as git does).
+ * Returns AB_ENOTFOUND when there is none (no message: the caller says
+ * what to do; ab_revs_git_error() has libgit2's), AB_EINVALID with a
+ * message for a repository libgit2 cannot open (a SHA-256 repository, an
+ * unknown extension, no permission). */
+int ab_revs_open_repository(git_repository **out, const char *path);
+
 #endif

@@ -536,6 +536,27 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	run->options = opts;
 	if (err < 0)
 		goto out;
+	/* Take the run over: its options name this process from now on, so
+	 * a second resume finds it still running; and if one took it between
+	 * the check above and here, the options differ and this one stops. */
+	{
+		const char *before = json_string_value(json_object_get(stored, "options"));
+		json_t *host = json_object_get(run->host, "hostname");
+		char *now;
+		int taken;
+
+		json_object_set_new(opts, "pid", json_integer((json_int_t)getpid()));
+		if (json_is_string(host))
+			json_object_set(opts, "hostname", host);
+		now = json_dumps(opts, JSON_COMPACT);
+		taken = ab_store_run_claim(store, run_id, before, now);
+		free(now);
+		if (taken == 0)
+			taken = ab_error_set(AB_EINVALID, "run %lld is being resumed by another process; wait "
+					     "for it, or stop it and resume then", (long long)run_id);
+		if ((err = taken < 0 ? taken : 0) < 0)
+			goto out;
+	}
 	run->kind = json_string_value(json_object_get(stored, "kind")) &&
 			    !strcmp(json_string_value(json_object_get(stored, "kind")), "calibrate")
 		    ? "calibrate" : "ab";
@@ -786,20 +807,29 @@ out:
 	return err;
 }
 
+/* The command line that runs the experiment again: the experiment file by
+ * its absolute path (the run may have been started in another folder),
+ * each word quoted for the shell where it needs it. */
 static char *reproduce_command(const struct ab_run *run)
 {
-	const char *path = json_string_value(json_object_get(run->options, "experiment_path"));
+	const char *path = json_string_value(json_object_get(run->options, "experiment_abspath"));
+	char *file, *out;
 
+	if (!path || !*path)
+		path = json_string_value(json_object_get(run->options, "experiment_path"));
+	file = ab_shell_quote(path && *path ? path : "EXP.yaml", 0);
 	if (!strcmp(run->kind, "calibrate"))  /* both sides are the parent: pin it */
-		return ab_xasprintf("abtool calibrate %s --parent %s --seed %llu --pairs %d",
-				    path ? path : "EXP.yaml", run->revs.parent_hex,
-				    (unsigned long long)run->meta.seed, run->exp->pairs);
-	if (!run->revs.exact_parent)
-		return ab_xasprintf("abtool run %s --candidate %s --parent %s --seed %llu --pairs %d",
-				    path ? path : "EXP.yaml", run->revs.candidate_hex, run->revs.parent_hex,
-				    (unsigned long long)run->meta.seed, run->exp->pairs);
-	return ab_xasprintf("abtool run %s --candidate %s --seed %llu --pairs %d", path ? path : "EXP.yaml",
-			    run->revs.candidate_hex, (unsigned long long)run->meta.seed, run->exp->pairs);
+		out = ab_xasprintf("abtool calibrate %s --parent %s --seed %llu --pairs %d", file,
+				   run->revs.parent_hex, (unsigned long long)run->meta.seed, run->exp->pairs);
+	else if (!run->revs.exact_parent)
+		out = ab_xasprintf("abtool run %s --candidate %s --parent %s --seed %llu --pairs %d", file,
+				   run->revs.candidate_hex, run->revs.parent_hex,
+				   (unsigned long long)run->meta.seed, run->exp->pairs);
+	else
+		out = ab_xasprintf("abtool run %s --candidate %s --seed %llu --pairs %d", file,
+				   run->revs.candidate_hex, (unsigned long long)run->meta.seed, run->exp->pairs);
+	free(file);
+	return out;
 }
 
 int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)

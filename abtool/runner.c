@@ -421,7 +421,8 @@ static void zygote_prepare(struct zygote_request *req, const struct ab_child_set
 	}
 	req->head.len = (uint32_t)len;
 	req->head.flags = (cs->shell ? AB_ZYGOTE_SHELL : 0) | (cs->cwd ? AB_ZYGOTE_CWD : 0) |
-			  (cs->cpus ? AB_ZYGOTE_CPUS : 0) | (cs->no_aslr ? AB_ZYGOTE_NO_ASLR : 0);
+			  (cs->cpus ? AB_ZYGOTE_CPUS : 0) | (cs->no_aslr ? AB_ZYGOTE_NO_ASLR : 0) |
+			  (cs->no_tty ? AB_ZYGOTE_NO_TTY : 0);
 	if (cs->stdin_fd >= 0) {
 		req->head.flags |= AB_ZYGOTE_STDIN;
 		req->fds[req->nfds++] = cs->stdin_fd;
@@ -962,6 +963,7 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 	cs.cwd = spec->cwd;
 	cs.cpus = spec->cpus;
 	cs.no_aslr = spec->no_aslr;
+	cs.no_tty = spec->stdin_null;
 	envp = build_env(spec->env_extra);
 	cs.envp = envp;
 	cs.path = ab_child_env_path(cs.envp);

@@ -43,9 +43,12 @@ struct ab_runner_spec {
 	int64_t timeout_ms;       /* 0: none */
 	size_t output_cap;        /* head bytes kept per stream; 0: 1 MiB */
 	int hash_stdout;          /* 1: compute stdout's SHA-256 */
-	int stdin_null;           /* 1: stdin from /dev/null (always for samples);
-	                             0: inherited; the child is in a background
-	                             process group, so reading a terminal stops it */
+	int stdin_null;           /* 1: stdin from /dev/null, and no controlling
+	                             terminal: opening /dev/tty fails (ENXIO)
+	                             instead of stopping the child (always for
+	                             samples and builds); 0: inherited; the child
+	                             is in a background process group, so reading
+	                             a terminal stops it */
 	const char *log_path;     /* when set, stdout and stderr both go to this
 	                             file (created, appended) instead of being
 	                             captured: out and err stay empty, no hash */

@@ -239,6 +239,32 @@ char *ab_path_join(const char *dir, const char *name)
 	return ab_xasprintf("%.*s/%s", (int)n, dir, name);
 }
 
+char *ab_shell_quote(const char *s, int always)
+{
+	const char *p;
+	char *out, *o;
+
+	for (p = s; *p; p++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_./=:,@%+-", *p))
+			break;
+	if (!always && *s && !*p)
+		return ab_xstrdup(s);
+	o = out = ab_xmalloc(4 * strlen(s) + 3);
+	*o++ = '\'';
+	for (p = s; *p; p++) {
+		if (*p == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return out;
+}
+
 char *ab_path_absolute(const char *base, const char *path)
 {
 	char *joined, *out, *seg, *save = NULL;

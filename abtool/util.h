@@ -53,6 +53,11 @@ char *ab_path_join(const char *dir, const char *name);
  * the working directory when base is NULL); the path need not exist. */
 char *ab_path_absolute(const char *base, const char *path);
 
+/* `s` as one word for /bin/sh (new string): as is when `always` is 0 and
+ * it is not empty and has only characters of [A-Za-z0-9_./=:,@%+-], else
+ * single-quoted with each ' written '\''. */
+char *ab_shell_quote(const char *s, int always);
+
 /* abtool's cache directory: $XDG_CACHE_HOME/abtool, else
  * $HOME/.cache/abtool (new string; created on demand by callers). */
 char *ab_cache_dir(void);

@@ -102,6 +102,7 @@ static int parse(struct ab_child_setup *cs, const struct ab_zygote_header *head,
 	if ((head->flags & AB_ZYGOTE_CPUS) && !(cs->cpus = next_string(&p, end)))
 		return -1;
 	cs->no_aslr = (head->flags & AB_ZYGOTE_NO_ASLR) != 0;
+	cs->no_tty = (head->flags & AB_ZYGOTE_NO_TTY) != 0;
 	if (head->flags & AB_ZYGOTE_SHELL) {
 		if (!(cs->shell = next_string(&p, end)))
 			return -1;

@@ -27,6 +27,7 @@ enum {
 	AB_ZYGOTE_STDERR = 16,
 	AB_ZYGOTE_CPUS = 32,      /* a CPU list string follows the working directory */
 	AB_ZYGOTE_NO_ASLR = 64,
+	AB_ZYGOTE_NO_TTY = 128,
 };
 
 #define AB_ZYGOTE_MAX_FDS 4

@@ -173,11 +173,22 @@ out_rollback:
 
 int ab_store_open(struct ab_store **out, const char *path)
 {
-	struct ab_store *store = ab_xcalloc(1, sizeof(*store));
-	char *dir = ab_xstrdup(path), *slash = strrchr(dir, '/');
+	struct ab_store *store;
+	char *dir, *slash, *file;
 	int err;
 
 	*out = NULL;
+	/* sqlite gives "" a temporary database and ":memory:" (and, where URIs
+	 * are on, "file:...?mode=memory") one in memory, deleted on close:
+	 * a run stored there would be lost without a word. */
+	if (!*path)
+		return ab_error_set(AB_EINVALID, "the store's file name is empty; give --store a file, or "
+				    "leave --store out to use the repository's store");
+	store = ab_xcalloc(1, sizeof(*store));
+	dir = ab_xstrdup(path);
+	slash = strrchr(dir, '/');
+	/* a relative name always as ./NAME: a file, never a special name */
+	file = path[0] == '/' ? ab_xstrdup(path) : ab_xasprintf("./%s", path);
 	store->path = ab_xstrdup(path);
 	if (slash && slash != dir) {
 		*slash = '\0';
@@ -191,7 +202,7 @@ int ab_store_open(struct ab_store **out, const char *path)
 		}
 	}
 	free(dir);
-	if (sqlite3_open_v2(path, &store->db,
+	if (sqlite3_open_v2(file, &store->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
 		int sys = store->db ? sqlite3_system_errno(store->db) : 0;
@@ -219,11 +230,13 @@ int ab_store_open(struct ab_store **out, const char *path)
 			   "stderr = ?21, padding_bytes = ?22, unavailable = ?23, other_cpu_ns = ?24 "
 			   "WHERE run_id = ?1 AND seq = ?2")) < 0)
 		goto out_close;
+	free(file);
 	*out = store;
 	return 0;
 out_close:
 	sqlite3_close_v2(store->db);
 out_free:
+	free(file);
 	free(store->path);
 	free(store);
 	return err;
@@ -697,6 +710,25 @@ int ab_store_run_set_status(struct ab_store *store, int64_t run_id, const char *
 	return err;
 }
 
+int ab_store_run_claim(struct ab_store *store, int64_t run_id, const char *expected,
+		       const char *options)
+{
+	sqlite3_stmt *st;
+	int err;
+
+	if ((err = prepare(store, &st, "UPDATE runs SET status = 'running', options = ?3 WHERE id = ?1 "
+				       "AND options IS ?2 AND status != 'finished'")) < 0)
+		return err;
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, expected);
+	bind_text(st, 3, options);
+	err = step_done(store, st, "taking the run over");
+	sqlite3_finalize(st);
+	if (err < 0)
+		return err;
+	return sqlite3_changes(store->db) > 0;
+}
+
 /* The headline `history` lists, kept in columns of runs (migration 0005,
  * which backfills them with the same expressions) so that a history query
  * never reads the stored reports: the primary metric, its direction, the
@@ -870,16 +902,13 @@ int ab_store_same_comparison(struct ab_store *store, const char *experiment_hash
 	return err;
 }
 
-int ab_store_run_resolve(struct ab_store *store, const char *text, int64_t *out)
+/* The run whose uuid starts with text, or "latest" (AB_ENOTFOUND, message
+ * set, when there is none). */
+static int resolve_name(struct ab_store *store, const char *text, int64_t *out)
 {
 	sqlite3_stmt *st;
-	int64_t id;
 	int err, rc;
 
-	if (ab_parse_int64(&id, text) == 0 && id > 0) {
-		*out = id;
-		return 0;
-	}
 	if (!strcmp(text, "latest"))
 		err = prepare(store, &st, "SELECT max(id) FROM runs WHERE ?1 IS NOT NULL");
 	else
@@ -899,6 +928,42 @@ int ab_store_run_resolve(struct ab_store *store, const char *text, int64_t *out)
 		err = db_error(store, "finding the run");
 	}
 	sqlite3_finalize(st);
+	return err;
+}
+
+int ab_store_run_resolve(struct ab_store *store, const char *text, int64_t *out)
+{
+	sqlite3_stmt *st;
+	int64_t id;
+	int err, rc;
+
+	if (ab_parse_int64(&id, text) != 0 || id <= 0)
+		return resolve_name(store, text, out);
+	/* Digits are a run id; but a uuid prefix may be all digits too (one
+	 * in 43 of 8 hex digits is): with 7 digits or more, and no run of
+	 * that id, try it as one. */
+	*out = id;
+	if (strlen(text) < 7)
+		return 0;
+	if ((err = prepare(store, &st, "SELECT count(*) FROM runs WHERE id = ?1")) < 0)
+		return err;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW)
+		err = db_error(store, "finding the run");
+	else if (sqlite3_column_int64(st, 0) > 0)
+		err = 1;
+	sqlite3_finalize(st);
+	if (err)
+		return err < 0 ? err : 0;
+	err = resolve_name(store, text, &id);
+	if (err == AB_ENOTFOUND) {
+		/* "store ... has no run N" later, as for any unknown id */
+		ab_error_clear();
+		return 0;
+	}
+	if (err == 0)
+		*out = id;
 	return err;
 }
 
@@ -1792,6 +1857,15 @@ int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int
 
 	*out = 0;
 	*existed = 0;
+	/* Another version of the format: an export, but not one this abtool reads. */
+	if (schema && strcmp(schema, AB_EXPORT_SCHEMA) && !strncmp(schema, "abtool-export-", 14)) {
+		const char *by = json_string_value(json_object_get(doc, "abtool_version"));
+
+		return ab_error_set(AB_EINVALID, "an export in the format \"%s\"%s%s%s, which this abtool "
+				    "(%s) cannot read: it reads \"%s\"; import it with that version of "
+				    "abtool or a later one", schema, by ? " (written by abtool " : "",
+				    by ? by : "", by ? ")" : "", ABTOOL_VERSION, AB_EXPORT_SCHEMA);
+	}
 	if (!schema || strcmp(schema, AB_EXPORT_SCHEMA))
 		return ab_error_set(AB_EINVALID, "not an abtool export: \"schema\" is %s%s%s, expected \"%s\"; "
 				    "import reads what 'abtool export RUN --format json' writes",

@@ -119,6 +119,14 @@ int ab_store_samples_append(struct ab_store *store, int64_t run_id,
 /* Set a run's status ("running", "interrupted", "finished"). AB_EIO. */
 int ab_store_run_set_status(struct ab_store *store, int64_t run_id, const char *status);
 
+/* Take an unfinished run over for a resume, in one statement: set its
+ * status to "running" and its options (which name the process running
+ * it) to `options`, if its options are still `expected`, the text read
+ * before. Returns 1 when taken, 0 when another process changed them in
+ * between (it resumed the run first), or AB_EIO. */
+int ab_store_run_claim(struct ab_store *store, int64_t run_id, const char *expected,
+		       const char *options);
+
 /* One rule's outcome for the rule_results table. Borrowed strings. */
 struct ab_rule_record {
 	const char *name, *outcome, *detail;

@@ -38,6 +38,27 @@ static void test_wide_and_long(void **state)
 	ab_analyze_release(&in);
 }
 
+/* A file that starts with a UTF-8 byte order mark (a spreadsheet's "CSV
+ * UTF-8") reads like one without: the mark used to stick to the first
+ * column's name, so the header had no 'parent' column. CRLF line ends
+ * read the same too. */
+static void test_bom_and_crlf(void **state)
+{
+	struct ab_analyze_input in;
+
+	(void)state;
+	assert_int_equal(read_text(&in, "p.csv", "\xEF\xBB\xBFparent,candidate\r\n10,9\r\n11,10\r\n"), 0);
+	assert_int_equal(in.wide, 1);
+	assert_int_equal(in.exp.nparams, 0);
+	assert_int_equal(in.nsamples, 4);
+	assert_true(in.samples[1].metrics[0] == 9);
+	ab_analyze_release(&in);
+	assert_int_equal(read_text(&in, "p.tsv", "\xEF\xBB\xBFlanes\tparent\tcandidate\n1\t10\t9\n"), 0);
+	assert_int_equal(in.exp.nparams, 1);
+	assert_string_equal(in.exp.matrix[0].name, "lanes");
+	ab_analyze_release(&in);
+}
+
 /* Any positive number is a value; the display field wall_ns used to
  * take it by a conversion that overflows beyond 2^63 (UB; INT64_MIN on
  * x86-64, so the sample showed a negative time). */
@@ -115,6 +136,7 @@ int main(void)
 {
 	static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wide_and_long),
+		cmocka_unit_test(test_bom_and_crlf),
 		cmocka_unit_test(test_huge_value),
 		cmocka_unit_test(test_row_product_bounded),
 		cmocka_unit_test(test_distinct_values_linear),

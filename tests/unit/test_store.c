@@ -282,6 +282,30 @@ static void test_history_filters(void **state)
 		       .rev = "aaaa", .grep = "convoy");
 }
 
+/* A run is named by its id, "latest" or a prefix of its uuid; a uuid
+ * prefix of digits only (run 2's is 2222...) used to be taken for an id,
+ * which no run has. */
+static void test_run_resolve(void **state)
+{
+	struct fixture *f = *state;
+	int64_t id;
+
+	assert_int_equal(ab_store_run_resolve(f->store, "2", &id), 0);
+	assert_int_equal(id, 2);
+	assert_int_equal(ab_store_run_resolve(f->store, "latest", &id), 0);
+	assert_int_equal(id, 3);
+	assert_int_equal(ab_store_run_resolve(f->store, "22222222", &id), 0);
+	assert_int_equal(id, 2);
+	assert_int_equal(ab_store_run_resolve(f->store, "3333333333", &id), 0);
+	assert_int_equal(id, 3);
+	/* short numbers stay ids, known or not; so does a long one no uuid starts with */
+	assert_int_equal(ab_store_run_resolve(f->store, "22", &id), 0);
+	assert_int_equal(id, 22);
+	assert_int_equal(ab_store_run_resolve(f->store, "4444444", &id), 0);
+	assert_int_equal(id, 4444444);
+	assert_int_equal(ab_store_run_resolve(f->store, "zz", &id), AB_ENOTFOUND);
+}
+
 static void test_history_fields(void **state)
 {
 	struct fixture *f = *state;
@@ -551,6 +575,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_upgrade_keeps_rows_and_indexes_them),
 		cmocka_unit_test_setup_teardown(test_history_filters, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_resolve, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_history_fields, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_grep_is_never_fts_syntax, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_notes, setup, teardown),
