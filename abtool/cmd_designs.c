@@ -43,12 +43,19 @@ static void print_table(const json_t *list)
 			snprintf(run, sizeof(run), "%lld", (long long)json_integer_value(latest));
 			printf("  %4lld  %-12s  %4s  %-16s  %s\n", (long long)json_integer_value(json_object_get(d, "runs")),
 			       str(d, "latest_verdict"), run, cmd_short_time(t, sizeof(t), str(d, "latest_created_at")), why);
-		} else {
+		} else if (json_is_integer(json_object_get(d, "newest_run"))) {
+			/* no accepted or rejected A/B run: no standing yet */
 			snprintf(run, sizeof(run), "%lld", (long long)json_integer_value(json_object_get(d, "newest_run")));
+			printf("  %4lld  %-12s  %4s  %-16s  newest run: %s%s%s\n",
+			       (long long)json_integer_value(json_object_get(d, "runs")), "undecided", run,
+			       cmd_short_time(t, sizeof(t), json_string_value(json_object_get(d, "newest_created_at"))),
+			       strcmp(str(d, "newest_kind"), "ab") ? str(d, "newest_kind") : "",
+			       strcmp(str(d, "newest_kind"), "ab") ? ", " : "",
+			       json_is_string(json_object_get(d, "newest_verdict")) ? str(d, "newest_verdict")
+										 : str(d, "newest_status"));
+		} else {
 			printf("  %4lld  %-12s  %4s  %-16s\n", (long long)json_integer_value(json_object_get(d, "runs")),
-			       json_is_integer(json_object_get(d, "newest_run")) ? str(d, "newest_status") : "-",
-			       json_is_integer(json_object_get(d, "newest_run")) ? run : "-",
-			       cmd_short_time(t, sizeof(t), json_string_value(json_object_get(d, "newest_created_at"))));
+			       "undecided", "-", "-");
 		}
 		/* A newer run that does not change the standing: unfinished,
 		 * inconclusive, invalid, or a calibration. */

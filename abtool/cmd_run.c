@@ -134,6 +134,7 @@ int cmd_run(int argc, char **argv)
 		{"seed", required_argument, NULL, 's'},
 		{"store", required_argument, NULL, 'S'},
 		{"new-evidence", required_argument, NULL, 'N'},
+		{"design", required_argument, NULL, 'D'},
 		{"help", no_argument, NULL, 'h'},
 		CMD_OUTPUT_LONGOPTS,
 		{NULL, 0, NULL, 0},
@@ -184,6 +185,12 @@ int cmd_run(int argc, char **argv)
 				return cmd_usage("run", "--new-evidence: say what changed since the rejection");
 			new_evidence = optarg;
 			break;
+		case 'D':
+			if (!*optarg)
+				return cmd_usage("run", "--design: give the design's name (for a gate, the pull "
+						 "request or branch)");
+			opt.design = optarg;
+			break;
 		case 'h':
 			return cmd_help("run");
 		default:
@@ -206,6 +213,10 @@ int cmd_run(int argc, char **argv)
 		rc = cmd_fail(err);
 		ab_experiment_release(&exp);
 		return rc;
+	}
+	if (opt.design) {  /* before the memory is consulted under the design's name */
+		free(exp.design);
+		exp.design = ab_xstrdup(opt.design);
 	}
 	cmd_install_signals();
 	events = cmd_run_events(&out);

@@ -10,7 +10,7 @@ const struct ab_command_entry ab_commands[] = {
 	{"run", cmd_run,
 	 "EXP.yaml [--candidate REV] [--parent REV] [--pairs N] [--seed N] [--store DB]\n"
 	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
-	 "                  [--inconclusive=reject|accept] [--new-evidence TEXT] [--quiet] [--verbose]",
+	 "                  [--inconclusive=reject|accept] [--design NAME] [--new-evidence TEXT] [--quiet] [--verbose]",
 	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict"},
 	{"check", cmd_check, "EXP.yaml [--candidate REV] [--parent REV] [--store DB]",
 	 "validate an experiment file and show its plan and the rows each rule selects"},
@@ -19,7 +19,8 @@ const struct ab_command_entry ab_commands[] = {
 	 "                  [--json F] [--md F] [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept]",
 	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV)"},
 	{"calibrate", cmd_calibrate,
-	 "EXP.yaml [--pairs N] [--seed N] [--candidate REV] [--parent REV] [--store DB] [--json F] [--md F] [--html F] [--quiet]",
+	 "EXP.yaml [--pairs N] [--seed N] [--candidate REV] [--parent REV] [--store DB]\n"
+	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F] [--quiet] [--verbose]",
 	 "A/A on the parent built twice: the noise floor, false-outcome rates, pairs needed"},
 	{"resume", cmd_resume, "RUN [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
 	 "                  [--inconclusive=reject|accept] [--quiet] [--verbose]",

@@ -356,6 +356,8 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 		json_object_set_new(run->options, "experiment_abspath", json_string(abs));
 		free(abs);
 	}
+	if (opt->design)
+		json_object_set_new(run->options, "design", json_string(opt->design));
 	if (run->ndeps)
 		json_object_set_new(run->options, "dependencies", deps_json(run));
 	if (run->dirty)
@@ -529,6 +531,12 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 				  json_string_value(json_object_get(stored, "experiment_text")),
 				  strlen(json_string_value(json_object_get(stored, "experiment_text"))));
 	if (!err) {
+		const char *design = json_string_value(json_object_get(stored, "design"));
+
+		if (design && strcmp(design, exp_out->design)) {  /* run --design */
+			free(exp_out->design);
+			exp_out->design = ab_xstrdup(design);
+		}
 		exp_out->pairs = (int)json_integer_value(json_object_get(stored, "pairs"));
 		exp_out->warmup = (int)json_integer_value(json_object_get(stored, "warmup"));
 	}
@@ -829,6 +837,14 @@ static char *reproduce_command(const struct ab_run *run)
 		out = ab_xasprintf("abtool run %s --candidate %s --seed %llu --pairs %d", file,
 				   run->revs.candidate_hex, (unsigned long long)run->meta.seed, run->exp->pairs);
 	free(file);
+	if (json_is_string(json_object_get(run->options, "design"))) {
+		char *design = ab_shell_quote(json_string_value(json_object_get(run->options, "design")), 0);
+		char *with = ab_xasprintf("%s --design %s", out, design);
+
+		free(design);
+		free(out);
+		out = with;
+	}
 	return out;
 }
 

@@ -80,6 +80,8 @@ struct ab_run_options {
 	const char *cache_dir;     /* NULL: ab_cache_dir() */
 	const char *salt_parent, *salt_candidate;  /* build salts ("" normally) */
 	int aa;                    /* calibration: both sides are the parent, built twice */
+	const char *design;        /* overrides the experiment's design (a CI gate's pull
+	                              request or branch), or NULL */
 };
 
 /*

@@ -45,6 +45,7 @@ assert any(s.get('with', {}).get('fetch-depth') == 0 for s in steps), 'full hist
 run = [s['run'] for s in steps if s.get('name', '').startswith('Gate')][0]
 run = run.replace('${{ github.event.pull_request.head.sha }}', sys.argv[3])
 run = run.replace('${{ github.base_ref }}', 'main')
+run = run.replace('${{ github.event.pull_request.number }}', '7')
 assert '${{' not in run, run
 print(run)
 EOF2
@@ -60,6 +61,9 @@ assert_contains "$T/out" "Verdict: accepted"
 [ "$(jqv "$T/work/abtool.json" .exact_parent)" = false ] || fail "merge-base gating recorded as exact"
 [ "$(jqv "$T/work/abtool.json" .parent.oid)" = "$(git -C "$T/origin" rev-parse main)" ] || fail "merge base"
 [ -s "$T/work/abtool.html" ] && [ -s "$T/work/abtool-junit.xml" ] || fail "evidence files"
+# recorded under the pull request, not the file's design
+[ "$(jqv "$T/work/abtool.json" .design)" = pr-7 ] || fail "--design"
+case "$(jqv "$T/work/abtool.json" .reproduce)" in *" --design pr-7") ;; *) fail "reproduce without --design" ;; esac
 
 expect_exit 1 bash -e "$T/every-commit-vs-exact-parent.sh"
 [ "$(ls "$T"/work/abtool-*.json | wc -l)" = 2 ] || fail "one report per commit"
@@ -68,4 +72,7 @@ expect_exit 1 bash -e "$T/every-commit-vs-exact-parent.sh"
 [ "$(jqv "$T/work/abtool-$head.json" .exact_parent)" = true ] || fail "exact parent"
 grep -q '^::error title=abtool%3A no regression (fail)::' "$T/err" || fail "annotation"
 [ "$(grep -c '^# pr-gate — ' "$T/summary.md")" = 3 ] || fail "three summaries appended"
+expect_exit 0 "$ABTOOL" designs --json
+[ "$(jqv "$T/out" 'map(.design + ":" + (.runs | tostring) + ":" + .latest_verdict) | join(",")')" = "pr-7:3:rejected" ] \
+	|| fail "designs: $(cat "$T/out")"
 echo ok

@@ -51,6 +51,17 @@ expect_exit 0 "$ABTOOL" designs --rejected --json --store "$db"
 [ "$(jqv "$T/out" '.[0].last_note')" = "the loop is the work, not overhead" ] || fail "last note"
 [ "$(jqv "$T/out" '.[0].runs')" = 1 ] || fail "runs"
 
+# A calibration does not change a standing: shown as a newer run. A design
+# with only a calibration has no standing yet: undecided.
+expect_exit 0 "$ABTOOL" calibrate "$T/fast/exp.yaml" --store "$db" --quiet --pairs 5 --seed 8
+sed 's/^design: .*/design: only-calibrated/' "$T/fast/exp.yaml" >"$T/fast/exp2.yaml"
+expect_exit 0 "$ABTOOL" calibrate "$T/fast/exp2.yaml" --store "$db" --quiet --pairs 5 --seed 9
+expect_exit 0 "$ABTOOL" designs --store "$db"
+grep -Eq "^ +newer: run 3 calibrate, calibrated$" "$T/out" || fail "newer line of halve-the-loop"
+grep -Eq "^only-calibrated +1  undecided +4  $(date -u +%Y-%m-%d) [0-9:]{5}  newest run: calibrate, calibrated$" "$T/out" \
+	|| fail "undecided line"
+assert_not_contains "$T/out" "finished"
+
 # Before retrying, search the history for the idea.
 expect_exit 0 "$ABTOOL" history --grep "overhead" --json --store "$db"
 [ "$(jqv "$T/out" 'map(.id) | join(",")')" = 2 ] || fail "history --grep over the design note"

@@ -7,7 +7,7 @@
 make_repo "$T/repo" 20 10
 EXP_LANES="1, 2" EXP_PAIRS=8 write_exp "$T/repo"
 db="$T/store.db"
-"$ABTOOL" run "$T/repo/exp.yaml" --store "$db" --seed 11 --quiet >/dev/null 2>&1 &
+"$ABTOOL" run "$T/repo/exp.yaml" --store "$db" --seed 11 --design "pr 12" --quiet >/dev/null 2>&1 &
 pid=$!
 for i in $(seq 1 600); do
 	n=$(sqlite3 "$db" "select count(*) from samples where status = 1" 2>/dev/null || echo 0)
@@ -26,6 +26,9 @@ done_before=$(wc -l < "$T/before")
 
 expect_decided "$ABTOOL" resume 1 --store "$db" --json "$T/r.json"
 [ "$(sqlite3 "$db" "select status from runs where id = 1")" = finished ] || fail "resume did not finish the run"
+# the design given to run (--design) is the resumed run's too
+[ "$(jqv "$T/r.json" .design)" = "pr 12" ] || fail "resume lost --design"
+case "$(jqv "$T/r.json" .reproduce)" in *" --design 'pr 12'") ;; *) fail "reproduce: $(jqv "$T/r.json" .reproduce)" ;; esac
 # every sample committed before the kill is still there, unchanged (or
 # superseded, when its pair was cut in half)
 while IFS='|' read -r seq side wall sum; do
