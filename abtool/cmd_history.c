@@ -78,14 +78,17 @@ static int parse_date(const char *text, int64_t *start, int64_t *span)
 
 static const char *const verdicts[] = {"accepted", "rejected", "inconclusive", "invalid", "calibrated", NULL};
 
-/* "0.518–1.041" (lowest–highest ratio), "0.513" when they agree, "-". */
+/* "0.518–1.041" (lowest–highest ratio), "0.513" when they agree, "-";
+ * "-" for an invalid run too: it makes no speed claim, and its ratios come
+ * from the pairs before it stopped. */
 static void format_ratios(char *buf, size_t size, const json_t *run)
 {
 	json_t *best = json_object_get(run, "ratio_best"), *worst = json_object_get(run, "ratio_worst");
+	const char *verdict = json_string_value(json_object_get(run, "verdict"));
 	double a, b, lo, hi;
 	char ta[24], tb[24];
 
-	if (!json_is_number(best) || !json_is_number(worst)) {
+	if (!json_is_number(best) || !json_is_number(worst) || (verdict && !strcmp(verdict, "invalid"))) {
 		snprintf(buf, size, "-");
 		return;
 	}

@@ -117,6 +117,23 @@ int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, s
  */
 int ab_report_html(FILE *f, const json_t *doc);
 
+/*
+ * The report's line on the order effect, plain text (new string), or NULL
+ * when no row has both AB and BA pairs: the largest change a side gets
+ * from running second, exp|π| − 1 over the rows' rows[].order_effect
+ * (Grizzle 1965; see analysis.h), and in how many rows it is material
+ * (|π| ≥ ln 1.005 and p < 0.05).
+ */
+char *ab_report_order_effect_note(const json_t *doc);
+
+/*
+ * The report's line on the change in scaling, candidate against parent,
+ * plain text (new string), or NULL when no row has one
+ * (rows[].scaling_change: ratio and 90% interval, above 1 the candidate
+ * scales better; analysis.h).
+ */
+char *ab_report_scaling_change_note(const json_t *doc);
+
 /* Format a value of a metric with unit `unit` for people ("99.90 ms",
  * "2.4 MiB", "1234 ops/s") into buf. */
 const char *ab_report_format_value(char *buf, size_t size, double value, const char *unit);

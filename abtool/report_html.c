@@ -372,6 +372,22 @@ static void rows_table(FILE *f, const json_t *doc)
 	if (!isnan(level))
 		fprintf(f, "<p class=\"note\">The interval is made of exact one-sided 95%% bounds (coverage "
 			"%.4g%% for %lld pairs); bold ratios exclude 1.</p>\n", 100 * level, integer(first, "pairs"));
+	{
+		char *scaling_change = ab_report_scaling_change_note(doc), *order = ab_report_order_effect_note(doc);
+
+		if (scaling_change) {
+			fprintf(f, "<p class=\"note\">");
+			esc(f, scaling_change);
+			fprintf(f, "</p>\n");
+		}
+		if (order) {
+			fprintf(f, "<p class=\"note\">");
+			esc(f, order);
+			fprintf(f, "</p>\n");
+		}
+		free(scaling_change);
+		free(order);
+	}
 	if (warn_rsd)
 		fprintf(f, "<p class=\"note warn\">⚠ RSD above 5%%.</p>\n");
 	fprintf(f, "</section>\n");
@@ -635,6 +651,30 @@ static void strip_chart(FILE *f, const json_t *doc, const json_t *row, size_t in
 	fprintf(f, " ratio B/A per pair (log scale)</text>\n</svg>\n</figure>\n");
 }
 
+/* " Rules on cpu_ns, rss_bytes decide on their own metric's interval,
+ * given in their reasons." when some rule decides on another metric than
+ * the primary one, whose chart this is; nothing otherwise. */
+static void other_metric_rules(FILE *f, const json_t *doc)
+{
+	json_t *rule, *seen = json_object();
+	const char *primary = str(doc, "metric");
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(doc, "rules"), i, rule) {
+		const char *m = str(rule, "metric");
+
+		if (!*m || !strcmp(m, primary) || json_object_get(seen, m))
+			continue;
+		json_object_set_new(seen, m, json_true());
+		fputs(n++ ? ", " : " Rules on ", f);
+		esc(f, m);
+	}
+	if (n)
+		fprintf(f, " decide on %s own interval, given in %s reasons.", n > 1 ? "their metrics'" : "that metric's",
+			"their");
+	json_decref(seen);
+}
+
 static void strips(FILE *f, const json_t *doc)
 {
 	const json_t *rows = json_object_get(doc, "rows");
@@ -647,8 +687,12 @@ static void strips(FILE *f, const json_t *doc)
 		margins |= json_array_size(json_object_get(row, "per_pair")) && row_margins(m, MAX_MARGINS, doc, row);
 	}
 	fprintf(f, "<section id=\"pairs\">\n<h2>Per-pair ratios</h2>\n<p class=\"note\">Each dot is one pair's "
-		"ratio B/A of the primary metric, pairs in run order from top to bottom. The band is the "
-		"decision interval (90%% CI) that every rule decides on.</p>\n");
+		"ratio B/A of the primary metric (");
+	esc(f, str(doc, "metric"));
+	fprintf(f, "), pairs in run order from top to bottom. The band is the decision interval (90%% CI) "
+		"that the rules on it decide on.");
+	other_metric_rules(f, doc);
+	fprintf(f, "</p>\n");
 	fprintf(f, "<div class=\"legend\"><span class=\"key\"><span class=\"sw dot ab\"></span>AB pair (parent "
 		"first)</span><span class=\"key\"><span class=\"sw dot ba\"></span>BA pair (candidate first)</span>"
 		"<span class=\"key\"><span class=\"sw ci\"></span>90%% CI</span><span class=\"key\"><span "

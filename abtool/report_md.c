@@ -38,6 +38,64 @@ static double num(const json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+char *ab_report_order_effect_note(const json_t *doc)
+{
+	const char *worst = NULL;
+	double largest = -1;
+	size_t i, rows = 0, material = 0;
+	json_t *row;
+
+	json_array_foreach(json_object_get(doc, "rows"), i, row) {
+		const json_t *o = json_object_get(row, "order_effect");
+		double r = num(o, "second_position_ratio"), change;
+
+		if (isnan(r) || r <= 0)
+			continue;
+		rows++;
+		material += json_is_true(json_object_get(o, "material"));
+		change = exp(fabs(log(r))) - 1;
+		if (change > largest) {
+			largest = change;
+			worst = str(row, "label");
+		}
+	}
+	if (!rows)
+		return NULL;
+	if (!material)
+		return ab_xasprintf("Order effect (AB against BA pairs): running second changes a ratio by at "
+				    "most %.2f%% (%s); material (at least 0.5%% with p < 0.05) in no row.",
+				    100 * largest, worst);
+	return ab_xasprintf("Order effect (AB against BA pairs): material (at least 0.5%% with p < 0.05) in "
+			    "%zu of %zu rows, up to %.2f%% (%s); the balanced order cancels it in the ratio, "
+			    "and the warnings give those rows' crossover estimates.", material, rows,
+			    100 * largest, worst);
+}
+
+char *ab_report_scaling_change_note(const json_t *doc)
+{
+	char *list = NULL, *line;
+	size_t i;
+	json_t *row;
+
+	json_array_foreach(json_object_get(doc, "rows"), i, row) {
+		const json_t *sc = json_object_get(row, "scaling_change"), *ci = json_object_get(sc, "ci");
+		char *prev = list;
+
+		if (isnan(num(sc, "ratio")))
+			continue;
+		list = ab_xasprintf("%s%s%s %.3f [%.3f, %.3f]", prev ? prev : "", prev ? "; " : "", str(row, "label"),
+				    num(sc, "ratio"), json_number_value(json_array_get(ci, 0)),
+				    json_number_value(json_array_get(ci, 1)));
+		free(prev);
+	}
+	if (!list)
+		return NULL;
+	line = ab_xasprintf("Scaling change B/A (the candidate's scaling against the parent's, from the same "
+			    "sweeps; above 1 the candidate scales better): %s.", list);
+	free(list);
+	return line;
+}
+
 /* Markdown table cells must not break the table: escape pipes and
  * newlines in strings that come from users or benchmarks. */
 static void cell(FILE *f, const char *s)
@@ -401,6 +459,16 @@ static void rows_table(FILE *f, const json_t *doc)
 		fprintf(f, "The interval is made of exact one-sided 95%% bounds (coverage %.4g%% for "
 			"%lld pairs); bold ratios exclude 1.\n", 100 * level,
 			(long long)json_integer_value(json_object_get(first, "pairs")));
+	{
+		char *scaling_change = ab_report_scaling_change_note(doc), *order = ab_report_order_effect_note(doc);
+
+		if (scaling_change)
+			fprintf(f, "%s\n", scaling_change);
+		if (order)
+			fprintf(f, "%s\n", order);
+		free(scaling_change);
+		free(order);
+	}
 	if (warn_rsd)
 		fprintf(f, "⚠ RSD above 5%%.\n");
 	fputc('\n', f);

@@ -1,3 +1,4 @@
+# serial
 # CI gating: with GITHUB_ACTIONS=true the summary is appended to a fake
 # $GITHUB_STEP_SUMMARY and failing/inconclusive rules become ::error and
 # ::warning annotations; --summary and --junit write the same for other

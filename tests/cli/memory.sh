@@ -1,3 +1,4 @@
+# serial
 # The store as memory before measuring: earlier rejections of the design
 # and of designs with close text are printed when a run starts; with
 # history: {block_rejected: true} a rejected design is refused unless

@@ -60,7 +60,9 @@ assert_contains "$T/out" " ms |"
 sed -e 's/latency_ms: {regex.*/ops_per_s: {json: ops_per_s, unit: ops\/s, better: higher}/' \
     -e 's/^metric: latency_ms/metric: ops_per_s/' -e 's/^name: latency/name: throughput/' \
     "$T/repo/lower.yaml" > "$T/repo/higher.yaml"
-expect_exit 0 "$ABTOOL" run "$T/repo/higher.yaml" --json "$T/higher.json"
+# a rule on another metric than the primary one
+printf '  - name: wall bound\n    metric: wall_ns\n    max_ratio: 100\n' >>"$T/repo/higher.yaml"
+expect_exit 0 "$ABTOOL" run "$T/repo/higher.yaml" --json "$T/higher.json" --html "$T/higher.html"
 [ "$(jqv "$T/higher.json" '.rows[0].better')" = higher ] || fail "direction"
 [ "$(jqv "$T/higher.json" '.rows[0].pair_wins')" -ge 5 ] || fail "wins (higher is better)"
 awk "BEGIN { exit !($(jqv "$T/higher.json" '.rows[0].ratio') > 1.25) }" || fail "ratio above 1 for a faster candidate"
@@ -68,4 +70,7 @@ assert_contains "$T/out" "above 1.200 (faster by at least 20%): pass"
 assert_contains "$T/out" "ops/s"
 # wall time is still measured, as another metric
 [ "$(jqv "$T/higher.json" '.rows[0].metrics.wall_ns.pairs')" = 6 ] || fail "wall_ns"
+# the per-pair chart plots the primary metric and says which rules it is not
+assert_contains "$T/higher.html" "ratio B/A of the primary metric (ops_per_s)"
+assert_contains "$T/higher.html" "Rules on wall_ns decide on that metric's own interval, given in their reasons."
 echo ok

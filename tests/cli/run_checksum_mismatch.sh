@@ -11,4 +11,9 @@ assert_contains "$T/out" "parent printed '7919'"
 assert_contains "$T/out" "candidate printed '7920'"
 [ "$(jqv "$T/r.json" .verdict)" = invalid ] || fail "verdict"
 [ "$(jqv "$T/r.json" '.rows[0].checksum_match')" = false ] || fail "checksum_match"
+# history shows no ratio for a run that makes no speed claim
+# (an invalid run stopped after some pairs has row ratios: give it some)
+sqlite3 "$T/repo/.git/abtool/abtool.db" "update runs set ratio_min = 0.79, ratio_max = 1.2 where id = 1"
+(cd "$T/repo" && "$ABTOOL" history) >"$T/h" || fail "history"
+grep -Eq '  invalid +-  ' "$T/h" || fail "history ratio of an invalid run: $(cat "$T/h")"
 echo ok
