@@ -411,8 +411,9 @@ static void warnings(struct ab_analysis *a)
 		char *label = ab_row_label(exp, r);
 
 		if (rm->available && rm->st.ci_k == 0)
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu pairs are too few for a one-sided 95%% "
-				"bound (5 at least): rules on this row can only be inconclusive", label, rr->pairs));
+			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu pair%s too few for a one-sided 95%% "
+				"bound (5 at least): rules on this row can only be inconclusive", label, rr->pairs,
+				rr->pairs == 1 ? " is" : "s are"));
 		if (rm->available && (rm->st.parent.rsd > 0.05 || rm->st.candidate.rsd > 0.05))
 			ab_strv_push(&a->warnings, ab_xasprintf("%s: RSD above 5%% (parent %.1f%%, candidate "
 				"%.1f%%): a noisy machine or benchmark", label, 100 * rm->st.parent.rsd,

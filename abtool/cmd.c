@@ -68,6 +68,13 @@ void cmd_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void cmd_warn_swapped(const struct ab_revs *revs)
+{
+	cmd_warn("the parent %.10s is a descendant of the candidate %.10s: were --candidate and --parent "
+		 "swapped? ratios are candidate/parent, so they would read backwards",
+		 revs->parent_hex, revs->candidate_hex);
+}
+
 int cmd_store_path(char **out, const char *flag, const char *repo_dir)
 {
 	const char *env = getenv("ABTOOL_STORE");
@@ -264,6 +271,8 @@ static void on_resolved(void *ctx, const struct ab_run *run)
 	if (!run->revs.exact_parent && strcmp(run->kind, "calibrate"))
 		cmd_warn("parent %.10s is not the exact parent of candidate %.10s (exact_parent: false "
 			 "or --parent)", run->revs.parent_hex, run->revs.candidate_hex);
+	if (run->revs.parent_descends)
+		cmd_warn_swapped(&run->revs);
 }
 
 struct ab_run_events cmd_run_events(struct cmd_output *out)
@@ -354,7 +363,7 @@ static void gh_escape(FILE *f, const char *s, int property)
 /*
  * In GitHub Actions (GITHUB_ACTIONS=true): append the summary to
  * $GITHUB_STEP_SUMMARY and print an ::error annotation per failing rule
- * (and per integrity reason of an invalid run) and a ::warning per
+ * (for an invalid run, per integrity reason instead) and a ::warning per
  * inconclusive rule (an ::error when `inconclusive_fails`, as with
  * --inconclusive=reject). The annotations go to stderr, which the runner
  * reads for workflow commands as it does stdout, so that stdout stays the
@@ -391,7 +400,8 @@ static void github_actions(const json_t *doc, int inconclusive_fails)
 			gh_escape(stderr, json_string_value(reason), 0);
 			fputc('\n', stderr);
 		}
-	json_array_foreach(json_object_get(doc, "rules"), i, rule) {
+	/* an invalid run's rules decide nothing: its reasons are the annotations */
+	json_array_foreach(verdict && !strcmp(verdict, "invalid") ? NULL : json_object_get(doc, "rules"), i, rule) {
 		const char *outcome = json_string_value(json_object_get(rule, "outcome"));
 		char *title;
 		if (!outcome || !strcmp(outcome, "pass"))

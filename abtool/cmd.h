@@ -65,6 +65,11 @@ int cmd_help(const char *name);
 /* Print "abtool: warning: ..." to stderr. */
 void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Warn that the parent descends from the candidate (ab_revs.parent_descends):
+ * --candidate and --parent were probably swapped. */
+struct ab_revs;
+void cmd_warn_swapped(const struct ab_revs *revs);
+
 /*
  * Open the store: `flag` (--store) when given, else $ABTOOL_STORE, else
  * .git/abtool/abtool.db in the common git directory of `repo_dir` (or of

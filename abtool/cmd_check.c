@@ -133,6 +133,8 @@ int cmd_check(int argc, char **argv)
 	printf("parent    %s %s%s\n", revs->parent_hex, revs->parent_subject,
 	       revs->exact_parent ? " (exact parent)" : " (NOT the exact parent)");
 	printf("candidate %s %s\n", revs->candidate_hex, revs->candidate_subject);
+	if (revs->parent_descends)
+		cmd_warn_swapped(revs);
 	print_inputs(&run);
 	printf("rows      %zu:", nrows);
 	for (r = 0; r < nrows; r++) {

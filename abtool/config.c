@@ -650,7 +650,7 @@ static int h_tree_path(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *
 static int h_repo(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 {
 	(void)field;
-	c->exp->repo_mark = to_mark(k->start_mark);
+	c->exp->repo_mark = to_mark(v->start_mark);
 	return get_text(c, k->start_mark, v, "expected a string", 0, &c->repo);
 }
 
@@ -2011,6 +2011,9 @@ static int syntax_error(struct ctx *c, const yaml_parser_t *parser, const char *
 		return ab_error_set(AB_ENOMEM, "%s: out of memory while reading YAML", c->file);
 	if (parser->error == YAML_READER_ERROR)
 		check_text(c, (const unsigned char *)text, len, parser->problem_offset, &mark);
+	if (strstr(problem, "unknown escape"))  /* the classic: a regex in double quotes */
+		return fail(c, mark, "YAML syntax error: %s: in double quotes YAML reads a backslash as an "
+			    "escape; write a regex in single quotes ('checksum=(\\S+)')", problem);
 	if (parser->context)
 		return fail(c, mark, "YAML syntax error: %s (%s that starts at %zu:%zu)",
 			    problem, parser->context, cm.line + 1, cm.column + 1);
@@ -2292,6 +2295,15 @@ int ab_experiment_load(struct ab_experiment *out, const char *path)
 		return err;
 	err = ab_experiment_parse(out, path, text, len);
 	free(text);
+	if (!err && out->repo_mark.line) {  /* a typo in repo: before "not a git repository" */
+		struct stat st;
+		int found = stat(out->repo, &st) == 0;
+
+		if (!found || !S_ISDIR(st.st_mode))
+			err = ab_error_set(AB_EINVALID, "%s:%d:%d: repo: '%s' %s (a path relative to the "
+					   "experiment file's folder)", path, out->repo_mark.line,
+					   out->repo_mark.column, out->repo, found ? "is not a folder" : "does not exist");
+	}
 	return err;
 }
 

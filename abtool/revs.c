@@ -78,6 +78,11 @@ static int resolve(git_commit **out, git_repository *repo, const char *spec, con
 		git_reference_free(head);
 		return err;
 	}
+	if (!obj && strpbrk(spec, "~^") && strstr(ab_revs_git_error(), "does not exist"))
+		/* libgit2 says "parent 0 does not exist" */
+		return ab_error_set(AB_ENOTFOUND, "%s revision '%s' reaches further back than the history of "
+				    "'%s' (a root commit on the way, or a shallow clone); 'git log --oneline' "
+				    "lists the commits", role, spec, path);
 	if (!obj)
 		return ab_error_set(AB_ENOTFOUND, "unknown %s revision '%s' in '%s': %s; give a commit, "
 				    "branch or tag of that repository ('git log --oneline' lists commits)",
@@ -130,6 +135,7 @@ int ab_revs_open(struct ab_revs *out, const char *repo_path, const char *candida
 {
 	git_commit *cand = NULL, *first = NULL, *par = NULL;
 	const git_oid *first_oid;
+	char *shown = NULL;
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -142,7 +148,10 @@ int ab_revs_open(struct ab_revs *out, const char *repo_path, const char *candida
 	if (git_repository_workdir(out->repo))
 		out->workdir = ab_xstrdup(git_repository_workdir(out->repo));
 
-	if ((err = resolve(&cand, out->repo, candidate_spec, "candidate", repo_path)) < 0)
+	/* messages name the repository, not the folder it was found from */
+	shown = out->workdir ? ab_xstrndup(out->workdir, strlen(out->workdir) - (strlen(out->workdir) > 1))
+			     : ab_xstrdup(repo_path);
+	if ((err = resolve(&cand, out->repo, candidate_spec, "candidate", shown)) < 0)
 		goto out;
 	git_oid_cpy(&out->candidate, git_commit_id(cand));
 	out->candidate_parents = (int)git_commit_parentcount(cand);
@@ -168,7 +177,7 @@ int ab_revs_open(struct ab_revs *out, const char *repo_path, const char *candida
 		}
 	}
 	if (parent_spec) {
-		if ((err = resolve(&par, out->repo, parent_spec, "parent", repo_path)) < 0)
+		if ((err = resolve(&par, out->repo, parent_spec, "parent", shown)) < 0)
 			goto out;
 		if (require_exact && (!first || !git_oid_equal(git_commit_id(par), git_commit_id(first)))) {
 			char c[13], p[13], f[13];
@@ -194,6 +203,9 @@ int ab_revs_open(struct ab_revs *out, const char *repo_path, const char *candida
 	git_oid_cpy(&out->parent, git_commit_id(par));
 	out->exact_parent = out->candidate_parents > 0 &&
 			    git_oid_equal(&out->parent, git_commit_parent_id(cand, 0));
+	/* --candidate and --parent swapped: the ratios would read backwards */
+	out->parent_descends = !out->exact_parent && !git_oid_equal(&out->parent, &out->candidate) &&
+			       git_graph_descendant_of(out->repo, &out->parent, &out->candidate) == 1;
 	out->parent_subject = subject(par);
 	git_oid_cpy(&out->parent_tree, git_commit_tree_id(par));
 	git_oid_cpy(&out->candidate_tree, git_commit_tree_id(cand));
@@ -202,6 +214,7 @@ int ab_revs_open(struct ab_revs *out, const char *repo_path, const char *candida
 	git_oid_tostr(out->parent_tree_hex, sizeof(out->parent_tree_hex), &out->parent_tree);
 	git_oid_tostr(out->candidate_tree_hex, sizeof(out->candidate_tree_hex), &out->candidate_tree);
 out:
+	free(shown);
 	git_commit_free(cand);
 	git_commit_free(first);
 	git_commit_free(par);

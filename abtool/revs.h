@@ -17,6 +17,7 @@ struct ab_revs {
 	char parent_tree_hex[GIT_OID_HEXSZ + 1], candidate_tree_hex[GIT_OID_HEXSZ + 1];
 	char *parent_subject, *candidate_subject;   /* first lines of the messages, new */
 	int exact_parent;          /* 1: parent is the candidate's first parent */
+	int parent_descends;       /* 1: the parent is a descendant of the candidate (swapped?) */
 	int candidate_parents;     /* number of parents of the candidate (2+ for a merge) */
 };
 

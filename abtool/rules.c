@@ -70,7 +70,8 @@ static struct eval eval_interval(const struct inferential *pr, const struct inte
 		return e;
 	}
 	if (isnan(iv->lower)) {
-		e.phrase = ab_xasprintf("%s: %zu pairs are too few for a one-sided 95%% bound", pr->key, iv->n);
+		e.phrase = ab_xasprintf("%s: %zu pair%s too few for a one-sided 95%% bound", pr->key, iv->n,
+					iv->n == 1 ? " is" : "s are");
 		return e;
 	}
 	pass = pr->kind == BELOW ? iv->upper < pr->theta : iv->lower > pr->theta;

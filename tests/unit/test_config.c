@@ -587,9 +587,10 @@ static void test_argv_commands_and_values(void **state)
 	struct ab_experiment e;
 
 	(void)state;
+	ab_test_write(tmp, "repo/.keep", "");  /* repo: must name a folder */
 	load_ok(&e,
 		"name: argv\n"
-		"repo: ../repo\n"
+		"repo: repo\n"
 		"candidate: feature~2\n"
 		"parent: main\n"
 		"exact_parent: false\n"
