@@ -361,8 +361,6 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 	for (i = 0; i < nmine; i++) {
 		const struct ab_sample *x = &s[mine[i]];
 		rr->samples++;
-		if (x->status == AB_SAMPLE_DONE && (x->flags & AB_FLAG_CONTENDED))
-			rr->flagged++;
 		if (x->status == AB_SAMPLE_DONE && (x->flags & AB_FLAG_OUTPUT_TRUNCATED))
 			rr->truncated++;
 		if (x->status != AB_SAMPLE_DONE || ab_sample_ok(x))
@@ -384,6 +382,10 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 		usable_b = ab_sample_ok(&s[ib]) || (s[ib].timed_out && rr->policy.allow_failed_pairs);
 		if (!usable_a || !usable_b || (s[ia].timed_out && s[ib].timed_out))
 			continue;
+		/* Only samples that enter the statistics count as flagged: a
+		 * contended warmup or a sample of a dropped pair decides nothing. */
+		rr->flagged += (s[ia].flags & AB_FLAG_CONTENDED) != 0;
+		rr->flagged += (s[ib].flags & AB_FLAG_CONTENDED) != 0;
 		pa[rr->pairs] = ia;
 		pb[rr->pairs] = ib;
 		rr->order[rr->pairs] = s[ia].entry.order;

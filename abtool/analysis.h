@@ -71,7 +71,8 @@ struct ab_row_result {
 	size_t failed;            /* failed samples that make the row invalid */
 	char *failure;            /* the first of them, described (new), or NULL */
 	size_t censored;          /* tolerated timed-out samples, counted as losses */
-	size_t flagged;           /* done samples with a quality flag (contended) */
+	size_t flagged;           /* samples of complete pairs flagged contended (warmups and
+	                             samples of dropped pairs excluded: they decide nothing) */
 	size_t truncated;         /* done samples whose output exceeded the capture (output_truncated) */
 	int checksum_match;       /* 1 all equal, 0 differ, -1 no checksum configured/seen */
 	int checksum_ok;          /* integrity holds under the row's policy */
