@@ -117,8 +117,13 @@ int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, s
  */
 int ab_report_html(FILE *f, const json_t *doc);
 
-/* Format a value of a metric with unit `unit` for people ("99.90 ms",
- * "2.4 MiB", "1234 ops/s") into buf. */
+/* Format a value of a metric with unit `unit` for people into buf (of
+ * `size` bytes; truncated to fit) and return buf: "ns" and "bytes"/"B"
+ * are scaled ("99.90 ms", "2.4 MiB"); other units get 4 significant
+ * digits below 10,000 ("1234 ops/s"), a whole number below a million
+ * ("123456 ops/s"), then 4 significant digits and an SI multiplier k, M,
+ * G, T, P or E ("1.235 M ops/s"), never scientific notation. NAN is
+ * "n/a". docs/experiment-file.md (metrics, unit). */
 const char *ab_report_format_value(char *buf, size_t size, double value, const char *unit);
 
 #endif

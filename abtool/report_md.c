@@ -11,6 +11,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A value of a unit abtool does not scale itself (ops/s, count, lanes):
+ * 4 significant digits below 10,000 ("1234 ops/s", "12.35 ops/s"), a
+ * whole number up to a million ("123456 ops/s"), then 4 significant
+ * digits with an SI multiplier ("1.235 M ops/s", "2.4 G count"). Never
+ * scientific notation, which reads badly in a published report. */
+static void format_plain(char *buf, size_t size, double value, const char *unit)
+{
+	static const char *const prefixes[] = {"k", "M", "G", "T", "P", "E"};
+	const char *sep = *unit ? " " : "";
+	double mag = fabs(value);
+	size_t i;
+
+	if (!isfinite(value) || mag < 1e4) {
+		snprintf(buf, size, "%.4g%s%s", value, sep, unit);
+		return;
+	}
+	if (mag < 999999.5) {
+		snprintf(buf, size, "%.0f%s%s", value, sep, unit);
+		return;
+	}
+	/* the multiplier that leaves 1 <= mantissa < 1000 after rounding to 4 digits */
+	for (i = 1; i + 1 < sizeof(prefixes) / sizeof(prefixes[0]) && mag >= 999.95e3 * pow(1e3, (double)i); i++)
+		;
+	snprintf(buf, size, "%.4g %s%s%s", value / pow(1e3, (double)(i + 1)), prefixes[i], sep, unit);
+}
+
 const char *ab_report_format_value(char *buf, size_t size, double value, const char *unit)
 {
 	if (!unit)
@@ -22,7 +48,7 @@ const char *ab_report_format_value(char *buf, size_t size, double value, const c
 	else if (!strcmp(unit, "bytes") || !strcmp(unit, "B"))
 		ab_format_bytes(buf, size, value);
 	else
-		snprintf(buf, size, "%.4g%s%s", value, *unit ? " " : "", unit);
+		format_plain(buf, size, value, unit);
 	return buf;
 }
 
