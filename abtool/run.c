@@ -859,6 +859,19 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 	int err, side;
 
 	*doc_out = NULL;
+	/* The load after the samples, beside the one taken at the start. */
+	ab_env_record_load_after(run->host, "");
+	{
+		json_t *after = json_pack("{s:O, s:O, s:O}", "load_after_1m", json_object_get(run->host, "load_after_1m"),
+					  "load_after_5m", json_object_get(run->host, "load_after_5m"),
+					  "load_after_15m", json_object_get(run->host, "load_after_15m"));
+		text = json_dumps(after, JSON_COMPACT);
+		json_decref(after);
+		err = ab_store_run_patch_host(run->store, run->meta.id, text);
+		free(text);
+		if (err < 0)
+			goto out_free;
+	}
 	if ((err = load_samples(run)) < 0)
 		goto out_free;
 	ab_analysis_run(a, exp, run->samples, run->nsamples, run->integrity, run->env_unmet);

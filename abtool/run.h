@@ -52,7 +52,7 @@ struct ab_run {
 	char *identity;                   /* compiler identity text */
 	struct ab_build builds[2];        /* parent, candidate */
 	char **integrity;                 /* build failures (NULL-terminated), or NULL */
-	json_t *host;                     /* fingerprint at the start */
+	json_t *host;                     /* fingerprint at the start (load_after_* added by ab_run_finish) */
 	char **env_unmet;                 /* unmet environment.require conditions, or NULL */
 	json_t *options;                  /* what reproduces the run: experiment path, candidate, seed */
 	struct ab_run_meta meta;          /* id, uuid, seed, ... */

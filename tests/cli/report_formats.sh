@@ -21,6 +21,16 @@ done
 expect_exit 64 "$ABTOOL" report 1 --store "$db" --format pdf
 assert_contains "$T/err" "--format: expected md, json, tsv, html, summary or junit, got 'pdf'"
 
+# The load average before and after the samples: in the report's host,
+# in the stored fingerprint (abtool show --json), and on the Host line.
+[ "$(jqv "$T/r.json" '.host.load_1m | type')" = number ] || fail "host.load_1m"
+[ "$(jqv "$T/r.json" '.host.load_after_1m | type')" = number ] || fail "host.load_after_1m"
+[ "$(jqv "$T/r.json" '.host.load_after_15m | type')" = number ] || fail "host.load_after_15m"
+"$ABTOOL" show 1 --store "$db" --json >"$T/show.json" || fail "show --json"
+[ "$(jqv "$T/show.json" '.run.host.load_after_1m == '"$(jqv "$T/r.json" '.host.load_after_1m')")" = true ] ||
+	fail "the stored fingerprint lacks the load after the samples"
+grep -qE '^Host: .*load [0-9]+\.[0-9]{2} → [0-9]+\.[0-9]{2}' "$T/r.md" || fail "Host line without load before → after"
+
 # The rules carry their thresholds.
 [ "$(jqv "$T/r.json" '.rules[0].no_regression')" = 0.02 ] || fail "rules[0].no_regression"
 [ "$(jqv "$T/r.json" '.rules[1].faster_by')" = 0.2 ] || fail "rules[1].faster_by"
