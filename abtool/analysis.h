@@ -59,6 +59,15 @@ struct ab_scaling_change {
 	struct ab_hl hl;          /* on e, log scale */
 };
 
+/* How undisturbed one side's samples of a row ran: medians over the
+ * samples of complete pairs that succeeded (NAN when none had the value). */
+struct ab_row_quality {
+	size_t n;                 /* samples summarised */
+	double occupancy;         /* median (user + sys) / wall: 1.0 = one CPU busy all the time */
+	double nivcsw;            /* median involuntary context switches per sample */
+	double other_cpus;        /* median other_cpu_ns / wall: CPUs other processes used */
+};
+
 struct ab_row_result {
 	size_t row;
 	size_t pairs;             /* complete pairs (both samples usable) */
@@ -82,6 +91,7 @@ struct ab_row_result {
 	double scaling[2];        /* per side (parent, candidate); NAN when not set */
 	struct ab_scaling_change scaling_change;
 	struct ab_order_effect order_effect;
+	struct ab_row_quality quality[2];  /* parent, candidate */
 };
 
 struct ab_rule_row {
