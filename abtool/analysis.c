@@ -340,6 +340,47 @@ static void check_checksums(struct ab_row_result *rr, const struct ab_sample *sa
 	rr->checksum_ok = rr->policy.checksum_may_change ? !side_differs : !differ;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median of v[0..n) (sorted in place), or NAN when n is 0. */
+static double median_of(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The per-sample quality of one side over the samples `idx` (n of them). */
+static void side_quality(struct ab_row_quality *q, const struct ab_sample *s, const long *idx, size_t n)
+{
+	double *occ = ab_xmalloc((n + 1) * sizeof(double)), *cs = ab_xmalloc((n + 1) * sizeof(double));
+	double *other = ab_xmalloc((n + 1) * sizeof(double));
+	size_t i, nocc = 0, ncs = 0, nother = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct ab_sample *x = &s[idx[i]];
+		if (!ab_sample_ok(x) || x->wall_ns <= 0)
+			continue;
+		occ[nocc++] = (double)(x->user_ns + x->sys_ns) / (double)x->wall_ns;
+		cs[ncs++] = (double)x->nivcsw;
+		if (x->other_cpu_ns >= 0)
+			other[nother++] = (double)x->other_cpu_ns / (double)x->wall_ns;
+	}
+	q->n = nocc;
+	q->occupancy = median_of(occ, nocc);
+	q->nivcsw = median_of(cs, ncs);
+	q->other_cpus = median_of(other, nother);
+	free(occ);
+	free(cs);
+	free(other);
+}
+
 static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample *s,
 			const size_t *mine, size_t nmine, const long *table)
 {
@@ -361,8 +402,6 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 	for (i = 0; i < nmine; i++) {
 		const struct ab_sample *x = &s[mine[i]];
 		rr->samples++;
-		if (x->status == AB_SAMPLE_DONE && (x->flags & AB_FLAG_CONTENDED))
-			rr->flagged++;
 		if (x->status == AB_SAMPLE_DONE && (x->flags & AB_FLAG_OUTPUT_TRUNCATED))
 			rr->truncated++;
 		if (x->status != AB_SAMPLE_DONE || ab_sample_ok(x))
@@ -384,6 +423,10 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 		usable_b = ab_sample_ok(&s[ib]) || (s[ib].timed_out && rr->policy.allow_failed_pairs);
 		if (!usable_a || !usable_b || (s[ia].timed_out && s[ib].timed_out))
 			continue;
+		/* Only samples that enter the statistics count as flagged: a
+		 * contended warmup or a sample of a dropped pair decides nothing. */
+		rr->flagged += (s[ia].flags & AB_FLAG_CONTENDED) != 0;
+		rr->flagged += (s[ib].flags & AB_FLAG_CONTENDED) != 0;
 		pa[rr->pairs] = ia;
 		pb[rr->pairs] = ib;
 		rr->order[rr->pairs] = s[ia].entry.order;
@@ -391,6 +434,8 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 		rr->pairs++;
 	}
 	row_metrics(rr, exp, s, pa, pb);
+	side_quality(&rr->quality[0], s, pa, rr->pairs);
+	side_quality(&rr->quality[1], s, pb, rr->pairs);
 	order_effect(rr, a->primary);
 	free(pa);
 	free(pb);

@@ -59,6 +59,15 @@ struct ab_scaling_change {
 	struct ab_hl hl;          /* on e, log scale */
 };
 
+/* How undisturbed one side's samples of a row ran: medians over the
+ * samples of complete pairs that succeeded (NAN when none had the value). */
+struct ab_row_quality {
+	size_t n;                 /* samples summarised */
+	double occupancy;         /* median (user + sys) / wall: 1.0 = one CPU busy all the time */
+	double nivcsw;            /* median involuntary context switches per sample */
+	double other_cpus;        /* median other_cpu_ns / wall: CPUs other processes used */
+};
+
 struct ab_row_result {
 	size_t row;
 	size_t pairs;             /* complete pairs (both samples usable) */
@@ -71,7 +80,8 @@ struct ab_row_result {
 	size_t failed;            /* failed samples that make the row invalid */
 	char *failure;            /* the first of them, described (new), or NULL */
 	size_t censored;          /* tolerated timed-out samples, counted as losses */
-	size_t flagged;           /* done samples with a quality flag (contended) */
+	size_t flagged;           /* samples of complete pairs flagged contended (warmups and
+	                             samples of dropped pairs excluded: they decide nothing) */
 	size_t truncated;         /* done samples whose output exceeded the capture (output_truncated) */
 	int checksum_match;       /* 1 all equal, 0 differ, -1 no checksum configured/seen */
 	int checksum_ok;          /* integrity holds under the row's policy */
@@ -81,6 +91,7 @@ struct ab_row_result {
 	double scaling[2];        /* per side (parent, candidate); NAN when not set */
 	struct ab_scaling_change scaling_change;
 	struct ab_order_effect order_effect;
+	struct ab_row_quality quality[2];  /* parent, candidate */
 };
 
 struct ab_rule_row {

@@ -1,8 +1,12 @@
-/* cmd_env.c - `abtool env`: the host fingerprint abtool stores with each
- * run, so a reader can tell on what machine a verdict was reached, and the
- * warnings it implies, so a user can fix the host before measuring. */
+/* cmd_env.c - `abtool env [EXP.yaml]`: the host fingerprint abtool stores
+ * with each run, so a reader can tell on what machine a verdict was
+ * reached, and the warnings it implies, so a user can fix the host before
+ * measuring. With an experiment file it also runs the file's
+ * `environment.commands`, as a run would, and shows their outputs. */
 #include "cmd.h"
+#include "config.h"
 #include "env.h"
+#include "run.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -48,6 +52,40 @@ static char *format_value(const char *key, const json_t *v)
 	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
 }
 
+/* Print `text` with every line indented by `indent` (no trailing blank
+ * line for a final newline). */
+static void print_indented(const char *indent, const char *text)
+{
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		printf("%s%.*s\n", indent, (int)n, text);
+		text += n + (text[n] == '\n');
+	}
+}
+
+/* The environment.commands section: each command with how it ended, its
+ * stdout and its stderr. */
+static void print_commands(const json_t *fp)
+{
+	const json_t *results = json_object_get(fp, "command_results");
+	const char *cmd;
+	json_t *out;
+
+	printf("\nenvironment.commands:\n");
+	json_object_foreach(json_object_get(fp, "commands"), cmd, out) {
+		const json_t *res = json_object_get(results, cmd);
+		const char *status = json_string_value(json_object_get(res, "status"));
+		const char *err = json_string_value(json_object_get(res, "stderr"));
+
+		printf("$ %s   (%s)\n", cmd, status ? status : "status unknown");
+		print_indented("  ", json_string_value(out) ? json_string_value(out) : "");
+		if (err && *err) {
+			printf("  stderr:\n");
+			print_indented("    ", err);
+		}
+	}
+}
+
 static void print_text(const json_t *fp, const json_t *warnings)
 {
 	const char *key;
@@ -55,13 +93,18 @@ static void print_text(const json_t *fp, const json_t *warnings)
 	size_t i, width = 0;
 
 	json_object_foreach((json_t *)fp, key, v)
-		if (strlen(key) > width)
+		if (strlen(key) > width && strcmp(key, "commands") && strcmp(key, "command_results"))
 			width = strlen(key);
 	json_object_foreach((json_t *)fp, key, v) {
-		char *text = format_value(key, v);
+		char *text;
+		if (!strcmp(key, "commands") || !strcmp(key, "command_results"))
+			continue;
+		text = format_value(key, v);
 		printf("%s:%*s %s\n", key, (int)(width - strlen(key)), "", text);
 		free(text);
 	}
+	if (json_is_object(json_object_get(fp, "commands")))
+		print_commands(fp);
 	if (json_array_size(warnings))
 		printf("\n");
 	json_array_foreach(warnings, i, v)
@@ -78,8 +121,9 @@ int cmd_env(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *root = "";
+	struct ab_experiment exp;
 	json_t *fp, *warnings;
-	int c, json = 0;
+	int c, err, json = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -96,10 +140,30 @@ int cmd_env(int argc, char **argv)
 			return cmd_bad_option("env");
 		}
 	}
-	if (optind != argc)
-		return cmd_usage("env", "unexpected argument '%s'", argv[optind]);
+	if (argc - optind > 1)
+		return cmd_usage("env", "unexpected argument '%s'", argv[optind + 1]);
+	memset(&exp, 0, sizeof(exp));
+	if (optind < argc && (err = ab_experiment_load(&exp, argv[optind])) < 0) {
+		ab_experiment_release(&exp);
+		return cmd_fail(err);
+	}
 	fp = ab_env_fingerprint(root);
+	if (optind < argc) {
+		/* as a run records them: in the experiment's folder */
+		ab_run_env_commands(fp, exp.environment_commands, exp.dir, exp.environment_commands_timeout_ms);
+		ab_experiment_release(&exp);
+	}
 	warnings = ab_env_warnings(fp, AB_ENV_LOAD_THRESHOLD_DEFAULT);
+	{
+		const char *cmd;
+		json_t *res;
+		json_object_foreach(json_object_get(fp, "command_results"), cmd, res) {
+			const char *status = json_string_value(json_object_get(res, "status"));
+			if (status && strcmp(status, "exit 0"))
+				json_array_append_new(warnings, json_pack("{s:s, s:s, s:s+++}", "id", "command",
+					"level", "warning", "message", "environment.commands: '", cmd, "' ", status));
+		}
+	}
 	if (json) {
 		json_t *doc = json_pack("{s:O, s:O}", "fingerprint", fp, "warnings", warnings);
 		char *text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10));

@@ -1780,7 +1780,7 @@ static int h_history(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 }
 
 static const struct key_handler environment_keys[] = {
-	{ "require", NULL, 0 }, { "commands", NULL, 0 }, { NULL, NULL, 0 },
+	{ "require", NULL, 0 }, { "commands", NULL, 0 }, { "commands_timeout", NULL, 0 }, { NULL, NULL, 0 },
 };
 
 static int h_environment(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
@@ -1817,6 +1817,13 @@ static int h_environment(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t
 			}
 		}
 		path_pop(c, save);
+	}
+	if ((p = find_pair(c, v, "commands_timeout"))) {
+		save = path_key(c, "commands_timeout");
+		err = h_duration(c, &exp->environment_commands_timeout_ms, node(c, p->key), node(c, p->value));
+		path_pop(c, save);
+		if (err)
+			return err;
 	}
 	if ((p = find_pair(c, v, "require"))) {
 		yaml_node_t *rv = node(c, p->value);
@@ -2185,6 +2192,7 @@ int ab_experiment_parse(struct ab_experiment *out, const char *path,
 	out->warmup = 1;
 	out->timeout_ms = 600000;
 	out->build_timeout_ms = 3600000;
+	out->environment_commands_timeout_ms = 30000;
 	add_builtin_metrics(out);
 
 	memset(&c, 0, sizeof(c));

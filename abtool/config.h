@@ -235,6 +235,7 @@ struct ab_experiment {
 	/* `environment:` */
 	json_t *environment_require;  /* {key: typed value} for ab_env_check_requirements, or NULL */
 	char **environment_commands;  /* shell commands whose output joins the fingerprint, or NULL */
+	int64_t environment_commands_timeout_ms;  /* per command, default 30000 (30s) */
 
 	/* Marks for semantic errors found by later stages: the keys, or 0
 	 * when the key is absent */

@@ -304,6 +304,18 @@ static void read_loadavg(json_t *fp, const char *root)
 	json_object_set_new(fp, "tasks_total", n >= 5 ? json_integer(total) : json_null());
 }
 
+void ab_env_record_load_after(json_t *fp, const char *root)
+{
+	char *text = first_line(root, "/proc/loadavg");
+	double l[3];
+	int n = text ? sscanf(text, "%lf %lf %lf", &l[0], &l[1], &l[2]) : 0;
+
+	free(text);
+	json_object_set_new(fp, "load_after_1m", n >= 1 ? json_real(l[0]) : json_null());
+	json_object_set_new(fp, "load_after_5m", n >= 2 ? json_real(l[1]) : json_null());
+	json_object_set_new(fp, "load_after_15m", n >= 3 ? json_real(l[2]) : json_null());
+}
+
 static void read_meminfo(json_t *fp, const char *root)
 {
 	char *text = slurp(root, "/proc/meminfo", NULL), *line, *save = NULL;
@@ -650,6 +662,7 @@ char *ab_env_summary(const json_t *fp)
 	const char *power = json_string_value(json_object_get(fp, "power_source"));
 	json_t *logical = json_object_get(fp, "logical_cpus"), *online = json_object_get(fp, "online_cpus");
 	json_t *mem = json_object_get(fp, "memory_bytes"), *load = json_object_get(fp, "load_1m");
+	json_t *after = json_object_get(fp, "load_after_1m");
 	json_t *gov = json_object_get(fp, "governor"), *boost = json_object_get(fp, "boost");
 	char *line = NULL, *cpus = NULL, *head;
 	char buf[32];
@@ -694,8 +707,12 @@ char *ab_env_summary(const json_t *fp)
 		part(&line, ab_xstrdup("AC power"));
 	else if (power && !strcmp(power, "battery"))
 		part(&line, ab_xstrdup("on battery"));
-	if (json_is_number(load))
+	if (json_is_number(load) && json_is_number(after))
+		part(&line, ab_xasprintf("load %.2f → %.2f", json_number_value(load), json_number_value(after)));
+	else if (json_is_number(load))
 		part(&line, ab_xasprintf("load %.2f", json_number_value(load)));
+	else if (json_is_number(after))
+		part(&line, ab_xasprintf("load ? → %.2f", json_number_value(after)));
 	return line;
 }
 
@@ -740,6 +757,12 @@ json_t *ab_env_warnings(const json_t *fp, double load_threshold)
 		     ab_xasprintf("load average is %.2f over the last minute (threshold %.2f): other work competes "
 				  "with the benchmark for CPUs, caches and memory bandwidth; stop other jobs or wait "
 				  "for the host to settle", json_number_value(v), load_threshold));
+	else if (json_is_number(json_object_get(fp, "load_after_1m")) &&
+		 json_number_value(json_object_get(fp, "load_after_1m")) > load_threshold)
+		add_warning(list, "load", "warning",
+		     ab_xasprintf("load average rose to %.2f over the last minute of the run (threshold %.2f): "
+				  "other work started competing with the benchmark; stop other jobs during runs",
+				  json_number_value(json_object_get(fp, "load_after_1m")), load_threshold));
 	if (is_true(fp, "on_battery"))
 		add_warning(list, "battery", "warning",
 		     ab_xstrdup("running on battery: the firmware may lower clocks to save power; plug in AC power"));

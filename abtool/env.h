@@ -30,9 +30,21 @@
 json_t *ab_env_fingerprint(const char *root);
 
 /*
+ * Add the load averages of now to fingerprint `fp` (borrowed, modified) as
+ * "load_after_1m", "load_after_5m" and "load_after_15m" (numbers, or null
+ * when root/proc/loadavg cannot be read), beside the "load_*" fields taken
+ * with the fingerprint. A run calls it after its last sample, so the
+ * fingerprint shows the load before and after. `root` as for
+ * ab_env_fingerprint. Never fails; does not touch the error slot.
+ */
+void ab_env_record_load_after(json_t *fp, const char *root);
+
+/*
  * One line for reports, with only what is known, e.g. "2-CPU x86_64 (Intel
  * Xeon …), 23.59 GiB, Linux 6.1.0, governor performance, boost off, AC
- * power, load 0.08". `fp` is borrowed; returns a new string.
+ * power, load 0.08" or, when the load after the samples was recorded,
+ * "load 0.08 → 1.10" (1-minute averages). `fp` is borrowed; returns a new
+ * string.
  */
 char *ab_env_summary(const json_t *fp);
 
@@ -43,7 +55,8 @@ char *ab_env_summary(const json_t *fp);
  *   id            level    when
  *   "governor"    warning  a scaling governor other than "performance"
  *   "boost"       warning  boost/turbo on
- *   "load"        warning  load_1m > load_threshold
+ *   "load"        warning  load_1m > load_threshold, or (else) load_after_1m
+ *                          > load_threshold: the load rose during the run
  *   "battery"     warning  on_battery is true
  *   "steal"       warning  steal_fraction > AB_ENV_STEAL_THRESHOLD
  *   "throttled"   warning  thermal_throttle_count > 0

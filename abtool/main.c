@@ -43,8 +43,9 @@ const struct ab_command_entry ab_commands[] = {
 	 "add a run exported from another store (a run already present is left alone)"},
 	{"init", cmd_init, "[--template NAME | --workflow github-actions] [--list] [FILE]",
 	 "write a commented experiment file from a template (no-regression, lane-split, memory, pr-gate)"},
-	{"env", cmd_env, "[--json] [--root DIR]",
-	 "print the host fingerprint stored with each run and the warnings it implies"},
+	{"env", cmd_env, "[--json] [--root DIR] [EXP.yaml]",
+	 "print the host fingerprint stored with each run and the warnings it implies; with "
+	 "EXP.yaml, also the outputs of its environment.commands"},
 	{"demo", cmd_demo, "[--dir DIR] [--store DB]",
 	 "write a small git repository with a faster candidate and run a full A/B on it"},
 	{NULL, NULL, NULL, NULL},

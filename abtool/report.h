@@ -92,7 +92,8 @@ const char **ab_report_metric_names(const json_t *doc, size_t *n);
  * (1-based; empty for pairs), order (AB/BA), side (parent/candidate),
  * status (ok, failed, superseded, planned), one per metric in the order
  * of ab_report_metric_names (empty when unavailable or not run), exit_code,
- * signal, timed_out, checksum, flags, error. Text is escaped as \t, \n,
+ * signal, timed_out, checksum, flags, error, other_cpu_ns, padding_bytes,
+ * unavailable, nivcsw, occupancy ((user_ns + sys_ns) / wall_ns). Text is escaped as \t, \n,
  * \r and \\; numbers are integers when integral, else the shortest
  * %.17g-family form that reads back exactly. docs/reports.md describes it.
  *
@@ -134,8 +135,34 @@ char *ab_report_order_effect_note(const json_t *doc);
  */
 char *ab_report_scaling_change_note(const json_t *doc);
 
-/* Format a value of a metric with unit `unit` for people ("99.90 ms",
- * "2.4 MiB", "1234 ops/s") into buf. */
+/*
+ * One line on how undisturbed the samples ran, from the rows' "quality"
+ * and "flagged_samples" of document `doc` (borrowed), for the Markdown
+ * and HTML reports: the range over rows and sides of the median CPU
+ * occupancy ((user + sys) / wall), involuntary context switches per
+ * sample and CPUs other processes used, and the flagged samples, e.g.
+ * "CPU occupancy (user+sys)/wall 97–99%, 2–5 involuntary context switches
+ * per sample, other processes 0.02–0.10 CPUs (medians per row and side);
+ * 0 of 48 samples in pairs flagged contended". New string, or NULL when the document
+ * has no quality (a run stored before it was recorded, or analyze).
+ */
+char *ab_report_noise_line(const json_t *doc);
+
+/*
+ * The noise controls in effect, from doc.noise_controls (borrowed), e.g.
+ * "CPU affinity 0-3, ASLR off, environment padding 0–4096 bytes per pair",
+ * or "none" when none is set. New string, or NULL when the document does
+ * not say (a run stored before they were recorded, or analyze).
+ */
+char *ab_report_controls_line(const json_t *doc);
+
+/* Format a value of a metric with unit `unit` for people into buf (of
+ * `size` bytes; truncated to fit) and return buf: "ns" and "bytes"/"B"
+ * are scaled ("99.90 ms", "2.4 MiB"); other units get 4 significant
+ * digits below 10,000 ("1234 ops/s"), a whole number below a million
+ * ("123456 ops/s"), then 4 significant digits and an SI multiplier k, M,
+ * G, T, P or E ("1.235 M ops/s"), never scientific notation. NAN is
+ * "n/a". docs/experiment-file.md (metrics, unit). */
 const char *ab_report_format_value(char *buf, size_t size, double value, const char *unit);
 
 #endif

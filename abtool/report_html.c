@@ -1196,6 +1196,21 @@ static void provenance(FILE *f, const json_t *doc)
 		fprintf(f, ".</p>\n");
 		free(host);
 	}
+	{
+		char *controls = ab_report_controls_line(doc), *noise = ab_report_noise_line(doc);
+		if (controls) {
+			fprintf(f, "<p>Noise controls: ");
+			esc(f, controls);
+			fprintf(f, ".</p>\n");
+		}
+		if (noise) {
+			fprintf(f, "<p>Noise: ");
+			esc(f, noise);
+			fprintf(f, ".</p>\n");
+		}
+		free(controls);
+		free(noise);
+	}
 	fprintf(f, "<p>Plan: %lld pairs per row after %lld warmup%s per side, rows round-robin, AB|BA blocks, "
 		"seed %lld; %lld of %lld samples ran.</p>\n", integer(plan, "pairs"), integer(plan, "warmup"),
 		integer(plan, "warmup") == 1 ? "" : "s", integer(plan, "seed"), integer(plan, "samples_done"),

@@ -118,6 +118,18 @@ static json_t *row_json(const struct ab_analysis *a, size_t r)
 		json_object_set_new(o, "timed_out_losses", json_integer((json_int_t)rr->censored));
 	json_object_set_new(o, "failed_samples", json_integer((json_int_t)rr->failed));
 	json_object_set_new(o, "flagged_samples", json_integer((json_int_t)rr->flagged));
+	{
+		json_t *q = json_object();
+		int side;
+		for (side = 0; side < 2; side++) {
+			const struct ab_row_quality *x = &rr->quality[side];
+			json_object_set_new(q, side ? "candidate" : "parent", json_pack("{s:I, s:o, s:o, s:o}",
+				"samples", (json_int_t)x->n, "occupancy_median", real_or_null(x->occupancy),
+				"nivcsw_median", real_or_null(x->nivcsw),
+				"other_cpus_median", real_or_null(x->other_cpus)));
+		}
+		json_object_set_new(o, "quality", q);
+	}
 	if (rr->failure)
 		json_object_set_new(o, "failure", json_string(rr->failure));
 	for (m = 0; m < xp->nmetrics; m++)
@@ -252,6 +264,9 @@ json_t *ab_report_document(const struct ab_report_input *in)
 		"matrix", matrix, "order", "round-robin rows, AB|BA blocks",
 		"samples_planned", (json_int_t)a->samples_planned,
 		"samples_done", (json_int_t)a->samples_done));
+	json_object_set_new(doc, "noise_controls", json_pack("{s:s?, s:s?, s:b, s:i}",
+		"affinity", exp->affinity_cpus, "affinity_per_lane", exp->affinity_per_lane,
+		"aslr", exp->aslr, "env_padding_bytes", exp->env_padding));
 	if (exp->scaling_param)
 		json_object_set_new(doc, "scaling", json_pack("{s:s, s:s}", "parameter", exp->scaling_param,
 			"work", exp->scaling_work == AB_SCALING_PER_LANE ? "per_lane" : "total"));

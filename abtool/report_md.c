@@ -11,6 +11,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A value of a unit abtool does not scale itself (ops/s, count, lanes):
+ * 4 significant digits below 10,000 ("1234 ops/s", "12.35 ops/s"), a
+ * whole number up to a million ("123456 ops/s"), then 4 significant
+ * digits with an SI multiplier ("1.235 M ops/s", "2.4 G count"). Never
+ * scientific notation, which reads badly in a published report. */
+static void format_plain(char *buf, size_t size, double value, const char *unit)
+{
+	static const char *const prefixes[] = {"k", "M", "G", "T", "P", "E"};
+	const char *sep = *unit ? " " : "";
+	double mag = fabs(value);
+	size_t i;
+
+	if (!isfinite(value) || mag < 1e4) {
+		snprintf(buf, size, "%.4g%s%s", value, sep, unit);
+		return;
+	}
+	if (mag < 999999.5) {
+		snprintf(buf, size, "%.0f%s%s", value, sep, unit);
+		return;
+	}
+	/* the multiplier that leaves 1 <= mantissa < 1000 after rounding to 4 digits */
+	for (i = 1; i + 1 < sizeof(prefixes) / sizeof(prefixes[0]) && mag >= 999.95e3 * pow(1e3, (double)i); i++)
+		;
+	snprintf(buf, size, "%.4g %s%s%s", value / pow(1e3, (double)(i + 1)), prefixes[i], sep, unit);
+}
+
 const char *ab_report_format_value(char *buf, size_t size, double value, const char *unit)
 {
 	if (!unit)
@@ -22,8 +48,112 @@ const char *ab_report_format_value(char *buf, size_t size, double value, const c
 	else if (!strcmp(unit, "bytes") || !strcmp(unit, "B"))
 		ab_format_bytes(buf, size, value);
 	else
-		snprintf(buf, size, "%.4g%s%s", value, *unit ? " " : "", unit);
+		format_plain(buf, size, value, unit);
 	return buf;
+}
+
+/* "a–b" of a range, or "a" when both print the same (new string). */
+static char *range_text(const char *fmt, double lo, double hi)
+{
+	char a[32], b[32];
+
+	snprintf(a, sizeof(a), fmt, lo);
+	snprintf(b, sizeof(b), fmt, hi);
+	return strcmp(a, b) ? ab_xasprintf("%s–%s", a, b) : ab_xstrdup(a);
+}
+
+char *ab_report_noise_line(const json_t *doc)
+{
+	static const char *const keys[3] = {"occupancy_median", "nivcsw_median", "other_cpus_median"};
+	static const char *const sides[2] = {"parent", "candidate"};
+	double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+	long long flagged = 0, samples = 0;
+	char *parts[3] = {NULL, NULL, NULL}, *line, *r;
+	int any = 0, k, s;
+	size_t i;
+	json_t *row;
+
+	json_array_foreach(json_object_get(doc, "rows"), i, row) {
+		const json_t *q = json_object_get(row, "quality");
+		if (!json_is_object(q))
+			continue;
+		any = 1;
+		flagged += json_integer_value(json_object_get(row, "flagged_samples"));
+		for (s = 0; s < 2; s++) {
+			const json_t *side = json_object_get(q, sides[s]);
+			samples += json_integer_value(json_object_get(side, "samples"));
+			for (k = 0; k < 3; k++) {
+				json_t *v = json_object_get(side, keys[k]);
+				if (!json_is_number(v))
+					continue;
+				lo[k] = fmin(lo[k], json_number_value(v));
+				hi[k] = fmax(hi[k], json_number_value(v));
+			}
+		}
+	}
+	if (!any)
+		return NULL;
+	if (isfinite(lo[0])) {
+		r = range_text("%.0f", 100 * lo[0], 100 * hi[0]);
+		parts[0] = ab_xasprintf("CPU occupancy (user+sys)/wall %s%%", r);
+		free(r);
+	}
+	if (isfinite(lo[1])) {
+		r = range_text("%.0f", lo[1], hi[1]);
+		parts[1] = ab_xasprintf("%s involuntary context switches per sample", r);
+		free(r);
+	}
+	if (isfinite(lo[2])) {
+		r = range_text("%.2f", lo[2], hi[2]);
+		parts[2] = ab_xasprintf("other processes %s CPUs", r);
+		free(r);
+	}
+	line = ab_xstrdup("");
+	for (k = 0; k < 3; k++) {
+		if (!parts[k])
+			continue;
+		r = ab_xasprintf("%s%s%s", line, *line ? ", " : "", parts[k]);
+		free(line);
+		free(parts[k]);
+		line = r;
+	}
+	r = ab_xasprintf("%s%s%lld of %lld samples in pairs flagged contended", line,
+			 *line ? " (medians per row and side); " : "", flagged, samples);
+	free(line);
+	return r;
+}
+
+char *ab_report_controls_line(const json_t *doc)
+{
+	const json_t *c = json_object_get(doc, "noise_controls");
+	const char *cpus, *per_lane;
+	char *line = NULL, *next, *part;
+	json_int_t pad;
+	int k;
+
+	if (!json_is_object(c))
+		return NULL;
+	cpus = json_string_value(json_object_get(c, "affinity"));
+	per_lane = json_string_value(json_object_get(c, "affinity_per_lane"));
+	pad = json_integer_value(json_object_get(c, "env_padding_bytes"));
+	for (k = 0; k < 3; k++) {
+		part = NULL;
+		if (k == 0 && cpus && per_lane)
+			part = ab_xasprintf("CPU affinity %s, the first N CPUs for %s=N", cpus, per_lane);
+		else if (k == 0 && cpus)
+			part = ab_xasprintf("CPU affinity %s", cpus);
+		else if (k == 1 && json_is_false(json_object_get(c, "aslr")))
+			part = ab_xstrdup("ASLR off");
+		else if (k == 2 && pad > 0)
+			part = ab_xasprintf("environment padding 0–%lld bytes per pair", (long long)pad);
+		if (!part)
+			continue;
+		next = ab_xasprintf("%s%s%s", line ? line : "", line ? ", " : "", part);
+		free(line);
+		free(part);
+		line = next;
+	}
+	return line ? line : ab_xstrdup("none");
 }
 
 static const char *str(const json_t *o, const char *key)
@@ -354,6 +484,15 @@ static void provenance(FILE *f, const json_t *doc)
 		const char *id = str(doc, "compiler_identity"), *nl = strchr(id, '\n');
 		const char *line = nl ? nl + 1 : id;
 		fprintf(f, "Compiler: %.*s.\n", (int)strcspn(line, "\n"), line);
+	}
+	{
+		char *controls = ab_report_controls_line(doc), *noise = ab_report_noise_line(doc);
+		if (controls)
+			fprintf(f, "Noise controls: %s.\n", controls);
+		if (noise)
+			fprintf(f, "Noise: %s.\n", noise);
+		free(controls);
+		free(noise);
 	}
 	fprintf(f, "Plan: %lld pairs per row after %lld warmup%s per side, rows round-robin, AB|BA "
 		"blocks, seed %lld; %lld of %lld samples ran.\n\n",

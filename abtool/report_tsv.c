@@ -137,7 +137,8 @@ int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, s
 		fputc('\t', f);
 		text(f, cols[c]);
 	}
-	fputs("\texit_code\tsignal\ttimed_out\tchecksum\tflags\terror\tother_cpu_ns\tpadding_bytes\tunavailable\n", f);
+	fputs("\texit_code\tsignal\ttimed_out\tchecksum\tflags\terror\tother_cpu_ns\tpadding_bytes\tunavailable"
+	      "\tnivcsw\toccupancy\n", f);
 
 	for (i = 0; i < n; i++) {
 		const struct ab_sample *s = &samples[i];
@@ -177,8 +178,11 @@ int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, s
 				fprintf(f, "%d", s->padding_bytes);
 			fputc('\t', f);
 			text(f, s->unavailable);
+			fprintf(f, "\t%lld\t", (long long)s->nivcsw);
+			if (s->wall_ns > 0)
+				number(f, (double)(s->user_ns + s->sys_ns) / (double)s->wall_ns);
 		} else {
-			fputs("\t\t\t\t\t\t\t\t\t", f);
+			fputs("\t\t\t\t\t\t\t\t\t\t\t", f);
 		}
 		fputc('\n', f);
 	}

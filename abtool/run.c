@@ -239,31 +239,72 @@ static char **row_params(const struct ab_experiment *exp, size_t nrows)
 	return v;
 }
 
-/* The host fingerprint, with the outputs of `environment.commands`. */
-static json_t *fingerprint(const struct ab_experiment *exp)
+/* Captured text as a JSON string of at most `cap` bytes, cut at a UTF-8
+ * character boundary, with a note when cut (new reference). */
+static json_t *bounded_text(const struct ab_output *o, size_t cap)
 {
-	json_t *fp = ab_env_fingerprint(""), *outputs;
-	char **c;
+	size_t n = o->data ? o->len : 0;
+	json_t *j;
+	char *s;
 
-	if (!exp->environment_commands)
-		return fp;
-	outputs = json_object();
-	for (c = exp->environment_commands; *c; c++) {
+	if (n <= cap) {
+		j = json_stringn(o->data ? o->data : "", n);
+		return j ? j : json_string("[abtool: output is not UTF-8 text]");
+	}
+	while (cap > 0 && ((unsigned char)o->data[cap] & 0xC0) == 0x80)
+		cap--;
+	s = ab_xasprintf("%.*s\n[abtool: %zu more bytes not kept]\n", (int)cap, o->data, n - cap);
+	j = json_string(s);
+	if (!j)  /* not UTF-8: keep it readable rather than drop it */
+		j = json_string("[abtool: output is not UTF-8 text]");
+	free(s);
+	return j;
+}
+
+void ab_run_env_commands(json_t *fp, char *const *commands, const char *cwd, int64_t timeout_ms)
+{
+	json_t *outputs = json_object(), *results = json_object();
+	char *const *c;
+	char why[256];
+
+	for (c = commands; c && *c; c++) {
 		struct ab_runner_spec rs;
 		struct ab_runner_result rr;
+		json_t *res;
 		memset(&rs, 0, sizeof(rs));
 		rs.shell = *c;
-		rs.cwd = exp->dir;
+		rs.cwd = cwd;
 		rs.stdin_null = 1;
-		rs.timeout_ms = 30000;
+		rs.timeout_ms = timeout_ms > 0 ? timeout_ms : AB_ENV_COMMAND_TIMEOUT_MS;
 		rs.output_cap = 65536;
-		if (ab_runner_run(&rr, &rs) == 0)
-			json_object_set_new(outputs, *c, json_string(rr.out.data ? rr.out.data : ""));
-		else
+		if (ab_runner_run(&rr, &rs) == 0) {
+			json_t *out = json_stringn(rr.out.data ? rr.out.data : "", rr.out.data ? rr.out.len : 0);
+			json_object_set_new(outputs, *c, out ? out : json_string("[abtool: output is not UTF-8 text]"));
+			res = json_pack("{s:s, s:o, s:o, s:b, s:o}",
+				"status", ab_runner_describe(why, sizeof(why), &rr, rs.timeout_ms),
+				"exit_code", rr.exited && !rr.timed_out ? json_integer(rr.exit_code) : json_null(),
+				"signal", rr.signal && !rr.timed_out ? json_integer(rr.signal) : json_null(),
+				"timed_out", rr.timed_out,
+				"stderr", bounded_text(&rr.err, AB_ENV_COMMAND_STDERR_CAP));
+		} else {
 			json_object_set_new(outputs, *c, json_sprintf("(could not run: %s)", ab_error_last()));
+			res = json_pack("{s:s+, s:n, s:n, s:b, s:s}", "status", "could not run: ", ab_error_last(),
+					"exit_code", "signal", "timed_out", 0, "stderr", "");
+		}
+		json_object_set_new(results, *c, res);
 		ab_runner_result_release(&rr);
 	}
 	json_object_set_new(fp, "commands", outputs);
+	json_object_set_new(fp, "command_results", results);
+}
+
+/* The host fingerprint, with the outputs of `environment.commands`. */
+static json_t *fingerprint(const struct ab_experiment *exp)
+{
+	json_t *fp = ab_env_fingerprint("");
+
+	if (exp->environment_commands)
+		ab_run_env_commands(fp, exp->environment_commands, exp->dir, exp->environment_commands_timeout_ms);
 	return fp;
 }
 
@@ -859,6 +900,19 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 	int err, side;
 
 	*doc_out = NULL;
+	/* The load after the samples, beside the one taken at the start. */
+	ab_env_record_load_after(run->host, "");
+	{
+		json_t *after = json_pack("{s:O, s:O, s:O}", "load_after_1m", json_object_get(run->host, "load_after_1m"),
+					  "load_after_5m", json_object_get(run->host, "load_after_5m"),
+					  "load_after_15m", json_object_get(run->host, "load_after_15m"));
+		text = json_dumps(after, JSON_COMPACT);
+		json_decref(after);
+		err = ab_store_run_patch_host(run->store, run->meta.id, text);
+		free(text);
+		if (err < 0)
+			goto out_free;
+	}
 	if ((err = load_samples(run)) < 0)
 		goto out_free;
 	ab_analysis_run(a, exp, run->samples, run->nsamples, run->integrity, run->env_unmet);
@@ -903,6 +957,17 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 						      json_sprintf("host: %s", json_string_value(json_object_get(x, "message"))));
 		}
 		json_decref(w);
+	}
+	{
+		const char *cmd;
+		json_t *res;
+		json_object_foreach(json_object_get(run->host, "command_results"), cmd, res) {
+			const char *status = json_string_value(json_object_get(res, "status"));
+			if (status && strcmp(status, "exit 0"))
+				json_array_append_new(json_object_get(doc, "warnings"), json_sprintf(
+					"environment.commands: '%s' %s; its output in host.commands may be "
+					"incomplete", cmd, status));
+		}
 	}
 	if (json_is_true(json_object_get(run->options, "dirty_worktree")))
 		json_array_append_new(json_object_get(doc, "warnings"), json_sprintf(

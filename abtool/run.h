@@ -52,7 +52,7 @@ struct ab_run {
 	char *identity;                   /* compiler identity text */
 	struct ab_build builds[2];        /* parent, candidate */
 	char **integrity;                 /* build failures (NULL-terminated), or NULL */
-	json_t *host;                     /* fingerprint at the start */
+	json_t *host;                     /* fingerprint at the start (load_after_* added by ab_run_finish) */
 	char **env_unmet;                 /* unmet environment.require conditions, or NULL */
 	json_t *options;                  /* what reproduces the run: experiment path, candidate, seed */
 	struct ab_run_meta meta;          /* id, uuid, seed, ... */
@@ -134,6 +134,29 @@ int ab_run_samples(struct ab_run *run);
 int ab_run_finish(struct ab_run *run, struct ab_analysis *analysis, json_t **doc);
 
 void ab_run_release(struct ab_run *run);
+
+/* How long one `environment.commands` entry may run by default (the
+ * experiment's environment.commands_timeout overrides it), and how much
+ * of its stderr the fingerprint keeps. */
+#define AB_ENV_COMMAND_TIMEOUT_MS 30000
+#define AB_ENV_COMMAND_STDERR_CAP 4096
+
+/*
+ * Run the experiment's `environment.commands` (NULL-terminated shell
+ * commands, borrowed; NULL for none) one after another in folder `cwd`,
+ * stdin from /dev/null, each for at most `timeout_ms` (<= 0: the default
+ * AB_ENV_COMMAND_TIMEOUT_MS; then killed with its process group), and
+ * record them in fingerprint `fp` (borrowed, modified):
+ *   "commands"         {command: its stdout (first 64 KiB)}, as before
+ *   "command_results"  {command: {status, exit_code, signal, timed_out,
+ *                       stderr}}: status is one line ("exit 0", "exit 3",
+ *                       "killed by SIGKILL", "timed out after 30 s",
+ *                       "could not run: ..."), exit_code and signal are
+ *                       integers or null, stderr keeps the first
+ *                       AB_ENV_COMMAND_STDERR_CAP bytes.
+ * A command that fails is recorded, not an error: never fails.
+ */
+void ab_run_env_commands(json_t *fp, char *const *commands, const char *cwd, int64_t timeout_ms);
 
 /* Names of the experiment's metrics, for the store (borrowed pointers into
  * exp; free the array only). */

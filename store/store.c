@@ -710,6 +710,21 @@ int ab_store_run_set_status(struct ab_store *store, int64_t run_id, const char *
 	return err;
 }
 
+int ab_store_run_patch_host(struct ab_store *store, int64_t run_id, const char *fields_json)
+{
+	sqlite3_stmt *st;
+	int err;
+
+	if ((err = prepare(store, &st, "UPDATE runs SET host = json_patch(coalesce(host, '{}'), ?2) "
+				       "WHERE id = ?1")) < 0)
+		return err;
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, fields_json);
+	err = step_done(store, st, "updating the run's host fingerprint");
+	sqlite3_finalize(st);
+	return err;
+}
+
 int ab_store_run_claim(struct ab_store *store, int64_t run_id, const char *expected,
 		       const char *options)
 {

@@ -116,6 +116,13 @@ int ab_store_samples_supersede(struct ab_store *store, int64_t run_id,
 int ab_store_samples_append(struct ab_store *store, int64_t run_id,
 			    struct ab_plan_entry *entries, size_t n);
 
+/* Merge `fields_json` (a JSON object's text, e.g. {"load_after_1m":
+ * 0.8}) into the run's stored host fingerprint, keeping its other fields
+ * (sqlite's json_patch: a key set to null is removed). Used to add what is
+ * measured after the samples to the fingerprint taken at the start.
+ * AB_EIO. */
+int ab_store_run_patch_host(struct ab_store *store, int64_t run_id, const char *fields_json);
+
 /* Set a run's status ("running", "interrupted", "finished"). AB_EIO. */
 int ab_store_run_set_status(struct ab_store *store, int64_t run_id, const char *status);
 

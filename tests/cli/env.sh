@@ -93,6 +93,9 @@ assert_contains "$T/out" "kernel:                 Linux "
 
 # Usage errors.
 expect_exit 64 "$ABTOOL" env --bogus
+# one argument is an experiment file (environment.commands); two are too many
 expect_exit 64 "$ABTOOL" env extra
+assert_contains "$T/err" "'extra': no such file"
+expect_exit 64 "$ABTOOL" env a.yaml extra
 assert_contains "$T/err" "unexpected argument 'extra'"
 echo ok

@@ -18,11 +18,16 @@ EOF2
 expect_decided "$ABTOOL" run "$T/repo/aff.yaml" --json "$T/aff.json"
 [ "$(jqv "$T/aff.json" '.rows[0].checksum')" = 0 ] || fail "lanes=1 should run on CPU 0: $(jqv "$T/aff.json" '.rows[0].checksum_values')"
 [ "$(jqv "$T/aff.json" '.rows[1].checksum')" = 0-1 ] || fail "lanes=2 should run on CPUs 0-1"
+# the report states the controls in effect
+[ "$(jqv "$T/aff.json" '.noise_controls | [.affinity, .affinity_per_lane, .aslr, .env_padding_bytes] | @tsv')" = \
+	"$(printf '0-1\tlanes\ttrue\t0')" ] || fail "noise_controls: $(jqv "$T/aff.json" '.noise_controls')"
+assert_contains "$T/out" "Noise controls: CPU affinity 0-1, the first N CPUs for lanes=N."
 
 sed -e 's/^affinity: .*/affinity: "1"/' "$T/repo/aff.yaml" > "$T/repo/aff1.yaml"
 expect_decided "$ABTOOL" run "$T/repo/aff1.yaml" --json "$T/aff1.json"
 [ "$(jqv "$T/aff1.json" '.rows[0].checksum')" = 1 ] || fail "a fixed list"
 [ "$(jqv "$T/aff1.json" '.rows[1].checksum')" = 1 ] || fail "a fixed list, lanes=2"
+assert_contains "$T/out" "Noise controls: CPU affinity 1."
 
 cat > "$T/repo/aslr.yaml" <<'EOF2'
 name: aslr
@@ -33,10 +38,14 @@ pairs: 2
 warmup: 0
 aslr: false
 EOF2
-expect_decided "$ABTOOL" run "$T/repo/aslr.yaml" --json "$T/aslr.json"
+echo "env_padding: 512" >> "$T/repo/aslr.yaml"
+expect_decided "$ABTOOL" run "$T/repo/aslr.yaml" --json "$T/aslr.json" --html "$T/aslr.html"
+assert_contains "$T/out" "Noise controls: ASLR off, environment padding 0–512 bytes per pair."
+assert_contains "$T/aslr.html" "<p>Noise controls: ASLR off, environment padding 0–512 bytes per pair.</p>"
 [ "$(jqv "$T/aslr.json" '.rows[0].checksum')" = 00040000 ] || fail "ADDR_NO_RANDOMIZE: $(jqv "$T/aslr.json" '.rows[0].checksum')"
-sed -i '/^aslr: false/d' "$T/repo/aslr.yaml"
+sed -i '/^aslr: false/d; /^env_padding/d' "$T/repo/aslr.yaml"
 expect_decided "$ABTOOL" run "$T/repo/aslr.yaml" --json "$T/aslr2.json"
+assert_contains "$T/out" "Noise controls: none."
 [ "$(jqv "$T/aslr2.json" '.rows[0].checksum')" = 00000000 ] || fail "randomization is left alone by default"
 
 printf 'name: x\nbenchmark: ./b\naffinity: "0-"\n' > "$T/bad.yaml"

@@ -21,16 +21,39 @@ done
 expect_exit 64 "$ABTOOL" report 1 --store "$db" --format pdf
 assert_contains "$T/err" "--format: expected md, json, tsv, html, summary or junit, got 'pdf'"
 
+# The load average before and after the samples: in the report's host,
+# in the stored fingerprint (abtool show --json), and on the Host line.
+[ "$(jqv "$T/r.json" '.host.load_1m | type')" = number ] || fail "host.load_1m"
+[ "$(jqv "$T/r.json" '.host.load_after_1m | type')" = number ] || fail "host.load_after_1m"
+[ "$(jqv "$T/r.json" '.host.load_after_15m | type')" = number ] || fail "host.load_after_15m"
+"$ABTOOL" show 1 --store "$db" --json >"$T/show.json" || fail "show --json"
+[ "$(jqv "$T/show.json" '.run.host.load_after_1m == '"$(jqv "$T/r.json" '.host.load_after_1m')")" = true ] ||
+	fail "the stored fingerprint lacks the load after the samples"
+grep -qE '^Host: .*load [0-9]+\.[0-9]{2} → [0-9]+\.[0-9]{2}' "$T/r.md" || fail "Host line without load before → after"
+
 # The rules carry their thresholds.
 [ "$(jqv "$T/r.json" '.rules[0].no_regression')" = 0.02 ] || fail "rules[0].no_regression"
 [ "$(jqv "$T/r.json" '.rules[1].faster_by')" = 0.2 ] || fail "rules[1].faster_by"
 [ "$(jqv "$T/r.json" '.rules[1] | has("min_pair_wins")')" = false ] || fail "unset predicate written"
 
 # TSV: the header, then 2 rows x 2 sides x (4 pairs + 1 warmup) samples.
-header=$(printf 'run_id\tseq\tlanes\trow\tpair\twarmup\torder\tside\tstatus\twall_ns\tuser_ns\tsys_ns\tcpu_ns\tmaxrss_bytes\texit_code\tsignal\ttimed_out\tchecksum\tflags\terror\tother_cpu_ns\tpadding_bytes\tunavailable')
+header=$(printf 'run_id\tseq\tlanes\trow\tpair\twarmup\torder\tside\tstatus\twall_ns\tuser_ns\tsys_ns\tcpu_ns\tmaxrss_bytes\texit_code\tsignal\ttimed_out\tchecksum\tflags\terror\tother_cpu_ns\tpadding_bytes\tunavailable\tnivcsw\toccupancy')
 [ "$(head -n 1 "$T/r.tsv")" = "$header" ] || fail "TSV header: $(head -n 1 "$T/r.tsv")"
 [ "$(wc -l <"$T/r.tsv")" = 21 ] || fail "TSV has $(wc -l <"$T/r.tsv") lines, expected 21"
-awk -F'\t' 'NF != 23 { exit 1 }' "$T/r.tsv" || fail "a TSV line does not have 23 columns"
+awk -F'\t' 'NF != 25 { exit 1 }' "$T/r.tsv" || fail "a TSV line does not have 25 columns"
+# nivcsw is a whole number and occupancy (user+sys)/wall a positive number on every sample
+[ "$(awk -F'\t' 'NR > 1 && $24 ~ /^[0-9]+$/ && $25 ~ /^[0-9.]+(e-?[0-9]+)?$/ && $25 > 0' "$T/r.tsv" | wc -l)" = 20 ] ||
+	fail "nivcsw and occupancy columns"
+awk -F'\t' 'NR > 1 { o = ($11 + $12) / $10; d = o - $25; if (d > 1e-9 || d < -1e-9) exit 1 }' "$T/r.tsv" ||
+	fail "occupancy is not (user_ns + sys_ns) / wall_ns"
+# the JSON summarises them per row and side over the 4 pairs, the Markdown in one line
+[ "$(jqv "$T/r.json" '.rows[0].quality.parent.samples')" = 4 ] || fail "quality.parent.samples"
+[ "$(jqv "$T/r.json" '.rows[1].quality.candidate.occupancy_median > 0')" = true ] || fail "quality occupancy"
+[ "$(jqv "$T/r.json" '.rows[1].quality.candidate.nivcsw_median | type')" = number ] || fail "quality nivcsw"
+grep -qE '^Noise: CPU occupancy \(user\+sys\)/wall [0-9]+(–[0-9]+)?%, [0-9]+(–[0-9]+)? involuntary context switches per sample, other processes [0-9.]+(–[0-9.]+)? CPUs \(medians per row and side\); [0-9]+ of 16 samples in pairs flagged contended\.$' "$T/r.md" ||
+	fail "the Noise line: $(grep '^Noise:' "$T/r.md")"
+assert_contains "$T/r.md" "Noise controls: none."
+assert_contains "$T/r.html" "<p>Noise: CPU occupancy (user+sys)/wall "
 # Warmups: no pair, warmup 1; pairs: 1..4, no warmup index; every sample ran.
 [ "$(awk -F'\t' '$5 == "" && $6 == 1' "$T/r.tsv" | wc -l)" = 4 ] || fail "4 warmup samples"
 [ "$(awk -F'\t' 'NR > 1 && $5 >= 1 && $5 <= 4 && $6 == ""' "$T/r.tsv" | wc -l)" = 16 ] || fail "16 pair samples"

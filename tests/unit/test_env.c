@@ -777,6 +777,40 @@ static void test_summary_parts(void **state)
 	json_decref(fp);
 }
 
+/* The load after the samples: read from the fake tree, shown beside the
+ * load at the start, and a warning when it rose above the threshold. */
+static void test_load_after(void **state)
+{
+	char *dir = ab_test_mktemp("env-after"), *line;
+	json_t *fp = json_pack("{s:f}", "load_1m", 0.42), *w;
+
+	(void)state;
+	ab_test_write(dir, "proc/loadavg", "1.10 0.90 0.70 3/200 555\n");
+	ab_env_record_load_after(fp, dir);
+	assert_close(json_real_value(json_object_get(fp, "load_after_1m")), 1.10, 6);
+	assert_close(json_real_value(json_object_get(fp, "load_after_5m")), 0.90, 6);
+	assert_close(json_real_value(json_object_get(fp, "load_after_15m")), 0.70, 6);
+	line = ab_env_summary(fp);
+	assert_string_equal(line, "CPU unknown, load 0.42 → 1.10");
+	free(line);
+	w = ab_env_warnings(fp, AB_ENV_LOAD_THRESHOLD_DEFAULT);
+	assert_warning_ids(w, "load", NULL);
+	assert_non_null(strstr(json_string_value(json_object_get(json_array_get(w, 0), "message")),
+				"rose to 1.10"));
+	json_decref(w);
+	w = ab_env_warnings(fp, 1.5);
+	assert_warning_ids(w, NULL);
+	json_decref(w);
+	/* an unreadable file: null, never a guessed zero */
+	ab_env_record_load_after(fp, "/nonexistent-abtool-root");
+	assert_true(json_is_null(json_object_get(fp, "load_after_1m")));
+	line = ab_env_summary(fp);
+	assert_string_equal(line, "CPU unknown, load 0.42");
+	free(line);
+	json_decref(fp);
+	ab_test_rmtemp(dir);
+}
+
 /* Thresholds are strict: at the limit there is no warning. */
 static void test_warning_thresholds(void **state)
 {
@@ -1012,6 +1046,7 @@ int main(void)
 		cmocka_unit_test(test_odd_files),
 		cmocka_unit_test(test_power_rules),
 		cmocka_unit_test(test_summary_parts),
+		cmocka_unit_test(test_load_after),
 		cmocka_unit_test(test_warning_thresholds),
 		cmocka_unit_test(test_requirements_each_key),
 		cmocka_unit_test(test_requirements_invalid),

@@ -570,6 +570,42 @@ static void test_many_rows_linear(void **state)
 	free(yaml);
 }
 
+/* max_flagged_samples counts only the samples that enter the statistics:
+ * a contended warmup cannot withhold a verdict, a contended pair can. */
+static void test_flagged_excludes_warmups(void **state)
+{
+	struct fixture f;
+	struct ab_sample *w;
+	int side;
+
+	(void)state;
+	load(&f, HEAD "warmup: 1\naccept:\n  - name: r\n    faster_by: 5%\n    max_flagged_samples: 0\n");
+	for (side = 0; side < 2; side++) {
+		w = &f.s[f.n];
+		w->entry.seq = (uint32_t)f.n++;
+		w->entry.pair = -1;
+		w->entry.warmup = 0;
+		w->entry.side = (uint8_t)side;
+		w->status = AB_SAMPLE_DONE;
+		w->nmetrics = f.exp.nmetrics;
+		w->metrics = ab_xcalloc(w->nmetrics, sizeof(double));
+		w->metrics[0] = 100e6;
+		w->wall_ns = 100000000;
+		w->checksum = ab_xstrdup("42");
+		w->flags = AB_FLAG_CONTENDED;
+	}
+	add_row(&f, 0, 0, 0.8, TIGHT);
+	analyse(&f);
+	assert_int_equal(f.a.rows[0].flagged, 0);
+	assert_int_equal(f.a.rules[0].outcome, AB_PASS);
+	ab_analysis_release(&f.a);
+	f.s[5].flags = AB_FLAG_CONTENDED;  /* a sample of pair 2 */
+	analyse(&f);
+	assert_int_equal(f.a.rows[0].flagged, 1);
+	assert_int_equal(f.a.rules[0].outcome, AB_INCONCLUSIVE);
+	release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -589,6 +625,7 @@ int main(void)
 		cmocka_unit_test(test_integrity),
 		cmocka_unit_test(test_verdict_precedence),
 		cmocka_unit_test(test_many_rows_linear),
+		cmocka_unit_test(test_flagged_excludes_warmups),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
