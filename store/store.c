@@ -754,6 +754,40 @@ static int update_headline(struct ab_store *store, int64_t run_id)
 	return err;
 }
 
+/* The row results of a run (migration 0006): row_results, the metric of
+ * each rule_results line and rule_row_results, derived from the run's
+ * stored report by the views row_results_source and
+ * rule_row_results_source, the definitions the migration backfilled with.
+ * Replaces what was there; call inside the caller's transaction, after
+ * rule_results is written. */
+static int update_row_results(struct ab_store *store, int64_t run_id)
+{
+	static const char *const steps[] = {
+		"DELETE FROM row_results WHERE run_id = ?1",
+		"INSERT INTO row_results SELECT * FROM row_results_source WHERE run_id = ?1",
+		"UPDATE rule_results SET metric = (SELECT u.value ->> 'metric' FROM runs r, "
+		"json_each(r.report, '$.rules') u WHERE r.id = rule_results.run_id AND json_valid(r.report) "
+		"AND CAST(u.key AS INTEGER) = rule_results.idx) WHERE run_id = ?1",
+		"DELETE FROM rule_row_results WHERE run_id = ?1",
+		"INSERT INTO rule_row_results(run_id, rule_idx, row_idx, outcome, detail) "
+		"SELECT s.run_id, s.rule_idx, s.row_idx, s.outcome, s.detail FROM rule_row_results_source s "
+		"WHERE s.run_id = ?1 AND s.row_idx IS NOT NULL AND s.outcome IS NOT NULL "
+		"AND EXISTS (SELECT 1 FROM rule_results x WHERE x.run_id = s.run_id AND x.idx = s.rule_idx)",
+	};
+	sqlite3_stmt *st;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]) && !err; i++) {
+		if ((err = prepare(store, &st, steps[i])) < 0)
+			break;
+		sqlite3_bind_int64(st, 1, run_id);
+		err = step_done(store, st, "storing the row results");
+		sqlite3_finalize(st);
+	}
+	return err;
+}
+
 int ab_store_run_finish(struct ab_store *store, int64_t run_id, const char *verdict,
 			const char *reasons_json, const char *report_json,
 			const struct ab_rule_record *rules, size_t nrules)
@@ -800,6 +834,9 @@ int ab_store_run_finish(struct ab_store *store, int64_t run_id, const char *verd
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
+	st = NULL;
+	if ((err = update_row_results(store, run_id)) < 0)
+		goto out_rollback;
 	return exec_sql(store, "COMMIT", "finishing the run");
 out_rollback:
 	sqlite3_finalize(st);
@@ -1492,6 +1529,39 @@ static const struct column rule_columns[] = {
 	{"name", COL_REQUIRED, 0},
 	{"outcome", COL_REQUIRED, 0},
 	{"detail", 0, 0},
+	{"metric", 0, 0},
+};
+
+/* Exported for readers only: import derives both tables from the report
+ * again (update_row_results), so they always agree with it. */
+static const struct column row_result_columns[] = {
+	{"row_idx", COL_REQUIRED, 0},
+	{"metric", COL_REQUIRED, 0},
+	{"is_primary", COL_REQUIRED, 0},
+	{"unit", 0, 0},
+	{"better", 0, 0},
+	{"pairs", 0, 0},
+	{"parent_median", 0, 0},
+	{"candidate_median", 0, 0},
+	{"parent_rsd", 0, 0},
+	{"candidate_rsd", 0, 0},
+	{"ratio", 0, 0},
+	{"ci_low", 0, 0},
+	{"ci_high", 0, 0},
+	{"ci_level", 0, 0},
+	{"pair_wins", 0, 0},
+	{"pair_losses", 0, 0},
+	{"p_signed_rank", 0, 0},
+	{"p_sign", 0, 0},
+	{"checksum_match", 0, 0},
+	{"unavailable", 0, 0},
+};
+
+static const struct column rule_row_columns[] = {
+	{"rule_idx", COL_REQUIRED, 0},
+	{"row_idx", COL_REQUIRED, 0},
+	{"outcome", COL_REQUIRED, 0},
+	{"detail", 0, 0},
 };
 
 /* "c1, c2, ..." of a column list (new string). */
@@ -1627,6 +1697,14 @@ static int export_document(struct ab_store *store, int64_t run_id, unsigned flag
 	json_object_set_new(doc, "rule_results", list = json_array());
 	if ((err = export_rows(store, "rule_results", rule_columns, NCOLS(rule_columns),
 			       "WHERE run_id = ?1 ORDER BY idx", run_id, list)) < 0)
+		goto out_free;
+	json_object_set_new(doc, "row_results", list = json_array());
+	if ((err = export_rows(store, "row_results", row_result_columns, NCOLS(row_result_columns),
+			       "WHERE run_id = ?1 ORDER BY row_idx, is_primary DESC, metric", run_id, list)) < 0)
+		goto out_free;
+	json_object_set_new(doc, "rule_row_results", list = json_array());
+	if ((err = export_rows(store, "rule_row_results", rule_row_columns, NCOLS(rule_row_columns),
+			       "WHERE run_id = ?1 ORDER BY rule_idx, row_idx", run_id, list)) < 0)
 		goto out_free;
 	if ((err = query_run_rows(store,
 				  "SELECT n.created_at, CASE WHEN n.run_id IS NULL THEN 'design' ELSE 'run' "
@@ -1935,7 +2013,8 @@ int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int
 			       "dependencies", 0, run_key)) < 0 ||
 	    (err = import_notes(store, doc, run_key, design_key)) < 0 ||
 	    (err = import_fix_report(store, run, run_key)) < 0 ||
-	    (err = update_headline(store, run_key)) < 0)
+	    (err = update_headline(store, run_key)) < 0 ||
+	    (err = update_row_results(store, run_key)) < 0)
 		goto out_rollback;
 	if ((err = exec_sql(store, "COMMIT", "importing the run")) < 0)
 		goto out_rollback;
