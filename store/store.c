@@ -2091,13 +2091,61 @@ static void append_memory(sqlite3_stmt *st, json_t *out, int same)
 	json_decref(reasons);
 }
 
+/* Which of `words` (n of them) are the first with their FTS5 term: the
+ * search table's tokenizer (Porter stemming) makes "thread" and "threads"
+ * one term, which must count once. The words are tokenized by FTS5
+ * itself, in a temporary table read back through fts5vocab. Sets keep[i]
+ * to 1 for each word to keep. */
+static int distinct_terms(struct ab_store *store, char *const *words, size_t n, int *keep)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int err, rc;
+
+	for (i = 0; i < n; i++)
+		keep[i] = 1;
+	if ((err = exec_sql(store, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_words USING "
+				   "fts5(text, tokenize = 'porter unicode61 remove_diacritics 2'); "
+				   "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_terms USING "
+				   "fts5vocab(temp, memory_words, instance); DELETE FROM temp.memory_words",
+			    "stemming the design's words")) < 0)
+		return err;
+	if ((err = prepare(store, &st, "INSERT INTO temp.memory_words(rowid, text) VALUES (?1, ?2)")) < 0)
+		return err;
+	for (i = 0; i < n && !err; i++) {
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)i);
+		bind_text(st, 2, words[i]);
+		err = step_done(store, st, "stemming the design's words");
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (err < 0 || (err = prepare(store, &st, "SELECT doc FROM temp.memory_terms t WHERE offset = 0 AND "
+					     "EXISTS (SELECT 1 FROM temp.memory_terms u WHERE u.term = t.term "
+					     "AND u.offset = 0 AND u.doc < t.doc)")) < 0)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		sqlite3_int64 doc = sqlite3_column_int64(st, 0);
+		if (doc >= 0 && (size_t)doc < n)
+			keep[doc] = 0;
+	}
+	if (rc != SQLITE_DONE)
+		err = db_error(store, "stemming the design's words");
+out:
+	sqlite3_finalize(st);
+	sqlite3_exec(store->db, "DELETE FROM temp.memory_words", NULL, NULL, NULL);
+	return err;
+}
+
 int ab_store_rejected_memory(struct ab_store *store, const char *design, char *const *words,
 			     json_t **out)
 {
 	sqlite3_stmt *st = NULL;
 	char *query = NULL, *next;
 	char *const *w;
-	int err, rc;
+	const char *words_kept[64];
+	size_t nwords = 0, nkept = 0, i;
+	int err, rc, *keep = NULL;
 
 	*out = json_array();
 	if ((err = prepare(store, &st,
@@ -2115,45 +2163,65 @@ int ab_store_rejected_memory(struct ab_store *store, const char *design, char *c
 	sqlite3_finalize(st);
 	st = NULL;
 
-	/* Each word becomes an FTS5 string (double quotes doubled), so user
-	 * text is searched for, never parsed as query syntax. */
-	for (w = words; w && *w; w++) {
-		char *quoted = ab_xmalloc(2 * strlen(*w) + 3), *q = quoted;
+	/* One FTS5 query per word, each word an FTS5 string (double quotes
+	 * doubled), so user text is searched for, never parsed as query
+	 * syntax. A design is similar when its own texts (experiment names
+	 * and hypotheses, its name, notes; not verdict reasons, which every
+	 * run words alike) hold at least two different words of the new
+	 * design's (its only word, when it has one): one shared word like
+	 * "threads" or "cache" is common in performance work and says
+	 * nothing. The best matches first: more shared words, then the best
+	 * bm25 rank of a matching document. */
+	for (w = words; w && *w && nwords < sizeof(words_kept) / sizeof(words_kept[0]); w++)
+		nwords++;
+	if (!nwords)
+		goto out;
+	keep = ab_xcalloc(nwords, sizeof(*keep));
+	if ((err = distinct_terms(store, words, nwords, keep)) < 0)
+		goto out;
+	for (i = 0; i < nwords; i++)
+		if (keep[i])
+			words_kept[nkept++] = words[i];
+	for (i = 0; i < nkept; i++) {
+		next = ab_xasprintf("%s%sSELECT %zu AS word, rowid AS doc, rank FROM search WHERE search MATCH ?%zu "
+				    "AND rowid %% 4 != 2", query ? query : "", query ? " UNION ALL " : "", i, i + 3);
+		free(query);
+		query = next;
+	}
+	next = ab_xasprintf(
+			   "WITH m AS (%s), "
+			   "d AS (SELECT CASE doc %% 4 "
+			   "  WHEN 0 THEN (SELECT design_id FROM experiments WHERE id = doc / 4) "
+			   "  WHEN 1 THEN doc / 4 "
+			   "  ELSE (SELECT coalesce(n.design_id, (SELECT design_id FROM runs x WHERE x.id = n.run_id)) "
+			   "        FROM notes n WHERE n.id = doc / 4) END AS design_id, word, rank FROM m), "
+			   "best AS (SELECT design_id, count(DISTINCT word) AS shared, min(rank) AS rank FROM d "
+			   "  WHERE design_id IS NOT NULL GROUP BY design_id HAVING count(DISTINCT word) >= ?1) "
+			   "SELECT r.id, r.created_at, g.name, e.name, r.verdict, r.reasons FROM best "
+			   "JOIN designs g ON g.id = best.design_id "
+			   "JOIN runs r ON r.id = (SELECT id FROM runs WHERE design_id = g.id AND verdict = 'rejected' "
+			   "  ORDER BY id DESC LIMIT 1) "
+			   "JOIN experiments e ON e.id = r.experiment_id "
+			   "WHERE g.name != ?2 ORDER BY best.shared DESC, best.rank LIMIT 3", query);
+	free(query);
+	query = next;
+	if ((err = prepare(store, &st, query)) < 0)
+		goto out;
+	sqlite3_bind_int(st, 1, nkept < 2 ? (int)nkept : 2);
+	bind_text(st, 2, design);
+	for (i = 0; i < nkept; i++) {
 		const char *c;
+		char *quoted = ab_xmalloc(2 * strlen(words_kept[i]) + 3), *q = quoted;
 		*q++ = '"';
-		for (c = *w; *c; c++) {
+		for (c = words_kept[i]; *c; c++) {
 			if (*c == '"')
 				*q++ = '"';
 			*q++ = *c;
 		}
 		*q++ = '"';
 		*q = '\0';
-		next = ab_xasprintf("%s%s%s", query ? query : "", query ? " OR " : "", quoted);
-		free(query);
-		free(quoted);
-		query = next;
+		sqlite3_bind_text(st, (int)i + 3, quoted, -1, free);
 	}
-	if (!query)
-		goto out;
-	if ((err = prepare(store, &st,
-			   "WITH m AS (SELECT rowid AS doc, rank FROM search WHERE search MATCH ?1), "
-			   "d AS (SELECT CASE doc % 4 "
-			   "  WHEN 0 THEN (SELECT design_id FROM experiments WHERE id = doc / 4) "
-			   "  WHEN 1 THEN doc / 4 "
-			   "  WHEN 2 THEN (SELECT design_id FROM runs WHERE id = doc / 4) "
-			   "  ELSE (SELECT coalesce(n.design_id, (SELECT design_id FROM runs x WHERE x.id = n.run_id)) "
-			   "        FROM notes n WHERE n.id = doc / 4) END AS design_id, rank FROM m), "
-			   "best AS (SELECT design_id, min(rank) AS rank FROM d WHERE design_id IS NOT NULL "
-			   "  GROUP BY design_id) "
-			   "SELECT r.id, r.created_at, g.name, e.name, r.verdict, r.reasons FROM best "
-			   "JOIN designs g ON g.id = best.design_id "
-			   "JOIN runs r ON r.id = (SELECT id FROM runs WHERE design_id = g.id AND verdict = 'rejected' "
-			   "  ORDER BY id DESC LIMIT 1) "
-			   "JOIN experiments e ON e.id = r.experiment_id "
-			   "WHERE g.name != ?2 ORDER BY best.rank LIMIT 3")) < 0)
-		goto out;
-	bind_text(st, 1, query);
-	bind_text(st, 2, design);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		append_memory(st, *out, 0);
 	if (rc != SQLITE_DONE)
@@ -2161,6 +2229,7 @@ int ab_store_rejected_memory(struct ab_store *store, const char *design, char *c
 out:
 	sqlite3_finalize(st);
 	free(query);
+	free(keep);
 	if (err) {
 		json_decref(*out);
 		*out = NULL;

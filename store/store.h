@@ -179,10 +179,15 @@ int ab_store_sample_times(struct ab_store *store, const char *experiment_hash, s
 /*
  * What the store remembers before a design is measured again: rejected
  * runs of the design named `design` (newest first, at most 5), then the
- * latest rejected run of each other design whose text matches `words`
- * (an FTS5 OR query of the given words, best bm25 match first, at most 3;
- * NULL or empty: none). A JSON array (new reference) of {id, created_at,
- * design, experiment, verdict, reason, same_design}. AB_EIO.
+ * latest rejected run of each other design whose own texts (its name,
+ * its experiments' names and hypotheses, notes on it and its runs; not
+ * verdict reasons) contain at least two different terms of `words` (a
+ * NULL-terminated array, borrowed; at most the first 64 are used; words
+ * that stem to one FTS5 term count once; with a single term, that one),
+ * searched with the FTS5 index: most shared terms first, then the best
+ * bm25 rank; at most 3 (NULL or empty `words`: none). A JSON array (new
+ * reference) of {id, created_at, design, experiment, verdict, reason,
+ * same_design}. AB_EIO.
  */
 int ab_store_rejected_memory(struct ab_store *store, const char *design, char *const *words,
 			     json_t **out);
