@@ -675,7 +675,10 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	{
 		json_t *then = json_loads(json_string_value(json_object_get(stored, "host")), 0, NULL);
 		run->host_change = host_change(then, run->host);
-		json_decref(then);
+		run->host_started = json_is_object(then) ? then : NULL;
+		if (!run->host_started)
+			json_decref(then);
+		run->resumed = 1;
 	}
 	if ((err = ab_store_run_set_status(store, run_id, "running")) < 0 ||
 	    (err = load_samples(run)) < 0 ||
@@ -967,7 +970,9 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 	in.exact_parent = run->revs.exact_parent;
 	in.seed = run->meta.seed;
 	in.builds = builds;
-	in.host = run->host;
+	/* A resumed run's host is the one it started on, as `show` says; the
+	 * "resumed" member says where it was finished. */
+	in.host = run->host_started ? run->host_started : run->host;
 	in.earlier = earlier;
 	in.identity = run->identity;
 	in.reproduce = reproduce;
@@ -986,6 +991,26 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 						      json_sprintf("host: %s", json_string_value(json_object_get(x, "message"))));
 		}
 		json_decref(w);
+	}
+	if (run->resumed) {
+		size_t k, superseded = 0;
+		const char *then = json_string_value(json_object_get(run->host_started, "hostname"));
+		const char *now = json_string_value(json_object_get(run->host, "hostname"));
+
+		for (k = 0; k < run->nsamples; k++)
+			superseded += run->samples[k].status == AB_SAMPLE_SUPERSEDED;
+		json_object_set_new(doc, "resumed", json_pack("{s:I, s:s?, s:s?, s:s?}",
+			"superseded_samples", (json_int_t)superseded, "started_on", then, "resumed_on", now,
+			"host_change", run->host_change));
+		json_array_append_new(json_object_get(doc, "warnings"), json_sprintf(
+			"the run was interrupted and resumed%s%s%s: %zu sample%s of half-finished pairs %s "
+			"superseded (run again, whole, and left out of the statistics)%s%s%s",
+			now ? " on '" : "", now ? now : "", now ? "'" : "", superseded, superseded == 1 ? "" : "s",
+			superseded == 1 ? "was" : "were",
+			run->host_change ? "; it started on another host (" : "",
+			run->host_change ? run->host_change : "",
+			run->host_change ? "): samples from two machines are mixed, and Host names the one it "
+					   "started on" : ""));
 	}
 	if (json_is_true(json_object_get(run->options, "dirty_worktree")))
 		json_array_append_new(json_object_get(doc, "warnings"), json_sprintf(
@@ -1049,5 +1074,6 @@ void ab_run_release(struct ab_run *run)
 	free(run->cache_dir);
 	free(run->identity);
 	free(run->host_change);
+	json_decref(run->host_started);
 	memset(run, 0, sizeof(*run));
 }
