@@ -42,6 +42,10 @@ static char **design_words(const struct ab_experiment *exp)
 		"lane", "lanes", "faster", "slower", "regression", "gain", "with", "from", "that", "this",
 		"than", "when", "into", "work", "change", "candidate", "parent", "more", "less", "does",
 		"time", "without", "removes", "avoid", "avoids", "make", "makes", "each", "they", "them",
+		"then", "instead", "after", "before", "over", "under", "about", "which", "while", "there",
+		"their", "these", "those", "only", "also", "some", "same", "just", "very", "much", "many",
+		"most", "such", "both", "other", "where", "what", "were", "have", "been", "being", "will",
+		"would", "could", "should", "your", "because", "through", "between", "per", "uses", "using",
 	};
 	char *text = ab_xasprintf("%s %s", exp->design, exp->hypothesis ? exp->hypothesis : "");
 	char **words = NULL, *w, *save = NULL, *p;

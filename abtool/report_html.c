@@ -1191,8 +1191,14 @@ static void provenance(FILE *f, const json_t *doc)
 	fprintf(f, "…</code>)</td></tr>\n</tbody></table></div>\n");
 	if (json_is_object(json_object_get(doc, "host"))) {
 		char *host = ab_env_summary(json_object_get(doc, "host"));
+		const json_t *resumed = json_object_get(doc, "resumed");
 		fprintf(f, "<p>Host: ");
 		esc(f, host);
+		if (json_is_string(json_object_get(resumed, "host_change"))) {
+			fprintf(f, " (where the run started; it was resumed on ");
+			esc(f, str(resumed, "resumed_on"));
+			fprintf(f, ")");
+		}
 		fprintf(f, ".</p>\n");
 		free(host);
 	}

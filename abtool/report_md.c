@@ -476,7 +476,12 @@ static void provenance(FILE *f, const json_t *doc)
 	if (json_is_object(json_object_get(doc, "host"))) {
 		char *host = ab_env_summary(json_object_get(doc, "host"));
 		const char *os = str(json_object_get(doc, "host"), "os");
-		fprintf(f, "Host: %s%s%s.\n", host, *os ? ", " : "", os);
+		const json_t *resumed = json_object_get(doc, "resumed");
+		fprintf(f, "Host: %s%s%s", host, *os ? ", " : "", os);
+		if (json_is_string(json_object_get(resumed, "host_change")))
+			fprintf(f, " (where the run started; it was resumed on %s)",
+				str(resumed, "resumed_on"));
+		fprintf(f, ".\n");
 		free(host);
 	}
 	if (json_is_string(json_object_get(doc, "compiler_identity"))) {

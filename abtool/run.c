@@ -145,8 +145,62 @@ static json_t *deps_json(const struct ab_run *run)
 	return arr;
 }
 
-/* Build (or find in the cache) both sides and record them. */
-static int prepare_builds(struct ab_run *run, const char *salt[2])
+/* The stored build of side `name` in `stored` (the "builds" array of a
+ * run read back from the store; borrowed), or NULL. */
+static const json_t *stored_build(const json_t *stored, const char *name)
+{
+	const json_t *b;
+	size_t i;
+
+	json_array_foreach(stored, i, b) {
+		const char *side = json_string_value(json_object_get(b, "side"));
+		if (side && !strcmp(side, name))
+			return b;
+	}
+	return NULL;
+}
+
+/* On resume: whether the build `b` is the one the run's first samples ran,
+ * as stored in `was`. The cache key (tree, overlay, command, environment,
+ * compiler identity, dependencies) must be the same and every declared
+ * artifact must hash as it did; an artifact that is new or gone counts as
+ * different. Returns NULL when they agree, else what differs (new string). */
+static char *build_changed(const struct ab_build *b, const json_t *was)
+{
+	const char *key = json_string_value(json_object_get(was, "cache_key"));
+	const char *text = json_string_value(json_object_get(was, "artifacts"));
+	json_t *then = text ? json_loads(text, 0, NULL) : json_object(), *v;
+	const char *path;
+	char *out = NULL;
+
+	if (key && strcmp(key, b->key))
+		out = ab_xasprintf("its cache key changed from %.12s to %.12s (the compiler identity, the "
+				   "environment or a dependency changed)", key, b->key);
+	json_object_foreach(then, path, v) {
+		const char *now = json_string_value(json_object_get(b->artifacts, path));
+		if (out)
+			break;
+		if (!now || !json_is_string(v) || strcmp(now, json_string_value(v)))
+			out = ab_xasprintf("artifact '%s' had SHA-256 %.12s and now has %.12s", path,
+					   json_is_string(v) ? json_string_value(v) : "?", now ? now : "(none)");
+	}
+	json_object_foreach(b->artifacts, path, v) {
+		if (out)
+			break;
+		if (!json_object_get(then, path))
+			out = ab_xasprintf("artifact '%s' was not hashed when the run started", path);
+	}
+	json_decref(then);
+	return out;
+}
+
+/* Build (or find in the cache) both sides and record them. `stored` (a
+ * resume: the run's stored builds, borrowed; NULL for a new run) is what
+ * every build must match: a side whose build came back different stops
+ * the resume with AB_EINVALID. A side that already has a stored build
+ * keeps that row; only a side never recorded (a run stopped during its
+ * builds) is recorded now. */
+static int prepare_builds(struct ab_run *run, const char *salt[2], const json_t *stored)
 {
 	const struct ab_experiment *exp = run->exp;
 	const git_oid *commit[2] = {&run->revs.parent, &run->revs.candidate};
@@ -193,6 +247,33 @@ static int prepare_builds(struct ab_run *run, const char *salt[2])
 			return err;
 		if (run->events.build_done)
 			run->events.build_done(run->events.ctx, label, b);
+		{
+			const json_t *was = stored ? stored_build(stored, name) : NULL;
+			const char *st = json_string_value(json_object_get(was, "status"));
+			char *why = was && st && !strcmp(st, "ok") && b->status == AB_BUILD_OK
+				    ? build_changed(b, was) : NULL;
+			if (why) {
+				err = ab_error_set(AB_EINVALID,
+					"run %lld cannot be resumed: the %s build %s differs from the one its samples "
+					"so far ran: %s; finishing the run would mix two builds on one side, so it "
+					"stays interrupted with its samples and its stored builds as they were; "
+					"measure again in a new run: 'abtool run %s'", (long long)run->meta.id, name,
+					b->cached ? "found in the cache" : "made again (the cached one is gone)", why,
+					exp->path);
+				free(why);
+				return err;
+			}
+			/* The stored row describes the build the samples ran (and
+			 * how long it took to make): a resume keeps it. */
+			if (was) {
+				if (b->status != AB_BUILD_OK)
+					ab_strv_push(&run->integrity,
+						     ab_xasprintf("%s build failed on resume (%s); the whole log is "
+								  "in %s", name, b->detail ? b->detail :
+								  ab_build_status_name(b->status), b->log_path));
+				continue;
+			}
+		}
 
 		cmd = exp->build.shell || exp->build.argv ? ab_command_display(&exp->build) : NULL;
 		tail = b->status != AB_BUILD_OK ? ab_build_log_tail(b, 200) : NULL;
@@ -447,7 +528,7 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	 * reports the run's samples. */
 	if ((err = load_samples(run)) < 0)
 		return err;
-	if ((err = prepare_builds(run, salt)) < 0) {
+	if ((err = prepare_builds(run, salt, NULL)) < 0) {
 		if (err == AB_EINTERRUPTED)
 			ab_store_run_set_status(store, run->meta.id, "interrupted");
 		return err;
@@ -544,7 +625,7 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	json_t *stored = NULL, *opts;
 	const char *status, *path;
 	const char *salt[2] = {"", ""};
-	int err;
+	int err, claimed = 0;
 
 	memset(exp_out, 0, sizeof(*exp_out));
 	memset(run, 0, sizeof(*run));
@@ -605,6 +686,7 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 					     "for it, or stop it and resume then", (long long)run_id);
 		if ((err = taken < 0 ? taken : 0) < 0)
 			goto out;
+		claimed = 1;
 	}
 	run->kind = json_string_value(json_object_get(stored, "kind")) &&
 			    !strcmp(json_string_value(json_object_get(stored, "kind")), "calibrate")
@@ -634,16 +716,20 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	{
 		json_t *then = json_loads(json_string_value(json_object_get(stored, "host")), 0, NULL);
 		run->host_change = host_change(then, run->host);
-		json_decref(then);
+		run->host_started = json_is_object(then) ? then : NULL;
+		if (!run->host_started)
+			json_decref(then);
+		run->resumed = 1;
 	}
 	if ((err = ab_store_run_set_status(store, run_id, "running")) < 0 ||
 	    (err = load_samples(run)) < 0 ||
-	    (err = prepare_builds(run, salt)) < 0 ||
+	    (err = prepare_builds(run, salt, json_object_get(stored, "builds"))) < 0 ||
 	    (err = replan_half_pairs(run)) < 0 ||
 	    (err = load_samples(run)) < 0)
 		goto out;
 out:
-	if (err == AB_EINTERRUPTED)  /* in a build: not running any more */
+	/* in a build, or refused after taking the run over: not running any more */
+	if (err == AB_EINTERRUPTED || (err < 0 && claimed))
 		ab_store_run_set_status(store, run_id, "interrupted");
 	json_decref(stored);
 	return err;
@@ -938,7 +1024,9 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 	in.exact_parent = run->revs.exact_parent;
 	in.seed = run->meta.seed;
 	in.builds = builds;
-	in.host = run->host;
+	/* A resumed run's host is the one it started on, as `show` says; the
+	 * "resumed" member says where it was finished. */
+	in.host = run->host_started ? run->host_started : run->host;
 	in.earlier = earlier;
 	in.identity = run->identity;
 	in.reproduce = reproduce;
@@ -968,6 +1056,26 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 					"environment.commands: '%s' %s; its output in host.commands may be "
 					"incomplete", cmd, status));
 		}
+	}
+	if (run->resumed) {
+		size_t k, superseded = 0;
+		const char *then = json_string_value(json_object_get(run->host_started, "hostname"));
+		const char *now = json_string_value(json_object_get(run->host, "hostname"));
+
+		for (k = 0; k < run->nsamples; k++)
+			superseded += run->samples[k].status == AB_SAMPLE_SUPERSEDED;
+		json_object_set_new(doc, "resumed", json_pack("{s:I, s:s?, s:s?, s:s?}",
+			"superseded_samples", (json_int_t)superseded, "started_on", then, "resumed_on", now,
+			"host_change", run->host_change));
+		json_array_append_new(json_object_get(doc, "warnings"), json_sprintf(
+			"the run was interrupted and resumed%s%s%s: %zu sample%s of half-finished pairs %s "
+			"superseded (run again, whole, and left out of the statistics)%s%s%s",
+			now ? " on '" : "", now ? now : "", now ? "'" : "", superseded, superseded == 1 ? "" : "s",
+			superseded == 1 ? "was" : "were",
+			run->host_change ? "; it started on another host (" : "",
+			run->host_change ? run->host_change : "",
+			run->host_change ? "): samples from two machines are mixed, and Host names the one it "
+					   "started on" : ""));
 	}
 	if (json_is_true(json_object_get(run->options, "dirty_worktree")))
 		json_array_append_new(json_object_get(doc, "warnings"), json_sprintf(
@@ -1031,5 +1139,6 @@ void ab_run_release(struct ab_run *run)
 	free(run->cache_dir);
 	free(run->identity);
 	free(run->host_change);
+	json_decref(run->host_started);
 	memset(run, 0, sizeof(*run));
 }

@@ -64,6 +64,9 @@ struct ab_run {
 	const char *kind;                 /* "ab" or "calibrate" */
 	int block_pairs;                  /* calibrate: the experiment's planned pairs */
 	char *host_change;                /* resume: how the host differs from the run's start, or NULL */
+	json_t *host_started;             /* resume: the fingerprint stored when the run started (the
+	                                     report's and `show`'s host), or NULL */
+	int resumed;                      /* this process resumed the run */
 	int dirty;                        /* the user's work tree had uncommitted changes at the start */
 	int stopped_early;                /* a failed sample or checksum mismatch stopped the samples */
 };

@@ -769,6 +769,40 @@ static int update_headline(struct ab_store *store, int64_t run_id)
 	return err;
 }
 
+/* The row results of a run (migration 0006): row_results, the metric of
+ * each rule_results line and rule_row_results, derived from the run's
+ * stored report by the views row_results_source and
+ * rule_row_results_source, the definitions the migration backfilled with.
+ * Replaces what was there; call inside the caller's transaction, after
+ * rule_results is written. */
+static int update_row_results(struct ab_store *store, int64_t run_id)
+{
+	static const char *const steps[] = {
+		"DELETE FROM row_results WHERE run_id = ?1",
+		"INSERT INTO row_results SELECT * FROM row_results_source WHERE run_id = ?1",
+		"UPDATE rule_results SET metric = (SELECT u.value ->> 'metric' FROM runs r, "
+		"json_each(r.report, '$.rules') u WHERE r.id = rule_results.run_id AND json_valid(r.report) "
+		"AND CAST(u.key AS INTEGER) = rule_results.idx) WHERE run_id = ?1",
+		"DELETE FROM rule_row_results WHERE run_id = ?1",
+		"INSERT INTO rule_row_results(run_id, rule_idx, row_idx, outcome, detail) "
+		"SELECT s.run_id, s.rule_idx, s.row_idx, s.outcome, s.detail FROM rule_row_results_source s "
+		"WHERE s.run_id = ?1 AND s.row_idx IS NOT NULL AND s.outcome IS NOT NULL "
+		"AND EXISTS (SELECT 1 FROM rule_results x WHERE x.run_id = s.run_id AND x.idx = s.rule_idx)",
+	};
+	sqlite3_stmt *st;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]) && !err; i++) {
+		if ((err = prepare(store, &st, steps[i])) < 0)
+			break;
+		sqlite3_bind_int64(st, 1, run_id);
+		err = step_done(store, st, "storing the row results");
+		sqlite3_finalize(st);
+	}
+	return err;
+}
+
 int ab_store_run_finish(struct ab_store *store, int64_t run_id, const char *verdict,
 			const char *reasons_json, const char *report_json,
 			const struct ab_rule_record *rules, size_t nrules)
@@ -815,6 +849,9 @@ int ab_store_run_finish(struct ab_store *store, int64_t run_id, const char *verd
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
+	st = NULL;
+	if ((err = update_row_results(store, run_id)) < 0)
+		goto out_rollback;
 	return exec_sql(store, "COMMIT", "finishing the run");
 out_rollback:
 	sqlite3_finalize(st);
@@ -1507,6 +1544,39 @@ static const struct column rule_columns[] = {
 	{"name", COL_REQUIRED, 0},
 	{"outcome", COL_REQUIRED, 0},
 	{"detail", 0, 0},
+	{"metric", 0, 0},
+};
+
+/* Exported for readers only: import derives both tables from the report
+ * again (update_row_results), so they always agree with it. */
+static const struct column row_result_columns[] = {
+	{"row_idx", COL_REQUIRED, 0},
+	{"metric", COL_REQUIRED, 0},
+	{"is_primary", COL_REQUIRED, 0},
+	{"unit", 0, 0},
+	{"better", 0, 0},
+	{"pairs", 0, 0},
+	{"parent_median", 0, 0},
+	{"candidate_median", 0, 0},
+	{"parent_rsd", 0, 0},
+	{"candidate_rsd", 0, 0},
+	{"ratio", 0, 0},
+	{"ci_low", 0, 0},
+	{"ci_high", 0, 0},
+	{"ci_level", 0, 0},
+	{"pair_wins", 0, 0},
+	{"pair_losses", 0, 0},
+	{"p_signed_rank", 0, 0},
+	{"p_sign", 0, 0},
+	{"checksum_match", 0, 0},
+	{"unavailable", 0, 0},
+};
+
+static const struct column rule_row_columns[] = {
+	{"rule_idx", COL_REQUIRED, 0},
+	{"row_idx", COL_REQUIRED, 0},
+	{"outcome", COL_REQUIRED, 0},
+	{"detail", 0, 0},
 };
 
 /* "c1, c2, ..." of a column list (new string). */
@@ -1642,6 +1712,14 @@ static int export_document(struct ab_store *store, int64_t run_id, unsigned flag
 	json_object_set_new(doc, "rule_results", list = json_array());
 	if ((err = export_rows(store, "rule_results", rule_columns, NCOLS(rule_columns),
 			       "WHERE run_id = ?1 ORDER BY idx", run_id, list)) < 0)
+		goto out_free;
+	json_object_set_new(doc, "row_results", list = json_array());
+	if ((err = export_rows(store, "row_results", row_result_columns, NCOLS(row_result_columns),
+			       "WHERE run_id = ?1 ORDER BY row_idx, is_primary DESC, metric", run_id, list)) < 0)
+		goto out_free;
+	json_object_set_new(doc, "rule_row_results", list = json_array());
+	if ((err = export_rows(store, "rule_row_results", rule_row_columns, NCOLS(rule_row_columns),
+			       "WHERE run_id = ?1 ORDER BY rule_idx, row_idx", run_id, list)) < 0)
 		goto out_free;
 	if ((err = query_run_rows(store,
 				  "SELECT n.created_at, CASE WHEN n.run_id IS NULL THEN 'design' ELSE 'run' "
@@ -1950,7 +2028,8 @@ int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int
 			       "dependencies", 0, run_key)) < 0 ||
 	    (err = import_notes(store, doc, run_key, design_key)) < 0 ||
 	    (err = import_fix_report(store, run, run_key)) < 0 ||
-	    (err = update_headline(store, run_key)) < 0)
+	    (err = update_headline(store, run_key)) < 0 ||
+	    (err = update_row_results(store, run_key)) < 0)
 		goto out_rollback;
 	if ((err = exec_sql(store, "COMMIT", "importing the run")) < 0)
 		goto out_rollback;
@@ -2027,13 +2106,61 @@ static void append_memory(sqlite3_stmt *st, json_t *out, int same)
 	json_decref(reasons);
 }
 
+/* Which of `words` (n of them) are the first with their FTS5 term: the
+ * search table's tokenizer (Porter stemming) makes "thread" and "threads"
+ * one term, which must count once. The words are tokenized by FTS5
+ * itself, in a temporary table read back through fts5vocab. Sets keep[i]
+ * to 1 for each word to keep. */
+static int distinct_terms(struct ab_store *store, char *const *words, size_t n, int *keep)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int err, rc;
+
+	for (i = 0; i < n; i++)
+		keep[i] = 1;
+	if ((err = exec_sql(store, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_words USING "
+				   "fts5(text, tokenize = 'porter unicode61 remove_diacritics 2'); "
+				   "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_terms USING "
+				   "fts5vocab(temp, memory_words, instance); DELETE FROM temp.memory_words",
+			    "stemming the design's words")) < 0)
+		return err;
+	if ((err = prepare(store, &st, "INSERT INTO temp.memory_words(rowid, text) VALUES (?1, ?2)")) < 0)
+		return err;
+	for (i = 0; i < n && !err; i++) {
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)i);
+		bind_text(st, 2, words[i]);
+		err = step_done(store, st, "stemming the design's words");
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (err < 0 || (err = prepare(store, &st, "SELECT doc FROM temp.memory_terms t WHERE offset = 0 AND "
+					     "EXISTS (SELECT 1 FROM temp.memory_terms u WHERE u.term = t.term "
+					     "AND u.offset = 0 AND u.doc < t.doc)")) < 0)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		sqlite3_int64 doc = sqlite3_column_int64(st, 0);
+		if (doc >= 0 && (size_t)doc < n)
+			keep[doc] = 0;
+	}
+	if (rc != SQLITE_DONE)
+		err = db_error(store, "stemming the design's words");
+out:
+	sqlite3_finalize(st);
+	sqlite3_exec(store->db, "DELETE FROM temp.memory_words", NULL, NULL, NULL);
+	return err;
+}
+
 int ab_store_rejected_memory(struct ab_store *store, const char *design, char *const *words,
 			     json_t **out)
 {
 	sqlite3_stmt *st = NULL;
 	char *query = NULL, *next;
 	char *const *w;
-	int err, rc;
+	const char *words_kept[64];
+	size_t nwords = 0, nkept = 0, i;
+	int err, rc, *keep = NULL;
 
 	*out = json_array();
 	if ((err = prepare(store, &st,
@@ -2051,45 +2178,65 @@ int ab_store_rejected_memory(struct ab_store *store, const char *design, char *c
 	sqlite3_finalize(st);
 	st = NULL;
 
-	/* Each word becomes an FTS5 string (double quotes doubled), so user
-	 * text is searched for, never parsed as query syntax. */
-	for (w = words; w && *w; w++) {
-		char *quoted = ab_xmalloc(2 * strlen(*w) + 3), *q = quoted;
+	/* One FTS5 query per word, each word an FTS5 string (double quotes
+	 * doubled), so user text is searched for, never parsed as query
+	 * syntax. A design is similar when its own texts (experiment names
+	 * and hypotheses, its name, notes; not verdict reasons, which every
+	 * run words alike) hold at least two different words of the new
+	 * design's (its only word, when it has one): one shared word like
+	 * "threads" or "cache" is common in performance work and says
+	 * nothing. The best matches first: more shared words, then the best
+	 * bm25 rank of a matching document. */
+	for (w = words; w && *w && nwords < sizeof(words_kept) / sizeof(words_kept[0]); w++)
+		nwords++;
+	if (!nwords)
+		goto out;
+	keep = ab_xcalloc(nwords, sizeof(*keep));
+	if ((err = distinct_terms(store, words, nwords, keep)) < 0)
+		goto out;
+	for (i = 0; i < nwords; i++)
+		if (keep[i])
+			words_kept[nkept++] = words[i];
+	for (i = 0; i < nkept; i++) {
+		next = ab_xasprintf("%s%sSELECT %zu AS word, rowid AS doc, rank FROM search WHERE search MATCH ?%zu "
+				    "AND rowid %% 4 != 2", query ? query : "", query ? " UNION ALL " : "", i, i + 3);
+		free(query);
+		query = next;
+	}
+	next = ab_xasprintf(
+			   "WITH m AS (%s), "
+			   "d AS (SELECT CASE doc %% 4 "
+			   "  WHEN 0 THEN (SELECT design_id FROM experiments WHERE id = doc / 4) "
+			   "  WHEN 1 THEN doc / 4 "
+			   "  ELSE (SELECT coalesce(n.design_id, (SELECT design_id FROM runs x WHERE x.id = n.run_id)) "
+			   "        FROM notes n WHERE n.id = doc / 4) END AS design_id, word, rank FROM m), "
+			   "best AS (SELECT design_id, count(DISTINCT word) AS shared, min(rank) AS rank FROM d "
+			   "  WHERE design_id IS NOT NULL GROUP BY design_id HAVING count(DISTINCT word) >= ?1) "
+			   "SELECT r.id, r.created_at, g.name, e.name, r.verdict, r.reasons FROM best "
+			   "JOIN designs g ON g.id = best.design_id "
+			   "JOIN runs r ON r.id = (SELECT id FROM runs WHERE design_id = g.id AND verdict = 'rejected' "
+			   "  ORDER BY id DESC LIMIT 1) "
+			   "JOIN experiments e ON e.id = r.experiment_id "
+			   "WHERE g.name != ?2 ORDER BY best.shared DESC, best.rank LIMIT 3", query);
+	free(query);
+	query = next;
+	if ((err = prepare(store, &st, query)) < 0)
+		goto out;
+	sqlite3_bind_int(st, 1, nkept < 2 ? (int)nkept : 2);
+	bind_text(st, 2, design);
+	for (i = 0; i < nkept; i++) {
 		const char *c;
+		char *quoted = ab_xmalloc(2 * strlen(words_kept[i]) + 3), *q = quoted;
 		*q++ = '"';
-		for (c = *w; *c; c++) {
+		for (c = words_kept[i]; *c; c++) {
 			if (*c == '"')
 				*q++ = '"';
 			*q++ = *c;
 		}
 		*q++ = '"';
 		*q = '\0';
-		next = ab_xasprintf("%s%s%s", query ? query : "", query ? " OR " : "", quoted);
-		free(query);
-		free(quoted);
-		query = next;
+		sqlite3_bind_text(st, (int)i + 3, quoted, -1, free);
 	}
-	if (!query)
-		goto out;
-	if ((err = prepare(store, &st,
-			   "WITH m AS (SELECT rowid AS doc, rank FROM search WHERE search MATCH ?1), "
-			   "d AS (SELECT CASE doc % 4 "
-			   "  WHEN 0 THEN (SELECT design_id FROM experiments WHERE id = doc / 4) "
-			   "  WHEN 1 THEN doc / 4 "
-			   "  WHEN 2 THEN (SELECT design_id FROM runs WHERE id = doc / 4) "
-			   "  ELSE (SELECT coalesce(n.design_id, (SELECT design_id FROM runs x WHERE x.id = n.run_id)) "
-			   "        FROM notes n WHERE n.id = doc / 4) END AS design_id, rank FROM m), "
-			   "best AS (SELECT design_id, min(rank) AS rank FROM d WHERE design_id IS NOT NULL "
-			   "  GROUP BY design_id) "
-			   "SELECT r.id, r.created_at, g.name, e.name, r.verdict, r.reasons FROM best "
-			   "JOIN designs g ON g.id = best.design_id "
-			   "JOIN runs r ON r.id = (SELECT id FROM runs WHERE design_id = g.id AND verdict = 'rejected' "
-			   "  ORDER BY id DESC LIMIT 1) "
-			   "JOIN experiments e ON e.id = r.experiment_id "
-			   "WHERE g.name != ?2 ORDER BY best.rank LIMIT 3")) < 0)
-		goto out;
-	bind_text(st, 1, query);
-	bind_text(st, 2, design);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		append_memory(st, *out, 0);
 	if (rc != SQLITE_DONE)
@@ -2097,6 +2244,7 @@ int ab_store_rejected_memory(struct ab_store *store, const char *design, char *c
 out:
 	sqlite3_finalize(st);
 	free(query);
+	free(keep);
 	if (err) {
 		json_decref(*out);
 		*out = NULL;

@@ -141,7 +141,12 @@ struct ab_rule_record {
 
 /*
  * Finish a run in one transaction: verdict, reasons (JSON array text),
- * the JSON report text, and the rules' outcomes; status "finished".
+ * the JSON report text, and the rules' outcomes; status "finished". In
+ * the same transaction the row results are derived from `report_json`
+ * (docs/history.md "Row results"): row_results (per row and metric: pairs,
+ * per-side median and RSD, ratio, decision interval, pair wins, p values),
+ * the metric of each rule_results line and rule_row_results (each rule's
+ * outcome and detail per row). All strings borrowed. AB_EIO, AB_ELOCKED.
  */
 int ab_store_run_finish(struct ab_store *store, int64_t run_id, const char *verdict,
 			const char *reasons_json, const char *report_json,
@@ -181,10 +186,15 @@ int ab_store_sample_times(struct ab_store *store, const char *experiment_hash, s
 /*
  * What the store remembers before a design is measured again: rejected
  * runs of the design named `design` (newest first, at most 5), then the
- * latest rejected run of each other design whose text matches `words`
- * (an FTS5 OR query of the given words, best bm25 match first, at most 3;
- * NULL or empty: none). A JSON array (new reference) of {id, created_at,
- * design, experiment, verdict, reason, same_design}. AB_EIO.
+ * latest rejected run of each other design whose own texts (its name,
+ * its experiments' names and hypotheses, notes on it and its runs; not
+ * verdict reasons) contain at least two different terms of `words` (a
+ * NULL-terminated array, borrowed; at most the first 64 are used; words
+ * that stem to one FTS5 term count once; with a single term, that one),
+ * searched with the FTS5 index: most shared terms first, then the best
+ * bm25 rank; at most 3 (NULL or empty `words`: none). A JSON array (new
+ * reference) of {id, created_at, design, experiment, verdict, reason,
+ * same_design}. AB_EIO.
  */
 int ab_store_rejected_memory(struct ab_store *store, const char *design, char *const *words,
 			     json_t **out);
@@ -291,8 +301,9 @@ int ab_store_sample_counts(struct ab_store *store, int64_t run_id, json_t **out)
  *   design {name, created_at}, experiment {hash, name, hypothesis, path,
  *   text, created_at}, builds [...], rows [{idx, params}],
  *   samples [every column; metrics as an object] (with
- *   AB_STORE_EXPORT_SAMPLES), rule_results [...], notes [{created_at,
- *   scope, text}] (the run's and its design's).
+ *   AB_STORE_EXPORT_SAMPLES), rule_results [...], row_results [...],
+ *   rule_row_results [...], notes [{created_at, scope, text}] (the run's
+ *   and its design's).
  * Errors: AB_ENOTFOUND, AB_EIO.
  */
 int ab_store_export(struct ab_store *store, int64_t run_id, unsigned flags, json_t **out);
@@ -305,7 +316,10 @@ int ab_store_export(struct ab_store *store, int64_t run_id, unsigned flags, json
  * matched by name and the experiment by the hash of its text (both are
  * added when missing); design notes already present (same design, time
  * and text) are not added twice. The stored report's run_id becomes the
- * new local id. Errors: AB_EINVALID naming the field when the document is
+ * new local id. row_results and rule_row_results are derived again from
+ * the imported report (as when a run finishes), not read from the
+ * document, so they agree with the report whatever wrote the file.
+ * Errors: AB_EINVALID naming the field when the document is
  * not an export or a required field is missing or of the wrong type, or
  * the experiment text does not match its hash; AB_EIO, AB_ELOCKED.
  */

@@ -39,7 +39,7 @@ jq -S "$strip" "$T/b.json" >"$T/b.cmp"
 diff "$T/a.cmp" "$T/b.cmp" >&2 || fail "export of B's run differs from A's"
 [ "$(jqv "$T/b.json" .run.id)" = 2 ] || fail "new local id"
 [ "$(jqv "$T/b.json" .run.report.run_id)" = 2 ] || fail "the report names the local id"
-for table in samples rows builds rule_results; do
+for table in samples rows builds rule_results row_results rule_row_results; do
 	na=$(sqlite3 "$a" "SELECT count(*) FROM $table WHERE run_id = 1")
 	nb=$(sqlite3 "$b" "SELECT count(*) FROM $table WHERE run_id = 2")
 	[ "$na" = "$nb" ] && [ "$na" -gt 0 ] || fail "$table: $na in A, $nb in B"
@@ -54,6 +54,26 @@ cmp -s "$T/a.md" "$T/b.md" || fail "the Markdown report differs"
 # It is searchable and listed in B.
 [ "$("$ABTOOL" history --store "$b" --grep "quiet box" --json | jq -r 'map(.uuid) | join(",")')" = "$uuid" ] \
 	|| fail "imported note not searchable"
+
+# A finished run's row results (written with its verdict) hold the
+# report's numbers: one primary line per row, the rule outcomes per row.
+[ "$(jqv "$T/a.json" '.row_results | map(select(.is_primary == 1) | [.row_idx, .metric, .ratio, .ci_low,
+	.ci_high, .pair_wins, .pairs, .parent_median, .candidate_rsd, .p_signed_rank]) | tojson')" \
+	= "$(jqv "$T/a.json" '.run.report.rows | to_entries | map([.key, .value.metric, .value.ratio,
+	.value.ci[0], .value.ci[1], .value.pair_wins, .value.pairs, .value.parent.median,
+	.value.candidate.rsd, .value.p_signed_rank]) | tojson')" ] || fail "row_results differ from the report"
+[ "$(jqv "$T/a.json" '.row_results | map(select(.is_primary == 1)) | length')" = 2 ] || fail "2 primary row results"
+[ "$(jqv "$T/a.json" '.rule_row_results | map("\(.rule_idx):\(.row_idx):\(.outcome)") | join(",")')" \
+	= "$(jqv "$T/a.json" '[.run.report.rules | to_entries[] | .key as $i | .value.rows | to_entries[] |
+	"\($i):\(.key):\(.value.outcome)"] | join(",")')" ] || fail "rule_row_results differ from the report"
+# An export without them (an older abtool's) gets them from its report.
+jq '.run.uuid = "0123456789abcdef0123456789abcdee" | del(.row_results, .rule_row_results)
+	| .rule_results |= map(del(.metric))' "$T/a.json" >"$T/old.json"
+expect_exit 0 "$ABTOOL" import "$T/old.json" --store "$b"
+expect_exit 0 "$ABTOOL" export 3 --format json --store "$b" -o "$T/old-b.json"
+[ "$(jq -S '.row_results, .rule_row_results, .rule_results' "$T/old-b.json")" \
+	= "$(jq -S '.row_results, .rule_row_results, .rule_results' "$T/a.json")" ] \
+	|| fail "row results not derived again on import"
 
 # Importing the same run again changes nothing.
 before=$(sqlite3 "$b" "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM samples), (SELECT count(*) FROM notes)")
@@ -74,7 +94,7 @@ assert_contains "$T/err" "cannot read '$T/missing.json'"
 "$ABTOOL" report 1 --store "$a" --format json >"$T/report.json"
 expect_exit 64 "$ABTOOL" import "$T/report.json" --store "$b"
 assert_contains "$T/err" "not an abtool export"
-[ "$(sqlite3 "$b" "SELECT count(*) FROM runs")" = 2 ] || fail "a refused import stored something"
+[ "$(sqlite3 "$b" "SELECT count(*) FROM runs")" = 3 ] || fail "a refused import stored something"
 
 # TSV: a header and one line per sample, every field.
 expect_exit 0 "$ABTOOL" export 1 --format tsv --store "$a"

@@ -24,6 +24,12 @@ sqlite3 "$db" "select seq, side, wall_ns, checksum from samples where status = 1
 done_before=$(wc -l < "$T/before")
 [ "$(sqlite3 "$db" "select status from runs where id = 1")" = running ] || fail "status after SIGKILL"
 
+# As if the run had started on another machine: the report keeps the host
+# it started on (as `show` does) and says where it was resumed.
+host=$(sqlite3 "$db" "select json_extract(host, '$.hostname') from runs where id = 1")
+[ -n "$host" ] || fail "no hostname in the stored fingerprint"
+sqlite3 "$db" "update runs set host = json_set(host, '$.hostname', 'otherbox', '$.cpu_model', 'AMD EPYC 7B13') where id = 1"
+
 expect_decided "$ABTOOL" resume 1 --store "$db" --json "$T/r.json"
 [ "$(sqlite3 "$db" "select status from runs where id = 1")" = finished ] || fail "resume did not finish the run"
 # the design given to run (--design) is the resumed run's too
@@ -46,6 +52,30 @@ done < "$T/before"
 [ "$(sqlite3 "$db" "select count(*) from samples where run_id = 1 and status = 0")" = 0 ] || fail "planned samples left"
 superseded=$(sqlite3 "$db" "select count(*) from samples where run_id = 1 and status = 2")
 [ $((superseded % 2)) = 0 ] || fail "superseded samples come in pairs"
+# The report says it was interrupted and resumed, and by whom.
+[ "$(jqv "$T/r.json" .resumed.superseded_samples)" = "$superseded" ] || fail "resumed.superseded_samples"
+[ "$(jqv "$T/r.json" .resumed.started_on)" = otherbox ] || fail "resumed.started_on"
+[ "$(jqv "$T/r.json" .resumed.resumed_on)" = "$host" ] || fail "resumed.resumed_on"
+case "$(jqv "$T/r.json" .resumed.host_change)" in "hostname \"otherbox\" -> \"$host\""*) ;;
+*) fail "resumed.host_change: $(jqv "$T/r.json" .resumed.host_change)" ;; esac
+[ "$(jqv "$T/r.json" .host.hostname)" = otherbox ] || fail "the report's host is not the one the run started on"
+[ "$(jqv "$T/r.json" '.warnings | map(select(startswith("the run was interrupted and resumed"))) | length')" = 1 ] \
+	|| fail "no resume warning"
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 "$(dirname "$0")/validate_json.py" "$ABTOOL_TEST_SRC/docs/report-schema.json" "$T/r.json" \
+		|| fail "the resumed run's report does not validate"
+fi
+expect_exit 0 "$ABTOOL" report 1 --store "$db"
+assert_contains "$T/out" "the run was interrupted and resumed on '$host': $superseded samples of half-finished pairs were superseded"
+assert_contains "$T/out" "it started on another host (hostname \"otherbox\" -> \"$host\""
+assert_contains "$T/out" "(where the run started; it was resumed on $host)."
+grep -q "^Host: .*(AMD EPYC 7B13).*(where the run started" "$T/out" || fail "the Host line: $(grep ^Host: "$T/out")"
+expect_exit 0 "$ABTOOL" show 1 --store "$db"
+assert_contains "$T/out" "(AMD EPYC 7B13)"
+expect_exit 0 "$ABTOOL" report 1 --store "$db" --format html
+assert_contains "$T/out" "(where the run started; it was resumed on $host)"
+assert_contains "$T/out" "the run was interrupted and resumed on"
+
 [ "$(sqlite3 "$db" "pragma integrity_check")" = ok ] || fail "integrity_check"
 
 # Recompute the rows from the stored samples with `abtool analyze`.

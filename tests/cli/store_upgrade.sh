@@ -1,7 +1,9 @@
 # Every committed fixture store (tests/fixtures/store-vN.db, made by real
 # runs of the binary whose schema was version N) opens with this binary:
 # the migrations bring it to the latest version, and every row survives
-# (counts of each table, content hashes of samples and runs).
+# (count and content hash of every table the fixture has, over the columns
+# it had), and the row results that migration 0006 derives from the stored
+# reports say what the reports say.
 . "$(dirname "$0")/lib.sh"
 
 fixtures="$ABTOOL_TEST_SRC/tests/fixtures"
@@ -9,18 +11,60 @@ latest=$(ls "$ABTOOL_TEST_SRC"/store/migrations/[0-9][0-9][0-9][0-9]_*.sql | wc 
 [ "$latest" -ge 2 ] || fail "expected at least two migrations, found $latest"
 ls "$fixtures"/store-v*.db >/dev/null 2>&1 || fail "no fixture stores in $fixtures"
 
-tables="designs experiments runs builds rows samples rule_results notes"
-# snapshot DB ORIGINAL: counts and content hashes of DB, over the columns
-# the fixture ORIGINAL had (a migration may add columns, never change them)
+# table:ordering key of every table a fixture may hold (run_dependencies
+# since schema 3)
+tables="designs:id experiments:id runs:id builds:run_id,side rows:run_id,idx samples:run_id,seq
+rule_results:run_id,idx notes:id run_dependencies:run_id,name"
+# snapshot DB ORIGINAL: the count and a content hash of each table of DB,
+# over the columns the fixture ORIGINAL had (a migration may add columns,
+# never change them); a table ORIGINAL lacks must be empty in DB.
 snapshot() {
 	local t cols
 	for t in $tables; do
-		echo "$t $(sqlite3 "$1" "SELECT count(*) FROM $t")"
-	done
-	for t in "samples:run_id, seq" "runs:id" "builds:run_id, side" "rule_results:run_id, idx"; do
 		cols=$(sqlite3 "$2" "SELECT group_concat(name, ', ') FROM pragma_table_info('${t%%:*}')")
+		if [ -z "$cols" ]; then
+			if [ -n "$(sqlite3 "$1" "SELECT 1 FROM sqlite_schema WHERE name = '${t%%:*}'")" ]; then
+				echo "${t%%:*} $(sqlite3 "$1" "SELECT count(*) FROM ${t%%:*}")"
+			else
+				echo "${t%%:*} 0"
+			fi
+			continue
+		fi
+		echo "${t%%:*} $(sqlite3 "$1" "SELECT count(*) FROM ${t%%:*}")"
 		echo "${t%%:*} $(sqlite3 "$1" "SELECT $cols FROM ${t%%:*} ORDER BY ${t#*:}" | sha256sum)"
 	done
+}
+
+# check_row_results DB NAME: for every run of DB with a report, the
+# primary metric's line of row_results for each row, and each rule's
+# outcome per row in rule_row_results, hold the report's values (read here
+# with jq, not with the SQL that filled the tables).
+check_row_results() {
+	local id n
+	n=0
+	for id in $(sqlite3 "$1" "SELECT id FROM runs WHERE report IS NOT NULL ORDER BY id"); do
+		sqlite3 "$1" "SELECT report FROM runs WHERE id = $id" >"$T/report.json"
+		jq -c '[.rows | to_entries[] | [.key, .value.metric, .value.pairs, .value.parent.median,
+			.value.candidate.median, .value.parent.rsd, .value.candidate.rsd, .value.ratio,
+			.value.ci[0], .value.ci[1], .value.ci_level, .value.pair_wins, .value.p_signed_rank,
+			.value.checksum_match, .value.unavailable]]' "$T/report.json" >"$T/want.rows"
+		sqlite3 -json "$1" "SELECT row_idx, metric, pairs, parent_median, candidate_median, parent_rsd,
+			candidate_rsd, ratio, ci_low, ci_high, ci_level, pair_wins, p_signed_rank, checksum_match,
+			unavailable FROM row_results WHERE run_id = $id AND is_primary ORDER BY row_idx" |
+			jq -sc '[.[0][]? | [.row_idx, .metric, .pairs, .parent_median, .candidate_median, .parent_rsd,
+			.candidate_rsd, .ratio, .ci_low, .ci_high, .ci_level, .pair_wins, .p_signed_rank,
+			(if .checksum_match == null then null else .checksum_match == 1 end), .unavailable]]' >"$T/got.rows"
+		diff "$T/want.rows" "$T/got.rows" >&2 || fail "$2: row_results of run $id differ from its report"
+		jq -c '(.rows | map(.params)) as $p | [.rules | to_entries[] | .key as $i | .value.rows[] |
+			.params as $q | [$i, ($p | map(. == $q) | index(true)), .outcome, .detail]]' \
+			"$T/report.json" >"$T/want.rules"
+		sqlite3 -json "$1" "SELECT rule_idx, row_idx, outcome, detail FROM rule_row_results
+			WHERE run_id = $id ORDER BY rule_idx, row_idx" |
+			jq -sc '[.[0][]? | [.rule_idx, .row_idx, .outcome, .detail]]' >"$T/got.rules"
+		diff "$T/want.rules" "$T/got.rules" >&2 || fail "$2: rule_row_results of run $id differ from its report"
+		n=$((n + $(jq length "$T/want.rows")))
+	done
+	[ "$n" -gt 0 ] || fail "$2: no row results checked"
 }
 
 for fixture in "$fixtures"/store-v*.db; do
@@ -41,6 +85,7 @@ for fixture in "$fixtures"/store-v*.db; do
 	# A second open changes nothing.
 	expect_exit 0 "$ABTOOL" report 1 --store "$db" --format json
 	snapshot "$db" "$fixture" | cmp -s - "$T/$name.after" || fail "$name: second open changed rows"
+	check_row_results "$db" "$name"
 done
 
 # What store-v1.db holds (tests/fixtures/make-store-fixture.sh): four runs
@@ -55,8 +100,29 @@ rows 5
 samples 458
 rule_results 6
 notes 0
+run_dependencies 0
 EOF2
-head -n 8 "$T/store-v1.after" | diff "$T/want" - >&2 || fail "store-v1.db counts"
+grep -v ' .* ' "$T/store-v1.after" | diff "$T/want" - >&2 || fail "store-v1.db counts"
+# The later fixtures' notes and dependency survive, in content.
+[ "$(sqlite3 "$T/store-v2.db" "SELECT group_concat(coalesce(run_id, '-') || ':' || text, '|') FROM notes")" \
+	= "2:doubling the loop is a dead end; see the flame graph|-:retry only with a new compiler" ] \
+	|| fail "store-v2.db notes"
+[ "$(sqlite3 "$T/store-v5.db" "SELECT run_id || ':' || name || ':' || length(parent_oid) FROM run_dependencies")" \
+	= "6:dep:40" ] || fail "store-v5.db dependency"
+# What 0006 derived for the rejected run of v1: its one row, slower, and
+# both rules failing on it; the example query of docs/history.md finds it.
+[ "$(sqlite3 "$db" "SELECT printf('%.3f', ratio) FROM row_results WHERE run_id = 2 AND metric = 'wall_ns'")" \
+	= 1.926 ] || fail "store-v1.db: ratio of run 2"
+[ "$(sqlite3 "$db" "SELECT group_concat(outcome) FROM rule_row_results WHERE run_id = 2")" = fail,fail ] \
+	|| fail "store-v1.db: rule outcomes of run 2"
+[ "$(sqlite3 "$db" "SELECT group_concat(metric) FROM rule_results WHERE run_id = 2")" = wall_ns,wall_ns ] \
+	|| fail "store-v1.db: rule metrics"
+sqlite3 "$db" "SELECT r.id, w.params, x.ratio FROM row_results x
+	JOIN runs r ON r.id = x.run_id JOIN designs d ON d.id = r.design_id
+	JOIN rows w ON w.run_id = x.run_id AND w.idx = x.row_idx
+	WHERE d.name = 'double-the-loop' AND x.is_primary AND x.ci_low > 1" >"$T/slower"
+grep -Eq '^2\|\{"lanes":1\}\|1\.92' "$T/slower" && [ "$(wc -l <"$T/slower")" = 1 ] \
+	|| fail "the slower-rows query: $(cat "$T/slower")"
 [ "$(sqlite3 "$db" "SELECT group_concat(coalesce(verdict, status), ',') FROM (SELECT * FROM runs ORDER BY id)")" \
 	= "accepted,rejected,invalid,interrupted" ] || fail "store-v1.db verdicts"
 # Text written before the search index existed is indexed by the upgrade.

@@ -134,6 +134,24 @@ static char *dump_table(const char *path, const char *table)
 	return out;
 }
 
+/* The first column of the first row of `sql` on the database at `path`,
+ * as text (new string; "<null>" for NULL). */
+static char *query_text(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	char *out;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	out = ab_xstrdup(sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "<null>");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return out;
+}
+
 /* A store at dir/name made by schema 0001 alone, with v1's rows. */
 static char *make_v1_store(const char *dir, const char *name)
 {
@@ -248,6 +266,18 @@ static void test_upgrade_keeps_rows_and_indexes_them(void **state)
 		assert_string_equal(after, before[i]);
 		free(after);
 		free(before[i]);
+	}
+	/* Migration 0006 derives the row results from the stored reports:
+	 * the primary metric per row (named by the report when its rows do
+	 * not), a ratio the report lacks stays NULL, runs without a report
+	 * have none. */
+	{
+		char *rr = query_text(path, "SELECT group_concat(x, ',') FROM (SELECT run_id || ':' || row_idx "
+				      "|| ':' || metric || ':' || is_primary || ':' || better || ':' || "
+				      "coalesce(ratio, 'null') AS x FROM row_results ORDER BY run_id, row_idx)");
+		assert_string_equal(rr, "1:0:wall_ns:1:lower:1.041,1:1:wall_ns:1:lower:0.518,"
+				    "1:2:wall_ns:1:lower:null,2:0:ops:1:higher:1.2,2:1:ops:1:higher:1.5");
+		free(rr);
 	}
 	/* Opening again is a no-op. */
 	if (ab_store_open(&store, path) < 0)
