@@ -360,6 +360,111 @@ static void test_scaling(void **state)
 	assert_int_equal(f.a.rules[1].outcome, AB_FAIL);
 	assert_non_null(strstr(f.a.rules[1].detail, "scaling change: a loss above 5%"));
 	release(&f);
+	/* inconclusive: the scaling change is noisy around 1 (the interval
+	 * contains 1/1.05), and the base row itself has no change to judge */
+	load(&f, "name: s\nbenchmark: ./b {lanes}\nmatrix: {lanes: [1, 4]}\npairs: 8\n"
+		 "scaling: {parameter: lanes, work: per_lane}\naccept:\n"
+		 "  - name: not worse\n    scaling_not_worse: 5%\n");
+	add_row(&f, 0, 0, 1.0, TIGHT);
+	add_row(&f, 1, 0, 1.0, NOISY);
+	analyse(&f);
+	assert_true(f.a.rows[1].scaling_change.available);
+	assert_false(f.a.rows[0].scaling_change.available);
+	assert_int_equal(f.a.rules[0].outcome, AB_INCONCLUSIVE);
+	assert_int_equal(f.a.rules[0].rows[0].outcome, AB_INCONCLUSIVE);
+	assert_non_null(strstr(f.a.rules[0].rows[0].detail,
+			       "scaling_not_worse: no scaling change at the base row (or no aligned pairs): "
+			       "inconclusive"));
+	assert_int_equal(f.a.rules[0].rows[1].outcome, AB_INCONCLUSIVE);
+	assert_non_null(strstr(f.a.rules[0].rows[1].detail, "cannot exclude a scaling loss above 5% "
+			       "(the interval contains 0.952 = 1/1.05): inconclusive"));
+	release(&f);
+
+	/* min_scaling inconclusive: the base row was never measured, so no
+	 * side has a scaling at lanes=4 */
+	load(&f, yaml);
+	add_row(&f, 1, 0, 0.5, TIGHT);
+	analyse(&f);
+	assert_true(isnan(f.a.rows[1].scaling[1]));
+	assert_int_equal(f.a.rules[0].outcome, AB_INCONCLUSIVE);
+	assert_non_null(strstr(f.a.rules[0].detail, "parent scaling unavailable, candidate scaling "
+			       "unavailable: inconclusive"));
+	assert_int_equal(f.a.rules[1].outcome, AB_INCONCLUSIVE);
+	assert_non_null(strstr(f.a.rules[1].detail, "scaling_not_worse: no scaling change"));
+	release(&f);
+}
+
+/* max_ci_width passes when the interval is narrower than the gate, with a
+ * predicate (the gate adds no finding) and alone ("within the gates"). */
+static void test_max_ci_width_pass(void **state)
+{
+	char *d;
+
+	(void)state;
+	assert_int_equal(one("    faster_by: 5%\n    max_ci_width: 5%\n", 0, 0.8, TIGHT, &d), AB_PASS);
+	assert_non_null(strstr(d, "below 0.952 = 1/1.05 (faster by at least 5%): pass"));
+	assert_null(strstr(d, "max_ci_width"));
+	free(d);
+	assert_int_equal(one("    max_ci_width: 5%\n", 0, 1.0, TIGHT, &d), AB_PASS);
+	assert_non_null(strstr(d, ": dispersion within the gates: pass"));
+	free(d);
+	/* the same gate on a wide interval: inconclusive alone too */
+	assert_int_equal(one("    max_ci_width: 5%\n", 0, 1.0, NOISY, &d), AB_INCONCLUSIVE);
+	assert_non_null(strstr(d, "above max_ci_width 5%: inconclusive"));
+	free(d);
+}
+
+/* max_flagged_samples: pass within it, a pass turned inconclusive beyond
+ * it, and a fail that stays a fail (a gate never hides one). */
+static void test_max_flagged_samples(void **state)
+{
+	struct fixture f;
+	size_t i;
+
+	(void)state;
+	/* alone, no flagged sample: pass */
+	load(&f, HEAD "accept:\n  - name: r\n    max_flagged_samples: 0\n");
+	add_row(&f, 0, 0, 1.0, TIGHT);
+	analyse(&f);
+	assert_int_equal(f.a.rows[0].flagged, 0);
+	assert_int_equal(f.a.rules[0].outcome, AB_PASS);
+	assert_non_null(strstr(f.a.rules[0].detail, ": no more flagged samples than allowed: pass"));
+	release(&f);
+
+	/* a clear gain, but two contended samples with one allowed */
+	load(&f, HEAD "accept:\n  - name: r\n    faster_by: 5%\n    max_flagged_samples: 1\n");
+	add_row(&f, 0, 0, 0.5, TIGHT);
+	f.s[2].flags |= AB_FLAG_CONTENDED;
+	f.s[9].flags |= AB_FLAG_CONTENDED;
+	analyse(&f);
+	assert_int_equal(f.a.rows[0].flagged, 2);
+	assert_int_equal(f.a.rules[0].outcome, AB_INCONCLUSIVE);
+	assert_non_null(strstr(f.a.rules[0].detail, "(faster by at least 5%) [pass], 2 flagged sample(s), "
+				"more than max_flagged_samples 1 [inconclusive]: inconclusive"));
+	assert_int_equal(f.a.verdict, AB_INCONCLUSIVE_VERDICT);
+	release(&f);
+
+	/* one flagged sample with one allowed: the pass stands */
+	load(&f, HEAD "accept:\n  - name: r\n    faster_by: 5%\n    max_flagged_samples: 1\n");
+	add_row(&f, 0, 0, 0.5, TIGHT);
+	f.s[2].flags |= AB_FLAG_CONTENDED;
+	analyse(&f);
+	assert_int_equal(f.a.rules[0].outcome, AB_PASS);
+	assert_null(strstr(f.a.rules[0].detail, "flagged"));
+	release(&f);
+
+	/* a refuted gain with every sample flagged: still a fail */
+	load(&f, HEAD "accept:\n  - name: r\n    faster_by: 5%\n    max_flagged_samples: 0\n");
+	add_row(&f, 0, 0, 1.0, TIGHT);
+	for (i = 0; i < f.n; i++)
+		f.s[i].flags |= AB_FLAG_CONTENDED;
+	analyse(&f);
+	assert_int_equal(f.a.rows[0].flagged, 16);
+	assert_int_equal(f.a.rules[0].outcome, AB_FAIL);
+	assert_non_null(strstr(f.a.rules[0].detail, "(a gain below 5%) [fail], 16 flagged sample(s), more "
+				"than max_flagged_samples 0 [inconclusive]: fail"));
+	assert_int_equal(f.a.verdict, AB_REJECTED);
+	release(&f);
 }
 
 static void test_too_few_pairs(void **state)
@@ -585,6 +690,8 @@ int main(void)
 		cmocka_unit_test(test_selectors_and_intersection),
 		cmocka_unit_test(test_higher_is_better),
 		cmocka_unit_test(test_scaling),
+		cmocka_unit_test(test_max_ci_width_pass),
+		cmocka_unit_test(test_max_flagged_samples),
 		cmocka_unit_test(test_too_few_pairs),
 		cmocka_unit_test(test_integrity),
 		cmocka_unit_test(test_verdict_precedence),
