@@ -114,8 +114,12 @@ static json_t *row_json(const struct ab_analysis *a, size_t r)
 	}
 	json_object_set_new(o, "checksum_policy",
 			    json_string(rr->policy.checksum_may_change ? "may_change" : "must_match"));
-	if (rr->censored)
-		json_object_set_new(o, "timed_out_losses", json_integer((json_int_t)rr->censored));
+	if (rr->failed_pairs) {
+		json_object_set_new(o, "failed_pairs", json_integer((json_int_t)rr->failed_pairs));
+		json_object_set_new(o, "timed_out_losses",
+				    json_integer((json_int_t)(rr->timeout_losses[0] + rr->timeout_losses[1])));
+		json_object_set_new(o, "timed_out_ties", json_integer((json_int_t)rr->timeout_ties));
+	}
 	json_object_set_new(o, "failed_samples", json_integer((json_int_t)rr->failed));
 	json_object_set_new(o, "flagged_samples", json_integer((json_int_t)rr->flagged));
 	if (rr->failure)

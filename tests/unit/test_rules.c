@@ -481,12 +481,25 @@ static void test_too_few_pairs(void **state)
 	release(&f);
 }
 
+/* The analysis warning that mentions `needle`; fails the test if none. */
+static const char *warning_about(const struct ab_analysis *a, const char *needle)
+{
+	char **w;
+
+	for (w = a->warnings; w && *w; w++)
+		if (strstr(*w, needle))
+			return *w;
+	fail_msg("no warning mentions '%s'", needle);
+	return "";
+}
+
 /* Integrity: invalid beats everything; may_change and allow_failed_pairs relax it. */
 static void test_integrity(void **state)
 {
 	const char *gate = HEAD "accept:\n  - name: r\n    faster_by: 5%\n";
 	struct fixture f;
 	char *yaml;
+	size_t i;
 
 	(void)state;
 	/* checksum mismatch on a clearly faster candidate: invalid, not accepted */
@@ -504,7 +517,7 @@ static void test_integrity(void **state)
 	yaml = ab_xasprintf("%s    checksum: may_change\n", gate);
 	load(&f, yaml);
 	add_row(&f, 0, 0, 0.5, TIGHT);
-	for (size_t i = 0; i < f.n; i++)
+	for (i = 0; i < f.n; i++)
 		if (f.s[i].entry.side) {
 			free(f.s[i].checksum);
 			f.s[i].checksum = ab_xstrdup("43");
@@ -545,7 +558,7 @@ static void test_integrity(void **state)
 	f.s[3].exit_code = -1;
 	f.s[3].error = ab_xstrdup("timed out after 60 s");
 	analyse(&f);
-	assert_int_equal(f.a.rows[0].censored, 1);
+	assert_int_equal(f.a.rows[0].failed_pairs, 1);
 	assert_int_equal(f.a.verdict, AB_INCONCLUSIVE_VERDICT);
 	release(&f);
 	free(yaml);
@@ -558,17 +571,83 @@ static void test_integrity(void **state)
 	f.s[3].signal = 9;
 	f.s[3].error = ab_xstrdup("timed out after 60 s");
 	analyse(&f);
-	assert_int_equal(f.a.rows[0].censored, 1);
+	assert_int_equal(f.a.rows[0].failed_pairs, 1);
 	assert_int_equal(f.a.rows[0].pairs, 16);
 	assert_int_equal(f.a.rows[0].metrics[0].st.wins, 15);
 	assert_int_equal(f.a.verdict, AB_ACCEPTED);
-	/* a second timeout exceeds the allowance: invalid */
+	assert_int_equal(f.a.rows[0].timeout_losses[AB_CANDIDATE], 1);
+	assert_int_equal(f.a.rows[0].timeout_ties, 0);
+	assert_string_equal(warning_about(&f.a, "allow_failed_pairs"), "lanes=1: allow_failed_pairs tolerated 1 pair(s) with a timed-out "
+			    "sample, none dropped: 1 where only the candidate timed out (its worst value: a loss for it)");
+	/* a timeout in a second pair exceeds the allowance: invalid */
 	f.s[7].timed_out = 1;
 	f.s[7].exit_code = -1;
 	f.s[7].error = ab_xstrdup("timed out after 60 s");
 	ab_analysis_release(&f.a);
 	analyse(&f);
 	assert_int_equal(f.a.verdict, AB_INVALID);
+	assert_non_null(strstr(f.a.reasons[0], "lanes=1: 1 failed sample(s), first: candidate sample 7 (pair 4): "
+			       "timed out after 60 s"));
+	release(&f);
+
+	/* Both sides of one pair time out: allow_failed_pairs counts pairs, so
+	 * one allowed pair tolerates it; the pair is kept as a tie (d = 0),
+	 * neither dropped nor a loss for either side. */
+	load(&f, yaml);
+	add_row(&f, 0, 0, 0.5, TIGHT);
+	for (i = 2; i <= 3; i++) {
+		f.s[i].timed_out = 1;
+		f.s[i].exit_code = -1;
+		f.s[i].signal = 9;
+		f.s[i].error = ab_xstrdup("timed out after 60 s");
+	}
+	analyse(&f);
+	assert_int_equal(f.a.rows[0].failed, 0);
+	assert_int_equal(f.a.rows[0].failed_pairs, 1);
+	assert_int_equal(f.a.rows[0].timeout_ties, 1);
+	assert_int_equal(f.a.rows[0].timeout_losses[AB_PARENT] + f.a.rows[0].timeout_losses[AB_CANDIDATE], 0);
+	assert_int_equal(f.a.rows[0].pairs, 16);
+	assert_int_equal(f.a.rows[0].metrics[0].st.pairs, 16);
+	assert_int_equal(f.a.rows[0].metrics[0].st.ties, 1);
+	assert_int_equal(f.a.rows[0].metrics[0].st.wins, 15);
+	assert_true(f.a.rows[0].metrics[0].d[1] == 0);
+	assert_int_equal(f.a.rows[0].metrics[0].st.signed_rank.nonzero, 15);
+	assert_int_equal(f.a.verdict, AB_ACCEPTED);
+	assert_string_equal(warning_about(&f.a, "allow_failed_pairs"), "lanes=1: allow_failed_pairs tolerated 1 pair(s) with a timed-out "
+			    "sample, none dropped: 1 where both sides timed out (both worst: a tie, d = 0)");
+	/* a parent timeout in another pair is a second failed pair: invalid */
+	f.s[10].timed_out = 1;
+	f.s[10].exit_code = -1;
+	f.s[10].error = ab_xstrdup("timed out after 60 s");
+	ab_analysis_release(&f.a);
+	analyse(&f);
+	assert_int_equal(f.a.verdict, AB_INVALID);
+	release(&f);
+	free(yaml);
+
+	/* allow_failed_pairs: 2 with a both-sides pair and a parent timeout */
+	yaml = ab_xasprintf("name: r\nbenchmark: ./b {lanes}\nmatrix: {lanes: [1]}\npairs: 16\naccept:\n"
+			    "  - name: r\n    faster_by: 5%%\n    allow_failed_pairs: 2\n");
+	load(&f, yaml);
+	add_row(&f, 0, 0, 0.5, TIGHT);
+	for (i = 2; i <= 4; i += 1) {
+		if (i == 3)
+			continue;
+		f.s[i].timed_out = 1;
+		f.s[i].exit_code = -1;
+		f.s[i].error = ab_xstrdup("timed out after 60 s");
+	}
+	f.s[3].timed_out = 1;
+	f.s[3].exit_code = -1;
+	f.s[3].error = ab_xstrdup("timed out after 60 s");
+	analyse(&f);
+	assert_int_equal(f.a.rows[0].failed_pairs, 2);
+	assert_int_equal(f.a.rows[0].timeout_ties, 1);
+	assert_int_equal(f.a.rows[0].timeout_losses[AB_PARENT], 1);
+	assert_int_equal(f.a.rows[0].metrics[0].st.wins, 15);  /* the parent's timeout is a candidate win */
+	assert_string_equal(warning_about(&f.a, "allow_failed_pairs"), "lanes=1: allow_failed_pairs tolerated 2 pair(s) with a timed-out "
+			    "sample, none dropped: 1 where only the parent timed out (its worst value: a loss for it), "
+			    "1 where both sides timed out (both worst: a tie, d = 0)");
 	release(&f);
 	free(yaml);
 }
