@@ -59,6 +59,8 @@ static json_t *metric_stats(const struct ab_row_metric *rm, const struct ab_metr
 	json_object_set_new(o, "t_interval", json_pack("[o, o]", real_or_null(st->t_lower), real_or_null(st->t_upper)));
 	json_object_set_new(o, "p_signed_rank", real_or_null(st->signed_rank.p_two_sided));
 	json_object_set_new(o, "p_sign", real_or_null(st->sign_p_two_sided));
+	/* Contrast only: the same samples as if unpaired (docs/statistics.md). */
+	json_object_set_new(o, "p_mann_whitney_unpaired", real_or_null(st->mann_whitney.p_two_sided));
 	if (primary) {
 		d = json_array();
 		for (i = 0; i < rr->pairs; i++)
