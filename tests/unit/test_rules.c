@@ -176,10 +176,19 @@ static void test_pair_wins(void **state)
 	 * wins are the pairs with pattern < 0.0513: 5 of 8 */
 	assert_int_equal(one("    min_pair_wins: 5\n", 0, 0.95, NOISY, &d), AB_PASS);
 	assert_non_null(strstr(d, "(5/8 pair wins)"));
-	assert_non_null(strstr(d, "5 pair wins, at least the 5 needed: pass"));
+	/* observational, with how often noise alone gets there: P(X >= 5)
+	 * for X ~ Binomial(8, 1/2) = 93/256 */
+	assert_non_null(strstr(d, "5 pair wins, at least the 5 needed (observed; noise alone reaches 5 of 8 "
+			       "with probability 36.3%): pass"));
 	free(d);
 	assert_int_equal(one("    min_pair_wins: 6\n", 0, 0.95, NOISY, &d), AB_FAIL);
-	assert_non_null(strstr(d, "5 pair wins, fewer than the 6 needed: fail"));
+	assert_non_null(strstr(d, "5 pair wins, fewer than the 6 needed (observed; noise alone reaches 6 of 8 "
+			       "with probability 14.5%): fail"));
+	free(d);
+	/* 8 of 8: 1/256 */
+	assert_int_equal(one("    min_pair_wins: 8\n", 0, 0.5, TIGHT, &d), AB_PASS);
+	assert_non_null(strstr(d, "8 pair wins, at least the 8 needed (observed; noise alone reaches 8 of 8 "
+			       "with probability 0.391%): pass"));
 	free(d);
 	assert_int_equal(one("    min_pair_wins: 60%\n", 0, 0.95, NOISY, NULL), AB_PASS);  /* ceil(4.8) = 5 */
 	assert_int_equal(one("    min_pair_wins: 70%\n", 0, 0.95, NOISY, NULL), AB_FAIL);  /* ceil(5.6) = 6 */
