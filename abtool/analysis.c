@@ -446,7 +446,9 @@ static void warnings(struct ab_analysis *a)
 	const struct ab_experiment *exp = a->exp;
 	size_t r;
 
-	if (exp->pairs % 2)
+	/* Without a known order (data collected elsewhere) there is no
+	 * AB|BA balance to speak of. */
+	if (exp->pairs % 2 && !exp->order_unknown)
 		ab_strv_push(&a->warnings, ab_xasprintf("%d pairs is odd: AB and BA orders cannot balance "
 			"exactly; use an even count", exp->pairs));
 	for (r = 0; r < a->nrows; r++) {

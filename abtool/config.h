@@ -205,6 +205,8 @@ struct ab_experiment {
 
 	/* Schedule */
 	int pairs;                    /* default 8, 1..100000 */
+	int order_unknown;            /* 1 when the samples carry no AB/BA order (abtool analyze
+	                                 of a file without an order column): no order warnings */
 	int warmup;                   /* warmup samples per side per row, default 1 */
 	int64_t timeout_ms;           /* per sample, default 600000 (10m) */
 	int64_t build_timeout_ms;     /* per build, default 3600000 (1h) */
