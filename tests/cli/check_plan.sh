@@ -44,4 +44,12 @@ assert_contains "$T/err" "has uncommitted changes: they are not measured"
 jq -e '.warnings | any(test("had uncommitted changes when the run started"))' "$T/r.json" >/dev/null \
 	|| fail "the report's warnings do not record the uncommitted changes"
 assert_contains "$T/out" "had uncommitted changes when the run started"
+# with 2 pairs there is no bound: the note under the rows table says so, as
+# the table's "[too few pairs]" does, instead of a coverage of 100%
+assert_contains "$T/out" "[too few pairs]"
+assert_contains "$T/out" "No interval: 2 pairs are too few for an exact one-sided 95% bound (5 at least)"
+assert_not_contains "$T/out" "coverage 100%"
+"$ABTOOL" report 1 --store "$T/s.db" --format html -o "$T/r.html" || fail "html report"
+assert_contains "$T/r.html" "No interval: 2 pairs are too few"
+assert_not_contains "$T/r.html" "coverage 100%"
 echo ok
