@@ -116,7 +116,12 @@ static void index_pairs(long *table, const struct ab_experiment *exp, const stru
 /* A timed-out sample the row tolerates: the worst possible value for its
  * side (DESIGN.md "Schedule"), so that it counts as a loss and is never
  * dropped (dropping it would censor the slow side). A huge finite stand-in
- * keeps the rank statistics exact and the log ratios finite. */
+ * keeps the rank statistics exact and the log ratios finite. When both
+ * sides of a pair timed out, both take the same stand-in: d = ln 1 = 0
+ * exactly, a tie, which the signed-rank test ranks as one of Pratt's
+ * zeros and the sign test leaves out. Neither side is known to be
+ * better, and the pair stays in the count, so the row's evidence is
+ * never inflated by dropping it. */
 #define WORST_LOW 1e300
 #define WORST_HIGH 1e-300
 
@@ -388,6 +393,7 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 	struct ab_row_result *rr = &a->rows[r];
 	size_t pairs = (size_t)exp->pairs, i, p;
 	long *pa = ab_xmalloc(pairs * sizeof(long)), *pb = ab_xmalloc(pairs * sizeof(long));
+	uint8_t *pair_failed = ab_xcalloc(pairs ? pairs : 1, 1);
 
 	rr->row = r;
 	rr->planned_pairs = pairs;
@@ -397,8 +403,9 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 	rr->checksum_values = json_array();
 	ab_experiment_row_policy(exp, r, &rr->policy);
 
-	/* Failures: a crash or a bad exit always; a timeout beyond what the
-	 * row tolerates (counted in plan order). */
+	/* Failures: a crash or a bad exit always; a timeout in a pair beyond
+	 * the failed pairs the row tolerates (counted in plan order; a second
+	 * timeout in a pair already counted costs nothing more). */
 	for (i = 0; i < nmine; i++) {
 		const struct ab_sample *x = &s[mine[i]];
 		rr->samples++;
@@ -406,8 +413,12 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 			rr->truncated++;
 		if (x->status != AB_SAMPLE_DONE || ab_sample_ok(x))
 			continue;
-		if (x->timed_out && x->entry.pair >= 0 && rr->censored < rr->policy.allow_failed_pairs) {
-			rr->censored++;
+		if (x->timed_out && x->entry.pair >= 0 && (size_t)x->entry.pair < pairs &&
+		    (pair_failed[x->entry.pair] || rr->failed_pairs < rr->policy.allow_failed_pairs)) {
+			if (!pair_failed[x->entry.pair]) {
+				pair_failed[x->entry.pair] = 1;
+				rr->failed_pairs++;
+			}
 			continue;
 		}
 		if (!rr->failed++)
@@ -421,8 +432,12 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 			continue;
 		usable_a = ab_sample_ok(&s[ia]) || (s[ia].timed_out && rr->policy.allow_failed_pairs);
 		usable_b = ab_sample_ok(&s[ib]) || (s[ib].timed_out && rr->policy.allow_failed_pairs);
-		if (!usable_a || !usable_b || (s[ia].timed_out && s[ib].timed_out))
+		if (!usable_a || !usable_b)
 			continue;
+		if (s[ia].timed_out && s[ib].timed_out)
+			rr->timeout_ties++;
+		else if (s[ia].timed_out || s[ib].timed_out)
+			rr->timeout_losses[s[ia].timed_out ? AB_PARENT : AB_CANDIDATE]++;
 		/* Only samples that enter the statistics count as flagged: a
 		 * contended warmup or a sample of a dropped pair decides nothing. */
 		rr->flagged += (s[ia].flags & AB_FLAG_CONTENDED) != 0;
@@ -439,6 +454,36 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 	order_effect(rr, a->primary);
 	free(pa);
 	free(pb);
+	free(pair_failed);
+}
+
+/* What allow_failed_pairs did in a row, in full: "lanes=1: allow_failed_pairs
+ * tolerated 2 pair(s) with a timed-out sample, none dropped: 1 where the
+ * candidate timed out (a loss for it), 1 where both sides timed out (a tie,
+ * d = 0)". New string. */
+static char *timeout_warning(const char *label, const struct ab_row_result *rr)
+{
+	char *s = ab_xasprintf("%s: allow_failed_pairs tolerated %zu pair(s) with a timed-out sample, none "
+			       "dropped", label, rr->failed_pairs), *next;
+	const char *sep = ": ";
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		if (!rr->timeout_losses[side])
+			continue;
+		next = ab_xasprintf("%s%s%zu where only the %s timed out (its worst value: a loss for it)", s, sep,
+				    rr->timeout_losses[side], ab_side_name((enum ab_side)side));
+		free(s);
+		s = next;
+		sep = ", ";
+	}
+	if (rr->timeout_ties) {
+		next = ab_xasprintf("%s%s%zu where both sides timed out (both worst: a tie, d = 0)", s, sep,
+				    rr->timeout_ties);
+		free(s);
+		s = next;
+	}
+	return s;
 }
 
 static void warnings(struct ab_analysis *a)
@@ -446,7 +491,9 @@ static void warnings(struct ab_analysis *a)
 	const struct ab_experiment *exp = a->exp;
 	size_t r;
 
-	if (exp->pairs % 2)
+	/* Without a known order (data collected elsewhere) there is no
+	 * AB|BA balance to speak of. */
+	if (exp->pairs % 2 && !exp->order_unknown)
 		ab_strv_push(&a->warnings, ab_xasprintf("%d pairs is odd: AB and BA orders cannot balance "
 			"exactly; use an even count", exp->pairs));
 	for (r = 0; r < a->nrows; r++) {
@@ -485,9 +532,8 @@ static void warnings(struct ab_analysis *a)
 			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu sample(s) printed more output than abtool "
 				"keeps (flagged 'output_truncated'): checksums and metrics were read from the first "
 				"1 MiB and the last 64 KiB of stdout; print less", label, rr->truncated));
-		if (rr->censored)
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu timed-out sample(s) counted as losses "
-				"for their side (allow_failed_pairs)", label, rr->censored));
+		if (rr->failed_pairs)
+			ab_strv_push(&a->warnings, timeout_warning(label, rr));
 		free(label);
 	}
 }

@@ -79,7 +79,12 @@ struct ab_row_result {
 	                             of the matrix that was never planned or measured) */
 	size_t failed;            /* failed samples that make the row invalid */
 	char *failure;            /* the first of them, described (new), or NULL */
-	size_t censored;          /* tolerated timed-out samples, counted as losses */
+	size_t failed_pairs;      /* pairs with a timed-out sample that allow_failed_pairs
+	                             tolerated (a pair counts once, whichever sides timed out) */
+	size_t timeout_losses[2]; /* complete pairs where only this side (enum ab_side) timed
+	                             out: its worst possible value, a loss for it */
+	size_t timeout_ties;      /* complete pairs where both sides timed out: both worst,
+	                             d = 0, a tie (a zero under Pratt's treatment) */
 	size_t flagged;           /* samples of complete pairs flagged contended (warmups and
 	                             samples of dropped pairs excluded: they decide nothing) */
 	size_t truncated;         /* done samples whose output exceeded the capture (output_truncated) */

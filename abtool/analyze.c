@@ -76,7 +76,12 @@ static int parse(struct table *t, const char *path, const char *text, size_t len
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t n = nl ? (size_t)(nl - s) + 1 : (size_t)(end - s);
 		if (csv_parse(&p, s, n, on_field, on_record, t) != n) {
-			err = ab_error_set(AB_EINVALID, "%s:%zu: %s", path, t->line, csv_strerror(csv_error(&p)));
+			/* libcsv's own words name no cause a user can act on:
+			 * say what abtool expected, then quote it. */
+			err = ab_error_set(AB_EINVALID, "%s:%zu: not a line of %s: a quote inside an unquoted "
+					   "field, or text after a closing quote (libcsv: %s); abtool analyze reads "
+					   "TSV or CSV with a header line (docs/analyze.md)", path, t->line,
+					   delim == CSV_COMMA ? "CSV" : "TSV", csv_strerror(csv_error(&p)));
 			break;
 		}
 		s += n;
@@ -279,6 +284,7 @@ int ab_analyze_read(struct ab_analyze_input *out, const char *path, const char *
 	c_order = column(header, "order");
 	out->wide = c_parent >= 0 && c_cand >= 0;
 	out->has_order = c_order >= 0;
+	exp->order_unknown = !out->has_order;
 	if (!out->wide && (c_side < 0 || c_value < 0 || c_pair < 0)) {
 		err = ab_error_set(AB_EINVALID, "%s:%zu: the header needs either 'parent' and 'candidate' "
 				   "columns (wide) or 'pair', 'side' and 'value' columns (long)", path, t.lines[0]);

@@ -59,11 +59,60 @@ static void print_inputs(const struct ab_run *run)
 		       run->deps[i].candidate_hex, run->deps[i].candidate_subject);
 }
 
+/* A rule whose only deciding predicates are observational (pair wins, the
+ * point estimate, per-side scaling) passes or fails on observed values
+ * with no interval behind them: say how often noise alone passes it. */
+static void warn_observational(const struct ab_rule *rule, int pairs)
+{
+	char *why = ab_xstrdup(""), *next;
+	int side;
+
+	if (!isnan(rule->no_regression) || !isnan(rule->faster_by) || !isnan(rule->slower_by) ||
+	    !isnan(rule->max_ratio) || !isnan(rule->min_ratio) || !isnan(rule->scaling_not_worse)) {
+		free(why);
+		return;
+	}
+	if (rule->min_pair_wins > 0 || !isnan(rule->min_pair_wins_frac)) {
+		size_t need = rule->min_pair_wins > 0 ? (size_t)rule->min_pair_wins
+			: (size_t)ceil(rule->min_pair_wins_frac * pairs - 1e-9);
+		double by_noise = 0, two_sided;
+
+		/* under no change each pair is a win with probability 1/2 */
+		if (need <= (size_t)pairs)
+			ab_stats_sign_test((size_t)pairs, need, &by_noise, &two_sided);
+		next = ab_xasprintf("%snoise alone passes min_pair_wins: %zu of %d pairs with probability %.3g%%",
+				    why, need, pairs, 100 * by_noise);
+		free(why);
+		why = next;
+	}
+	if (!isnan(rule->max_ratio_estimate) || !isnan(rule->min_ratio_estimate)) {
+		int max = !isnan(rule->max_ratio_estimate);
+		next = ab_xasprintf("%s%s%s: {estimate: %.4g} compares the point estimate, with no interval", why,
+				    *why ? "; " : "", max ? "max_ratio" : "min_ratio",
+				    max ? rule->max_ratio_estimate : rule->min_ratio_estimate);
+		free(why);
+		why = next;
+	}
+	for (side = 0; side < 2; side++) {
+		if (isnan(side ? rule->min_scaling_candidate : rule->min_scaling_parent))
+			continue;
+		next = ab_xasprintf("%s%smin_scaling compares the %s's medians, with no interval", why,
+				    *why ? "; " : "", side ? "candidate" : "parent");
+		free(why);
+		why = next;
+	}
+	if (*why)
+		cmd_warn("rule '%s' decides on observed values only: %s; add an inferential predicate "
+			 "(no_regression, faster_by, ...) to decide on the interval", rule->name, why);
+	free(why);
+}
+
 /* What a run of this plan would regret: too few pairs to decide, an
  * unbalanced last block, changes in the work tree that are not measured. */
 static void warn_plan(struct ab_run *run)
 {
 	const struct ab_experiment *exp = run->exp;
+	size_t i;
 
 	if (exp->pairs < 5)
 		cmd_warn("pairs: %d: fewer than 5 pairs can never give a one-sided 95%% bound (2^-%d > 0.05), so "
@@ -72,6 +121,8 @@ static void warn_plan(struct ab_run *run)
 	else if (exp->pairs % 2)
 		cmd_warn("pairs: %d is odd: the orders are balanced in AB|BA blocks of two pairs, so one "
 			 "order runs once more per row; an even count balances them", exp->pairs);
+	for (i = 0; i < exp->nrules; i++)
+		warn_observational(&exp->rules[i], exp->pairs);
 	if (ab_revs_dirty(&run->revs) > 0)
 		cmd_warn("the work tree of '%s' has uncommitted changes: a run measures commits, not them",
 			 run->revs.workdir ? run->revs.workdir : exp->repo);

@@ -135,8 +135,9 @@ struct ab_rule {
 	                              of the row are flagged (e.g. contended); -1 unset */
 	int checksum_may_change;   /* integrity: -1 unset, 0 must_match, 1 may_change (each side
 	                              must still agree with itself) for the rows selected */
-	int allow_failed_pairs;    /* integrity: timed-out samples tolerated per selected row
-	                              (each counts as a loss for its side); -1 unset */
+	int allow_failed_pairs;    /* integrity: pairs with a timed-out sample tolerated per
+	                              selected row (a timed-out sample takes its side's worst
+	                              value; both sides timed out make a tie); -1 unset */
 	struct ab_mark mark;       /* the rule's mapping */
 	struct ab_mark where_mark; /* its `where:` key (or the rule when absent) */
 };
@@ -204,6 +205,8 @@ struct ab_experiment {
 
 	/* Schedule */
 	int pairs;                    /* default 8, 1..100000 */
+	int order_unknown;            /* 1 when the samples carry no AB/BA order (abtool analyze
+	                                 of a file without an order column): no order warnings */
 	int warmup;                   /* warmup samples per side per row, default 1 */
 	int64_t timeout_ms;           /* per sample, default 600000 (10m) */
 	int64_t build_timeout_ms;     /* per build, default 3600000 (1h) */
@@ -313,11 +316,11 @@ int ab_selector_match(const struct ab_selector *sel, const struct ab_experiment 
 
 /* A row's integrity policy, from the rules that select it: the checksum
  * may change between sides when any of them says `checksum: may_change`;
- * the timed-out samples tolerated are the largest `allow_failed_pairs` of
- * them (0 when none says). */
+ * the pairs with a timed-out sample tolerated are the largest
+ * `allow_failed_pairs` of them (0 when none says). */
 struct ab_row_policy {
 	int checksum_may_change;
-	size_t allow_failed_pairs;
+	size_t allow_failed_pairs;   /* pairs, not samples */
 };
 
 void ab_experiment_row_policy(const struct ab_experiment *exp, size_t row,

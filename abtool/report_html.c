@@ -369,7 +369,12 @@ static void rows_table(FILE *f, const json_t *doc)
 			per_lane ? "fixed work per lane (S<sub>N</sub> = (N/N<sub>0</sub>)·T<sub>N0</sub>/T<sub>N</sub>)"
 				 : "fixed total work (S<sub>N</sub> = T<sub>N0</sub>/T<sub>N</sub>)");
 	}
-	if (!isnan(level))
+	/* as in the Markdown report: no bound, no coverage to speak of */
+	if (!isnan(level) && !json_is_number(json_array_get(json_object_get(first, "ci"), 0)))
+		fprintf(f, "<p class=\"note\">No interval: %lld pairs are too few for an exact one-sided 95%% "
+			"bound (5 at least), so rules on these rows can only be inconclusive.</p>\n",
+			integer(first, "pairs"));
+	else if (!isnan(level))
 		fprintf(f, "<p class=\"note\">The interval is made of exact one-sided 95%% bounds (coverage "
 			"%.4g%% for %lld pairs); bold ratios exclude 1.</p>\n", 100 * level, integer(first, "pairs"));
 	{

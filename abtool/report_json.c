@@ -59,6 +59,8 @@ static json_t *metric_stats(const struct ab_row_metric *rm, const struct ab_metr
 	json_object_set_new(o, "t_interval", json_pack("[o, o]", real_or_null(st->t_lower), real_or_null(st->t_upper)));
 	json_object_set_new(o, "p_signed_rank", real_or_null(st->signed_rank.p_two_sided));
 	json_object_set_new(o, "p_sign", real_or_null(st->sign_p_two_sided));
+	/* Contrast only: the same samples as if unpaired (docs/statistics.md). */
+	json_object_set_new(o, "p_mann_whitney_unpaired", real_or_null(st->mann_whitney.p_two_sided));
 	if (primary) {
 		d = json_array();
 		for (i = 0; i < rr->pairs; i++)
@@ -114,8 +116,12 @@ static json_t *row_json(const struct ab_analysis *a, size_t r)
 	}
 	json_object_set_new(o, "checksum_policy",
 			    json_string(rr->policy.checksum_may_change ? "may_change" : "must_match"));
-	if (rr->censored)
-		json_object_set_new(o, "timed_out_losses", json_integer((json_int_t)rr->censored));
+	if (rr->failed_pairs) {
+		json_object_set_new(o, "failed_pairs", json_integer((json_int_t)rr->failed_pairs));
+		json_object_set_new(o, "timed_out_losses",
+				    json_integer((json_int_t)(rr->timeout_losses[0] + rr->timeout_losses[1])));
+		json_object_set_new(o, "timed_out_ties", json_integer((json_int_t)rr->timeout_ties));
+	}
 	json_object_set_new(o, "failed_samples", json_integer((json_int_t)rr->failed));
 	json_object_set_new(o, "flagged_samples", json_integer((json_int_t)rr->flagged));
 	{

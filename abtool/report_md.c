@@ -599,7 +599,13 @@ static void rows_table(FILE *f, const json_t *doc)
 			str(sc, "parameter"),
 			per_lane ? "fixed work per lane (S_N = (N/N0)·T_N0/T_N)" : "fixed total work (S_N = T_N0/T_N)");
 	}
-	if (!isnan(level))
+	/* With fewer than 5 pairs there is no bound (k = 0; the "coverage" of
+	 * the unbounded interval is 100%): say that, as the table does. */
+	if (!isnan(level) && !json_is_number(json_array_get(json_object_get(first, "ci"), 0)))
+		fprintf(f, "No interval: %lld pairs are too few for an exact one-sided 95%% bound (5 at "
+			"least), so rules on these rows can only be inconclusive.\n",
+			(long long)json_integer_value(json_object_get(first, "pairs")));
+	else if (!isnan(level))
 		fprintf(f, "The interval is made of exact one-sided 95%% bounds (coverage %.4g%% for "
 			"%lld pairs); bold ratios exclude 1.\n", 100 * level,
 			(long long)json_integer_value(json_object_get(first, "pairs")));

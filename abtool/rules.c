@@ -356,8 +356,21 @@ static void observational(struct row_state *rs, const struct ab_rule *rule, cons
 			add_phrase(rs, AB_INCONCLUSIVE, p);
 		} else {
 			int ok = rm->st.wins >= need;
-			p = ok ? ab_xasprintf("%zu pair wins, at least the %zu needed", rm->st.wins, need)
-			       : ab_xasprintf("%zu pair wins, fewer than the %zu needed", rm->st.wins, need);
+			/* Under no change each untied pair is a win with
+			 * probability 1/2: P(X >= need), X ~ Binomial(n, 1/2), is
+			 * how often noise alone passes (the exact one-sided sign
+			 * test p), so the reader can weigh an observed count. */
+			size_t untied = rm->st.wins + rm->st.losses;
+			double by_noise = 0, two_sided;
+			char *chance;
+
+			if (need <= untied)
+				ab_stats_sign_test(untied, need, &by_noise, &two_sided);
+			chance = ab_xasprintf("observed; noise alone reaches %zu of %zu%s with probability %.3g%%",
+					      need, untied, rm->st.ties ? " untied pairs" : "", 100 * by_noise);
+			p = ok ? ab_xasprintf("%zu pair wins, at least the %zu needed (%s)", rm->st.wins, need, chance)
+			       : ab_xasprintf("%zu pair wins, fewer than the %zu needed (%s)", rm->st.wins, need, chance);
+			free(chance);
 			add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
 		}
 		free(p);

@@ -9,6 +9,7 @@
 #include "util.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -823,13 +824,25 @@ static int run_one(struct ab_run *run, struct ab_sample *s, const struct ab_comm
 }
 
 /* Whether a finished sample lets the run go on: a success, or a timeout
- * the row's allow_failed_pairs still tolerates (counted in `timeouts`). */
-static int tolerated(const struct ab_sample *s, const struct ab_row_policy *policy, size_t *timeouts)
+ * in a pair the row's allow_failed_pairs still tolerates. `failed_pairs`
+ * counts the pairs with a timeout per row, `pair_failed` marks them (row
+ * * pairs + pair), so that both sides of one pair timing out count once,
+ * as analysis.c counts them. */
+static int tolerated(const struct ab_sample *s, const struct ab_row_policy *policy, size_t pairs,
+		     size_t *failed_pairs, uint8_t *pair_failed)
 {
+	size_t row = s->entry.row, slot;
+
 	if (ab_sample_ok(s))
 		return 1;
-	if (s->timed_out && s->entry.pair >= 0 && timeouts[s->entry.row] < policy[s->entry.row].allow_failed_pairs) {
-		timeouts[s->entry.row]++;
+	if (!s->timed_out || s->entry.pair < 0 || (size_t)s->entry.pair >= pairs)
+		return 0;
+	slot = row * pairs + (size_t)s->entry.pair;
+	if (pair_failed[slot])
+		return 1;
+	if (failed_pairs[row] < policy[row].allow_failed_pairs) {
+		pair_failed[slot] = 1;
+		failed_pairs[row]++;
 		return 1;
 	}
 	return 0;
@@ -859,7 +872,8 @@ int ab_run_samples(struct ab_run *run)
 	char **labels = ab_xcalloc(nrows, sizeof(*labels)), **cpus = ab_xcalloc(nrows, sizeof(*cpus));
 	char **first_checksum = ab_xcalloc(nrows * 2, sizeof(char *));
 	struct ab_row_policy *policy = ab_xcalloc(nrows, sizeof(*policy));
-	size_t *timeouts = ab_xcalloc(nrows, sizeof(*timeouts));
+	size_t *failed_pairs = ab_xcalloc(nrows, sizeof(*failed_pairs)), pairs = (size_t)exp->pairs;
+	uint8_t *pair_failed = ab_xcalloc(nrows * pairs + 1, 1);
 	char *cwd[2] = {NULL, NULL}, **env[2] = {NULL, NULL};
 	struct ab_command *cmds = NULL;
 	int64_t spent_ns = 0;
@@ -887,7 +901,7 @@ int ab_run_samples(struct ab_run *run)
 		total += s->status != AB_SAMPLE_SUPERSEDED;
 		done += s->status == AB_SAMPLE_DONE;
 		if (s->status == AB_SAMPLE_DONE) {
-			tolerated(s, policy, timeouts);
+			tolerated(s, policy, pairs, failed_pairs, pair_failed);
 			checksum_breaks(s, policy, first_checksum);
 		}
 	}
@@ -914,7 +928,7 @@ int ab_run_samples(struct ab_run *run)
 		done++;
 		if (run->events.sample_done)
 			run->events.sample_done(run->events.ctx, s, labels[s->entry.row]);
-		if (!tolerated(s, policy, timeouts) || checksum_breaks(s, policy, first_checksum)) {
+		if (!tolerated(s, policy, pairs, failed_pairs, pair_failed) || checksum_breaks(s, policy, first_checksum)) {
 			run->stopped_early = 1;
 			break;
 		}
@@ -933,7 +947,8 @@ out:
 	free(cpus);
 	free(first_checksum);
 	free(policy);
-	free(timeouts);
+	free(failed_pairs);
+	free(pair_failed);
 	free(cwd[0]);
 	free(cwd[1]);
 	ab_strv_free(env[0]);
@@ -993,6 +1008,8 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 					  "load_after_5m", json_object_get(run->host, "load_after_5m"),
 					  "load_after_15m", json_object_get(run->host, "load_after_15m"));
 		text = json_dumps(after, JSON_COMPACT);
+		if (run->host_started)  /* a resumed run's report shows the host it started on */
+			json_object_update(run->host_started, after);
 		json_decref(after);
 		err = ab_store_run_patch_host(run->store, run->meta.id, text);
 		free(text);

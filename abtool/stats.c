@@ -475,6 +475,126 @@ void ab_stats_signed_rank_normal(struct ab_signed_rank *out, const double *d, si
 	signed_rank(out, d, n, shift, 1);
 }
 
+/* ---- Mann–Whitney (unpaired, for contrast) --------------------------- */
+
+struct pooled {
+	double v;
+	int from_b;
+};
+
+static int cmp_pooled(const void *pa, const void *pb)
+{
+	const struct pooled *a = pa, *b = pb;
+
+	return (a->v > b->v) - (a->v < b->v);
+}
+
+/* f[j * width + s]: how many subsets of size j of the items seen so far
+ * have doubled rank sum s. Adding an item of doubled rank r either leaves
+ * a subset alone or puts the item in it (a knapsack with a size limit).
+ * Counts are doubles: exact integers while below 2^53, then correctly
+ * rounded, and C(100, 50) ~ 1e29 is far from overflow. */
+static void mann_whitney_exact(struct ab_mann_whitney *out, const uint64_t *score, size_t n,
+			       size_t n_b, uint64_t w2_b)
+{
+	uint64_t total = 0, s, top = 0;
+	size_t i, j, width;
+	double *f, all = 0, ge = 0, le = 0;
+
+	for (i = 0; i < n; i++)
+		total += score[i];
+	width = (size_t)total + 1;
+	f = ab_xcalloc((n_b + 1) * width, sizeof(*f));
+	f[0] = 1;
+	for (i = 0; i < n; i++) {
+		uint64_t r = score[i];
+
+		top += r;
+		for (j = i + 1 < n_b ? i + 1 : n_b; j > 0; j--)
+			for (s = top; s >= r; s--)
+				f[j * width + s] += f[(j - 1) * width + s - r];
+	}
+	for (s = 0; s < width; s++) {
+		double c = f[n_b * width + s];
+
+		all += c;
+		if (s >= w2_b)
+			ge += c;
+		if (s <= w2_b)
+			le += c;
+	}
+	free(f);
+	out->exact = 1;
+	out->p_greater = ge / all;
+	out->p_less = le / all;
+}
+
+void ab_stats_mann_whitney(struct ab_mann_whitney *out, const double *a, size_t n_a, const double *b,
+			   size_t n_b)
+{
+	size_t n = n_a + n_b, i, st, e;
+	struct pooled *x;
+	uint64_t *score, w2_b = 0;
+	double ties = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->n_a = n_a;
+	out->n_b = n_b;
+	out->p_greater = out->p_less = out->p_two_sided = 1;
+	if (n_a == 0 || n_b == 0)
+		return;
+	x = ab_xmalloc(n * sizeof(*x));
+	score = ab_xmalloc(n * sizeof(*score));
+	for (i = 0; i < n_a; i++)
+		x[i] = (struct pooled){a[i], 0};
+	for (i = 0; i < n_b; i++)
+		x[n_a + i] = (struct pooled){b[i], 1};
+	qsort(x, n, sizeof(*x), cmp_pooled);
+	for (st = 0; st < n; st = e) {
+		double t;
+
+		for (e = st + 1; e < n && x[e].v == x[st].v; e++)
+			;
+		/* positions st..e-1 hold ranks st+1..e: twice their mean */
+		for (i = st; i < e; i++) {
+			score[i] = (uint64_t)(st + 1 + e);
+			if (x[i].from_b)
+				w2_b += score[i];
+		}
+		t = (double)(e - st);
+		ties += t * t * t - t;
+	}
+	/* U = R_b - n_b (n_b + 1) / 2, R_b the rank sum of b */
+	out->u = (double)w2_b / 2 - (double)n_b * ((double)n_b + 1) / 2;
+	if (n <= AB_STATS_MW_EXACT_MAX) {
+		mann_whitney_exact(out, score, n, n_b, w2_b);
+	} else {
+		double nn = (double)n, mu = (double)n_a * (double)n_b / 2;
+		double sigma = sqrt((double)n_a * (double)n_b / 12 * (nn + 1 - ties / (nn * (nn - 1))));
+
+		if (sigma > 0) {
+			out->p_greater = 1 - norm_cdf((out->u - 0.5 - mu) / sigma);
+			out->p_less = norm_cdf((out->u + 0.5 - mu) / sigma);
+		}
+	}
+	out->p_greater = fmin(1, out->p_greater);
+	out->p_less = fmin(1, out->p_less);
+	out->p_two_sided = fmin(1, 2 * fmin(out->p_greater, out->p_less));
+	free(score);
+	free(x);
+}
+
+double ab_stats_median_ci_coverage(size_t n, size_t r)
+{
+	double tail, two_sided;
+
+	if (n == 0 || r == 0 || 2 * r > n + 1)
+		return NAN;
+	/* P(X <= r - 1) = P(X >= n - r + 1) at p = 1/2 */
+	ab_stats_sign_test(n, n - r + 1, &tail, &two_sided);
+	return 1 - 2 * tail;
+}
+
 /* ---- Hodges–Lehmann -------------------------------------------------- */
 
 static int cmp_size(const void *pa, const void *pb)
@@ -899,6 +1019,7 @@ int ab_stats_paired(struct ab_paired *out, const double *a, const double *b, siz
 	ab_stats_signed_rank(&out->signed_rank, d, n, 0);
 	ab_stats_sign_test(out->wins + out->losses, out->wins, &one_sided,
 			   &out->sign_p_two_sided);
+	ab_stats_mann_whitney(&out->mann_whitney, a, n, b, n);
 
 	free(ratio);
 	free(d);

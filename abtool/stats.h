@@ -19,6 +19,12 @@
  *     26.2.23 (normal quantile start) and 26.5.8 (incomplete beta).
  *   Iglewicz B., Hoaglin D. (1993) How to Detect and Handle Outliers: the
  *     modified z-score, used by hyperfine's outlier warning with threshold 10.
+ *   Mann H. B., Whitney D. R. (1947) On a test of whether one of two random
+ *     variables is stochastically larger than the other. Ann. Math. Statist.
+ *     18, 50-60.
+ *   Hollander M., Wolfe D. A., Chicken E. (2014) Nonparametric Statistical
+ *     Methods, 3rd ed., section 3.6 (order-statistic interval of the median)
+ *     and section 4.1 (the rank-sum test, its tie correction).
  * Test vectors: shared/stats-vectors.md.
  */
 #ifndef AB_STATS_H
@@ -202,6 +208,57 @@ double ab_stats_t_quantile(double p, double df);
  */
 void ab_stats_paired_t(const double *d, size_t n, double level, double *lower, double *upper);
 
+/* Largest pooled sample size n_a + n_b for which the Mann–Whitney
+ * distribution is computed exactly; beyond, the normal approximation. The
+ * exact table holds (min(n_a, n_b) + 1) * (n_a + n_b)(n_a + n_b + 1)
+ * doubles (about 4 MB at 100) and costs that times n_a + n_b steps. */
+#define AB_STATS_MW_EXACT_MAX 100
+
+/* Result of an (unpaired) Mann–Whitney U test of a against b. */
+struct ab_mann_whitney {
+	size_t n_a, n_b;
+	double u;            /* U of b: #{(i, j): b_j > a_i} + #{b_j == a_i} / 2, in 0 .. n_a n_b */
+	double p_greater;    /* one-sided P(U >= observed) under H0: evidence b is larger */
+	double p_less;       /* one-sided P(U <= observed): evidence b is smaller */
+	double p_two_sided;  /* min(1, 2 * min(p_greater, p_less)) */
+	int exact;           /* 1 when computed from the exact permutation distribution */
+};
+
+/*
+ * Mann–Whitney U test (Wilcoxon rank-sum test; Mann & Whitney 1947) of
+ * a[0..n_a) against b[0..n_b) (borrowed, finite; any unit, the test uses
+ * ranks only), treating the two as independent samples: the pairing is
+ * ignored. abtool reports it only for contrast with the paired tests (a
+ * pair shares the machine's drift, which this test counts as noise); no
+ * rule decides on it.
+ * Ties: values equal as doubles get midranks, and the exact p is the
+ * permutation distribution conditional on those midranks (every choice of
+ * n_b of the n_a + n_b pooled midranks equally likely), computed by
+ * dynamic programming over subset sizes and doubled midrank sums (integers).
+ * Without ties this is the classic U distribution, whose smallest
+ * two-sided p for n vs n is 2 / C(2n, n). Exact for n_a + n_b <=
+ * AB_STATS_MW_EXACT_MAX; beyond, the normal approximation with mean
+ * n_a n_b / 2, variance n_a n_b / 12 (N + 1 - sum(t^3 - t) / (N (N - 1)))
+ * over tie groups of size t (Hollander, Wolfe & Chicken 2014, 4.1), and a
+ * continuity correction of 1/2. n_a == 0 or n_b == 0 gives p = 1. Allocates
+ * internally; never fails.
+ * Source: stats-vectors.md sections 4 and 5.
+ */
+void ab_stats_mann_whitney(struct ab_mann_whitney *out, const double *a, size_t n_a, const double *b,
+			   size_t n_b);
+
+/*
+ * Coverage of the distribution-free interval [x_(r), x_(n-r+1)] for the
+ * median of a continuous distribution from n independent values (order
+ * statistics, 1-based r): 1 - 2 P(X <= r - 1) for X ~ Binomial(n, 1/2)
+ * (Hollander, Wolfe & Chicken 2014, 3.6). r = 1 is the range [min, max],
+ * 1 - 2^(1-n). A fraction in [0, 1]; exact for n up to about 50 (the
+ * probabilities are binary fractions, from ab_stats_sign_test). NAN when
+ * n == 0, r == 0 or 2r > n + 1 (no such interval).
+ * Source: stats-vectors.md section 6.
+ */
+double ab_stats_median_ci_coverage(size_t n, size_t r);
+
 /* Everything abtool reports about one row and one metric. */
 struct ab_paired {
 	size_t pairs;
@@ -218,6 +275,7 @@ struct ab_paired {
 	double t_lower, t_upper;      /* paired t 90% interval of the ratio (cross-check) */
 	struct ab_signed_rank signed_rank;  /* against shift 0 */
 	double sign_p_two_sided;      /* exact sign test on wins vs losses (ties dropped) */
+	struct ab_mann_whitney mann_whitney;  /* unpaired a vs b, for contrast only */
 };
 
 /*

@@ -15,6 +15,22 @@ EXP_PAIRS=8 write_exp "$T/repo"
 expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
 assert_not_contains "$T/err" "warning"
 
+# a rule that decides on observed values only: check says how often noise
+# alone passes it (P(X >= 7), X ~ Binomial(10, 1/2) = 176/1024)
+EXP_PAIRS=10 EXP_EXTRA="  - name: wins only
+    min_pair_wins: 7
+  - name: estimate only
+    max_ratio: {estimate: 1.05}
+  - name: wins with a bound
+    min_pair_wins: 7
+    no_regression: 5%" write_exp "$T/repo"
+expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
+assert_contains "$T/err" "rule 'wins only' decides on observed values only: noise alone passes min_pair_wins: 7 of 10 pairs with probability 17.2%; add an inferential predicate"
+assert_contains "$T/err" "rule 'estimate only' decides on observed values only: max_ratio: {estimate: 1.05} compares the point estimate, with no interval"
+assert_not_contains "$T/err" "rule 'wins with a bound'"
+assert_not_contains "$T/err" "rule 'no regression'"
+EXP_PAIRS=8 write_exp "$T/repo"
+
 # a tracked file changed but not committed: check and run say so
 echo "/* not committed */" >> "$T/repo/bench.c"
 expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
@@ -28,4 +44,12 @@ assert_contains "$T/err" "has uncommitted changes: they are not measured"
 jq -e '.warnings | any(test("had uncommitted changes when the run started"))' "$T/r.json" >/dev/null \
 	|| fail "the report's warnings do not record the uncommitted changes"
 assert_contains "$T/out" "had uncommitted changes when the run started"
+# with 2 pairs there is no bound: the note under the rows table says so, as
+# the table's "[too few pairs]" does, instead of a coverage of 100%
+assert_contains "$T/out" "[too few pairs]"
+assert_contains "$T/out" "No interval: 2 pairs are too few for an exact one-sided 95% bound (5 at least)"
+assert_not_contains "$T/out" "coverage 100%"
+"$ABTOOL" report 1 --store "$T/s.db" --format html -o "$T/r.html" || fail "html report"
+assert_contains "$T/r.html" "No interval: 2 pairs are too few"
+assert_not_contains "$T/r.html" "coverage 100%"
 echo ok

@@ -32,6 +32,8 @@ sqlite3 "$db" "update runs set host = json_set(host, '$.hostname', 'otherbox', '
 
 expect_decided "$ABTOOL" resume 1 --store "$db" --json "$T/r.json"
 [ "$(sqlite3 "$db" "select status from runs where id = 1")" = finished ] || fail "resume did not finish the run"
+# the host the run started on, with the load after the samples
+[ "$(jqv "$T/r.json" '.host.load_after_1m | type')" = number ] || fail "a resumed run's host has no load after"
 # the design given to run (--design) is the resumed run's too
 [ "$(jqv "$T/r.json" .design)" = "pr 12" ] || fail "resume lost --design"
 case "$(jqv "$T/r.json" .reproduce)" in *" --design 'pr 12'") ;; *) fail "reproduce: $(jqv "$T/r.json" .reproduce)" ;; esac

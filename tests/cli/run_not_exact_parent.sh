@@ -15,6 +15,20 @@ assert_contains "$T/err" "exact_parent: false"
 expect_exit 64 "$ABTOOL" check "$T/repo/exp.yaml"
 assert_contains "$T/err" "is not the exact parent"
 
+# exact_parent: false accepts the same comparison: check shows it as not
+# the exact parent, and a run compares those two commits and records
+# exact_parent: false in its report.
+EXP_PAIRS=2 EXP_EXTRA="parent: $root
+exact_parent: false" write_exp "$T/repo"
+expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
+assert_contains "$T/out" "parent    $root"
+assert_contains "$T/out" "(NOT the exact parent)"
+assert_contains "$T/out" "candidate $head"
+expect_decided "$ABTOOL" run "$T/repo/exp.yaml" --store "$T/s.db" --json "$T/r.json"
+[ "$(jqv "$T/r.json" .exact_parent)" = false ] || fail "exact_parent in the report: $(jqv "$T/r.json" .exact_parent)"
+[ "$(jqv "$T/r.json" .parent.oid)" = "$root" ] || fail "the parent compared is not $root"
+[ "$(jqv "$T/r.json" .candidate.oid)" = "$head" ] || fail "the candidate compared is not $head"
+
 # An unknown revision and a folder that is not a repository: 64 as well.
 write_exp "$T/repo"
 expect_exit 64 "$ABTOOL" run "$T/repo/exp.yaml" --candidate no-such-rev

@@ -5,6 +5,7 @@
  * value on every line costs linear time. */
 #include "testutil.h"
 #include "analyze.h"
+#include "analysis.h"
 #include "error.h"
 #include "util.h"
 
@@ -132,6 +133,47 @@ static void test_distinct_values_linear(void **state)
 	free(text);
 }
 
+/* Without an order column the samples carry no order: an odd pair count
+ * is no imbalance to warn about; with one, it is. A file that is not TSV
+ * or CSV is named as such, with its line, besides libcsv's words. */
+static void test_order_and_not_csv(void **state)
+{
+	const char *odd = "pair,parent,candidate\n1,10,9\n2,11,9.5\n3,10.5,9.1\n";
+	const char *odd_ordered = "pair,order,parent,candidate\n1,AB,10,9\n2,BA,11,9.5\n3,BA,10.5,9.1\n";
+	struct ab_analyze_input in;
+	struct ab_analysis a;
+	char **w;
+	int odd_warned;
+
+	(void)state;
+	assert_int_equal(read_text(&in, "w.csv", odd), 0);
+	assert_int_equal(in.exp.pairs, 3);
+	assert_int_equal(in.exp.order_unknown, 1);
+	ab_analysis_run(&a, &in.exp, in.samples, in.nsamples, NULL, NULL);
+	for (w = a.warnings, odd_warned = 0; w && *w; w++)
+		odd_warned |= strstr(*w, "is odd") != NULL;
+	assert_false(odd_warned);
+	ab_analysis_release(&a);
+	ab_analyze_release(&in);
+
+	assert_int_equal(read_text(&in, "w.csv", odd_ordered), 0);
+	assert_int_equal(in.exp.order_unknown, 0);
+	ab_analysis_run(&a, &in.exp, in.samples, in.nsamples, NULL, NULL);
+	for (w = a.warnings, odd_warned = 0; w && *w; w++)
+		odd_warned |= strstr(*w, "3 pairs is odd") != NULL;
+	assert_true(odd_warned);
+	ab_analysis_release(&a);
+	ab_analyze_release(&in);
+
+	/* a YAML file given by mistake: the quotes in line 3 break TSV */
+	assert_int_equal(read_text(&in, "e3.yaml", "name: e3\nrepo: r3\nbuild: \"true\"\npairs: 2\n"),
+			 AB_EINVALID);
+	assert_non_null(strstr(ab_error_last(), "e3.yaml:3: not a line of TSV: "));
+	assert_non_null(strstr(ab_error_last(), "(libcsv: error parsing data while strict checking enabled); "
+			       "abtool analyze reads TSV or CSV with a header line"));
+	ab_analyze_release(&in);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -140,6 +182,7 @@ int main(void)
 		cmocka_unit_test(test_huge_value),
 		cmocka_unit_test(test_row_product_bounded),
 		cmocka_unit_test(test_distinct_values_linear),
+		cmocka_unit_test(test_order_and_not_csv),
 	};
 
 	return cmocka_run_group_tests_name("analyze", tests, NULL, NULL);

@@ -176,10 +176,19 @@ static void test_pair_wins(void **state)
 	 * wins are the pairs with pattern < 0.0513: 5 of 8 */
 	assert_int_equal(one("    min_pair_wins: 5\n", 0, 0.95, NOISY, &d), AB_PASS);
 	assert_non_null(strstr(d, "(5/8 pair wins)"));
-	assert_non_null(strstr(d, "5 pair wins, at least the 5 needed: pass"));
+	/* observational, with how often noise alone gets there: P(X >= 5)
+	 * for X ~ Binomial(8, 1/2) = 93/256 */
+	assert_non_null(strstr(d, "5 pair wins, at least the 5 needed (observed; noise alone reaches 5 of 8 "
+			       "with probability 36.3%): pass"));
 	free(d);
 	assert_int_equal(one("    min_pair_wins: 6\n", 0, 0.95, NOISY, &d), AB_FAIL);
-	assert_non_null(strstr(d, "5 pair wins, fewer than the 6 needed: fail"));
+	assert_non_null(strstr(d, "5 pair wins, fewer than the 6 needed (observed; noise alone reaches 6 of 8 "
+			       "with probability 14.5%): fail"));
+	free(d);
+	/* 8 of 8: 1/256 */
+	assert_int_equal(one("    min_pair_wins: 8\n", 0, 0.5, TIGHT, &d), AB_PASS);
+	assert_non_null(strstr(d, "8 pair wins, at least the 8 needed (observed; noise alone reaches 8 of 8 "
+			       "with probability 0.391%): pass"));
 	free(d);
 	assert_int_equal(one("    min_pair_wins: 60%\n", 0, 0.95, NOISY, NULL), AB_PASS);  /* ceil(4.8) = 5 */
 	assert_int_equal(one("    min_pair_wins: 70%\n", 0, 0.95, NOISY, NULL), AB_FAIL);  /* ceil(5.6) = 6 */
@@ -360,6 +369,111 @@ static void test_scaling(void **state)
 	assert_int_equal(f.a.rules[1].outcome, AB_FAIL);
 	assert_non_null(strstr(f.a.rules[1].detail, "scaling change: a loss above 5%"));
 	release(&f);
+	/* inconclusive: the scaling change is noisy around 1 (the interval
+	 * contains 1/1.05), and the base row itself has no change to judge */
+	load(&f, "name: s\nbenchmark: ./b {lanes}\nmatrix: {lanes: [1, 4]}\npairs: 8\n"
+		 "scaling: {parameter: lanes, work: per_lane}\naccept:\n"
+		 "  - name: not worse\n    scaling_not_worse: 5%\n");
+	add_row(&f, 0, 0, 1.0, TIGHT);
+	add_row(&f, 1, 0, 1.0, NOISY);
+	analyse(&f);
+	assert_true(f.a.rows[1].scaling_change.available);
+	assert_false(f.a.rows[0].scaling_change.available);
+	assert_int_equal(f.a.rules[0].outcome, AB_INCONCLUSIVE);
+	assert_int_equal(f.a.rules[0].rows[0].outcome, AB_INCONCLUSIVE);
+	assert_non_null(strstr(f.a.rules[0].rows[0].detail,
+			       "scaling_not_worse: no scaling change at the base row (or no aligned pairs): "
+			       "inconclusive"));
+	assert_int_equal(f.a.rules[0].rows[1].outcome, AB_INCONCLUSIVE);
+	assert_non_null(strstr(f.a.rules[0].rows[1].detail, "cannot exclude a scaling loss above 5% "
+			       "(the interval contains 0.952 = 1/1.05): inconclusive"));
+	release(&f);
+
+	/* min_scaling inconclusive: the base row was never measured, so no
+	 * side has a scaling at lanes=4 */
+	load(&f, yaml);
+	add_row(&f, 1, 0, 0.5, TIGHT);
+	analyse(&f);
+	assert_true(isnan(f.a.rows[1].scaling[1]));
+	assert_int_equal(f.a.rules[0].outcome, AB_INCONCLUSIVE);
+	assert_non_null(strstr(f.a.rules[0].detail, "parent scaling unavailable, candidate scaling "
+			       "unavailable: inconclusive"));
+	assert_int_equal(f.a.rules[1].outcome, AB_INCONCLUSIVE);
+	assert_non_null(strstr(f.a.rules[1].detail, "scaling_not_worse: no scaling change"));
+	release(&f);
+}
+
+/* max_ci_width passes when the interval is narrower than the gate, with a
+ * predicate (the gate adds no finding) and alone ("within the gates"). */
+static void test_max_ci_width_pass(void **state)
+{
+	char *d;
+
+	(void)state;
+	assert_int_equal(one("    faster_by: 5%\n    max_ci_width: 5%\n", 0, 0.8, TIGHT, &d), AB_PASS);
+	assert_non_null(strstr(d, "below 0.952 = 1/1.05 (faster by at least 5%): pass"));
+	assert_null(strstr(d, "max_ci_width"));
+	free(d);
+	assert_int_equal(one("    max_ci_width: 5%\n", 0, 1.0, TIGHT, &d), AB_PASS);
+	assert_non_null(strstr(d, ": dispersion within the gates: pass"));
+	free(d);
+	/* the same gate on a wide interval: inconclusive alone too */
+	assert_int_equal(one("    max_ci_width: 5%\n", 0, 1.0, NOISY, &d), AB_INCONCLUSIVE);
+	assert_non_null(strstr(d, "above max_ci_width 5%: inconclusive"));
+	free(d);
+}
+
+/* max_flagged_samples: pass within it, a pass turned inconclusive beyond
+ * it, and a fail that stays a fail (a gate never hides one). */
+static void test_max_flagged_samples(void **state)
+{
+	struct fixture f;
+	size_t i;
+
+	(void)state;
+	/* alone, no flagged sample: pass */
+	load(&f, HEAD "accept:\n  - name: r\n    max_flagged_samples: 0\n");
+	add_row(&f, 0, 0, 1.0, TIGHT);
+	analyse(&f);
+	assert_int_equal(f.a.rows[0].flagged, 0);
+	assert_int_equal(f.a.rules[0].outcome, AB_PASS);
+	assert_non_null(strstr(f.a.rules[0].detail, ": no more flagged samples than allowed: pass"));
+	release(&f);
+
+	/* a clear gain, but two contended samples with one allowed */
+	load(&f, HEAD "accept:\n  - name: r\n    faster_by: 5%\n    max_flagged_samples: 1\n");
+	add_row(&f, 0, 0, 0.5, TIGHT);
+	f.s[2].flags |= AB_FLAG_CONTENDED;
+	f.s[9].flags |= AB_FLAG_CONTENDED;
+	analyse(&f);
+	assert_int_equal(f.a.rows[0].flagged, 2);
+	assert_int_equal(f.a.rules[0].outcome, AB_INCONCLUSIVE);
+	assert_non_null(strstr(f.a.rules[0].detail, "(faster by at least 5%) [pass], 2 flagged sample(s), "
+				"more than max_flagged_samples 1 [inconclusive]: inconclusive"));
+	assert_int_equal(f.a.verdict, AB_INCONCLUSIVE_VERDICT);
+	release(&f);
+
+	/* one flagged sample with one allowed: the pass stands */
+	load(&f, HEAD "accept:\n  - name: r\n    faster_by: 5%\n    max_flagged_samples: 1\n");
+	add_row(&f, 0, 0, 0.5, TIGHT);
+	f.s[2].flags |= AB_FLAG_CONTENDED;
+	analyse(&f);
+	assert_int_equal(f.a.rules[0].outcome, AB_PASS);
+	assert_null(strstr(f.a.rules[0].detail, "flagged"));
+	release(&f);
+
+	/* a refuted gain with every sample flagged: still a fail */
+	load(&f, HEAD "accept:\n  - name: r\n    faster_by: 5%\n    max_flagged_samples: 0\n");
+	add_row(&f, 0, 0, 1.0, TIGHT);
+	for (i = 0; i < f.n; i++)
+		f.s[i].flags |= AB_FLAG_CONTENDED;
+	analyse(&f);
+	assert_int_equal(f.a.rows[0].flagged, 16);
+	assert_int_equal(f.a.rules[0].outcome, AB_FAIL);
+	assert_non_null(strstr(f.a.rules[0].detail, "(a gain below 5%) [fail], 16 flagged sample(s), more "
+				"than max_flagged_samples 0 [inconclusive]: fail"));
+	assert_int_equal(f.a.verdict, AB_REJECTED);
+	release(&f);
 }
 
 static void test_too_few_pairs(void **state)
@@ -376,12 +490,25 @@ static void test_too_few_pairs(void **state)
 	release(&f);
 }
 
+/* The analysis warning that mentions `needle`; fails the test if none. */
+static const char *warning_about(const struct ab_analysis *a, const char *needle)
+{
+	char **w;
+
+	for (w = a->warnings; w && *w; w++)
+		if (strstr(*w, needle))
+			return *w;
+	fail_msg("no warning mentions '%s'", needle);
+	return "";
+}
+
 /* Integrity: invalid beats everything; may_change and allow_failed_pairs relax it. */
 static void test_integrity(void **state)
 {
 	const char *gate = HEAD "accept:\n  - name: r\n    faster_by: 5%\n";
 	struct fixture f;
 	char *yaml;
+	size_t i;
 
 	(void)state;
 	/* checksum mismatch on a clearly faster candidate: invalid, not accepted */
@@ -399,7 +526,7 @@ static void test_integrity(void **state)
 	yaml = ab_xasprintf("%s    checksum: may_change\n", gate);
 	load(&f, yaml);
 	add_row(&f, 0, 0, 0.5, TIGHT);
-	for (size_t i = 0; i < f.n; i++)
+	for (i = 0; i < f.n; i++)
 		if (f.s[i].entry.side) {
 			free(f.s[i].checksum);
 			f.s[i].checksum = ab_xstrdup("43");
@@ -440,7 +567,7 @@ static void test_integrity(void **state)
 	f.s[3].exit_code = -1;
 	f.s[3].error = ab_xstrdup("timed out after 60 s");
 	analyse(&f);
-	assert_int_equal(f.a.rows[0].censored, 1);
+	assert_int_equal(f.a.rows[0].failed_pairs, 1);
 	assert_int_equal(f.a.verdict, AB_INCONCLUSIVE_VERDICT);
 	release(&f);
 	free(yaml);
@@ -453,17 +580,83 @@ static void test_integrity(void **state)
 	f.s[3].signal = 9;
 	f.s[3].error = ab_xstrdup("timed out after 60 s");
 	analyse(&f);
-	assert_int_equal(f.a.rows[0].censored, 1);
+	assert_int_equal(f.a.rows[0].failed_pairs, 1);
 	assert_int_equal(f.a.rows[0].pairs, 16);
 	assert_int_equal(f.a.rows[0].metrics[0].st.wins, 15);
 	assert_int_equal(f.a.verdict, AB_ACCEPTED);
-	/* a second timeout exceeds the allowance: invalid */
+	assert_int_equal(f.a.rows[0].timeout_losses[AB_CANDIDATE], 1);
+	assert_int_equal(f.a.rows[0].timeout_ties, 0);
+	assert_string_equal(warning_about(&f.a, "allow_failed_pairs"), "lanes=1: allow_failed_pairs tolerated 1 pair(s) with a timed-out "
+			    "sample, none dropped: 1 where only the candidate timed out (its worst value: a loss for it)");
+	/* a timeout in a second pair exceeds the allowance: invalid */
 	f.s[7].timed_out = 1;
 	f.s[7].exit_code = -1;
 	f.s[7].error = ab_xstrdup("timed out after 60 s");
 	ab_analysis_release(&f.a);
 	analyse(&f);
 	assert_int_equal(f.a.verdict, AB_INVALID);
+	assert_non_null(strstr(f.a.reasons[0], "lanes=1: 1 failed sample(s), first: candidate sample 7 (pair 4): "
+			       "timed out after 60 s"));
+	release(&f);
+
+	/* Both sides of one pair time out: allow_failed_pairs counts pairs, so
+	 * one allowed pair tolerates it; the pair is kept as a tie (d = 0),
+	 * neither dropped nor a loss for either side. */
+	load(&f, yaml);
+	add_row(&f, 0, 0, 0.5, TIGHT);
+	for (i = 2; i <= 3; i++) {
+		f.s[i].timed_out = 1;
+		f.s[i].exit_code = -1;
+		f.s[i].signal = 9;
+		f.s[i].error = ab_xstrdup("timed out after 60 s");
+	}
+	analyse(&f);
+	assert_int_equal(f.a.rows[0].failed, 0);
+	assert_int_equal(f.a.rows[0].failed_pairs, 1);
+	assert_int_equal(f.a.rows[0].timeout_ties, 1);
+	assert_int_equal(f.a.rows[0].timeout_losses[AB_PARENT] + f.a.rows[0].timeout_losses[AB_CANDIDATE], 0);
+	assert_int_equal(f.a.rows[0].pairs, 16);
+	assert_int_equal(f.a.rows[0].metrics[0].st.pairs, 16);
+	assert_int_equal(f.a.rows[0].metrics[0].st.ties, 1);
+	assert_int_equal(f.a.rows[0].metrics[0].st.wins, 15);
+	assert_true(f.a.rows[0].metrics[0].d[1] == 0);
+	assert_int_equal(f.a.rows[0].metrics[0].st.signed_rank.nonzero, 15);
+	assert_int_equal(f.a.verdict, AB_ACCEPTED);
+	assert_string_equal(warning_about(&f.a, "allow_failed_pairs"), "lanes=1: allow_failed_pairs tolerated 1 pair(s) with a timed-out "
+			    "sample, none dropped: 1 where both sides timed out (both worst: a tie, d = 0)");
+	/* a parent timeout in another pair is a second failed pair: invalid */
+	f.s[10].timed_out = 1;
+	f.s[10].exit_code = -1;
+	f.s[10].error = ab_xstrdup("timed out after 60 s");
+	ab_analysis_release(&f.a);
+	analyse(&f);
+	assert_int_equal(f.a.verdict, AB_INVALID);
+	release(&f);
+	free(yaml);
+
+	/* allow_failed_pairs: 2 with a both-sides pair and a parent timeout */
+	yaml = ab_xasprintf("name: r\nbenchmark: ./b {lanes}\nmatrix: {lanes: [1]}\npairs: 16\naccept:\n"
+			    "  - name: r\n    faster_by: 5%%\n    allow_failed_pairs: 2\n");
+	load(&f, yaml);
+	add_row(&f, 0, 0, 0.5, TIGHT);
+	for (i = 2; i <= 4; i += 1) {
+		if (i == 3)
+			continue;
+		f.s[i].timed_out = 1;
+		f.s[i].exit_code = -1;
+		f.s[i].error = ab_xstrdup("timed out after 60 s");
+	}
+	f.s[3].timed_out = 1;
+	f.s[3].exit_code = -1;
+	f.s[3].error = ab_xstrdup("timed out after 60 s");
+	analyse(&f);
+	assert_int_equal(f.a.rows[0].failed_pairs, 2);
+	assert_int_equal(f.a.rows[0].timeout_ties, 1);
+	assert_int_equal(f.a.rows[0].timeout_losses[AB_PARENT], 1);
+	assert_int_equal(f.a.rows[0].metrics[0].st.wins, 15);  /* the parent's timeout is a candidate win */
+	assert_string_equal(warning_about(&f.a, "allow_failed_pairs"), "lanes=1: allow_failed_pairs tolerated 2 pair(s) with a timed-out "
+			    "sample, none dropped: 1 where only the parent timed out (its worst value: a loss for it), "
+			    "1 where both sides timed out (both worst: a tie, d = 0)");
 	release(&f);
 	free(yaml);
 }
@@ -621,6 +814,8 @@ int main(void)
 		cmocka_unit_test(test_selectors_and_intersection),
 		cmocka_unit_test(test_higher_is_better),
 		cmocka_unit_test(test_scaling),
+		cmocka_unit_test(test_max_ci_width_pass),
+		cmocka_unit_test(test_max_flagged_samples),
 		cmocka_unit_test(test_too_few_pairs),
 		cmocka_unit_test(test_integrity),
 		cmocka_unit_test(test_verdict_precedence),

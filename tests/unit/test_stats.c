@@ -295,6 +295,171 @@ static void test_full_row(void **state)
 	assert_true(lo == r.sign_p_two_sided);
 }
 
+/* ---- 4, 5. unpaired Mann–Whitney, for contrast ------------------------- */
+
+/* Section 4's row as two independent samples: every B below every A, so
+ * U = 0 and the exact two-sided p is 2 / C(14, 7), 64 times smaller than
+ * the paired tests' 0.015625 only because it ignores the pairing. */
+static void test_mann_whitney_row(void **state)
+{
+	struct ab_mann_whitney mw;
+	struct ab_paired r;
+
+	(void)state;
+	ab_stats_mann_whitney(&mw, row_a, 7, row_b, 7);
+	assert_int_equal(mw.exact, 1);
+	assert_true(mw.u == 0);
+	assert_true(mw.p_two_sided == 0.0005827505827505828);
+	assert_true(mw.p_less == 1.0 / 3432);
+	assert_true(mw.p_greater == 1);
+	/* the other way round: U = 49, the same two-sided p */
+	ab_stats_mann_whitney(&mw, row_b, 7, row_a, 7);
+	assert_true(mw.u == 49);
+	assert_true(mw.p_two_sided == 0.0005827505827505828);
+	assert_true(mw.p_greater == 1.0 / 3432);
+	/* ab_stats_paired carries it */
+	assert_int_equal(ab_stats_paired(&r, row_a, row_b, 7, AB_LOWER_IS_BETTER), 0);
+	assert_true(r.mann_whitney.p_two_sided == 0.0005827505827505828);
+}
+
+/* Section 5: the smallest exact two-sided p for n vs n is 2 / C(2n, n),
+ * reached by complete separation. */
+static void test_mann_whitney_smallest_p(void **state)
+{
+	static const double want[] = { 0.007936507936507936, 0.0005827505827505828 };
+	static const size_t sizes[] = { 5, 7 };
+	struct ab_mann_whitney mw;
+	double a[7], b[7];
+	size_t i, k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < sizes[k]; i++) {
+			a[i] = 100 + (double)i;
+			b[i] = 10 + 3 * (double)i;
+		}
+		ab_stats_mann_whitney(&mw, a, sizes[k], b, sizes[k]);
+		assert_true(mw.p_two_sided == want[k]);
+		/* one b above the smallest a: U = 1, and U <= 1 happens twice */
+		b[sizes[k] - 1] = 100.5;
+		ab_stats_mann_whitney(&mw, a, sizes[k], b, sizes[k]);
+		assert_true(mw.u == 1);
+		assert_true(mw.p_two_sided == 2 * want[k]);
+	}
+	/* n = 4: 2/70 > 0.05, no test at 0.05 exists */
+	ab_stats_mann_whitney(&mw, a, 4, (double[]){1, 2, 3, 4}, 4);
+	assert_true(mw.p_two_sided == 2.0 / 70);
+}
+
+/* With ties, the exact p against brute force: every choice of which n_b
+ * of the pooled values are "b", each equally likely, and U counted by the
+ * definition #{b_j > a_i} + #{b_j == a_i} / 2. */
+static void test_mann_whitney_ties_brute_force(void **state)
+{
+	uint64_t rng = 1947;
+	size_t trial;
+
+	(void)state;
+	for (trial = 0; trial < 60; trial++) {
+		size_t n_a = 2 + splitmix64(&rng) % 7, n_b = 1 + splitmix64(&rng) % 7, n = n_a + n_b, i, j;
+		double pool[16], a[16], b[16], u_obs = 0, ge = 0, le = 0, all = 0;
+		struct ab_mann_whitney mw;
+		uint32_t mask;
+
+		for (i = 0; i < n; i++)  /* few distinct values: many ties */
+			pool[i] = (double)(splitmix64(&rng) % (trial % 2 ? 4 : 40));
+		for (i = 0; i < n_a; i++)
+			a[i] = pool[i];
+		for (i = 0; i < n_b; i++)
+			b[i] = pool[n_a + i];
+		for (i = 0; i < n_a; i++)
+			for (j = 0; j < n_b; j++)
+				u_obs += b[j] > a[i] ? 1 : b[j] == a[i] ? 0.5 : 0;
+		for (mask = 0; mask < (1u << n); mask++) {
+			double u = 0;
+			size_t ii, jj;
+
+			if ((size_t)__builtin_popcount(mask) != n_b)
+				continue;
+			for (ii = 0; ii < n; ii++)
+				for (jj = 0; jj < n; jj++)
+					if (!(mask >> ii & 1) && (mask >> jj & 1))
+						u += pool[jj] > pool[ii] ? 1 : pool[jj] == pool[ii] ? 0.5 : 0;
+			all++;
+			ge += u >= u_obs - 1e-9;
+			le += u <= u_obs + 1e-9;
+		}
+		ab_stats_mann_whitney(&mw, a, n_a, b, n_b);
+		assert_int_equal(mw.exact, 1);
+		assert_true(mw.u == u_obs);
+		assert_close(mw.p_greater, fmin(1, ge / all), 12);
+		assert_close(mw.p_less, fmin(1, le / all), 12);
+		assert_close(mw.p_two_sided, fmin(1, 2 * fmin(ge, le) / all), 12);
+	}
+	/* all values equal: U = n_a n_b / 2, p = 1 */
+	{
+		struct ab_mann_whitney mw;
+		double same[5] = { 3, 3, 3, 3, 3 };
+
+		ab_stats_mann_whitney(&mw, same, 5, same, 3);
+		assert_true(mw.u == 7.5);
+		assert_true(mw.p_two_sided == 1);
+	}
+}
+
+/* Beyond AB_STATS_MW_EXACT_MAX: the normal approximation, checked against
+ * the formula computed here, and close to the exact p at the boundary. */
+static void test_mann_whitney_normal(void **state)
+{
+	struct ab_mann_whitney mw, ex;
+	double a[60], b[60], z, mu, sigma;
+	uint64_t rng = 50;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 60; i++) {
+		a[i] = normal(&rng);
+		b[i] = normal(&rng) + 0.3;
+	}
+	ab_stats_mann_whitney(&mw, a, 60, b, 60);
+	assert_int_equal(mw.exact, 0);
+	mu = 60.0 * 60 / 2;
+	sigma = sqrt(60.0 * 60 * 121 / 12);
+	z = (mw.u - 0.5 - mu) / sigma;
+	assert_close(mw.p_greater, 0.5 * erfc(z / M_SQRT2), 10);
+	assert_close(mw.p_two_sided, fmin(1, 2 * fmin(mw.p_greater, mw.p_less)), 12);
+	/* 50 vs 50 is exact; its p and the approximation's agree closely */
+	ab_stats_mann_whitney(&ex, a, 50, b, 50);
+	assert_int_equal(ex.exact, 1);
+	{
+		double zz = (ex.u - 0.5 - 1250) / sqrt(50.0 * 50 * 101 / 12);
+		assert_true(fabs(ex.p_greater - 0.5 * erfc(zz / M_SQRT2)) < 0.002);
+	}
+	/* empty sides */
+	ab_stats_mann_whitney(&mw, a, 0, b, 3);
+	assert_true(mw.p_two_sided == 1);
+}
+
+/* ---- 6. median interval by order statistics ---------------------------- */
+
+static void test_median_ci_coverage(void **state)
+{
+	(void)state;
+	assert_true(ab_stats_median_ci_coverage(5, 1) == 0.9375);
+	assert_true(ab_stats_median_ci_coverage(6, 1) == 0.96875);
+	assert_true(ab_stats_median_ci_coverage(7, 1) == 0.984375);
+	/* 1 - 2^(1-n) for the range, in general */
+	for (size_t n = 1; n <= 40; n++)
+		assert_true(ab_stats_median_ci_coverage(n, 1) == 1 - ldexp(1, 1 - (int)n));
+	/* narrower intervals: n = 10, r = 2: 1 - 2 * 11/1024 */
+	assert_true(ab_stats_median_ci_coverage(10, 2) == 1 - 2 * 11.0 / 1024);
+	/* a single middle value covers nothing; r beyond it does not exist */
+	assert_true(ab_stats_median_ci_coverage(7, 4) == 0);
+	assert_true(isnan(ab_stats_median_ci_coverage(7, 5)));
+	assert_true(isnan(ab_stats_median_ci_coverage(0, 1)));
+	assert_true(isnan(ab_stats_median_ci_coverage(5, 0)));
+}
+
 static void test_higher_is_better(void **state)
 {
 	/* Candidate throughput higher in 5 pairs, lower in 1, equal in 1. */
@@ -1012,6 +1177,11 @@ int main(void)
 		cmocka_unit_test(test_critical_values),
 		cmocka_unit_test(test_section3_vectors),
 		cmocka_unit_test(test_full_row),
+		cmocka_unit_test(test_mann_whitney_row),
+		cmocka_unit_test(test_mann_whitney_smallest_p),
+		cmocka_unit_test(test_mann_whitney_ties_brute_force),
+		cmocka_unit_test(test_mann_whitney_normal),
+		cmocka_unit_test(test_median_ci_coverage),
 		cmocka_unit_test(test_higher_is_better),
 		cmocka_unit_test(test_invalid_values),
 		cmocka_unit_test(test_outliers),
