@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/personality.h>
 #include <limits.h>
 #include <signal.h>
@@ -136,6 +137,11 @@ void ab_child_run(const struct ab_child_setup *cs)
 	int sig;
 
 	setpgid(0, 0);
+	/* abtool killed with SIGKILL cannot stop its sample: the kernel does.
+	 * A parent gone before this line is caught by its pid. */
+	if (cs->parent_pid &&
+	    (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != cs->parent_pid))
+		child_die(cs, AB_RUNNER_START_SETUP);
 	if (cs->no_tty) {
 		/* In a background process group, a read of the terminal
 		 * (/dev/tty) would stop the child until the timeout; without

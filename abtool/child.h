@@ -35,6 +35,8 @@ struct ab_child_setup {
 	const char *cpus;         /* CPU list for sched_setaffinity, or NULL */
 	int no_aslr;              /* 1: personality ADDR_NO_RANDOMIZE */
 	int no_tty;               /* 1: give up the controlling terminal (TIOCNOTTY) */
+	pid_t parent_pid;         /* the runner's process, or 0: the child gets SIGKILL when it
+	                             dies (PR_SET_PDEATHSIG), even of SIGKILL */
 };
 
 /* In the child, right after fork: its own process group, the `reset`

@@ -235,9 +235,14 @@ int ab_revs_dirty(struct ab_revs *revs)
 {
 	git_status_options opts;
 	git_status_list *list;
+	git_oid head;
 	int dirty;
 
-	if (!revs->workdir)
+	/* Only a candidate that is the checked-out commit can be mistaken for
+	 * the work tree; the check stats every tracked file (20,000 stats in
+	 * a large tree), so skip it otherwise. */
+	if (!revs->workdir || git_reference_name_to_id(&head, revs->repo, "HEAD") < 0 ||
+	    !git_oid_equal(&head, &revs->candidate))
 		return 0;
 	git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION);
 	opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;

@@ -42,9 +42,10 @@ int ab_revs_open(struct ab_revs *out, const char *repo_path, const char *candida
 
 void ab_revs_release(struct ab_revs *revs);
 
-/* 1 when tracked files of the user's work tree or index differ from HEAD
- * (their changes are not measured: only commits are), 0 when clean or
- * bare, negative on error. */
+/* 1 when the candidate is the checked-out commit (HEAD) and tracked files
+ * of the user's work tree or index differ from it (their changes are not
+ * measured: only commits are); 0 when clean, bare, or the candidate is
+ * another commit; negative on error. Costs one stat per tracked file. */
 int ab_revs_dirty(struct ab_revs *revs);
 
 /*

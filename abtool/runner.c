@@ -964,6 +964,7 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 	cs.cpus = spec->cpus;
 	cs.no_aslr = spec->no_aslr;
 	cs.no_tty = spec->stdin_null;
+	cs.parent_pid = getpid();
 	envp = build_env(spec->env_extra);
 	cs.envp = envp;
 	cs.path = ab_child_env_path(cs.envp);

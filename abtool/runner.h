@@ -63,7 +63,7 @@ enum ab_runner_start_step {
 	AB_RUNNER_START_EXEC = 0, /* execvp(argv[0]) or /bin/sh itself */
 	AB_RUNNER_START_CWD,      /* chdir(cwd) */
 	AB_RUNNER_START_IO,       /* redirecting stdin, stdout or stderr */
-	AB_RUNNER_START_SETUP,    /* CPU affinity or personality (ASLR) */
+	AB_RUNNER_START_SETUP,    /* CPU affinity, personality (ASLR) or the parent-death signal */
 };
 
 /* How it went. */

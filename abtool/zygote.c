@@ -103,6 +103,7 @@ static int parse(struct ab_child_setup *cs, const struct ab_zygote_header *head,
 		return -1;
 	cs->no_aslr = (head->flags & AB_ZYGOTE_NO_ASLR) != 0;
 	cs->no_tty = (head->flags & AB_ZYGOTE_NO_TTY) != 0;
+	cs->parent_pid = getppid();  /* the child's parent too (CLONE_PARENT) */
 	if (head->flags & AB_ZYGOTE_SHELL) {
 		if (!(cs->shell = next_string(&p, end)))
 			return -1;
@@ -148,13 +149,15 @@ static int start_child(void *cs)
 /*
  * Every disposition back to SIG_DFL and nothing blocked (so its children
  * need no resets), the socket kept from them, one byte to say it is
- * ready; then one child per request until the runner closes the socket.
+ * ready; then one child per request until the runner closes the socket,
+ * and then a kill of the last child's process group.
  */
 int main(int argc, char **argv)
 {
 	struct sigaction dfl;
 	sigset_t none;
 	char ready = 1;
+	pid_t last = 0;
 	int fd, sig;
 
 	if (argc != 2)
@@ -173,12 +176,18 @@ int main(int argc, char **argv)
 		struct ab_zygote_header head;
 		struct ab_child_setup cs;
 		char *strings = NULL;
-		int fds[AB_ZYGOTE_MAX_FDS], nfds = 0, i, bad;
+		int fds[AB_ZYGOTE_MAX_FDS], nfds = 0, i, bad, gone;
 		int32_t answer = 0;
 
 		memset(&cs, 0, sizeof(cs));
-		bad = receive(fd, &head, fds, &nfds, &strings) < 0 ||
-		      parse(&cs, &head, strings, fds, nfds) < 0;
+		gone = receive(fd, &head, fds, &nfds, &strings) < 0;
+		if (gone && last > 0)
+			/* The runner is gone, perhaps killed (SIGKILL) in the middle
+			 * of a sample: the kernel kills the sample's first process
+			 * (PR_SET_PDEATHSIG), this kills what it started. After a
+			 * normal exit the group is already gone. */
+			kill(-last, SIGKILL);
+		bad = gone || parse(&cs, &head, strings, fds, nfds) < 0;
 		if (!bad) {
 			/* The child's parent is the runner's process (it reaps
 			 * it and gets its rusage). It shares this small process's
@@ -188,6 +197,8 @@ int main(int argc, char **argv)
 						CLONE_VM | CLONE_VFORK | CLONE_PARENT | SIGCHLD, &cs);
 			if (answer < 0)
 				answer = -errno;
+			else
+				last = answer;  /* also its process group (child.c) */
 		}
 		for (i = 0; i < nfds; i++)
 			close(fds[i]);

@@ -35,6 +35,9 @@ EXP_PAIRS=8 write_exp "$T/repo"
 echo "/* not committed */" >> "$T/repo/bench.c"
 expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
 assert_contains "$T/err" "has uncommitted changes: a run measures commits, not them"
+# ... but not when the candidate is another commit than the checked-out one
+expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml" --candidate HEAD~1 --parent HEAD
+assert_not_contains "$T/err" "uncommitted"
 EXP_PAIRS=2 write_exp "$T/repo"
 expect_decided "$ABTOOL" run "$T/repo/exp.yaml" --store "$T/s.db" --json "$T/r.json"
 assert_contains "$T/err" "has uncommitted changes: they are not measured"
