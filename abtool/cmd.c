@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int cmd_fail(int err)
@@ -506,8 +507,40 @@ void cmd_output_init(struct cmd_output *out)
 	out->inconclusive_exit = AB_EXIT_INCONCLUSIVE;
 }
 
+/* An output file that cannot be written is found before anything is
+ * built or measured, not after: its folder exists and is writable, and
+ * the file, if it exists, is a writable file. 0, or -1 after the usage
+ * message. */
+static int writable_output(const char *cmd, int c, const char *path)
+{
+	static const char *const names[] = {"--json", "--md", "--tsv", "--html", "--summary", "--junit"};
+	const char *name = names[c - CMD_OPT_JSON], *slash = strrchr(path, '/');
+	char *dir;
+	struct stat st;
+	int exists, rc = -1;
+
+	if (!*path)
+		return cmd_usage(cmd, "%s: expected a file name", name), -1;
+	if (!strcmp(path, "-"))
+		return 0;
+	dir = slash ? ab_xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : ab_xstrdup(".");
+	exists = stat(path, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode))
+		cmd_usage(cmd, "%s %s: is a folder; give a file name", name, path);
+	else if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		cmd_usage(cmd, "%s %s: the folder '%s' does not exist; create it first", name, path, dir);
+	else if (access(dir, W_OK | X_OK) < 0 || (exists && access(path, W_OK) < 0))
+		cmd_usage(cmd, "%s %s: cannot be written: %s", name, path, strerror(errno));
+	else
+		rc = 0;
+	free(dir);
+	return rc;
+}
+
 int cmd_output_option(struct cmd_output *out, const char *cmd, int c, const char *arg)
 {
+	if (c >= CMD_OPT_JSON && c <= CMD_OPT_JUNIT && writable_output(cmd, c, arg) < 0)
+		return -1;
 	switch (c) {
 	case CMD_OPT_JSON:
 		out->json_path = arg;
