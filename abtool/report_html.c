@@ -1273,7 +1273,7 @@ static void method(FILE *f, const json_t *doc)
 		"the margin, fails when the other bound refutes it (Holm-adjusted across a rule's rows), and is "
 		"inconclusive otherwise.</p>\n<h2>Reproduce</h2>\n<pre>");
 	esc(f, str(doc, "reproduce"));
-	fprintf(f, "</pre>\n<p>Raw samples: <code>abtool export %lld --format tsv</code>.</p>\n</section>\n",
+	fprintf(f, "</pre>\n<p>Raw samples: <code>abtool report %lld --format tsv</code>.</p>\n</section>\n",
 		integer(doc, "run_id"));
 }
 

@@ -741,7 +741,7 @@ static void method(FILE *f, const json_t *doc)
 		"The 90%% CI is made of exact one-sided 95%% bounds (Wilcoxon signed-rank); a rule "
 		"passes only when its bound clears the margin, fails when the other bound refutes it "
 		"(Holm-adjusted across a rule's rows), and is inconclusive otherwise.\n\n");
-	fprintf(f, "## Reproduce\n```\n%s\n```\nRaw samples: `abtool export %lld --format tsv`.\n",
+	fprintf(f, "## Reproduce\n```\n%s\n```\nRaw samples: `abtool report %lld --format tsv`.\n",
 		str(doc, "reproduce"), (long long)json_integer_value(json_object_get(doc, "run_id")));
 }
 
