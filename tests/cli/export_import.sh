@@ -48,8 +48,8 @@ done
 	= "$(sqlite3 "$b" "SELECT * FROM samples WHERE run_id = 2 ORDER BY seq" | cut -d'|' -f2- | sha256sum)" ] \
 	|| fail "sample rows differ"
 # The report regenerates from B as it did from A, but for the run's id.
-"$ABTOOL" report 1 --store "$a" | sed 's/run 1 ·/run N ·/; s/export 1 /export N /' >"$T/a.md"
-"$ABTOOL" report 2 --store "$b" | sed 's/run 2 ·/run N ·/; s/export 2 /export N /' >"$T/b.md"
+"$ABTOOL" report 1 --store "$a" | sed 's/run 1 ·/run N ·/; s/report 1 --format/report N --format/' >"$T/a.md"
+"$ABTOOL" report 2 --store "$b" | sed 's/run 2 ·/run N ·/; s/report 2 --format/report N --format/' >"$T/b.md"
 cmp -s "$T/a.md" "$T/b.md" || fail "the Markdown report differs"
 # It is searchable and listed in B.
 [ "$("$ABTOOL" history --store "$b" --grep "quiet box" --json | jq -r 'map(.uuid) | join(",")')" = "$uuid" ] \
