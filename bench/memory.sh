@@ -8,7 +8,7 @@
 #
 # Usage: bench/memory.sh [SAMPLES]   (default 10000)
 . "$(dirname "$0")/lib.sh"
-need hyperfine git /usr/bin/time
+need hyperfine git /usr/bin/time ps
 
 N=${1:-10000}
 header
