@@ -49,12 +49,16 @@ json_t *ab_report_document(const struct ab_report_input *in);
  * order, reals with 10 significant digits, trailing newline (new string). */
 char *ab_report_json_text(const json_t *doc);
 
-/* Render the Markdown report of a document onto `f`. Returns 0 or AB_EIO. */
+/* Render the Markdown report of a document onto `f`. Every string of the
+ * document is escaped (report_md.c, md_write; docs/security.md "Reports").
+ * Returns 0 or AB_EIO. */
 int ab_report_markdown(FILE *f, const json_t *doc);
 
 /* The short Markdown summary for CI pages (GitHub's step summary, a pull
- * request comment): title, verdict with the rules' reasons, the rows
- * table and warnings; no provenance or method. 0 or AB_EIO. */
+ * request comment): title, verdict with the rules' reasons, a line each
+ * for the overlay and the dependencies when present, the rows table and
+ * warnings; no provenance or method; escaped as the report is. 0 or
+ * AB_EIO. */
 int ab_report_summary(FILE *f, const json_t *doc);
 
 /*

@@ -193,9 +193,9 @@ char *ab_report_order_effect_note(const json_t *doc)
 		return NULL;
 	if (!material)
 		return ab_xasprintf("Order effect (AB against BA pairs): running second changes a ratio by at "
-				    "most %.2f%% (%s); material (at least 0.5%% with p < 0.05) in no row.",
+				    "most %.2f%% (%s); material (at least 0.5%% with p below 0.05) in no row.",
 				    100 * largest, worst);
-	return ab_xasprintf("Order effect (AB against BA pairs): material (at least 0.5%% with p < 0.05) in "
+	return ab_xasprintf("Order effect (AB against BA pairs): material (at least 0.5%% with p below 0.05) in "
 			    "%zu of %zu rows, up to %.2f%% (%s); the balanced order cancels it in the ratio, "
 			    "and the warnings give those rows' crossover estimates.", material, rows,
 			    100 * largest, worst);
@@ -225,24 +225,129 @@ char *ab_report_scaling_change_note(const json_t *doc)
 	free(list);
 	return line;
 }
+/*
+ * Every string of the report document (what users, benchmarks, git and
+ * input files wrote, and what the store holds) reaches the Markdown
+ * through md_write(), which renders it as the text it is, inline, on the
+ * line abtool's own text started:
+ *
+ * - line breaks and the other control characters become spaces, so a
+ *   string can neither end its line nor start a block: no heading, list
+ *   item, quote, fence, table row or forged "**Verdict" line;
+ * - as text (MD_TEXT), '<', '>' and '&' become &lt; &gt; &amp;, so no HTML
+ *   tag, comment, entity or autolink is formed (GitHub shows them as the
+ *   characters), and a backslash before punctuation or at the end is
+ *   doubled, so it escapes neither the string's next character nor
+ *   abtool's text after it; '*', '~' and '`', '_' unless it stands
+ *   between two letters or digits (where it cannot emphasize), and ']'
+ *   before '(', '[' or at the end get a backslash, so a string cannot
+ *   make text bold, struck through or code, or link or embed an image:
+ *   it shows as the characters it is (a bare URL still becomes a link);
+ * - as code (MD_CODE), the string goes between fences one backtick longer
+ *   than its longest run of backticks (CommonMark 6.1), with a space
+ *   inside each fence when it starts or ends with a backtick or a space,
+ *   so nothing in it ends the span early, and inside a span nothing is
+ *   markup; MD_BLOCK does the same as a fenced code block (at least
+ *   three backticks);
+ * - in a table cell (MD_CELL), '|' is written '\|', which GitHub's table
+ *   parser (cmark-gfm) takes as a pipe of the cell before it parses the
+ *   inlines, in code spans too, so a string cannot end its cell.
+ *
+ * See docs/security.md, "Reports".
+ */
+enum { MD_TEXT = 0, MD_CELL = 1, MD_CODE = 2, MD_BLOCK = 4 };
 
-/* Markdown table cells must not break the table: escape pipes and
- * newlines in strings that come from users or benchmarks. */
-static void cell(FILE *f, const char *s)
+static int ascii_punct(char c)
 {
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", f);
-		else if (*s == '\n' || *s == '\r')
+	return (c >= '!' && c <= '/') || (c >= ':' && c <= '@') || (c >= '[' && c <= '`') ||
+	       (c >= '{' && c <= '~');
+}
+
+static int ascii_alnum(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+/* Whether s[i] of a text string would be Markdown inline syntax. An '_'
+ * inside a word (user_ns) cannot open or close emphasis (CommonMark 6.2),
+ * nor can a ']' that no '(' or '[' follows end a link. */
+static int inline_syntax(const char *s, size_t i, size_t len)
+{
+	char c = s[i];
+
+	if (c == '*' || c == '~' || c == '`')
+		return 1;
+	if (c == '_')
+		return !(i > 0 && ascii_alnum(s[i - 1]) && i + 1 < len && ascii_alnum(s[i + 1]));
+	if (c == ']')
+		return i + 1 == len || s[i + 1] == '(' || s[i + 1] == '[';
+	return 0;
+}
+
+/* The first `len` bytes of `s` (NULL: nothing) as `how` says. */
+static void md_write(FILE *f, const char *s, size_t len, unsigned how)
+{
+	int code = (how & (MD_CODE | MD_BLOCK)) != 0, pad = 0;
+	size_t i, run = 0, longest = 0, fence = 0, k;
+
+	if (!s)
+		len = 0, s = "";
+	if (code) {
+		for (i = 0; i < len; i++) {
+			run = s[i] == '`' ? run + 1 : 0;
+			longest = run > longest ? run : longest;
+		}
+		fence = longest + 1;
+		if ((how & MD_BLOCK) && fence < 3)
+			fence = 3;
+		/* a space inside each fence, stripped by the renderer, keeps a
+		 * leading or trailing backtick or space; an empty span would be
+		 * no span at all */
+		pad = !(how & MD_BLOCK) && (!len || s[0] == '`' || s[len - 1] == '`' || s[0] == ' ' ||
+					    s[len - 1] == ' ');
+		for (k = 0; k < fence; k++)
+			fputc('`', f);
+		fputs(how & MD_BLOCK ? "\n" : pad ? " " : "", f);
+	}
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f)
 			fputc(' ', f);
+		else if (c == '|' && (how & MD_CELL))
+			fputs("\\|", f);
+		else if (code)
+			fputc(c, f);
+		else if (c == '<')
+			fputs("&lt;", f);
+		else if (c == '>')
+			fputs("&gt;", f);
+		else if (c == '&')
+			fputs("&amp;", f);
+		else if (c == '\\' && (i + 1 == len || ascii_punct(s[i + 1])))
+			fputs("\\\\", f);
+		else if (inline_syntax(s, i, len))
+			fprintf(f, "\\%c", c);
 		else
-			fputc(*s, f);
+			fputc(c, f);
+	}
+	if (code) {
+		fputs(how & MD_BLOCK ? "\n" : pad ? " " : "", f);
+		for (k = 0; k < fence; k++)
+			fputc('`', f);
 	}
 }
 
-static void short_oid(char out[11], const char *oid)
+/* A whole string (NULL: empty) as `how` says. */
+static void md(FILE *f, const char *s, unsigned how)
 {
-	snprintf(out, 11, "%.10s", oid);
+	md_write(f, s, s ? strlen(s) : 0, how);
+}
+
+/* At most the first `n` bytes: an object id's short form. */
+static void md_short(FILE *f, const char *s, size_t n, unsigned how)
+{
+	md_write(f, s, s ? strnlen(s, n) : 0, how);
 }
 
 static const char *mark(const char *outcome)
@@ -259,20 +364,41 @@ static void rule_item(FILE *f, const json_t *rule)
 	const char *o = str(rule, "outcome");
 	size_t i, n = json_array_size(rows), same = 0;
 
+	fprintf(f, "- %s ", mark(o));
+	md(f, str(rule, "name"), MD_TEXT);
+	fputs(" — ", f);
 	if (n <= 1) {
-		fprintf(f, "- %s %s — %s\n", mark(o), str(rule, "name"), str(rule, "detail"));
+		md(f, str(rule, "detail"), MD_TEXT);
+		fputc('\n', f);
 		return;
 	}
 	json_array_foreach(rows, i, row)
 		same += !strcmp(str(row, "outcome"), o);
+	md(f, o, MD_TEXT);
 	if (same == n && n == 2)
-		fprintf(f, "- %s %s — %s in both rows:\n", mark(o), str(rule, "name"), o);
+		fprintf(f, " in both rows:\n");
 	else if (same == n)
-		fprintf(f, "- %s %s — %s in all %zu rows:\n", mark(o), str(rule, "name"), o, n);
+		fprintf(f, " in all %zu rows:\n", n);
 	else
-		fprintf(f, "- %s %s — %s in %zu of %zu rows:\n", mark(o), str(rule, "name"), o, same, n);
-	json_array_foreach(rows, i, row)
-		fprintf(f, "  - %s %s\n", mark(str(row, "outcome")), str(row, "detail"));
+		fprintf(f, " in %zu of %zu rows:\n", same, n);
+	json_array_foreach(rows, i, row) {
+		fprintf(f, "  - %s ", mark(str(row, "outcome")));
+		md(f, str(row, "detail"), MD_TEXT);
+		fputc('\n', f);
+	}
+}
+
+/* "- ✗ reason" */
+static void reason_items(FILE *f, const json_t *reasons)
+{
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(reasons, i, r) {
+		fputs("- ✗ ", f);
+		md(f, json_string_value(r), MD_TEXT);
+		fputc('\n', f);
+	}
 }
 
 static void header(FILE *f, const json_t *doc)
@@ -282,40 +408,55 @@ static void header(FILE *f, const json_t *doc)
 	size_t i, nfail = 0, ninc = 0, n = json_array_size(rules);
 	json_t *r;
 
-	fprintf(f, "# %s — %s\n\n", str(doc, "experiment"), verdict);
-	if (!strcmp(str(doc, "kind"), "analyze"))
-		fprintf(f, "Pairs from `%s` · %s · abtool %s\n\n", str(doc, "input"), str(doc, "created_at"),
-			str(doc, "abtool_version"));
-	else
-		fprintf(f, "Design `%s` · run %lld · %s · abtool %s\n\n", str(doc, "design"),
-			(long long)json_integer_value(json_object_get(doc, "run_id")), str(doc, "created_at"),
-			str(doc, "abtool_version"));
-	if (json_is_string(json_object_get(doc, "hypothesis")))
-		fprintf(f, "> Hypothesis: %s\n\n", str(doc, "hypothesis"));
+	fputs("# ", f);
+	md(f, str(doc, "experiment"), MD_TEXT);
+	fputs(" — ", f);
+	md(f, verdict, MD_TEXT);
+	fputs("\n\n", f);
+	if (!strcmp(str(doc, "kind"), "analyze")) {
+		fputs("Pairs from ", f);
+		md(f, str(doc, "input"), MD_CODE);
+	} else {
+		fputs("Design ", f);
+		md(f, str(doc, "design"), MD_CODE);
+		fprintf(f, " · run %lld", (long long)json_integer_value(json_object_get(doc, "run_id")));
+	}
+	fputs(" · ", f);
+	md(f, str(doc, "created_at"), MD_TEXT);
+	fputs(" · abtool ", f);
+	md(f, str(doc, "abtool_version"), MD_TEXT);
+	fputs("\n\n", f);
+	if (json_is_string(json_object_get(doc, "hypothesis"))) {
+		fputs("> Hypothesis: ", f);
+		md(f, str(doc, "hypothesis"), MD_TEXT);
+		fputs("\n\n", f);
+	}
 
 	if (!strcmp(str(doc, "kind"), "calibrate")) {
-		fprintf(f, "**A/A calibration%s.** Both sides are the parent `%.10s`, built twice into separate "
-			"trees, so every \"faster\" or \"slower\" outcome below is false.\n\n",
-			strcmp(verdict, "invalid") ? "" : ": invalid", str(json_object_get(doc, "parent"), "oid"));
-		json_array_foreach(reasons, i, r)
-			fprintf(f, "- ✗ %s\n", json_string_value(r));
+		fprintf(f, "**A/A calibration%s.** Both sides are the parent ", strcmp(verdict, "invalid") ? "" : ": invalid");
+		md_short(f, str(json_object_get(doc, "parent"), "oid"), 10, MD_CODE);
+		fputs(", built twice into separate trees, so every \"faster\" or \"slower\" outcome below is false.\n\n", f);
+		reason_items(f, reasons);
 		return;
 	}
 	json_array_foreach(rules, i, r) {
 		nfail += !strcmp(str(r, "outcome"), "fail");
 		ninc += !strcmp(str(r, "outcome"), "inconclusive");
 	}
-	fprintf(f, "**Verdict: %s.**", verdict);
+	fputs("**Verdict: ", f);
+	md(f, verdict, MD_TEXT);
+	fputs(".**", f);
 	if (!strcmp(verdict, "invalid")) {
 		fprintf(f, " No speed claim is made from a wrong or broken side:\n");
-		json_array_foreach(reasons, i, r)
-			fprintf(f, "- ✗ %s\n", json_string_value(r));
+		reason_items(f, reasons);
 		fputc('\n', f);
 		if (!n)
 			return;
 		fprintf(f, "Rules, for information:\n");
 	} else if (n == 0) {
-		fprintf(f, " %s\n", json_string_value(json_array_get(reasons, 0)));
+		fputc(' ', f);
+		md(f, json_string_value(json_array_get(reasons, 0)), MD_TEXT);
+		fputc('\n', f);
 	} else if (nfail) {
 		fprintf(f, " %zu of %zu rule%s failed:\n", nfail, n, n == 1 ? "" : "s");
 	} else if (ninc) {
@@ -328,10 +469,17 @@ static void header(FILE *f, const json_t *doc)
 	/* Reasons that are not the rules': the host's conditions. */
 	json_array_foreach(reasons, i, r) {
 		const char *t = json_string_value(r);
-		if (!strncmp(t, "environment.require: ", 21))
-			fprintf(f, "- ⚠ host condition not met (environment.require): %s\n", t + 21);
-		else if (!strncmp(t, "without that, ", 14))
-			fprintf(f, "- ⚠ so the verdict is inconclusive; %s\n", t);
+		if (!t)
+			continue;
+		if (!strncmp(t, "environment.require: ", 21)) {
+			fputs("- ⚠ host condition not met (environment.require): ", f);
+			md(f, t + 21, MD_TEXT);
+			fputc('\n', f);
+		} else if (!strncmp(t, "without that, ", 14)) {
+			fputs("- ⚠ so the verdict is inconclusive; ", f);
+			md(f, t, MD_TEXT);
+			fputc('\n', f);
+		}
 	}
 	fputc('\n', f);
 }
@@ -355,19 +503,21 @@ static void build_cell(FILE *f, const json_t *b)
 		fputs("—", f);
 		return;
 	}
-	if (*str(b, "command")) {
-		fputc('`', f);
-		cell(f, str(b, "command"));
-		fputc('`', f);
-	} else {
-		fputs("no build command", f);
-	}
-	if (strcmp(str(b, "status"), "ok"))
-		fprintf(f, " **%s** (%s)", str(b, "status"), str(b, "detail"));
-	else if (json_is_true(json_object_get(b, "cached")))
-		fprintf(f, " (cached)");
+	if (*str(b, "command"))
+		md(f, str(b, "command"), MD_CODE | MD_CELL);
 	else
+		fputs("no build command", f);
+	if (strcmp(str(b, "status"), "ok")) {
+		fputs(" **", f);
+		md(f, str(b, "status"), MD_TEXT | MD_CELL);
+		fputs("** (", f);
+		md(f, str(b, "detail"), MD_TEXT | MD_CELL);
+		fputc(')', f);
+	} else if (json_is_true(json_object_get(b, "cached"))) {
+		fprintf(f, " (cached)");
+	} else {
 		fprintf(f, " (built in %s)", ab_format_ns(t, sizeof(t), num(b, "duration_ns")));
+	}
 }
 
 static void overlay_cell(FILE *f, const json_t *overlay)
@@ -376,11 +526,18 @@ static void overlay_cell(FILE *f, const json_t *overlay)
 	json_t *p;
 
 	json_array_foreach(json_object_get(overlay, "paths"), i, p) {
-		fprintf(f, "%s`", i ? ", " : "");
-		cell(f, str(p, "path"));
-		fprintf(f, "` (%s `%.10s…`)", str(p, "type"), str(p, "oid"));
+		fputs(i ? ", " : "", f);
+		md(f, str(p, "path"), MD_CODE | MD_CELL);
+		fputs(" (", f);
+		md(f, str(p, "type"), MD_TEXT | MD_CELL);
+		fputc(' ', f);
+		md_short(f, str(p, "oid"), 10, MD_CODE | MD_CELL);
+		fputs("…)", f);
 	}
-	fprintf(f, " from %s `%.10s`", str(overlay, "from"), str(overlay, "source"));
+	fputs(" from ", f);
+	md(f, str(overlay, "from"), MD_TEXT | MD_CELL);
+	fputc(' ', f);
+	md_short(f, str(overlay, "source"), 10, MD_CODE | MD_CELL);
 }
 
 static void overlay_rows(FILE *f, const json_t *overlay)
@@ -403,6 +560,16 @@ static void overlay_rows(FILE *f, const json_t *overlay)
 	fprintf(f, " |\n");
 }
 
+/* A dependency's side: its short oid, then its commit's subject. */
+static void dependency_side(FILE *f, const json_t *side)
+{
+	md_short(f, str(side, "oid"), 10, MD_CODE | MD_CELL);
+	if (*str(side, "subject")) {
+		fputc(' ', f);
+		md(f, str(side, "subject"), MD_TEXT | MD_CELL);
+	}
+}
+
 static void dependency_rows(FILE *f, const json_t *deps)
 {
 	size_t i;
@@ -410,15 +577,18 @@ static void dependency_rows(FILE *f, const json_t *deps)
 
 	json_array_foreach((json_t *)deps, i, d) {
 		const json_t *par = json_object_get(d, "parent"), *cand = json_object_get(d, "candidate");
-		fprintf(f, "| dependency `");
-		cell(f, str(d, "name"));
-		fprintf(f, "` (`");
-		cell(f, str(d, "path"));
-		fprintf(f, "`) | `%.10s` %s", str(par, "oid"),
-			!strcmp(str(par, "oid"), str(cand, "oid")) ? "(same revision)"
-			: json_is_true(json_object_get(d, "exact_parent")) ? "(exact parent)" : "");
-		fprintf(f, " | `%.10s` ", str(cand, "oid"));
-		cell(f, str(cand, "subject"));
+		fprintf(f, "| dependency ");
+		md(f, str(d, "name"), MD_CODE | MD_CELL);
+		fprintf(f, " (");
+		md(f, str(d, "path"), MD_CODE | MD_CELL);
+		fprintf(f, ") | ");
+		dependency_side(f, par);
+		if (!strcmp(str(par, "oid"), str(cand, "oid")))
+			fputs(" (same revision)", f);
+		else if (json_is_true(json_object_get(d, "exact_parent")))
+			fputs(" (exact parent)", f);
+		fprintf(f, " | ");
+		dependency_side(f, cand);
 		fprintf(f, " |\n");
 	}
 }
@@ -428,59 +598,67 @@ static void provenance(FILE *f, const json_t *doc)
 	const json_t *par = json_object_get(doc, "parent"), *cand = json_object_get(doc, "candidate");
 	const json_t *bp = build_of(doc, "parent"), *bc = build_of(doc, "candidate");
 	const json_t *plan = json_object_get(doc, "plan");
-	char a[11], b[11];
 	const char *path;
 	json_t *hash;
 
 	fprintf(f, "## Provenance\n| item | parent | candidate |\n| --- | --- | --- |\n");
-	short_oid(a, str(par, "oid"));
-	short_oid(b, str(cand, "oid"));
-	fprintf(f, "| commit | `%s` %s | `%s` |\n", a,
-		json_is_true(json_object_get(doc, "exact_parent")) ? "(exact parent)" : "(**not** the exact parent)",
-		b);
-	fprintf(f, "| subject | ");
-	cell(f, str(par, "subject"));
+	fprintf(f, "| commit | ");
+	md_short(f, str(par, "oid"), 10, MD_CODE | MD_CELL);
+	fprintf(f, " %s | ",
+		json_is_true(json_object_get(doc, "exact_parent")) ? "(exact parent)" : "(**not** the exact parent)");
+	md_short(f, str(cand, "oid"), 10, MD_CODE | MD_CELL);
+	fprintf(f, " |\n| subject | ");
+	md(f, str(par, "subject"), MD_TEXT | MD_CELL);
 	fprintf(f, " | ");
-	cell(f, str(cand, "subject"));
-	fprintf(f, " |\n");
-	short_oid(a, str(par, "tree"));
-	short_oid(b, str(cand, "tree"));
-	fprintf(f, "| tree | `%s` | `%s` |\n", a, b);
-	fprintf(f, "| build | ");
+	md(f, str(cand, "subject"), MD_TEXT | MD_CELL);
+	fprintf(f, " |\n| tree | ");
+	md_short(f, str(par, "tree"), 10, MD_CODE | MD_CELL);
+	fprintf(f, " | ");
+	md_short(f, str(cand, "tree"), 10, MD_CODE | MD_CELL);
+	fprintf(f, " |\n| build | ");
 	build_cell(f, bp);
 	fprintf(f, " | ");
 	build_cell(f, bc);
 	fprintf(f, " |\n");
 	if (bp) {
 		json_object_foreach(json_object_get(bp, "artifacts"), path, hash) {
-			const char *other = str(json_object_get(bc, "artifacts"), path);
-			char ha[13], hb[13];
-			snprintf(ha, sizeof(ha), "%.12s", json_string_value(hash));
-			snprintf(hb, sizeof(hb), "%.12s", other);
-			fprintf(f, "| artifact `");
-			cell(f, path);
-			fprintf(f, "` SHA-256 | `%s…` | `%s…`%s |\n", ha, hb,
-				!strcmp(json_string_value(hash), other) && strcmp(str(doc, "kind"), "calibrate")
-					? " ⚠ identical" : "");
+			const char *mine = json_string_value(hash), *other = str(json_object_get(bc, "artifacts"), path);
+			fprintf(f, "| artifact ");
+			md(f, path, MD_CODE | MD_CELL);
+			fprintf(f, " SHA-256 | ");
+			md_short(f, mine, 12, MD_CODE | MD_CELL);
+			fprintf(f, "… | ");
+			md_short(f, other, 12, MD_CODE | MD_CELL);
+			fprintf(f, "…%s |\n", mine && !strcmp(mine, other) && strcmp(str(doc, "kind"), "calibrate")
+						 ? " ⚠ identical" : "");
 		}
 	}
 	overlay_rows(f, json_object_get(doc, "overlay"));
 	dependency_rows(f, json_object_get(doc, "dependencies"));
-	fprintf(f, "| benchmark | `");
-	cell(f, str(doc, "benchmark"));
-	fprintf(f, "` | same |\n\n");
+	fprintf(f, "| benchmark | ");
+	md(f, str(doc, "benchmark"), MD_CODE | MD_CELL);
+	fprintf(f, " | same |\n\n");
 	if (json_is_object(json_object_get(doc, "overlay")) &&
-	    strcmp(str(json_object_get(doc, "overlay"), "from"), "parent"))
-		fprintf(f, "The parent ran with an overlay: the paths above were taken from `%s` into both "
-			"trees, so both sides ran the same harness.\n", str(json_object_get(doc, "overlay"), "from"));
+	    strcmp(str(json_object_get(doc, "overlay"), "from"), "parent")) {
+		fprintf(f, "The parent ran with an overlay: the paths above were taken from ");
+		md(f, str(json_object_get(doc, "overlay"), "from"), MD_CODE);
+		fprintf(f, " into both trees, so both sides ran the same harness.\n");
+	}
 	if (json_is_object(json_object_get(doc, "host"))) {
 		char *host = ab_env_summary(json_object_get(doc, "host"));
 		const char *os = str(json_object_get(doc, "host"), "os");
 		const json_t *resumed = json_object_get(doc, "resumed");
-		fprintf(f, "Host: %s%s%s", host, *os ? ", " : "", os);
-		if (json_is_string(json_object_get(resumed, "host_change")))
-			fprintf(f, " (where the run started; it was resumed on %s)",
-				str(resumed, "resumed_on"));
+		fprintf(f, "Host: ");
+		md(f, host, MD_TEXT);
+		if (*os) {
+			fputs(", ", f);
+			md(f, os, MD_TEXT);
+		}
+		if (json_is_string(json_object_get(resumed, "host_change"))) {
+			fprintf(f, " (where the run started; it was resumed on ");
+			md(f, str(resumed, "resumed_on"), MD_TEXT);
+			fputc(')', f);
+		}
 		fprintf(f, ".\n");
 		free(host);
 	}
@@ -488,14 +666,22 @@ static void provenance(FILE *f, const json_t *doc)
 		/* the first line of each identity command's output */
 		const char *id = str(doc, "compiler_identity"), *nl = strchr(id, '\n');
 		const char *line = nl ? nl + 1 : id;
-		fprintf(f, "Compiler: %.*s.\n", (int)strcspn(line, "\n"), line);
+		fprintf(f, "Compiler: ");
+		md_write(f, line, strcspn(line, "\n"), MD_TEXT);
+		fprintf(f, ".\n");
 	}
 	{
 		char *controls = ab_report_controls_line(doc), *noise = ab_report_noise_line(doc);
-		if (controls)
-			fprintf(f, "Noise controls: %s.\n", controls);
-		if (noise)
-			fprintf(f, "Noise: %s.\n", noise);
+		if (controls) {
+			fprintf(f, "Noise controls: ");
+			md(f, controls, MD_TEXT);
+			fprintf(f, ".\n");
+		}
+		if (noise) {
+			fprintf(f, "Noise: ");
+			md(f, noise, MD_TEXT);
+			fprintf(f, ".\n");
+		}
 		free(controls);
 		free(noise);
 	}
@@ -526,6 +712,14 @@ static void ratio_cell(FILE *f, const json_t *m)
 		fprintf(f, " [too few pairs]");
 }
 
+/* A value with its unit (the unit is the experiment's) in a table cell. */
+static void value_cell(FILE *f, double value, const char *unit)
+{
+	char buf[96];
+
+	md(f, ab_report_format_value(buf, sizeof(buf), value, unit), MD_TEXT | MD_CELL);
+}
+
 static void rows_table(FILE *f, const json_t *doc)
 {
 	const json_t *rows = json_object_get(doc, "rows"), *plan = json_object_get(doc, "plan");
@@ -535,12 +729,18 @@ static void rows_table(FILE *f, const json_t *doc)
 	double level = num(first, "ci_level");
 	json_t *row, *vals;
 	size_t i;
-	char buf[48];
 	int warn_rsd = 0;
 
-	fprintf(f, "## Rows (%s, %s is better)\n", str(doc, "metric"), str(first, "better"));
-	json_object_foreach((json_t *)matrix, pname, vals)
-		fprintf(f, "| %s ", pname);
+	fprintf(f, "## Rows (");
+	md(f, str(doc, "metric"), MD_TEXT);
+	fprintf(f, ", ");
+	md(f, str(first, "better"), MD_TEXT);
+	fprintf(f, " is better)\n");
+	json_object_foreach((json_t *)matrix, pname, vals) {
+		fprintf(f, "| ");
+		md(f, pname, MD_TEXT | MD_CELL);
+		fputc(' ', f);
+	}
 	fprintf(f, "| parent median | RSD |%s candidate median | RSD |%s ratio B/A [90%% CI] | pair wins | checksum |\n",
 		scaling ? " scaling |" : "", scaling ? " scaling |" : "");
 	json_object_foreach((json_t *)matrix, pname, vals)
@@ -558,14 +758,16 @@ static void rows_table(FILE *f, const json_t *doc)
 			if (json_is_integer(v))
 				fprintf(f, "%lld ", (long long)json_integer_value(v));
 			else {
-				cell(f, json_string_value(v) ? json_string_value(v) : "");
+				md(f, json_string_value(v), MD_TEXT | MD_CELL);
 				fputc(' ', f);
 			}
 		}
 		for (s = 0; s < 2; s++) {
 			const json_t *side = json_object_get(row, sides[s]);
 			double rsd = num(side, "rsd");
-			fprintf(f, "| %s | ", ab_report_format_value(buf, sizeof(buf), num(side, "median"), unit));
+			fprintf(f, "| ");
+			value_cell(f, num(side, "median"), unit);
+			fprintf(f, " | ");
 			if (isnan(rsd))
 				fprintf(f, "n/a ");
 			else
@@ -581,9 +783,8 @@ static void rows_table(FILE *f, const json_t *doc)
 		fprintf(f, " | %lld/%lld | ", (long long)json_integer_value(json_object_get(row, "pair_wins")),
 			(long long)json_integer_value(json_object_get(row, "pairs")));
 		if (json_is_true(json_object_get(row, "checksum_match"))) {
-			fputc('`', f);
-			cell(f, str(row, "checksum"));
-			fputs("` ✓", f);
+			md(f, str(row, "checksum"), MD_CODE | MD_CELL);
+			fputs(" ✓", f);
 		} else if (json_is_false(json_object_get(row, "checksum_match"))) {
 			fputs("**mismatch** ✗", f);
 		} else {
@@ -595,8 +796,9 @@ static void rows_table(FILE *f, const json_t *doc)
 	if (scaling) {
 		const json_t *sc = json_object_get(doc, "scaling");
 		int per_lane = !strcmp(str(sc, "work"), "per_lane");
-		fprintf(f, "Scaling: against the same side's row with the smallest `%s`, %s.\n",
-			str(sc, "parameter"),
+		fprintf(f, "Scaling: against the same side's row with the smallest ");
+		md(f, str(sc, "parameter"), MD_CODE);
+		fprintf(f, ", %s.\n",
 			per_lane ? "fixed work per lane (S_N = (N/N0)·T_N0/T_N)" : "fixed total work (S_N = T_N0/T_N)");
 	}
 	/* With fewer than 5 pairs there is no bound (k = 0; the "coverage" of
@@ -612,10 +814,15 @@ static void rows_table(FILE *f, const json_t *doc)
 	{
 		char *scaling_change = ab_report_scaling_change_note(doc), *order = ab_report_order_effect_note(doc);
 
-		if (scaling_change)
-			fprintf(f, "%s\n", scaling_change);
-		if (order)
-			fprintf(f, "%s\n", order);
+		/* both name rows by their labels, which hold the matrix values */
+		if (scaling_change) {
+			md(f, scaling_change, MD_TEXT);
+			fputc('\n', f);
+		}
+		if (order) {
+			md(f, order, MD_TEXT);
+			fputc('\n', f);
+		}
 		free(scaling_change);
 		free(order);
 	}
@@ -639,19 +846,21 @@ static void other_metrics(FILE *f, const json_t *doc)
 				   "| --- | --- | ---: | ---: | ---: | ---: |\n");
 		json_array_foreach(rows, i, row) {
 			const json_t *m = json_object_get(json_object_get(row, "metrics"), name);
-			char a[48], b[48];
 			fprintf(f, "| ");
-			cell(f, str(row, "label"));
-			fprintf(f, " | %s | ", name);
+			md(f, str(row, "label"), MD_TEXT | MD_CELL);
+			fprintf(f, " | ");
+			md(f, name, MD_TEXT | MD_CELL);
+			fprintf(f, " | ");
 			if (json_is_string(json_object_get(m, "unavailable"))) {
 				fprintf(f, "unavailable: ");
-				cell(f, str(m, "unavailable"));
+				md(f, str(m, "unavailable"), MD_TEXT | MD_CELL);
 				fprintf(f, " | | | |\n");
 				continue;
 			}
-			fprintf(f, "%s | %s | ",
-				ab_report_format_value(a, sizeof(a), num(json_object_get(m, "parent"), "median"), str(m, "unit")),
-				ab_report_format_value(b, sizeof(b), num(json_object_get(m, "candidate"), "median"), str(m, "unit")));
+			value_cell(f, num(json_object_get(m, "parent"), "median"), str(m, "unit"));
+			fprintf(f, " | ");
+			value_cell(f, num(json_object_get(m, "candidate"), "median"), str(m, "unit"));
+			fprintf(f, " | ");
 			ratio_cell(f, m);
 			fprintf(f, " | %lld/%lld |\n", (long long)json_integer_value(json_object_get(m, "pair_wins")),
 				(long long)json_integer_value(json_object_get(m, "pairs")));
@@ -686,7 +895,7 @@ static void calibration(FILE *f, const json_t *doc)
 		"[95%% CI] | pairs needed |\n| --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
 	json_array_foreach(json_object_get(cal, "rows"), i, row) {
 		fprintf(f, "| ");
-		cell(f, str(row, "label"));
+		md(f, str(row, "label"), MD_TEXT | MD_CELL);
 		fprintf(f, " | %lld | %.2f%% | %lld | ", (long long)json_integer_value(json_object_get(row, "pairs")),
 			100 * num(row, "spread"), (long long)json_integer_value(json_object_get(row, "blocks")));
 		rate_cell(f, json_object_get(row, "false_faster"));
@@ -695,9 +904,10 @@ static void calibration(FILE *f, const json_t *doc)
 		fprintf(f, " | ");
 		json_array_foreach(json_object_get(row, "pairs_needed"), j, need) {
 			fprintf(f, "%s", j ? "; " : "");
-			cell(f, str(need, "rule"));
-			fprintf(f, " (%s): %lld", str(need, "predicate"),
-				(long long)json_integer_value(json_object_get(need, "pairs")));
+			md(f, str(need, "rule"), MD_TEXT | MD_CELL);
+			fprintf(f, " (");
+			md(f, str(need, "predicate"), MD_TEXT | MD_CELL);
+			fprintf(f, "): %lld", (long long)json_integer_value(json_object_get(need, "pairs")));
 		}
 		fprintf(f, " |\n");
 	}
@@ -717,18 +927,24 @@ static void notes(FILE *f, const json_t *doc)
 
 	if (json_array_size(warnings)) {
 		fprintf(f, "## Warnings\n");
-		json_array_foreach(warnings, i, w)
-			fprintf(f, "- ⚠ %s\n", json_string_value(w));
+		json_array_foreach(warnings, i, w) {
+			fputs("- ⚠ ", f);
+			md(f, json_string_value(w), MD_TEXT);
+			fputc('\n', f);
+		}
 		fputc('\n', f);
 	}
 	if (json_array_size(earlier)) {
 		fprintf(f, "## Earlier runs of this comparison\nThis exact comparison (same experiment "
 			"file, same commits) was run %zu time%s before: ", json_array_size(earlier),
 			json_array_size(earlier) == 1 ? "" : "s");
-		json_array_foreach(earlier, i, w)
-			fprintf(f, "%srun %lld %s (%s)", i ? ", " : "",
-				(long long)json_integer_value(json_object_get(w, "id")), str(w, "verdict"),
-				str(w, "created_at"));
+		json_array_foreach(earlier, i, w) {
+			fprintf(f, "%srun %lld ", i ? ", " : "", (long long)json_integer_value(json_object_get(w, "id")));
+			md(f, str(w, "verdict"), MD_TEXT);
+			fputs(" (", f);
+			md(f, str(w, "created_at"), MD_TEXT);
+			fputc(')', f);
+		}
 		fprintf(f, ". Re-running until a verdict changes is not evidence.\n\n");
 	}
 }
@@ -741,8 +957,53 @@ static void method(FILE *f, const json_t *doc)
 		"The 90%% CI is made of exact one-sided 95%% bounds (Wilcoxon signed-rank); a rule "
 		"passes only when its bound clears the margin, fails when the other bound refutes it "
 		"(Holm-adjusted across a rule's rows), and is inconclusive otherwise.\n\n");
-	fprintf(f, "## Reproduce\n```\n%s\n```\nRaw samples: `abtool report %lld --format tsv`.\n",
-		str(doc, "reproduce"), (long long)json_integer_value(json_object_get(doc, "run_id")));
+	fprintf(f, "## Reproduce\n");
+	md(f, str(doc, "reproduce"), MD_BLOCK);
+	fprintf(f, "\nRaw samples: `abtool report %lld --format tsv`.\n",
+		(long long)json_integer_value(json_object_get(doc, "run_id")));
+}
+
+/* The summary's inputs beyond the two commits, one short line each: the
+ * overlay (both sides ran these paths) and the dependencies. */
+static void summary_inputs(FILE *f, const json_t *doc)
+{
+	const json_t *overlay = json_object_get(doc, "overlay"), *deps = json_object_get(doc, "dependencies");
+	const json_t *p, *d;
+	size_t i;
+
+	if (json_is_object(overlay)) {
+		fputs("Overlay: ", f);
+		json_array_foreach(json_object_get(overlay, "paths"), i, p) {
+			fputs(i ? ", " : "", f);
+			md(f, str(p, "path"), MD_CODE);
+		}
+		fputs(" from the ", f);
+		md(f, str(overlay, "from"), MD_TEXT);
+		fputc(' ', f);
+		md_short(f, str(overlay, "source"), 10, MD_CODE);
+		fputs(", on both sides.\n", f);
+	}
+	if (json_array_size(deps)) {
+		fputs("Dependencies: ", f);
+		json_array_foreach((json_t *)deps, i, d) {
+			const json_t *par = json_object_get(d, "parent"), *cand = json_object_get(d, "candidate");
+			fputs(i ? "; " : "", f);
+			md(f, str(d, "name"), MD_CODE);
+			fputc(' ', f);
+			md_short(f, str(par, "oid"), 10, MD_CODE);
+			if (!strcmp(str(par, "oid"), str(cand, "oid"))) {
+				fputs(" on both sides", f);
+				continue;
+			}
+			fputs(" → ", f);
+			md_short(f, str(cand, "oid"), 10, MD_CODE);
+			if (json_is_true(json_object_get(d, "exact_parent")))
+				fputs(" (exact parent)", f);
+		}
+		fputs(".\n", f);
+	}
+	if (json_is_object(overlay) || json_array_size(deps))
+		fputc('\n', f);
 }
 
 int ab_report_markdown(FILE *f, const json_t *doc)
@@ -767,6 +1028,7 @@ int ab_report_markdown(FILE *f, const json_t *doc)
 int ab_report_summary(FILE *f, const json_t *doc)
 {
 	header(f, doc);
+	summary_inputs(f, doc);
 	if (json_array_size(json_object_get(doc, "rows")))
 		rows_table(f, doc);
 	notes(f, doc);

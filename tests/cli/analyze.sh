@@ -99,9 +99,9 @@ assert_contains "$T/err" "missing.tsv"
 	done
 } >"$T/order.tsv"
 expect_exit 0 "$ABTOOL" analyze "$T/order.tsv"
-assert_contains "$T/out" "Order effect (AB against BA pairs): material (at least 0.5% with p < 0.05) in 1 of 1 rows, up to 10.54% (all)"
+assert_contains "$T/out" "Order effect (AB against BA pairs): material (at least 0.5% with p below 0.05) in 1 of 1 rows, up to 10.54% (all)"
 assert_contains "$T/out" "the crossover estimate 1.001 [0.999, 1.003] removes it"
 sed 's/^\([0-9]*\)\tBA\t1000\t9/\1\tBA\t1000\t11/' "$T/order.tsv" >"$T/no-order.tsv"
 expect_exit 0 "$ABTOOL" analyze "$T/no-order.tsv"
-assert_contains "$T/out" "Order effect (AB against BA pairs): running second changes a ratio by at most 0.05% (all); material (at least 0.5% with p < 0.05) in no row."
+assert_contains "$T/out" "Order effect (AB against BA pairs): running second changes a ratio by at most 0.05% (all); material (at least 0.5% with p below 0.05) in no row."
 echo ok

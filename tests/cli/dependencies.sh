@@ -57,7 +57,7 @@ db="$T/s.db"
 expect_exit 0 "$ABTOOL" check "$T/prog/exp.yaml"
 assert_contains "$T/out" "dependency lib: parent $(git -C "$T/lib" rev-parse --short=10 HEAD~1) "
 assert_contains "$T/out" "candidate $(git -C "$T/lib" rev-parse --short=10 HEAD) "
-expect_exit 0 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db" --json "$T/r.json"
+expect_exit 0 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db" --json "$T/r.json" --summary "$T/sum.md"
 assert_contains "$T/out" "Verdict: accepted"
 prog=$(git -C "$T/prog" rev-parse HEAD)
 lc=$(git -C "$T/lib" rev-parse HEAD)
@@ -68,7 +68,9 @@ lp=$(git -C "$T/lib" rev-parse HEAD~1)
 [ "$(jqv "$T/r.json" '.dependencies[0].parent.oid')" = "$lp" ] || fail "library parent"
 [ "$(jqv "$T/r.json" '.dependencies[0].candidate.oid')" = "$lc" ] || fail "library candidate"
 [ "$(jqv "$T/r.json" '.dependencies[0].exact_parent')" = true ] || fail "exact"
-assert_contains "$T/out" "| dependency \`lib\` (\`vendor/lib\`) | \`${lp:0:10}\` (exact parent) | \`${lc:0:10}\`"
+assert_contains "$T/out" "| dependency \`lib\` (\`vendor/lib\`) | \`${lp:0:10}\` lib: work 40 (exact parent) | \`${lc:0:10}\` lib: work 20, twice as fast |"
+# the CI summary: one line for the dependencies
+assert_contains "$T/sum.md" "Dependencies: \`lib\` \`${lp:0:10}\` → \`${lc:0:10}\` (exact parent)."
 expect_exit 0 "$ABTOOL" history --store "$db" --rev "${lc:0:8}" --json
 [ "$(jq length "$T/out")" = 1 ] || fail "history --rev does not find the library's candidate"
 expect_exit 0 "$ABTOOL" history --store "$db" --rev "${lp:0:8}" --json

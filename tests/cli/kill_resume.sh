@@ -69,7 +69,7 @@ if python3 -c 'import jsonschema' 2>/dev/null; then
 fi
 expect_exit 0 "$ABTOOL" report 1 --store "$db"
 assert_contains "$T/out" "the run was interrupted and resumed on '$host': $superseded samples of half-finished pairs were superseded"
-assert_contains "$T/out" "it started on another host (hostname \"otherbox\" -> \"$host\""
+assert_contains "$T/out" "it started on another host (hostname \"otherbox\" -&gt; \"$host\""
 assert_contains "$T/out" "(where the run started; it was resumed on $host)."
 grep -q "^Host: .*(AMD EPYC 7B13).*(where the run started" "$T/out" || fail "the Host line: $(grep ^Host: "$T/out")"
 expect_exit 0 "$ABTOOL" show 1 --store "$db"

@@ -37,14 +37,16 @@ assert_contains "$T/out" "parent printed '7919-h1'"
 assert_contains "$T/out" "candidate printed '7919-h2'"
 
 printf '%s\noverlay: [harness/]\n' "$base" > "$T/repo/overlay.yaml"
-expect_decided "$ABTOOL" run "$T/repo/overlay.yaml" --store "$T/s.db" --json "$T/o.json"
+expect_decided "$ABTOOL" run "$T/repo/overlay.yaml" --store "$T/s.db" --json "$T/o.json" --summary "$T/o.sum.md"
 [ "$(jqv "$T/o.json" '.rows[0].checksum_match')" = true ] || fail "checksums should match with the overlay"
 [ "$(jqv "$T/o.json" '.rows[0].checksum')" = 7919-h2 ] || fail "both sides must run the candidate's harness"
 tree=$(git -C "$T/repo" rev-parse HEAD:harness)
 [ "$(jqv "$T/o.json" '.overlay.paths[0].oid')" = "$tree" ] || fail "the overlay's tree id"
 [ "$(jqv "$T/o.json" '.overlay.paths[0].type')" = tree ] || fail "type"
 [ "$(jqv "$T/o.json" '.overlay.from')" = candidate ] || fail "from"
-assert_contains "$T/out" "| overlay | \`harness\` (tree \`${tree:0:10}…\`) from candidate"
+assert_contains "$T/out" "| overlay | \`harness\` (tree \`${tree:0:10}\`…) from candidate"
+# the CI summary has no provenance table, but says both sides ran an overlay
+assert_contains "$T/o.sum.md" "Overlay: \`harness\` from the candidate \`$(git -C "$T/repo" rev-parse --short=10 HEAD)\`, on both sides."
 assert_contains "$T/out" "The parent ran with an overlay"
 expect_exit 0 "$ABTOOL" show latest --store "$T/s.db"
 assert_contains "$T/out" "  overlay    from candidate $(git -C "$T/repo" rev-parse --short=10 HEAD): harness (tree ${tree:0:10}), on both sides"
