@@ -230,7 +230,10 @@ struct ab_history_filter {
  * run is finished), "notes" (how many notes the run and its design have)
  * and the headline of the stored report: "metric", "better",
  * "ratio_best", "ratio_worst" (the best and worst primary-metric row
- * ratios, candidate/parent; null without a report or a ratio).
+ * ratios, candidate/parent; null without a report or a ratio) and
+ * "dependencies": the further repositories the run measured, in the
+ * experiment file's order, as [{name, parent, candidate}] (full commit
+ * ids; empty without `dependencies:`).
  *
  * `grep` is never read as FTS5 syntax: it is split into words and
  * "double-quoted phrases", each quoted as an FTS5 string (a word ending in

@@ -3,7 +3,8 @@
 # repositories; only the library changes (the program is at the same
 # revision on both sides). The candidate is clearly faster: accepted, both
 # repositories' revisions are in the JSON report, and `abtool history
-# --rev` finds the run by the library's candidate commit.
+# --rev` finds the run by the library's candidate commit and shows the
+# library's revisions (in --json and under the run in the table).
 . "$(dirname "$0")/lib.sh"
 
 # the library: work() does N million steps
@@ -71,8 +72,20 @@ lp=$(git -C "$T/lib" rev-parse HEAD~1)
 assert_contains "$T/out" "| dependency \`lib\` (\`vendor/lib\`) | \`${lp:0:10}\` (exact parent) | \`${lc:0:10}\`"
 expect_exit 0 "$ABTOOL" history --store "$db" --rev "${lc:0:8}" --json
 [ "$(jq length "$T/out")" = 1 ] || fail "history --rev does not find the library's candidate"
+# the run's dependencies say why it matched: both sides' full commits
+[ "$(jq -c '.[0].dependencies' "$T/out")" = "[{\"name\":\"lib\",\"parent\":\"$lp\",\"candidate\":\"$lc\"}]" ] \
+	|| fail "history --json lacks the library's revisions: $(jq -c '.[0].dependencies' "$T/out")"
 expect_exit 0 "$ABTOOL" history --store "$db" --rev "${lp:0:8}" --json
 [ "$(jq length "$T/out")" = 1 ] || fail "history --rev does not find the library's parent"
+# the table keeps its columns and says under the run which dependency matched
+expect_exit 0 "$ABTOOL" history --store "$db" --rev "${lc:0:8}"
+[ "$(sed -n 2p "$T/out" | grep -o "${prog:0:10}\.\.${prog:0:10}")" = "${prog:0:10}..${prog:0:10}" ] \
+	|| fail "the run's line shows the program's revisions"
+[ "$(sed -n 3p "$T/out")" = "    dependency lib: ${lp:0:10}..${lc:0:10}" ] || fail "no dependency line under the run"
+[ "$(wc -l < "$T/out")" = 3 ] || fail "one header, one run, one dependency line"
+# a match on the program's own commit needs no such line
+expect_exit 0 "$ABTOOL" history --store "$db" --rev "${prog:0:8}"
+assert_not_contains "$T/out" "dependency lib"
 [ "$(sqlite3 "$db" "select name || ' ' || candidate_oid from run_dependencies")" = "lib $lc" ] || fail "stored"
 expect_exit 0 "$ABTOOL" show 1 --store "$db"
 assert_contains "$T/out" "  dependency lib (vendor/lib): parent ${lp:0:10} (exact parent), candidate ${lc:0:10}"
