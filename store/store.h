@@ -213,7 +213,7 @@ struct ab_history_filter {
 	const char *experiment;   /* an experiment name, exactly */
 	const char *rev;          /* lowercase hex prefix of any revision the run measured
 	                             (the run_revisions view: parent, candidate, and
-	                             whatever a later schema adds) */
+	                             each dependency's parent and candidate) */
 	const char *since;        /* created_at >= since: ISO 8601 UTC text like
 	                             "2026-11-30T00:00:00Z" (compared as text) */
 	const char *until;        /* created_at < until, same form (exclusive) */
