@@ -4,7 +4,9 @@
 # revision on both sides). The candidate is clearly faster: accepted, both
 # repositories' revisions are in the JSON report, and `abtool history
 # --rev` finds the run by the library's candidate commit and shows the
-# library's revisions (in --json and under the run in the table).
+# library's revisions (in --json and under the run in the table). The
+# Reproduce line pins the library's commits (--dependency), so running it
+# after the library moved measures the same ones; so does resume.
 . "$(dirname "$0")/lib.sh"
 
 # the library: work() does N million steps
@@ -92,4 +94,48 @@ assert_contains "$T/out" "  dependency lib (vendor/lib): parent ${lp:0:10} (exac
 # a second run is fully cached (the dependency is part of the build key)
 expect_exit 0 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db"
 assert_contains "$T/err" "parent: build cached"
+
+# The Reproduce line pins the library's commits too: after the library
+# moves on (candidate: HEAD now names another commit), it measures the
+# same two library commits.
+repro=$(jqv "$T/r.json" .reproduce)
+case "$repro" in
+*" --dependency lib=$lp..$lc"*) ;;
+*) fail "the Reproduce line does not pin the library: $repro" ;;
+esac
+lib 10
+git -C "$T/lib" commit -qam "lib: work 10"
+[ "$(git -C "$T/lib" rev-parse HEAD)" != "$lc" ] || fail "the library did not move"
+eval "set -- ${repro#abtool }"
+expect_exit 0 "$ABTOOL" "$@" --store "$db" --json "$T/again.json"
+[ "$(jqv "$T/again.json" '.dependencies[0].parent.oid')" = "$lp" ] || fail "reproduced: library parent"
+[ "$(jqv "$T/again.json" '.dependencies[0].candidate.oid')" = "$lc" ] || fail "reproduced: library candidate"
+[ "$(jqv "$T/again.json" '.dependencies[0].exact_parent')" = true ] || fail "reproduced: exact"
+[ "$(jqv "$T/again.json" .reproduce)" = "$repro" ] || fail "the reproduced run's Reproduce line differs"
+# without the pin the file's revspecs apply: the library's new HEAD
+expect_exit 0 "$ABTOOL" check "$T/prog/exp.yaml"
+assert_contains "$T/out" "candidate $(git -C "$T/lib" rev-parse --short=10 HEAD) "
+expect_exit 0 "$ABTOOL" check "$T/prog/exp.yaml" --dependency "lib=${lp:0:12}..${lc:0:12}"
+assert_contains "$T/out" "dependency lib: parent ${lp:0:10} lib: work 40, candidate ${lc:0:10} lib: work 20"
+
+# resume keeps the pinned commits (the stored ones), whatever HEAD says now
+id=$(sqlite3 "$db" "select max(id) from runs")
+sqlite3 "$db" "update runs set status = 'interrupted', verdict = null where id = $id;
+	update samples set status = 0 where run_id = $id and seq >= (select max(seq) - 1 from samples where run_id = $id)"
+expect_exit 0 "$ABTOOL" resume "$id" --store "$db" --json "$T/resumed.json"
+[ "$(jqv "$T/resumed.json" '.dependencies[0].candidate.oid')" = "$lc" ] || fail "resumed: library candidate"
+[ "$(jqv "$T/resumed.json" .reproduce)" = "$repro" ] || fail "resumed: the Reproduce line changed"
+
+# a name that is not a dependency, or a malformed pin, is refused
+expect_exit 64 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db" --dependency "gc=$lp..$lc"
+assert_contains "$T/err" "--dependency: 'gc' is not a dependency of $T/prog/exp.yaml (its dependencies: lib)"
+expect_exit 64 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db" --dependency "lib=$lp..$lc" --dependency "lib=$lc..$lc"
+assert_contains "$T/err" "--dependency: 'lib' is given twice"
+expect_exit 64 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db" --dependency "lib=$lc"
+assert_contains "$T/err" "--dependency: expected NAME=PARENT..CANDIDATE"
+expect_exit 64 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db" --dependency "lib=$lp..nosuch"
+assert_contains "$T/err" "dependencies[0] 'lib' (--dependency)"
+expect_exit 64 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db" --overlay-from HEAD
+assert_contains "$T/err" "--overlay-from: $T/prog/exp.yaml has no 'overlay:' paths to take from 'HEAD'"
+[ "$(sqlite3 "$db" "select count(*) from runs")" = "$id" ] || fail "a refused run was stored"
 echo ok
