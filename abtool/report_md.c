@@ -414,9 +414,10 @@ static void dependency_rows(FILE *f, const json_t *deps)
 		cell(f, str(d, "name"));
 		fprintf(f, "` (`");
 		cell(f, str(d, "path"));
-		fprintf(f, "`) | `%.10s` %s", str(par, "oid"),
-			!strcmp(str(par, "oid"), str(cand, "oid")) ? "(same revision)"
-			: json_is_true(json_object_get(d, "exact_parent")) ? "(exact parent)" : "");
+		fprintf(f, "`) | `%.10s`%s ", str(par, "oid"),
+			!strcmp(str(par, "oid"), str(cand, "oid")) ? " (same revision)"
+			: json_is_true(json_object_get(d, "exact_parent")) ? " (exact parent)" : "");
+		cell(f, str(par, "subject"));
 		fprintf(f, " | `%.10s` ", str(cand, "oid"));
 		cell(f, str(cand, "subject"));
 		fprintf(f, " |\n");

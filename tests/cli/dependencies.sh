@@ -71,7 +71,10 @@ lp=$(git -C "$T/lib" rev-parse HEAD~1)
 [ "$(jqv "$T/r.json" '.dependencies[0].parent.oid')" = "$lp" ] || fail "library parent"
 [ "$(jqv "$T/r.json" '.dependencies[0].candidate.oid')" = "$lc" ] || fail "library candidate"
 [ "$(jqv "$T/r.json" '.dependencies[0].exact_parent')" = true ] || fail "exact"
-assert_contains "$T/out" "| dependency \`lib\` (\`vendor/lib\`) | \`${lp:0:10}\` (exact parent) | \`${lc:0:10}\`"
+# both sides' subjects, as the main repository's subject row has them
+assert_contains "$T/out" "| dependency \`lib\` (\`vendor/lib\`) | \`${lp:0:10}\` (exact parent) lib: work 40 | \`${lc:0:10}\` lib: work 20, twice as fast |"
+expect_exit 0 "$ABTOOL" report 1 --store "$db" --format html
+[ "$(grep -c "</code> lib: work 40</td>" "$T/out")" = 1 ] || fail "the HTML provenance lacks the library parent's subject"
 expect_exit 0 "$ABTOOL" history --store "$db" --rev "${lc:0:8}" --json
 [ "$(jq length "$T/out")" = 1 ] || fail "history --rev does not find the library's candidate"
 # the run's dependencies say why it matched: both sides' full commits
