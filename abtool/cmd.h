@@ -163,6 +163,21 @@ int cmd_finish_run(struct cmd_output *out, struct ab_run *run, int err, struct a
  * `pairs` planned pairs (nothing when there is none). */
 void cmd_print_calibration(FILE *f, struct ab_store *store, const struct ab_experiment *exp);
 
+/* The revisions of dependencies given with --dependency NAME=PARENT..CANDIDATE
+ * (run, check): `v` points into `text` (one copy of every argument). */
+struct cmd_dep_pins {
+	struct ab_dep_pin *v;
+	size_t n;
+	char **text;
+};
+
+/* Add the --dependency argument `arg` of command `cmd` to `pins`: 0, or
+ * -1 after printing a usage error (exit 64). Whether NAME is one of the
+ * experiment's dependencies is checked when the run resolves them. */
+int cmd_dep_pin_add(struct cmd_dep_pins *pins, const char *cmd, const char *arg);
+
+void cmd_dep_pins_release(struct cmd_dep_pins *pins);
+
 /* Install SIGINT/SIGTERM handlers that interrupt the running sample. */
 void cmd_install_signals(void);
 

@@ -141,32 +141,48 @@ int cmd_check(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{"candidate", required_argument, NULL, 'c'},
 		{"parent", required_argument, NULL, 'P'},
+		{"dependency", required_argument, NULL, 'd'},
+		{"overlay-from", required_argument, NULL, 'O'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *store_flag = NULL, *candidate = NULL, *parent = NULL;
+	struct ab_run_options opt;
+	struct cmd_dep_pins pins = {0};
 	int c;
 
+	memset(&opt, 0, sizeof(opt));
+	memset(&run, 0, sizeof(run));
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'S')
+		if (c == 'S') {
 			store_flag = optarg;
-		else if (c == 'c')
+		} else if (c == 'c') {
 			candidate = optarg;
-		else if (c == 'P')
+		} else if (c == 'P') {
 			parent = optarg;
-		else if (c == 'h')
-			return cmd_help("check");
-		else
-			return cmd_bad_option("check");
+		} else if (c == 'd') {
+			if (cmd_dep_pin_add(&pins, "check", optarg) < 0) {
+				rc = AB_EXIT_USAGE;
+				goto out_pins;
+			}
+		} else if (c == 'O') {
+			opt.overlay_from = optarg;
+		} else {
+			rc = c == 'h' ? cmd_help("check") : cmd_bad_option("check");
+			goto out_pins;
+		}
 	}
-	if (optind != argc - 1)
-		return cmd_usage("check", "expected one experiment file");
+	if (optind != argc - 1) {
+		rc = cmd_usage("check", "expected one experiment file");
+		goto out_pins;
+	}
+	opt.dep_pins = pins.v;
+	opt.ndep_pins = pins.n;
 	if ((err = ab_experiment_load(&exp, argv[optind])) < 0) {
 		rc = cmd_fail(err);
 		ab_experiment_release(&exp);
-		return rc;
+		goto out_pins;
 	}
-	memset(&run, 0, sizeof(run));
 	run.exp = &exp;
 	if ((err = ab_revs_open(revs, exp.repo, candidate ? candidate : exp.candidate,
 				parent ? parent : exp.parent, parent ? 0 : exp.exact_parent)) < 0) {
@@ -174,7 +190,7 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	/* The overlay's paths and the dependencies' revisions, as run resolves them */
-	if ((err = ab_run_resolve_inputs(&run)) < 0) {
+	if ((err = ab_run_resolve_inputs(&run, &opt)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}
@@ -228,5 +244,7 @@ int cmd_check(int argc, char **argv)
 out:
 	ab_run_release(&run);
 	ab_experiment_release(&exp);
+out_pins:
+	cmd_dep_pins_release(&pins);
 	return rc;
 }

@@ -113,7 +113,30 @@ static const char *run_state(const json_t *run)
 
 #define NAME_COLS_MAX 28
 
-static void print_table(const json_t *list)
+/* Under a run that --rev found through a dependency, the dependency's
+ * revisions, so that the line says why it matched (its own
+ * parent..candidate are the main repository's). The columns stay as they
+ * are: the line is indented past the id, like a note under a design. */
+static void print_dependency_matches(const json_t *run, size_t wid, const char *rev)
+{
+	size_t i, len = rev ? strlen(rev) : 0;
+	json_t *d;
+
+	json_array_foreach(json_object_get(run, "dependencies"), i, d) {
+		const char *name = json_string_value(json_object_get(d, "name"));
+		const char *par = json_string_value(json_object_get(d, "parent"));
+		const char *cand = json_string_value(json_object_get(d, "candidate"));
+		char *shown;
+
+		if (!rev || !name || !par || !cand || (strncmp(par, rev, len) && strncmp(cand, rev, len)))
+			continue;
+		shown = cmd_one_line(name, NAME_COLS_MAX);
+		printf("%*s  dependency %s: %.10s..%.10s\n", (int)wid, "", shown, par, cand);
+		free(shown);
+	}
+}
+
+static void print_table(const json_t *list, const char *rev)
 {
 	size_t i, wid = 2, wdesign = 6, wexp = 10, wratio = 9;
 	int columns = cmd_terminal_columns();
@@ -162,6 +185,7 @@ static void print_table(const json_t *list)
 		format_ratios(buf, sizeof(buf), run);
 		cmd_put_padded(stdout, buf, wratio);
 		printf("  %s\n", why);
+		print_dependency_matches(run, wid, rev);
 		free(design);
 		free(exp);
 		free(why);
@@ -329,7 +353,7 @@ int cmd_history(int argc, char **argv)
 		printf("%s\n", text);
 		free(text);
 	} else if (json_array_size(list)) {
-		print_table(list);
+		print_table(list, filter.rev);
 	}
 	if (!json_array_size(list)) {
 		if (filter.design)

@@ -139,6 +139,8 @@ int cmd_run(int argc, char **argv)
 		{"store", required_argument, NULL, 'S'},
 		{"new-evidence", required_argument, NULL, 'N'},
 		{"design", required_argument, NULL, 'D'},
+		{"dependency", required_argument, NULL, 'd'},
+		{"overlay-from", required_argument, NULL, 'O'},
 		{"help", no_argument, NULL, 'h'},
 		CMD_OUTPUT_LONGOPTS,
 		{NULL, 0, NULL, 0},
@@ -150,6 +152,7 @@ int cmd_run(int argc, char **argv)
 	struct ab_run run;
 	struct ab_analysis analysis;
 	struct ab_run_events events;
+	struct cmd_dep_pins pins = {0};
 	const char *store_flag = NULL, *new_evidence = NULL;
 	json_t *doc = NULL;
 	long long v = 0;
@@ -169,14 +172,18 @@ int cmd_run(int argc, char **argv)
 			opt.parent = optarg;
 			break;
 		case 'p':
-			if (parse_uint("run", "--pairs", optarg, 100000, &v))
-				return AB_EXIT_USAGE;
+			if (parse_uint("run", "--pairs", optarg, 100000, &v)) {
+				rc = AB_EXIT_USAGE;
+				goto out_pins;
+			}
 			opt.pairs = (int)v;
 			break;
 		case 's': {
 			int64_t seed;
-			if (ab_parse_int64(&seed, optarg) < 0 || seed < 0)
-				return cmd_usage("run", "--seed: expected a non-negative integer, got '%s'", optarg);
+			if (ab_parse_int64(&seed, optarg) < 0 || seed < 0) {
+				rc = cmd_usage("run", "--seed: expected a non-negative integer, got '%s'", optarg);
+				goto out_pins;
+			}
 			opt.have_seed = 1;
 			opt.seed = (uint64_t)seed;
 			break;
@@ -185,38 +192,63 @@ int cmd_run(int argc, char **argv)
 			store_flag = optarg;
 			break;
 		case 'N':
-			if (!*optarg)
-				return cmd_usage("run", "--new-evidence: say what changed since the rejection");
+			if (!*optarg) {
+				rc = cmd_usage("run", "--new-evidence: say what changed since the rejection");
+				goto out_pins;
+			}
 			new_evidence = optarg;
 			break;
 		case 'D':
-			if (!*optarg)
-				return cmd_usage("run", "--design: give the design's name (for a gate, the pull "
-						 "request or branch)");
+			if (!*optarg) {
+				rc = cmd_usage("run", "--design: give the design's name (for a gate, the pull "
+					       "request or branch)");
+				goto out_pins;
+			}
 			opt.design = optarg;
 			break;
+		case 'd':
+			if (cmd_dep_pin_add(&pins, "run", optarg) < 0) {
+				rc = AB_EXIT_USAGE;
+				goto out_pins;
+			}
+			break;
+		case 'O':
+			if (!*optarg) {
+				rc = cmd_usage("run", "--overlay-from: give a revision (candidate, parent, a "
+					       "commit, a tag or a branch)");
+				goto out_pins;
+			}
+			opt.overlay_from = optarg;
+			break;
 		case 'h':
-			return cmd_help("run");
+			rc = cmd_help("run");
+			goto out_pins;
 		default:
 			switch (cmd_output_option(&out, "run", c, optarg)) {
 			case 1:
 				break;
 			case 0:
-				return cmd_bad_option("run");
+				rc = cmd_bad_option("run");
+				goto out_pins;
 			default:
-				return AB_EXIT_USAGE;
+				rc = AB_EXIT_USAGE;
+				goto out_pins;
 			}
 			break;
 		}
 	}
-	if (optind != argc - 1)
-		return cmd_usage("run", "expected one experiment file");
+	if (optind != argc - 1) {
+		rc = cmd_usage("run", "expected one experiment file");
+		goto out_pins;
+	}
 	out.progress = !out.quiet && isatty(STDERR_FILENO);
+	opt.dep_pins = pins.v;
+	opt.ndep_pins = pins.n;
 
 	if ((err = ab_experiment_load(&exp, argv[optind])) < 0) {
 		rc = cmd_fail(err);
 		ab_experiment_release(&exp);
-		return rc;
+		goto out_pins;
 	}
 	if (opt.design) {  /* before the memory is consulted under the design's name */
 		free(exp.design);
@@ -250,5 +282,7 @@ out:
 	ab_run_release(&run);
 	ab_store_close(store);
 	ab_experiment_release(&exp);
+out_pins:
+	cmd_dep_pins_release(&pins);
 	return rc;
 }

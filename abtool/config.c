@@ -1509,9 +1509,35 @@ out:
 	return err;
 }
 
+/* A path inside the tree as the tree sees it, to compare paths: empty and
+ * "." segments dropped, so "bench/", "./bench" and "bench" are one path
+ * (new string). */
+static char *tree_path_key(const char *p)
+{
+	char *out = ab_xmalloc(strlen(p) + 1), *w = out;
+	const char *s, *e;
+
+	for (s = p; *s; s = *e ? e + 1 : e) {
+		e = strchr(s, '/');
+		if (!e)
+			e = s + strlen(s);
+		if (e == s || (e - s == 1 && s[0] == '.'))
+			continue;
+		if (w != out)
+			*w++ = '/';
+		memcpy(w, s, (size_t)(e - s));
+		w += e - s;
+	}
+	*w = '\0';
+	return out;
+}
+
+/* A list of paths inside the tree (overlay:), each once: a path given
+ * twice is an error at its second place. */
 static int read_path_list(struct ctx *c, yaml_node_t *k, yaml_node_t *v, char ***out)
 {
-	size_t n, i, save;
+	struct entry *e;
+	size_t n, i, save, dup, first;
 	int err = 0;
 
 	if (!v || v->type != YAML_SEQUENCE_NODE || nitems(v) == 0)
@@ -1524,6 +1550,29 @@ static int read_path_list(struct ctx *c, yaml_node_t *k, yaml_node_t *v, char **
 		err = get_tree_path(c, item->start_mark, item, &(*out)[i]);
 		path_pop(c, save);
 	}
+	if (err)
+		return err;
+	e = ab_xcalloc(n, sizeof(*e));
+	for (i = 0; i < n; i++) {
+		e[i].s = tree_path_key((*out)[i]);
+		e[i].index = i;
+	}
+	if (find_duplicate(e, n, &dup, &first)) {
+		yaml_mark_t at = node(c, v->data.sequence.items.start[dup])->start_mark;
+		yaml_mark_t was = node(c, v->data.sequence.items.start[first])->start_mark;
+
+		save = path_index(c, dup);
+		if (!strcmp((*out)[dup], (*out)[first]))
+			err = fail(c, at, "duplicate path '%s' (first at %zu:%zu); list each path once",
+				   (*out)[dup], was.line + 1, was.column + 1);
+		else
+			err = fail(c, at, "duplicate path '%s': the same as '%s' (first at %zu:%zu); list each "
+				   "path once", (*out)[dup], (*out)[first], was.line + 1, was.column + 1);
+		path_pop(c, save);
+	}
+	for (i = 0; i < n; i++)
+		free((char *)e[i].s);
+	free(e);
 	return err;
 }
 

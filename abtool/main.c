@@ -9,10 +9,12 @@
 const struct ab_command_entry ab_commands[] = {
 	{"run", cmd_run,
 	 "EXP.yaml [--candidate REV] [--parent REV] [--pairs N] [--seed N] [--store DB]\n"
+	 "                  [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV]\n"
 	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
 	 "                  [--inconclusive=reject|accept] [--design NAME] [--new-evidence TEXT] [--quiet] [--verbose]",
 	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict"},
-	{"check", cmd_check, "EXP.yaml [--candidate REV] [--parent REV] [--store DB]",
+	{"check", cmd_check, "EXP.yaml [--candidate REV] [--parent REV] [--dependency NAME=PARENT..CANDIDATE]\n"
+	 "                  [--overlay-from REV] [--store DB]",
 	 "validate an experiment file and show its plan and the rows each rule selects"},
 	{"analyze", cmd_analyze,
 	 "FILE [--accept RULES.yaml] [--metric NAME] [--unit U] [--better lower|higher]\n"

@@ -1176,6 +1176,8 @@ static void provenance(FILE *f, const json_t *doc)
 			esc(f, str(p, "name"));
 			fprintf(f, "</code></td><td>");
 			oid_code(f, str(json_object_get(p, "parent"), "oid"));
+			fprintf(f, " ");
+			esc(f, str(json_object_get(p, "parent"), "subject"));
 			fprintf(f, "</td><td>");
 			oid_code(f, str(json_object_get(p, "candidate"), "oid"));
 			fprintf(f, " ");

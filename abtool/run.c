@@ -53,45 +53,110 @@ static struct ab_build_dep *side_deps(const struct ab_run *run, int side)
 	return deps;
 }
 
+/* The experiment's dependencies by name, for messages: "lib, gc" (new). */
+static char *dependency_names(const struct ab_experiment *exp)
+{
+	char *out = ab_xstrdup(""), *next;
+	size_t i;
+
+	for (i = 0; i < exp->ndependencies; i++) {
+		next = ab_xasprintf("%s%s%s", out, i ? ", " : "", exp->dependencies[i].name);
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
+/* Check that every --dependency pin names a dependency of the experiment,
+ * once. */
+static int check_pins(const struct ab_experiment *exp, const struct ab_dep_pin *pins, size_t npins)
+{
+	size_t i, j;
+
+	for (i = 0; i < npins; i++) {
+		for (j = 0; j < exp->ndependencies && strcmp(exp->dependencies[j].name, pins[i].name); j++)
+			;
+		if (j == exp->ndependencies) {
+			char *names = dependency_names(exp);
+			int err = ab_error_set(AB_EINVALID, "--dependency: '%s' is not a dependency of %s (%s%s)",
+					       pins[i].name, exp->path ? exp->path : "the experiment",
+					       *names ? "its dependencies: " : "it has no dependencies:", names);
+			free(names);
+			return err;
+		}
+		for (j = 0; j < i; j++)
+			if (!strcmp(pins[i].name, pins[j].name))
+				return ab_error_set(AB_EINVALID, "--dependency: '%s' is given twice; give each "
+						    "dependency's revisions once", pins[i].name);
+	}
+	return 0;
+}
+
 /*
  * Resolve the dependencies' revisions: from the experiment's revspecs, or
+ * the revisions pinned on the command line (`pins`, run --dependency), or
  * (resume) from the commits stored in `stored` ([{name, parent_oid,
- * candidate_oid}]) so that moved branches do not change a run.
+ * candidate_oid}]) so that moved branches do not change a run. A pinned
+ * parent is taken as given, like --parent: the comparison is recorded as
+ * exact only when it is the candidate's first parent.
  */
-static int resolve_deps(struct ab_run *run, const json_t *stored)
+static int resolve_deps(struct ab_run *run, const json_t *stored, const struct ab_dep_pin *pins,
+			size_t npins)
 {
 	const struct ab_experiment *exp = run->exp;
-	size_t i;
-	int err = 0;
+	size_t i, k;
+	int err;
 
+	if ((err = check_pins(exp, pins, npins)) < 0)
+		return err;
 	run->deps = ab_xcalloc(exp->ndependencies + 1, sizeof(*run->deps));
 	run->ndeps = exp->ndependencies;
 	for (i = 0; i < exp->ndependencies && !err; i++) {
 		const struct ab_dependency *d = &exp->dependencies[i];
 		const json_t *s = json_array_get(stored, i);
+		const struct ab_dep_pin *pin = NULL;
 		const char *cand = s ? json_string_value(json_object_get(s, "candidate_oid")) : d->candidate;
 		const char *par = s ? json_string_value(json_object_get(s, "parent_oid"))
 			      : d->parent ? d->parent : d->exact_parent ? NULL : d->candidate;
 
-		err = ab_revs_open(&run->deps[i], d->repo, cand, par, s ? 0 : d->exact_parent);
+		for (k = 0; !s && k < npins; k++)
+			if (!strcmp(pins[k].name, d->name))
+				pin = &pins[k];
+		if (pin) {
+			cand = pin->candidate;
+			par = pin->parent;
+		}
+		err = ab_revs_open(&run->deps[i], d->repo, cand, par, s || pin ? 0 : d->exact_parent);
 		if (err)
-			ab_error_prefix("dependencies[%zu] '%s'", i, d->name);
+			ab_error_prefix("dependencies[%zu] '%s'%s", i, d->name, pin ? " (--dependency)" : "");
 	}
 	return err;
 }
 
-/* Look up the overlay's paths in its source revision (before anything is built). */
-static int resolve_overlay(struct ab_run *run)
+/* Look up the overlay's paths in its source revision (before anything is
+ * built). `from` is overlay.from or what replaces it (run --overlay-from,
+ * the stored one on resume); `source_hex` (resume) is the commit it named
+ * when the run started, so that a moved branch does not change a run. */
+static int resolve_overlay(struct ab_run *run, const char *from, const char *source_hex)
 {
 	const struct ab_experiment *exp = run->exp;
-	const char *from = exp->overlay_from;
 	char what[64];
 	json_t *paths = NULL;
 	int err;
 
-	if (!exp->overlay_paths)
+	if (!exp->overlay_paths) {
+		if (from)
+			return ab_error_set(AB_EINVALID, "--overlay-from: %s has no 'overlay:' paths to take "
+					    "from '%s'", exp->path ? exp->path : "the experiment", from);
 		return 0;
-	if (!strcmp(from, "candidate")) {
+	}
+	if (!from)
+		from = exp->overlay_from;
+	if (source_hex) {
+		if (git_oid_fromstr(&run->overlay_source, source_hex) < 0)
+			return ab_error_set(AB_EINVALID, "the stored overlay source '%s' is not a commit id",
+					    source_hex);
+	} else if (!strcmp(from, "candidate")) {
 		git_oid_cpy(&run->overlay_source, &run->revs.candidate);
 	} else if (!strcmp(from, "parent")) {
 		git_oid_cpy(&run->overlay_source, &run->revs.parent);
@@ -118,11 +183,12 @@ static int resolve_overlay(struct ab_run *run)
 	return 0;
 }
 
-int ab_run_resolve_inputs(struct ab_run *run)
+int ab_run_resolve_inputs(struct ab_run *run, const struct ab_run_options *opt)
 {
 	int err;
 
-	if ((err = resolve_deps(run, NULL)) < 0 || (err = resolve_overlay(run)) < 0)
+	if ((err = resolve_deps(run, NULL, opt ? opt->dep_pins : NULL, opt ? opt->ndep_pins : 0)) < 0 ||
+	    (err = resolve_overlay(run, opt ? opt->overlay_from : NULL, NULL)) < 0)
 		return err;
 	return 0;
 }
@@ -455,7 +521,7 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 		salt[0] = "calibrate-a";
 		salt[1] = "calibrate-b";
 	}
-	if ((err = ab_run_resolve_inputs(run)) < 0)
+	if ((err = ab_run_resolve_inputs(run, opt)) < 0)
 		return err;
 	run->dirty = !opt->aa && ab_revs_dirty(&run->revs) > 0;
 	if (run->events.resolved)
@@ -483,6 +549,10 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 		json_object_set_new(run->options, "design", json_string(opt->design));
 	if (run->ndeps)
 		json_object_set_new(run->options, "dependencies", deps_json(run));
+	if (run->overlay) {  /* resume takes the overlay from this commit again */
+		json_object_set(run->options, "overlay_from", json_object_get(run->overlay, "from"));
+		json_object_set(run->options, "overlay_source", json_object_get(run->overlay, "source"));
+	}
 	if (run->dirty)
 		json_object_set_new(run->options, "dirty_worktree", json_true());
 	json_object_set_new(run->options, "pid", json_integer((json_int_t)getpid()));
@@ -709,8 +779,9 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	if ((err = ab_revs_open(&run->revs, json_string_value(json_object_get(stored, "repo")),
 				json_string_value(json_object_get(stored, "candidate_oid")),
 				json_string_value(json_object_get(stored, "parent_oid")), 0)) < 0 ||
-	    (err = resolve_deps(run, json_object_get(opts, "dependencies"))) < 0 ||
-	    (err = resolve_overlay(run)) < 0 ||
+	    (err = resolve_deps(run, json_object_get(opts, "dependencies"), NULL, 0)) < 0 ||
+	    (err = resolve_overlay(run, json_string_value(json_object_get(opts, "overlay_from")),
+				   json_string_value(json_object_get(opts, "overlay_source")))) < 0 ||
 	    (err = ab_extract_new(&run->extractor, exp_out)) < 0)
 		goto out;
 	run->identity = ab_build_identity(NULL);
@@ -979,6 +1050,32 @@ static char *reproduce_command(const struct ab_run *run)
 		out = ab_xasprintf("abtool run %s --candidate %s --seed %llu --pairs %d", file,
 				   run->revs.candidate_hex, (unsigned long long)run->meta.seed, run->exp->pairs);
 	free(file);
+	/* The other repositories' commits and the overlay's source, pinned:
+	 * their revspecs (a dependency's HEAD, overlay.from: HEAD) may have
+	 * moved by the time the line is run. An overlay from the candidate or
+	 * the parent is pinned by those already. calibrate takes neither. */
+	if (strcmp(run->kind, "calibrate")) {
+		size_t i;
+
+		for (i = 0; i < run->ndeps; i++) {
+			char *pin = ab_xasprintf("%s=%s..%s", run->exp->dependencies[i].name,
+						 run->deps[i].parent_hex, run->deps[i].candidate_hex);
+			char *quoted = ab_shell_quote(pin, 0);
+			char *with = ab_xasprintf("%s --dependency %s", out, quoted);
+
+			free(pin);
+			free(quoted);
+			free(out);
+			out = with;
+		}
+		if (run->overlay && strcmp(json_string_value(json_object_get(run->overlay, "from")), "candidate") &&
+		    strcmp(json_string_value(json_object_get(run->overlay, "from")), "parent")) {
+			char *with = ab_xasprintf("%s --overlay-from %s", out,
+						  json_string_value(json_object_get(run->overlay, "source")));
+			free(out);
+			out = with;
+		}
+	}
 	if (json_is_string(json_object_get(run->options, "design"))) {
 		char *design = ab_shell_quote(json_string_value(json_object_get(run->options, "design")), 0);
 		char *with = ab_xasprintf("%s --design %s", out, design);

@@ -71,6 +71,15 @@ struct ab_run {
 	int stopped_early;                /* a failed sample or checksum mismatch stopped the samples */
 };
 
+/* A dependency's revisions named on the command line (`run --dependency
+ * NAME=PARENT..CANDIDATE`): they replace the experiment file's revspecs
+ * of the dependency `name`. Borrowed strings. */
+struct ab_dep_pin {
+	const char *name;
+	const char *parent;
+	const char *candidate;
+};
+
 /* Options of a new run. */
 struct ab_run_options {
 	const char *candidate;     /* overrides the experiment's candidate, or NULL */
@@ -85,17 +94,25 @@ struct ab_run_options {
 	int aa;                    /* calibration: both sides are the parent, built twice */
 	const char *design;        /* overrides the experiment's design (a CI gate's pull
 	                              request or branch), or NULL */
+	const struct ab_dep_pin *dep_pins;  /* dependencies' revisions instead of the file's;
+	                                       each name at most once (borrowed) */
+	size_t ndep_pins;
+	const char *overlay_from;  /* overrides overlay.from (candidate, parent or a revspec),
+	                              or NULL */
 };
 
 /*
  * Resolve what a run builds besides the two commits, before anything is
- * built: the dependencies' revisions (dependencies:) and the overlay's
- * paths in its source revision (overlay:), into run->deps and
- * run->overlay. `run->exp` and `run->revs` must be set; the rest of `run`
- * may be zero, as in `abtool check` (release with ab_run_release).
- * Errors: AB_ENOTFOUND (an unknown revision or path), AB_EINVALID, AB_EIO.
+ * built: the dependencies' revisions (dependencies:, or opt->dep_pins)
+ * and the overlay's paths in its source revision (overlay:, from
+ * opt->overlay_from when set), into run->deps and run->overlay.
+ * `run->exp` and `run->revs` must be set; the rest of `run` may be zero,
+ * as in `abtool check` (release with ab_run_release). `opt` may be NULL.
+ * Errors: AB_ENOTFOUND (an unknown revision or path), AB_EINVALID (a pin
+ * naming no dependency of the experiment, or naming one twice;
+ * overlay_from without an overlay), AB_EIO.
  */
-int ab_run_resolve_inputs(struct ab_run *run);
+int ab_run_resolve_inputs(struct ab_run *run, const struct ab_run_options *opt);
 
 /*
  * Start a run: resolve revisions, store the plan, build both sides.

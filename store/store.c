@@ -1160,7 +1160,10 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		   "r.parent_oid, r.candidate_oid, r.exact_parent, r.seed, r.pairs, r.warmup, "
 		   "r.abtool_version, d.name AS design, e.name AS experiment, e.hypothesis, r.reasons, "
 		   "(SELECT count(*) FROM notes n WHERE n.run_id = r.id OR (n.run_id IS NULL AND "
-		   "n.design_id = r.design_id)) AS notes, r.metric, r.better, r.ratio_min, r.ratio_max "
+		   "n.design_id = r.design_id)) AS notes, r.metric, r.better, r.ratio_min, r.ratio_max, "
+		   "(SELECT json_group_array(json_object('name', x.name, 'parent', x.parent_oid, "
+		   "'candidate', x.candidate_oid)) FROM (SELECT name, parent_oid, candidate_oid "
+		   "FROM run_dependencies WHERE run_id = r.id ORDER BY rowid) x) AS dependencies "
 		   "FROM runs r JOIN designs d ON d.id = r.design_id "
 		   "JOIN experiments e ON e.id = r.experiment_id WHERE 1");
 	if (f->verdict) {
@@ -1221,6 +1224,9 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		parse_json_member(o, "reasons");
 		if (!json_is_array(json_object_get(o, "reasons")))
 			json_object_set_new(o, "reasons", json_array());
+		parse_json_member(o, "dependencies");
+		if (!json_is_array(json_object_get(o, "dependencies")))
+			json_object_set_new(o, "dependencies", json_array());
 		json_array_append_new(list, o);
 	}
 	if (rc != SQLITE_DONE) {

@@ -213,7 +213,7 @@ struct ab_history_filter {
 	const char *experiment;   /* an experiment name, exactly */
 	const char *rev;          /* lowercase hex prefix of any revision the run measured
 	                             (the run_revisions view: parent, candidate, and
-	                             whatever a later schema adds) */
+	                             each dependency's parent and candidate) */
 	const char *since;        /* created_at >= since: ISO 8601 UTC text like
 	                             "2026-11-30T00:00:00Z" (compared as text) */
 	const char *until;        /* created_at < until, same form (exclusive) */
@@ -230,7 +230,10 @@ struct ab_history_filter {
  * run is finished), "notes" (how many notes the run and its design have)
  * and the headline of the stored report: "metric", "better",
  * "ratio_best", "ratio_worst" (the best and worst primary-metric row
- * ratios, candidate/parent; null without a report or a ratio).
+ * ratios, candidate/parent; null without a report or a ratio) and
+ * "dependencies": the further repositories the run measured, in the
+ * experiment file's order, as [{name, parent, candidate}] (full commit
+ * ids; empty without `dependencies:`).
  *
  * `grep` is never read as FTS5 syntax: it is split into words and
  * "double-quoted phrases", each quoted as an FTS5 string (a word ending in

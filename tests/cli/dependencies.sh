@@ -3,7 +3,10 @@
 # repositories; only the library changes (the program is at the same
 # revision on both sides). The candidate is clearly faster: accepted, both
 # repositories' revisions are in the JSON report, and `abtool history
-# --rev` finds the run by the library's candidate commit.
+# --rev` finds the run by the library's candidate commit and shows the
+# library's revisions (in --json and under the run in the table). The
+# Reproduce line pins the library's commits (--dependency), so running it
+# after the library moved measures the same ones; so does resume.
 . "$(dirname "$0")/lib.sh"
 
 # the library: work() does N million steps
@@ -71,14 +74,72 @@ lp=$(git -C "$T/lib" rev-parse HEAD~1)
 assert_contains "$T/out" "| dependency \`lib\` (\`vendor/lib\`) | \`${lp:0:10}\` lib: work 40 (exact parent) | \`${lc:0:10}\` lib: work 20, twice as fast |"
 # the CI summary: one line for the dependencies
 assert_contains "$T/sum.md" "Dependencies: \`lib\` \`${lp:0:10}\` → \`${lc:0:10}\` (exact parent)."
+expect_exit 0 "$ABTOOL" report 1 --store "$db" --format html
+[ "$(grep -c "</code> lib: work 40</td>" "$T/out")" = 1 ] || fail "the HTML provenance lacks the library parent's subject"
 expect_exit 0 "$ABTOOL" history --store "$db" --rev "${lc:0:8}" --json
 [ "$(jq length "$T/out")" = 1 ] || fail "history --rev does not find the library's candidate"
+# the run's dependencies say why it matched: both sides' full commits
+[ "$(jq -c '.[0].dependencies' "$T/out")" = "[{\"name\":\"lib\",\"parent\":\"$lp\",\"candidate\":\"$lc\"}]" ] \
+	|| fail "history --json lacks the library's revisions: $(jq -c '.[0].dependencies' "$T/out")"
 expect_exit 0 "$ABTOOL" history --store "$db" --rev "${lp:0:8}" --json
 [ "$(jq length "$T/out")" = 1 ] || fail "history --rev does not find the library's parent"
+# the table keeps its columns and says under the run which dependency matched
+expect_exit 0 "$ABTOOL" history --store "$db" --rev "${lc:0:8}"
+[ "$(sed -n 2p "$T/out" | grep -o "${prog:0:10}\.\.${prog:0:10}")" = "${prog:0:10}..${prog:0:10}" ] \
+	|| fail "the run's line shows the program's revisions"
+[ "$(sed -n 3p "$T/out")" = "    dependency lib: ${lp:0:10}..${lc:0:10}" ] || fail "no dependency line under the run"
+[ "$(wc -l < "$T/out")" = 3 ] || fail "one header, one run, one dependency line"
+# a match on the program's own commit needs no such line
+expect_exit 0 "$ABTOOL" history --store "$db" --rev "${prog:0:8}"
+assert_not_contains "$T/out" "dependency lib"
 [ "$(sqlite3 "$db" "select name || ' ' || candidate_oid from run_dependencies")" = "lib $lc" ] || fail "stored"
 expect_exit 0 "$ABTOOL" show 1 --store "$db"
 assert_contains "$T/out" "  dependency lib (vendor/lib): parent ${lp:0:10} (exact parent), candidate ${lc:0:10}"
 # a second run is fully cached (the dependency is part of the build key)
 expect_exit 0 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db"
 assert_contains "$T/err" "parent: build cached"
+
+# The Reproduce line pins the library's commits too: after the library
+# moves on (candidate: HEAD now names another commit), it measures the
+# same two library commits.
+repro=$(jqv "$T/r.json" .reproduce)
+case "$repro" in
+*" --dependency lib=$lp..$lc"*) ;;
+*) fail "the Reproduce line does not pin the library: $repro" ;;
+esac
+lib 10
+git -C "$T/lib" commit -qam "lib: work 10"
+[ "$(git -C "$T/lib" rev-parse HEAD)" != "$lc" ] || fail "the library did not move"
+eval "set -- ${repro#abtool }"
+expect_exit 0 "$ABTOOL" "$@" --store "$db" --json "$T/again.json"
+[ "$(jqv "$T/again.json" '.dependencies[0].parent.oid')" = "$lp" ] || fail "reproduced: library parent"
+[ "$(jqv "$T/again.json" '.dependencies[0].candidate.oid')" = "$lc" ] || fail "reproduced: library candidate"
+[ "$(jqv "$T/again.json" '.dependencies[0].exact_parent')" = true ] || fail "reproduced: exact"
+[ "$(jqv "$T/again.json" .reproduce)" = "$repro" ] || fail "the reproduced run's Reproduce line differs"
+# without the pin the file's revspecs apply: the library's new HEAD
+expect_exit 0 "$ABTOOL" check "$T/prog/exp.yaml"
+assert_contains "$T/out" "candidate $(git -C "$T/lib" rev-parse --short=10 HEAD) "
+expect_exit 0 "$ABTOOL" check "$T/prog/exp.yaml" --dependency "lib=${lp:0:12}..${lc:0:12}"
+assert_contains "$T/out" "dependency lib: parent ${lp:0:10} lib: work 40, candidate ${lc:0:10} lib: work 20"
+
+# resume keeps the pinned commits (the stored ones), whatever HEAD says now
+id=$(sqlite3 "$db" "select max(id) from runs")
+sqlite3 "$db" "update runs set status = 'interrupted', verdict = null where id = $id;
+	update samples set status = 0 where run_id = $id and seq >= (select max(seq) - 1 from samples where run_id = $id)"
+expect_exit 0 "$ABTOOL" resume "$id" --store "$db" --json "$T/resumed.json"
+[ "$(jqv "$T/resumed.json" '.dependencies[0].candidate.oid')" = "$lc" ] || fail "resumed: library candidate"
+[ "$(jqv "$T/resumed.json" .reproduce)" = "$repro" ] || fail "resumed: the Reproduce line changed"
+
+# a name that is not a dependency, or a malformed pin, is refused
+expect_exit 64 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db" --dependency "gc=$lp..$lc"
+assert_contains "$T/err" "--dependency: 'gc' is not a dependency of $T/prog/exp.yaml (its dependencies: lib)"
+expect_exit 64 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db" --dependency "lib=$lp..$lc" --dependency "lib=$lc..$lc"
+assert_contains "$T/err" "--dependency: 'lib' is given twice"
+expect_exit 64 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db" --dependency "lib=$lc"
+assert_contains "$T/err" "--dependency: expected NAME=PARENT..CANDIDATE"
+expect_exit 64 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db" --dependency "lib=$lp..nosuch"
+assert_contains "$T/err" "dependencies[0] 'lib' (--dependency)"
+expect_exit 64 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db" --overlay-from HEAD
+assert_contains "$T/err" "--overlay-from: $T/prog/exp.yaml has no 'overlay:' paths to take from 'HEAD'"
+[ "$(sqlite3 "$db" "select count(*) from runs")" = "$id" ] || fail "a refused run was stored"
 echo ok

@@ -69,4 +69,33 @@ printf '%s\noverlay: {from: feature, paths: [harness/]}\n' "$base" > "$T/repo/fr
 expect_exit 64 "$ABTOOL" check "$T/repo/from.yaml"
 assert_contains "$T/err" "overlay.from: unknown revision 'feature'"
 assert_contains "$T/err" "origin/NAME"
+
+# The Reproduce line pins an overlay taken from a revspec (here HEAD) with
+# --overlay-from and the full commit; one from the candidate is pinned by
+# --candidate already.
+case "$(jqv "$T/o.json" .reproduce)" in *--overlay-from*) fail "overlay from the candidate: $(jqv "$T/o.json" .reproduce)" ;; esac
+head=$(git -C "$T/repo" rev-parse HEAD)
+repro=$(jqv "$T/f.json" .reproduce)
+case "$repro" in *" --candidate $head "*" --overlay-from $head") ;; *) fail "Reproduce: $repro" ;; esac
+# HEAD moves on to a third harness: the Reproduce line still takes the
+# second, and so does a resume of the run
+harness 3
+git -C "$T/repo" commit -qam "harness v3"
+eval "set -- ${repro#abtool }"
+expect_decided "$ABTOOL" "$@" --store "$T/s.db" --json "$T/again.json"
+[ "$(jqv "$T/again.json" '.overlay.source')" = "$head" ] || fail "reproduced: the overlay's source moved"
+[ "$(jqv "$T/again.json" '.rows[0].checksum')" = 7919-h2 ] || fail "reproduced: not the second harness"
+[ "$(jqv "$T/again.json" .reproduce)" = "$repro" ] || fail "reproduced: another Reproduce line"
+id=$(sqlite3 "$T/s.db" "select id from runs where json_extract(report, '$.overlay.from') = 'HEAD' order by id limit 1")
+sqlite3 "$T/s.db" "update runs set status = 'interrupted', verdict = null where id = $id;
+	update samples set status = 0 where run_id = $id and seq >= (select max(seq) - 1 from samples where run_id = $id)"
+expect_decided "$ABTOOL" resume "$id" --store "$T/s.db" --json "$T/resumed.json"
+[ "$(jqv "$T/resumed.json" '.overlay.source')" = "$head" ] || fail "resumed: the overlay's source moved"
+[ "$(jqv "$T/resumed.json" '.overlay.from')" = HEAD ] || fail "resumed: from"
+[ "$(jqv "$T/resumed.json" '.rows[0].checksum')" = 7919-h2 ] || fail "resumed: not the second harness"
+# without the pin, HEAD's third harness
+expect_exit 0 "$ABTOOL" check "$T/repo/file.yaml"
+assert_contains "$T/out" "overlay   from HEAD $(git -C "$T/repo" rev-parse --short=10 HEAD):"
+expect_exit 0 "$ABTOOL" check "$T/repo/file.yaml" --overlay-from "${head:0:12}"
+assert_contains "$T/out" "overlay   from ${head:0:12} ${head:0:10}:"
 echo ok
