@@ -160,6 +160,13 @@ char *ab_report_noise_line(const json_t *doc);
  */
 char *ab_report_controls_line(const json_t *doc);
 
+/*
+ * The reason metric `metric` is unavailable when it is unavailable in
+ * every row of `doc` (two rows or more) for the same reason (borrowed from
+ * doc), so that a report says it once; NULL otherwise.
+ */
+const char *ab_report_unavailable_everywhere(const json_t *doc, const char *metric);
+
 /* Format a value of a metric with unit `unit` for people into buf (of
  * `size` bytes; truncated to fit) and return buf: "ns" and "bytes"/"B"
  * are scaled ("99.90 ms", "2.4 MiB"); other units get 4 significant

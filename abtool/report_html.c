@@ -1025,6 +1025,14 @@ static void other_metrics(FILE *f, const json_t *doc)
 			fprintf(f, "<section id=\"other-metrics\">\n<h2>Other metrics</h2>\n<div class=\"scroll\"><table>\n"
 				"<thead><tr><th>row</th><th>metric</th><th>parent median</th><th>candidate median</th>"
 				"<th>ratio B/A [90%% CI]</th><th>pair wins</th></tr></thead>\n<tbody>\n");
+		if (ab_report_unavailable_everywhere(doc, name)) {
+			fprintf(f, "<tr><td>every row</td><td><code>");
+			esc(f, name);
+			fprintf(f, "</code></td><td colspan=\"4\" class=\"note\">unavailable: ");
+			esc(f, ab_report_unavailable_everywhere(doc, name));
+			fprintf(f, "</td></tr>\n");
+			continue;
+		}
 		json_array_foreach((json_t *)rows, i, row) {
 			const json_t *m = json_object_get(json_object_get(row, "metrics"), name);
 			char a[48], b[48];

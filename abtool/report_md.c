@@ -168,6 +168,25 @@ static double num(const json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+const char *ab_report_unavailable_everywhere(const json_t *doc, const char *metric)
+{
+	const json_t *rows = json_object_get(doc, "rows");
+	const char *why = NULL;
+	size_t i;
+	json_t *row;
+
+	if (json_array_size(rows) < 2)
+		return NULL;
+	json_array_foreach(rows, i, row) {
+		const char *w = json_string_value(json_object_get(json_object_get(json_object_get(row, "metrics"),
+										    metric), "unavailable"));
+		if (!w || (why && strcmp(w, why)))
+			return NULL;
+		why = w;
+	}
+	return why;
+}
+
 char *ab_report_order_effect_note(const json_t *doc)
 {
 	const char *worst = NULL;
@@ -841,9 +860,19 @@ static void other_metrics(FILE *f, const json_t *doc)
 	json_object_foreach(json_object_get(first, "metrics"), name, m0) {
 		size_t i;
 		json_t *row;
+		const char *everywhere = ab_report_unavailable_everywhere(doc, name);
+
 		if (!any++)
 			fprintf(f, "## Other metrics\n| row | metric | parent median | candidate median | ratio B/A [90%% CI] | pair wins |\n"
 				   "| --- | --- | ---: | ---: | ---: | ---: |\n");
+		if (everywhere) {
+			fprintf(f, "| every row | ");
+			md(f, name, MD_TEXT | MD_CELL);
+			fprintf(f, " | unavailable: ");
+			md(f, everywhere, MD_TEXT | MD_CELL);
+			fprintf(f, " | | | |\n");
+			continue;
+		}
 		json_array_foreach(rows, i, row) {
 			const json_t *m = json_object_get(json_object_get(row, "metrics"), name);
 			fprintf(f, "| ");

@@ -484,6 +484,17 @@ static int load_samples(struct ab_run *run)
 	return err;
 }
 
+/* Make the candidate side of `r` its parent: an A/A calibration. */
+static void parent_on_both_sides(struct ab_revs *r)
+{
+	git_oid_cpy(&r->candidate, &r->parent);
+	git_oid_cpy(&r->candidate_tree, &r->parent_tree);
+	memcpy(r->candidate_hex, r->parent_hex, sizeof(r->candidate_hex));
+	memcpy(r->candidate_tree_hex, r->parent_tree_hex, sizeof(r->candidate_tree_hex));
+	free(r->candidate_subject);
+	r->candidate_subject = ab_xstrdup(r->parent_subject);
+}
+
 int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store *store,
 		 const struct ab_run_options *opt, const struct ab_run_events *events)
 {
@@ -491,6 +502,7 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	const char *salt[2] = {opt->salt_parent, opt->salt_candidate};
 	char **params = NULL, *host = NULL, *options = NULL;
 	size_t nrows = ab_experiment_nrows(exp);
+	size_t i;
 	int err;
 
 	init_common(run, exp, store, events, opt->cache_dir);
@@ -511,18 +523,14 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 		return err;
 	if (opt->aa) {
 		/* A/A: the candidate side is the parent too, in a tree of its own */
-		struct ab_revs *r = &run->revs;
-		git_oid_cpy(&r->candidate, &r->parent);
-		git_oid_cpy(&r->candidate_tree, &r->parent_tree);
-		memcpy(r->candidate_hex, r->parent_hex, sizeof(r->candidate_hex));
-		memcpy(r->candidate_tree_hex, r->parent_tree_hex, sizeof(r->candidate_tree_hex));
-		free(r->candidate_subject);
-		r->candidate_subject = ab_xstrdup(r->parent_subject);
+		parent_on_both_sides(&run->revs);
 		salt[0] = "calibrate-a";
 		salt[1] = "calibrate-b";
 	}
 	if ((err = ab_run_resolve_inputs(run, opt)) < 0)
 		return err;
+	for (i = 0; opt->aa && i < run->ndeps; i++)  /* and every dependency at its parent */
+		parent_on_both_sides(&run->deps[i]);
 	run->dirty = !opt->aa && ab_revs_dirty(&run->revs) > 0;
 	if (run->events.resolved)
 		run->events.resolved(run->events.ctx, run);

@@ -142,4 +142,9 @@ assert_contains "$T/err" "dependencies[0] 'lib' (--dependency)"
 expect_exit 64 "$ABTOOL" run "$T/prog/exp.yaml" --store "$db" --overlay-from HEAD
 assert_contains "$T/err" "--overlay-from: $T/prog/exp.yaml has no 'overlay:' paths to take from 'HEAD'"
 [ "$(sqlite3 "$db" "select count(*) from runs")" = "$id" ] || fail "a refused run was stored"
+
+# an A/A calibration builds every dependency at its parent on both sides too
+expect_exit 0 "$ABTOOL" calibrate "$T/prog/exp.yaml" --store "$db" --pairs 5 --quiet --json "$T/cal.json"
+[ "$(jqv "$T/cal.json" '.dependencies[0].candidate.oid')" = "$(jqv "$T/cal.json" '.dependencies[0].parent.oid')" ] \
+	|| fail "calibration: the library differs between the sides"
 echo ok
