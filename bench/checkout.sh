@@ -116,6 +116,10 @@ sleep "${SETTLE:-30}"   # let the generator's temporary files age (see above)
 git clone -q --no-hardlinks "$ROOT" "$B/self"
 CAND=HEAD exp_for "$B/gen" gen
 CAND=HEAD exp_for "$B/self" self
+# The same run with the work tree at the parent: the candidate is then not
+# the checked-out commit, and abtool skips its work-tree check (a stat of
+# every tracked file), so the difference is that check's cost.
+CAND=$(git -C "$B/gen" rev-parse HEAD) exp_for "$B/gen" gen-nocheck
 
 for r in $(seq 1 "$REPEATS"); do
 	for name in gen self; do
@@ -124,6 +128,11 @@ for r in $(seq 1 "$REPEATS"); do
 		if [ $((r % 2)) = 1 ]; then worktree "$repo" "$name" "$r"; fi
 		first_sample "$name" >> "$B/$name.cold"
 		first_sample "$name" >> "$B/$name.cached"
+		if [ "$name" = gen ]; then
+			git -C "$repo" checkout -q --detach HEAD~1
+			first_sample gen-nocheck >> "$B/gen.nocheck"
+			git -C "$repo" checkout -q -
+		fi
 		if [ $((r % 2)) = 0 ]; then worktree "$repo" "$name" "$r"; fi
 	done
 done
@@ -141,5 +150,8 @@ for name in gen self; do
 	met_cold=$(awk -v x="$x" 'BEGIN { print (x <= 1.5 ? "<= 1.5x: met" : "<= 1.5x: not met") }')
 	echo "| $label | $files | $(ns_to ms "$c") ms | $(ns_to ms "$h") ms | $(ns_to ms "$one") ms | $(ns_to ms "$g") ms | $x | $met_cached | $met_cold |"
 done
+n=$(median < "$B/gen.nocheck")
+echo
+echo "generated, cached start-up when the candidate is not the checked-out commit (no work-tree check): $(ns_to ms "$n") ms; the work-tree check of $(git -C "$B/gen" ls-files | wc -l) tracked files costs the difference, $(ns_to ms $(( $(median < "$B/gen.cached") - n ))) ms"
 echo
 echo "load after: $(load_now)"

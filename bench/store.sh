@@ -14,7 +14,8 @@
 # 3. History. A store of 10,000 runs and about 1,000,000 samples, generated with sqlite3 straight into
 #    the schema of this build (copies of one real 40-sample run's rows:
 #    runs, rows, samples, builds, rule_results; 500 designs, 1,000
-#    experiment texts, verdicts mixed), then `abtool history --grep WORD` and `abtool designs
+#    experiment texts, verdicts mixed), then `abtool history` (the newest
+#    50), `abtool history --rev HEX`, `abtool history --grep WORD` and `abtool designs
 #    --rejected` timed with hyperfine when this build has them (or the
 #    build at $ABTOOL_HISTORY); peer: the equivalent sqlite3 query (a
 #    LIKE scan; the newest 50, as many as `history` lists by default).
@@ -135,7 +136,7 @@ IFS='|' read -r rcols rexprs < <(cols runs "id=NULL" "uuid=lower(hex(randomblob(
 	"experiment_id=(SELECT min(id) FROM experiments WHERE id > 1) + n.i % 1000" \
 	"design_id=(SELECT design_id FROM experiments WHERE id = (SELECT min(id) FROM experiments WHERE id > 1) + n.i % 1000)" \
 	"created_at=strftime('%Y-%m-%dT%H:%M:%SZ', 1767225600 + n.i * 600, 'unixepoch')" \
-	"status='finished'" \
+	"status='finished'" "candidate_oid=lower(hex(randomblob(20)))" \
 	"verdict=CASE n.i % 5 WHEN 0 THEN 'rejected' WHEN 1 THEN 'accepted' WHEN 2 THEN 'invalid' ELSE 'inconclusive' END")
 sqlite3 "$H" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 9999)
 	INSERT INTO runs($rcols) SELECT $rexprs FROM runs t, n WHERE t.id = 1"
@@ -168,6 +169,11 @@ query_row() { # LABEL SUBCOMMAND-ARGS PEER-SQL
 		echo "| \`abtool $args\` | not available in this build | $(ns_to ms "$p") ms | - |"
 	fi
 }
+rev=$(sqlite3 "$H" "SELECT substr(candidate_oid, 1, 8) FROM runs WHERE id = 5000")
+peer_plain="SELECT r.id, r.created_at, d.name, e.name, r.parent_oid, r.candidate_oid, r.verdict, r.reasons FROM runs r JOIN designs d ON d.id = r.design_id JOIN experiments e ON e.id = r.experiment_id ORDER BY r.id DESC LIMIT 50"
+peer_rev="SELECT r.id, r.created_at, d.name, r.verdict FROM runs r JOIN designs d ON d.id = r.design_id WHERE r.parent_oid LIKE '$rev%' OR r.candidate_oid LIKE '$rev%' ORDER BY r.id DESC LIMIT 50"
+query_row "history" "history" "$peer_plain"
+query_row "history" "history --rev $rev" "$peer_rev"
 query_row "history" "history --grep batch" "$peer_grep"
 query_row "designs" "designs --rejected" "$peer_rejected"
 echo
