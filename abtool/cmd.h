@@ -46,6 +46,11 @@ int cmd_history(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_designs(int argc, char **argv);
 int cmd_note(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+
+/* 1 when the store's setting `key` (abtool config) is "true". */
+struct ab_store;
+int cmd_store_flag_true(struct ab_store *store, const char *key);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 

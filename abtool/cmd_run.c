@@ -73,7 +73,8 @@ static char **design_words(const struct ab_experiment *exp)
 /*
  * The store as memory before measuring: rejected runs of this design and
  * of designs whose text is close. With `history: {block_rejected: true}`,
- * a design whose latest verdict is rejected runs only with new evidence.
+ * or the store's setting block_rejected (abtool config), a design whose
+ * standing is rejected runs only with new evidence.
  * Returns 0 to go on, or an exit code.
  */
 static int consult_memory(struct ab_store *store, const struct ab_experiment *exp,
@@ -82,7 +83,7 @@ static int consult_memory(struct ab_store *store, const struct ab_experiment *ex
 	char **words = design_words(exp);
 	json_t *memory = NULL, *designs = NULL, *m, *latest = NULL;
 	size_t i;
-	int rc = 0;
+	int rc = 0, by_store = !exp->block_rejected && cmd_store_flag_true(store, "block_rejected");
 
 	if (ab_store_rejected_memory(store, exp->design, words, &memory) == 0 && !quiet) {
 		json_array_foreach(memory, i, m)
@@ -94,7 +95,7 @@ static int consult_memory(struct ab_store *store, const struct ab_experiment *ex
 				json_string_value(json_object_get(m, "experiment")),
 				json_string_value(json_object_get(m, "reason")));
 	}
-	if (exp->block_rejected && ab_store_designs(store, 0, &designs) == 0) {
+	if ((exp->block_rejected || by_store) && ab_store_designs(store, 0, &designs) == 0) {
 		json_array_foreach(designs, i, m)
 			if (!strcmp(json_string_value(json_object_get(m, "design")), exp->design))
 				latest = m;
@@ -102,13 +103,14 @@ static int consult_memory(struct ab_store *store, const struct ab_experiment *ex
 		    !strcmp(json_string_value(json_object_get(latest, "latest_verdict")), "rejected") &&
 		    !new_evidence) {
 			json_t *reasons = json_object_get(latest, "latest_reasons");
-			fprintf(stderr, "abtool: design '%s' was rejected in run %lld (%s)%s%s; this experiment "
-				"blocks rejected designs (history: {block_rejected: true}): give --new-evidence "
-				"\"what changed since\" to measure it again\n", exp->design,
+			fprintf(stderr, "abtool: design '%s' was rejected in run %lld (%s)%s%s; %s: give "
+				"--new-evidence \"what changed since\" to measure it again\n", exp->design,
 				(long long)json_integer_value(json_object_get(latest, "latest_run")),
 				json_string_value(json_object_get(latest, "latest_created_at")),
 				json_array_size(reasons) ? ": " : "",
-				json_array_size(reasons) ? json_string_value(json_array_get(reasons, 0)) : "");
+				json_array_size(reasons) ? json_string_value(json_array_get(reasons, 0)) : "",
+				by_store ? "this store blocks rejected designs (abtool config block_rejected true)"
+					 : "this experiment blocks rejected designs (history: {block_rejected: true})");
 			rc = AB_EXIT_USAGE;
 		}
 	}

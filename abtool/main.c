@@ -39,6 +39,8 @@ const struct ab_command_entry ab_commands[] = {
 	 "list designs with their run count and latest verdict"},
 	{"note", cmd_note, "RUN TEXT | --design D TEXT [--store DB]",
 	 "attach a note (a reason, a link) to a run or a design; searchable with history --grep"},
+	{"config", cmd_config, "[KEY [VALUE]] [--unset KEY] [--store DB]",
+	 "the store's own settings, for everyone who uses it: block_rejected true|false"},
 	{"export", cmd_export, "RUN [--format json|tsv] [-o FILE] [--store DB]",
 	 "write one run, every sample included, as a JSON document (for import) or TSV"},
 	{"import", cmd_import, "FILE [--store DB]",

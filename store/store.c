@@ -2257,3 +2257,62 @@ out:
 	}
 	return err;
 }
+
+/* ---- settings ------------------------------------------------------------ */
+
+int ab_store_setting_get(struct ab_store *store, const char *key, char **out)
+{
+	sqlite3_stmt *st;
+	int err, rc;
+
+	*out = NULL;
+	if ((err = prepare(store, &st, "SELECT value FROM settings WHERE key = ?1")) < 0)
+		return err;
+	bind_text(st, 1, key);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = ab_xstrdup((const char *)sqlite3_column_text(st, 0));
+	else if (rc != SQLITE_DONE)
+		err = db_error(store, "reading a setting");
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ab_store_setting_set(struct ab_store *store, const char *key, const char *value)
+{
+	sqlite3_stmt *st;
+	char now[32];
+	int err;
+
+	now_iso(now);
+	if ((err = prepare(store, &st, value ? "INSERT INTO settings(key, value, updated_at) VALUES (?1, ?2, ?3) "
+					       "ON CONFLICT(key) DO UPDATE SET value = ?2, updated_at = ?3"
+					     : "DELETE FROM settings WHERE key = ?1")) < 0)
+		return err;
+	bind_text(st, 1, key);
+	if (value) {
+		bind_text(st, 2, value);
+		bind_text(st, 3, now);
+	}
+	err = step_done(store, st, "storing a setting");
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ab_store_settings(struct ab_store *store, json_t **out)
+{
+	sqlite3_stmt *st;
+	int err, rc;
+
+	*out = json_array();
+	if ((err = prepare(store, &st, "SELECT key, value, updated_at FROM settings ORDER BY key")) < 0)
+		return err;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		json_array_append_new(*out, json_pack("{s:s, s:s, s:s}", "key", sqlite3_column_text(st, 0),
+						      "value", sqlite3_column_text(st, 1),
+						      "updated_at", sqlite3_column_text(st, 2)));
+	if (rc != SQLITE_DONE)
+		err = db_error(store, "reading the settings");
+	sqlite3_finalize(st);
+	return err;
+}

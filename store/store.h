@@ -328,4 +328,17 @@ int ab_store_export(struct ab_store *store, int64_t run_id, unsigned flags, json
  */
 int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int *existed);
 
+/*
+ * The store's own settings (migration 0007), shared by everyone who uses
+ * the store. ab_store_setting_get sets `*out` to the value of `key` (new
+ * string), or NULL when it is not set. ab_store_setting_set stores `value`
+ * (with the current UTC time), or removes the key when `value` is NULL.
+ * ab_store_settings returns every setting as a JSON array (new reference)
+ * of {key, value, updated_at}, by key. The caller checks keys and values
+ * (cmd_config.c). Errors: AB_EIO, AB_ELOCKED.
+ */
+int ab_store_setting_get(struct ab_store *store, const char *key, char **out);
+int ab_store_setting_set(struct ab_store *store, const char *key, const char *value);
+int ab_store_settings(struct ab_store *store, json_t **out);
+
 #endif

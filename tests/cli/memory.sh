@@ -1,8 +1,9 @@
 # serial
 # The store as memory before measuring: earlier rejections of the design
 # and of designs with close text are printed when a run starts; with
-# history: {block_rejected: true} a rejected design is refused unless
-# --new-evidence says what changed, and that text is stored as a note.
+# history: {block_rejected: true} (or the store's setting, abtool config
+# block_rejected true) a rejected design is refused unless --new-evidence
+# says what changed, and that text is stored as a note.
 . "$(dirname "$0")/lib.sh"
 
 make_repo "$T/repo" 20 40      # the candidate is 2x slower
@@ -71,4 +72,22 @@ expect_exit 1 "$ABTOOL" run "$T/repo/park2.yaml" --store "$db" --new-evidence "k
 assert_contains "$T/err" "the new evidence is stored as a note on run"
 expect_exit 0 "$ABTOOL" history --store "$db" --grep wakeup --json
 [ "$(jq length "$T/out")" = 1 ] || fail "the note is not searchable"
+
+# the same policy for every experiment, as a setting of the store (a team
+# store): park.yaml has no history: key, and is blocked all the same
+expect_exit 0 "$ABTOOL" config block_rejected true --store "$db"
+runs_before=$(sqlite3 "$db" "select count(*) from runs")
+expect_exit 64 "$ABTOOL" run "$T/repo/park.yaml" --store "$db"
+assert_contains "$T/err" "design 'futex-parking' was rejected in run"
+assert_contains "$T/err" "this store blocks rejected designs (abtool config block_rejected true)"
+[ "$(sqlite3 "$db" "select count(*) from runs")" = "$runs_before" ] || fail "a run blocked by the store was stored"
+expect_exit 0 "$ABTOOL" config --store "$db"
+assert_contains "$T/out" "block_rejected = true  (set "
+expect_exit 0 "$ABTOOL" config --unset block_rejected --store "$db"
+expect_exit 0 "$ABTOOL" config block_rejected --store "$db"
+[ "$(cat "$T/out")" = false ] || fail "unset: $(cat "$T/out")"
+expect_exit 64 "$ABTOOL" config block_rejected maybe --store "$db"
+assert_contains "$T/err" "block_rejected: expected true or false, got 'maybe'"
+expect_exit 64 "$ABTOOL" config block_rejects true --store "$db"
+assert_contains "$T/err" "no setting 'block_rejects'; the settings are: block_rejected"
 echo ok

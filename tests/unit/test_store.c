@@ -441,6 +441,30 @@ static void test_notes(void **state)
 	assert_int_equal(ab_store_note_add(f->store, 1, NULL, " \n", NULL), AB_EINVALID);
 }
 
+/* The store's settings: unset, set, replaced, listed, removed. */
+static void test_settings(void **state)
+{
+	struct fixture *f = *state;
+	json_t *list;
+	char *value = NULL;
+
+	assert_int_equal(ab_store_setting_get(f->store, "block_rejected", &value), 0);
+	assert_null(value);
+	assert_int_equal(ab_store_setting_set(f->store, "block_rejected", "true"), 0);
+	assert_int_equal(ab_store_setting_set(f->store, "block_rejected", "false"), 0);
+	assert_int_equal(ab_store_setting_get(f->store, "block_rejected", &value), 0);
+	assert_string_equal(value, "false");
+	free(value);
+	assert_int_equal(ab_store_settings(f->store, &list), 0);
+	assert_int_equal(json_array_size(list), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(list, 0), "key")), "block_rejected");
+	assert_non_null(json_string_value(json_object_get(json_array_get(list, 0), "updated_at")));
+	json_decref(list);
+	assert_int_equal(ab_store_setting_set(f->store, "block_rejected", NULL), 0);
+	assert_int_equal(ab_store_setting_get(f->store, "block_rejected", &value), 0);
+	assert_null(value);
+}
+
 static void test_designs(void **state)
 {
 	struct fixture *f = *state;
@@ -609,6 +633,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_history_fields, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_grep_is_never_fts_syntax, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_notes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_settings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_designs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_designs_standing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_export_import, setup, teardown),
