@@ -9,10 +9,10 @@
 	printf 'name: x\nbenchmark: ./bench\nmatrix: {lanes: '
 	head -c 500000 /dev/zero | tr '\0' '['
 } >"$T/flow.yaml"
-start=$(date +%s)
+# (refused by the depth check before the document is loaded: the message
+# comes from it; `timeout 60` only keeps a regression from hanging CI)
 expect_fail 64 "flow.yaml:3:79: YAML nested more than 64 levels deep (an experiment or rules file needs a few)" \
 	timeout 60 "$ABTOOL" check "$T/flow.yaml"
-[ $(($(date +%s) - start)) -lt 10 ] || fail "refusing the file took $(($(date +%s) - start)) s"
 
 {
 	printf 'name: x\nbenchmark: ./bench\nenv:\n'
