@@ -6,16 +6,7 @@
 . "$(dirname "$0")/corpus.sh"
 
 db="$T/store.db"
-make_repo "$T/repo" 2 1
-hang_bench "$T" 5
-EXP_PAIRS=4 write_exp "$T/repo"
-sed -i "s|^benchmark: .*|benchmark: $T/bench.sh {lanes}|" "$T/repo/exp.yaml"
-touch "$T/hang"
-"$ABTOOL" run "$T/repo/exp.yaml" --store "$db" >"$T/out" 2>"$T/err" &
-pid=$!
-wait_for "$T/hung.pgid"
-snapshot "$db" "$T/before"
-[ "$(wc -l <"$T/before")" = 4 ] || fail "expected 4 committed samples, got $(wc -l <"$T/before")"
+start_hung_run
 kill -KILL $pid
 wait $pid 2>/dev/null
 # the hanging benchmark would wait for $T/hang forever: it must be gone

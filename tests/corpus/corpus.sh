@@ -111,22 +111,30 @@ EOF2
 	chmod +x "$1/build.sh"
 }
 
-# signal_sample SIG CODE: a run whose fifth sample hangs gets SIG: exit
-# CODE, the sample's process group is gone, the run is interrupted with
-# its 4 committed samples unchanged, and resume finishes it without
-# changing them.
-signal_sample() {
-	local sig=$1 code=$2 pid rc db="$T/store.db"
+# start_hung_run: start `abtool run` in the background on a run whose
+# fifth sample hangs (until $T/hang goes), with the store $T/store.db; when
+# it hangs, $T/before holds the 4 committed samples (snapshot) and $pid is
+# abtool's process.
+start_hung_run() {
 	make_repo "$T/repo" 2 1
 	hang_bench "$T" 5
 	EXP_PAIRS=4 write_exp "$T/repo"
 	sed -i "s|^benchmark: .*|benchmark: $T/bench.sh {lanes}|" "$T/repo/exp.yaml"
 	touch "$T/hang"
-	"$ABTOOL" run "$T/repo/exp.yaml" --store "$db" >"$T/out" 2>"$T/err" &
+	"$ABTOOL" run "$T/repo/exp.yaml" --store "$T/store.db" >"$T/out" 2>"$T/err" &
 	pid=$!
 	wait_for "$T/hung.pgid"
-	snapshot "$db" "$T/before"
+	snapshot "$T/store.db" "$T/before"
 	[ "$(wc -l <"$T/before")" = 4 ] || fail "expected 4 committed samples, got $(wc -l <"$T/before")"
+}
+
+# signal_sample SIG CODE: a run whose fifth sample hangs gets SIG: exit
+# CODE, the sample's process group is gone, the run is interrupted with
+# its 4 committed samples unchanged, and resume finishes it without
+# changing them.
+signal_sample() {
+	local sig=$1 code=$2 rc db="$T/store.db"
+	start_hung_run
 	kill -"$sig" $pid
 	wait $pid
 	rc=$?
