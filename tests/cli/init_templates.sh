@@ -1,6 +1,7 @@
 # serial
 # `abtool init`: every template passes `abtool check` and, run against the
-# demo repository, gives the verdict its header comment states. init never
+# demo repository, gives the verdict its header comment states, and
+# rejects the same change the other way round (2x slower). init never
 # overwrites a file, and an unknown template lists the known ones.
 . "$(dirname "$0")/lib.sh"
 
@@ -16,6 +17,13 @@ for t in no-regression lane-split memory pr-gate; do
 	case $want in accepted) code=0 ;; rejected) code=1 ;; inconclusive) code=2 ;; *) code=3 ;; esac
 	expect_exit $code "$ABTOOL" run "$T/demo/$t.yaml" --json "$T/$t.json"
 	[ "$(jqv "$T/$t.json" .verdict)" = "$want" ] || fail "template $t: verdict $(jqv "$T/$t.json" .verdict), documented $want"
+	# and the gate closes: the same two commits the other way round make
+	# a candidate about 2x slower, which every template rejects
+	expect_exit 1 "$ABTOOL" run "$T/demo/$t.yaml" --candidate HEAD~1 --parent HEAD --json "$T/$t-slower.json"
+	case "$(jqv "$T/$t-slower.json" '.reasons[0]')" in
+	*"(a regression above "*"): fail"*) ;;
+	*) fail "template $t on a 2x slower candidate: $(jqv "$T/$t-slower.json" '.reasons[0]')" ;;
+	esac
 done
 # never overwrite
 expect_exit 64 "$ABTOOL" init --template memory "$T/demo/memory.yaml"
