@@ -604,9 +604,11 @@ static int cmp_size(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* Beyond this many Walsh averages (32 MiB of them) they are not held but
- * counted: see walsh_rank. */
-#define WALSH_HELD_MAX ((size_t)1 << 22)
+/* Beyond this many Walsh averages (2 MiB of them, about 724 pairs) they
+ * are not held but counted: see walsh_rank. At 2^22 (32 MiB) a run of one
+ * row and 2,800 pairs held 32 MiB for a moment, above the whole target
+ * for a 10,000-sample run (docs/performance.md). */
+#define WALSH_HELD_MAX ((size_t)1 << 18)
 
 static int cmp_double(const void *pa, const void *pb)
 {

@@ -1091,7 +1091,7 @@ static int cmp_dbl(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* Above 2^22 Walsh averages they are counted, not held: the same order
+/* Above 2^18 Walsh averages they are counted, not held: the same order
  * statistics as sorting all of them, ties and negative values included. */
 static void test_hl_counted_matches_sorted(void **state)
 {
