@@ -8,6 +8,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -291,14 +292,54 @@ struct ab_run_events cmd_run_events(struct cmd_output *out)
 	return ev;
 }
 
+/* Where an output file's bytes go: a symbolic link's target (the link
+ * stays), else the path itself (new string). */
+static char *output_target(const char *path)
+{
+	struct stat st;
+	char *real;
+
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(path, NULL)))
+		return real;
+	return ab_xstrdup(path);
+}
+
+/* 1 when an existing `path` is a device, a FIFO or a socket: written
+ * through, never replaced. */
+static int is_special(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 int cmd_write_output(const char *path, const char *text, size_t len)
 {
+	char *target;
+	int err;
+
 	if (!strcmp(path, "-")) {
 		if (fwrite(text, 1, len, stdout) != len)
 			return ab_error_set(AB_EIO, "cannot write to stdout: %s", strerror(errno));
 		return 0;
 	}
-	return ab_write_file(path, text, len);
+	if (is_special(path)) {  /* /dev/null, a FIFO: written through, never replaced */
+		int fd = open(path, O_WRONLY | O_CLOEXEC);
+		size_t done = 0;
+		ssize_t w = 0;
+
+		if (fd < 0)
+			return ab_error_set(AB_EIO, "cannot write '%s': %s", path, strerror(errno));
+		while (done < len && ((w = write(fd, text + done, len - done)) > 0 || (w < 0 && errno == EINTR)))
+			done += w > 0 ? (size_t)w : 0;
+		err = done < len ? ab_error_set(AB_EIO, "cannot write '%s': %s", path, strerror(errno)) : 0;
+		close(fd);
+		return err;
+	}
+	target = output_target(path);  /* a symbolic link stays one */
+	err = ab_write_file(target, text, len);
+	free(target);
+	return err;
 }
 
 int cmd_render_report(char **text, size_t *len, const char *format, const json_t *doc,
@@ -508,32 +549,44 @@ void cmd_output_init(struct cmd_output *out)
 }
 
 /* An output file that cannot be written is found before anything is
- * built or measured, not after: its folder exists and is writable, and
- * the file, if it exists, is a writable file. 0, or -1 after the usage
- * message. */
+ * built or measured, not after: its folder exists and a file can be
+ * created in it (what the writer does: a temporary file renamed into
+ * place; /proc, a read-only file system and missing permissions fail
+ * here), and the path is not a folder. A device or a FIFO (/dev/null) is
+ * written through. 0, or -1 after the usage message. */
 static int writable_output(const char *cmd, int c, const char *path)
 {
 	static const char *const names[] = {"--json", "--md", "--tsv", "--html", "--summary", "--junit"};
-	const char *name = names[c - CMD_OPT_JSON], *slash = strrchr(path, '/');
-	char *dir;
+	const char *name = names[c - CMD_OPT_JSON], *slash;
+	char *target, *dir, *probe = NULL;
 	struct stat st;
-	int exists, rc = -1;
+	int fd, rc = -1;
 
 	if (!*path)
 		return cmd_usage(cmd, "%s: expected a file name", name), -1;
-	if (!strcmp(path, "-"))
+	if (!strcmp(path, "-") || is_special(path))
 		return 0;
-	dir = slash ? ab_xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : ab_xstrdup(".");
-	exists = stat(path, &st) == 0;
-	if (exists && S_ISDIR(st.st_mode))
+	target = output_target(path);
+	slash = strrchr(target, '/');
+	dir = slash ? ab_xstrndup(target, slash == target ? 1 : (size_t)(slash - target)) : ab_xstrdup(".");
+	if (stat(target, &st) == 0 && S_ISDIR(st.st_mode)) {
 		cmd_usage(cmd, "%s %s: is a folder; give a file name", name, path);
-	else if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+	} else if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		cmd_usage(cmd, "%s %s: the folder '%s' does not exist; create it first", name, path, dir);
-	else if (access(dir, W_OK | X_OK) < 0 || (exists && access(path, W_OK) < 0))
-		cmd_usage(cmd, "%s %s: cannot be written: %s", name, path, strerror(errno));
-	else
-		rc = 0;
+	} else {
+		probe = ab_xasprintf("%s/.abtool-probe.%ld", dir, (long)getpid());
+		if ((fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) {
+			cmd_usage(cmd, "%s %s: cannot be written: no file can be created in '%s' (%s)", name, path,
+				  dir, strerror(errno));
+		} else {
+			close(fd);
+			unlink(probe);
+			rc = 0;
+		}
+	}
+	free(probe);
 	free(dir);
+	free(target);
 	return rc;
 }
 

@@ -120,6 +120,23 @@ static int consult_memory(struct ab_store *store, const struct ab_experiment *ex
 	return rc;
 }
 
+/* 1 when s is empty or only white space. */
+static int blank(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	return !*s;
+}
+
+/* 1 when s holds a control character (a newline, an escape, ...). */
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
 static int parse_uint(const char *cmd, const char *flag, const char *text, long long max,
 		      long long *out)
 {
@@ -194,16 +211,20 @@ int cmd_run(int argc, char **argv)
 			store_flag = optarg;
 			break;
 		case 'N':
-			if (!*optarg) {
+			if (blank(optarg)) {  /* refused now, not after the run is stored */
 				rc = cmd_usage("run", "--new-evidence: say what changed since the rejection");
 				goto out_pins;
 			}
 			new_evidence = optarg;
 			break;
 		case 'D':
-			if (!*optarg) {
+			if (blank(optarg)) {
 				rc = cmd_usage("run", "--design: give the design's name (for a gate, the pull "
 					       "request or branch)");
+				goto out_pins;
+			}
+			if (has_control(optarg)) {
+				rc = cmd_usage("run", "--design: a name on one line, without control characters");
 				goto out_pins;
 			}
 			opt.design = optarg;

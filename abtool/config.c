@@ -736,7 +736,7 @@ static int h_env(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 {
 	struct ab_experiment *exp = c->exp;
 	yaml_node_pair_t *p;
-	const char *name, *value;
+	const char *name, *value = NULL;
 	size_t save;
 	int err;
 
@@ -859,7 +859,7 @@ static int h_matrix(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 		struct ab_param *p = &exp->matrix[i];
 		yaml_node_t *pk = node(c, v->data.mapping.pairs.start[i].key);
 		yaml_node_t *pv = node(c, v->data.mapping.pairs.start[i].value);
-		const char *name = scalar_text(pk), *text;
+		const char *name = scalar_text(pk), *text = NULL;
 
 		save = path_key(c, name);
 		if (!is_identifier(name, strlen(name))) {
@@ -1166,7 +1166,7 @@ static int read_cond(struct ctx *c, yaml_mark_t mark, yaml_node_t *v,
 		{ ">=", AB_CMP_GE }, { "<=", AB_CMP_LE }, { "==", AB_CMP_EQ },
 		{ ">", AB_CMP_GT }, { "<", AB_CMP_LT },
 	};
-	const char *s, *operand, *optext = NULL;
+	const char *s = NULL, *operand, *optext = NULL;
 	enum ab_cmp op = AB_CMP_EQ;
 	struct buf b = { 0 };
 	double x;
@@ -2069,7 +2069,8 @@ static int syntax_error(struct ctx *c, const yaml_parser_t *parser, const char *
 		check_text(c, (const unsigned char *)text, len, parser->problem_offset, &mark);
 	if (strstr(problem, "unknown escape"))  /* the classic: a regex in double quotes */
 		return fail(c, mark, "YAML syntax error: %s: in double quotes YAML reads a backslash as an "
-			    "escape; write a regex in single quotes ('checksum=(\\S+)')", problem);
+			    "escape; write text with backslashes, such as a regex, in single quotes "
+			    "('checksum=(\\S+)') or double each backslash", problem);
 	if (parser->context)
 		return fail(c, mark, "YAML syntax error: %s (%s that starts at %zu:%zu)",
 			    problem, parser->context, cm.line + 1, cm.column + 1);

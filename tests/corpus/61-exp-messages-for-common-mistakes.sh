@@ -11,7 +11,7 @@ mkdir "$T/repo/perf"
 EXP_PAIRS=2 write_exp "$T/repo/perf"
 sed -i "s|^checksum: .*|checksum: {regex: \"checksum=(\\\\S+)\"}|" "$T/repo/perf/exp.yaml"
 grep -q 'regex: "checksum=(\\S+)"' "$T/repo/perf/exp.yaml" || fail "the case did not write double quotes"
-expect_fail 64 "exp.yaml:5:30: YAML syntax error: found unknown escape character: in double quotes YAML reads a backslash as an escape; write a regex in single quotes" \
+expect_fail 64 "exp.yaml:5:30: YAML syntax error: found unknown escape character: in double quotes YAML reads a backslash as an escape; write text with backslashes, such as a regex, in single quotes" \
 	"$ABTOOL" check "$T/repo/perf/exp.yaml"
 
 EXP_PAIRS=2 EXP_EXTRA='repo: ../prj' write_exp "$T/repo/perf"
