@@ -735,6 +735,45 @@ size_t cmd_text_width(const char *s)
 	return n;
 }
 
+/* The write function of cmd_plain_stdout's stream: control characters
+ * other than newline and tab become spaces on their way to fd 1. */
+static ssize_t plain_write(void *cookie, const char *buf, size_t n)
+{
+	char tmp[4096];
+	size_t done = 0, k, i;
+
+	(void)cookie;
+	while (done < n) {
+		k = n - done < sizeof(tmp) ? n - done : sizeof(tmp);
+		for (i = 0; i < k; i++) {
+			unsigned char c = (unsigned char)buf[done + i];
+			tmp[i] = (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ? ' ' : (char)c;
+		}
+		for (i = 0; i < k;) {
+			ssize_t w = write(STDOUT_FILENO, tmp + i, k - i);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				return done ? (ssize_t)done : -1;
+			i += (size_t)w;
+		}
+		done += k;
+	}
+	return (ssize_t)n;
+}
+
+void cmd_plain_stdout(void)
+{
+	static const cookie_io_functions_t io = { .write = plain_write };
+	FILE *f;
+
+	fflush(stdout);
+	if ((f = fopencookie(NULL, "w", io))) {
+		setvbuf(f, NULL, _IOFBF, 8192);
+		stdout = f;  /* flushed by exit() like every open stream */
+	}
+}
+
 char *cmd_one_line(const char *s, size_t max)
 {
 	size_t len = s ? strlen(s) : 0, cols = 0, i;

@@ -70,6 +70,13 @@ int cmd_help(const char *name);
 /* Print "abtool: warning: ..." to stderr. */
 void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Route stdout through a filter that turns control characters other than
+ * newline and tab into spaces: for the text of `show` and `check`, which
+ * prints commit subjects, names and notes that a repository or a pull
+ * request controls (an escape sequence could retitle or rewrite the
+ * terminal). */
+void cmd_plain_stdout(void);
+
 /* Warn that the parent descends from the candidate (ab_revs.parent_descends):
  * --candidate and --parent were probably swapped. */
 struct ab_revs;

@@ -172,6 +172,7 @@ int cmd_check(int argc, char **argv)
 			goto out_pins;
 		}
 	}
+	cmd_plain_stdout();  /* subjects and names come from the repository */
 	if (optind != argc - 1) {
 		rc = cmd_usage("check", "expected one experiment file");
 		goto out_pins;

@@ -365,6 +365,7 @@ int cmd_show(int argc, char **argv)
 		free(text);
 		goto out;
 	}
+	cmd_plain_stdout();  /* subjects, names and notes come from users */
 	print_header(doc, id);
 	print_revisions(doc);
 	print_builds(doc);

@@ -2358,8 +2358,8 @@ int ab_experiment_load(struct ab_experiment *out, const char *path)
 		int found = stat(out->repo, &st) == 0;
 
 		if (!found || !S_ISDIR(st.st_mode))
-			err = ab_error_set(AB_EINVALID, "%s:%d:%d: repo: '%s' %s (a path relative to the "
-					   "experiment file's folder)", path, out->repo_mark.line,
+			err = ab_error_set(AB_EINVALID, "%s:%d:%d: repo: '%s' %s (a relative path starts at "
+					   "the experiment file's folder)", path, out->repo_mark.line,
 					   out->repo_mark.column, out->repo, found ? "is not a folder" : "does not exist");
 	}
 	return err;

@@ -15,7 +15,7 @@ expect_fail 64 "exp.yaml:5:30: YAML syntax error: found unknown escape character
 	"$ABTOOL" check "$T/repo/perf/exp.yaml"
 
 EXP_PAIRS=2 EXP_EXTRA='repo: ../prj' write_exp "$T/repo/perf"
-expect_fail 64 "exp.yaml:15:7: repo: '$T/repo/prj' does not exist (a path relative to the experiment file's folder)" \
+expect_fail 64 "exp.yaml:15:7: repo: '$T/repo/prj' does not exist (a relative path starts at the experiment file's folder)" \
 	"$ABTOOL" check "$T/repo/perf/exp.yaml"
 EXP_PAIRS=2 EXP_EXTRA='repo: exp.yaml' write_exp "$T/repo/perf"
 expect_fail 64 "repo: '$T/repo/perf/exp.yaml' is not a folder" "$ABTOOL" check "$T/repo/perf/exp.yaml"
@@ -33,4 +33,11 @@ assert_contains "$T/err" "is a descendant of the candidate"
 assert_contains "$T/err" "were --candidate and --parent swapped?"
 expect_exit 0 "$ABTOOL" check "$T/repo/perf/exp.yaml"
 assert_not_contains "$T/err" "descendant"
+
+# a commit subject with terminal escape sequences (a pull request's) is
+# printed without them by check and show
+git -C "$T/repo" commit -q --allow-empty -m "$(printf 'evil \033]0;pwned\007\033[31mred')"
+expect_exit 0 "$ABTOOL" check "$T/repo/perf/exp.yaml" --candidate HEAD
+assert_contains "$T/out" "evil  ]0;pwned  [31mred"
+! grep -q "$(printf '\033')" "$T/out" || fail "check printed an escape character"
 echo ok
