@@ -72,8 +72,9 @@ void cmd_warn(const char *fmt, ...)
 
 void cmd_warn_swapped(const struct ab_revs *revs)
 {
-	cmd_warn("the parent %.10s is a descendant of the candidate %.10s: were --candidate and --parent "
-		 "swapped? ratios are candidate/parent, so they would read backwards",
+	cmd_warn("the parent %.10s is a descendant of the candidate %.10s: were the candidate and the "
+		 "parent swapped (--candidate and --parent, or candidate: and parent:)? ratios are "
+		 "candidate/parent, so they would read backwards",
 		 revs->parent_hex, revs->candidate_hex);
 }
 
@@ -592,8 +593,23 @@ static int writable_output(const char *cmd, int c, const char *path)
 
 int cmd_output_option(struct cmd_output *out, const char *cmd, int c, const char *arg)
 {
-	if (c >= CMD_OPT_JSON && c <= CMD_OPT_JUNIT && writable_output(cmd, c, arg) < 0)
-		return -1;
+	static const char *const names[] = {"--json", "--md", "--tsv", "--html", "--summary", "--junit"};
+	const char **paths[] = {&out->json_path, &out->md_path, &out->tsv_path, &out->html_path,
+				&out->summary_path, &out->junit_path};
+	size_t i;
+
+	if (c >= CMD_OPT_JSON && c <= CMD_OPT_JUNIT) {
+		if (writable_output(cmd, c, arg) < 0)
+			return -1;
+		/* one file per format, one format per file ('-' may repeat) */
+		if (*paths[c - CMD_OPT_JSON])
+			return cmd_usage(cmd, "%s given twice ('%s' and '%s')", names[c - CMD_OPT_JSON],
+					 *paths[c - CMD_OPT_JSON], arg), -1;
+		for (i = 0; i < 6 && strcmp(arg, "-"); i++)
+			if (*paths[i] && !strcmp(*paths[i], arg))
+				return cmd_usage(cmd, "%s and %s name the same file '%s': one would overwrite "
+						 "the other", names[i], names[c - CMD_OPT_JSON], arg), -1;
+	}
 	switch (c) {
 	case CMD_OPT_JSON:
 		out->json_path = arg;
@@ -818,10 +834,10 @@ int cmd_dep_pin_add(struct cmd_dep_pins *pins, const char *cmd, const char *arg)
 	char *copy = ab_xstrdup(arg), *eq = strchr(copy, '='), *dots = eq ? strstr(eq + 1, "..") : NULL;
 	struct ab_dep_pin *pin;
 
-	if (!eq || eq == copy || !dots || dots == eq + 1 || !dots[2]) {
+	if (!eq || eq == copy || !dots || dots == eq + 1 || !dots[2] || dots[2] == '.') {
 		free(copy);
 		cmd_usage(cmd, "--dependency: expected NAME=PARENT..CANDIDATE (a dependency of the experiment "
-			  "and two of its revisions, e.g. lib=v1.2..HEAD), got '%s'", arg);
+			  "and two of its revisions joined by two dots, e.g. lib=v1.2..HEAD), got '%s'", arg);
 		return -1;
 	}
 	*eq = '\0';

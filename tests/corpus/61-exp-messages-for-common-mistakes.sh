@@ -30,7 +30,7 @@ expect_fail 64 "unknown candidate revision 'nosuch' in '$T/repo':" \
 # swapped: the "parent" descends from the "candidate"
 expect_exit 0 "$ABTOOL" check "$T/repo/perf/exp.yaml" --candidate HEAD~1 --parent HEAD
 assert_contains "$T/err" "is a descendant of the candidate"
-assert_contains "$T/err" "were --candidate and --parent swapped?"
+assert_contains "$T/err" "were the candidate and the parent swapped (--candidate and --parent, or candidate: and parent:)?"
 expect_exit 0 "$ABTOOL" check "$T/repo/perf/exp.yaml"
 assert_not_contains "$T/err" "descendant"
 

@@ -33,6 +33,11 @@ if [ -c "$T/null" ]; then
 	expect_exit 0 "$ABTOOL" analyze "$T/pairs.tsv" --json "$T/null"
 	[ -c "$T/null" ] || fail "the device was replaced by a file"
 fi
+# one file per format, one format per file
+expect_fail 64 "--json given twice ('$T/a.json' and '$T/b.json')" \
+	"$ABTOOL" analyze "$T/pairs.tsv" --json "$T/a.json" --json "$T/b.json"
+expect_fail 64 "--json and --md name the same file '$T/r.out': one would overwrite the other" \
+	"$ABTOOL" analyze "$T/pairs.tsv" --json "$T/r.out" --md "$T/r.out"
 echo old >"$T/real.md"
 ln -s real.md "$T/link.md"
 expect_exit 0 "$ABTOOL" analyze "$T/pairs.tsv" --md "$T/link.md"

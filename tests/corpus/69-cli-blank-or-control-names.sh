@@ -16,4 +16,11 @@ expect_fail 64 "--design: a name on one line, without control characters" \
 expect_fail 64 "--design: a name on one line, without control characters" \
 	"$ABTOOL" run "$T/repo/exp.yaml" --store "$T/store.db" --design "$(printf 'pr\033]0;x\a')"
 [ ! -e "$T/store.db" ] || [ "$(sqlite3 "$T/store.db" "select count(*) from runs")" = 0 ] || fail "a run was stored"
+# PARENT..CANDIDATE takes two dots (three would read '.HEAD' as a revision)
+cat >>"$T/repo/exp.yaml" <<'EOF2'
+dependencies:
+  - {name: lib, repo: ., path: vendor/lib}
+EOF2
+expect_fail 64 "--dependency: expected NAME=PARENT..CANDIDATE (a dependency of the experiment and two of its revisions joined by two dots" \
+	"$ABTOOL" check "$T/repo/exp.yaml" --dependency "lib=HEAD~1...HEAD"
 echo ok
