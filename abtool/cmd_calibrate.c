@@ -21,6 +21,8 @@ int cmd_calibrate(int argc, char **argv)
 		{"parent", required_argument, NULL, 'P'},
 		{"pairs", required_argument, NULL, 'p'},
 		{"seed", required_argument, NULL, 's'},
+		{"dependency", required_argument, NULL, 'd'},
+		{"overlay-from", required_argument, NULL, 'O'},
 		{"store", required_argument, NULL, 'S'},
 		{"help", no_argument, NULL, 'h'},
 		CMD_OUTPUT_LONGOPTS,
@@ -34,6 +36,7 @@ int cmd_calibrate(int argc, char **argv)
 	struct ab_analysis analysis;
 	struct ab_run_events events;
 	const char *store_flag = NULL;
+	struct cmd_dep_pins pins = {0};
 	json_t *doc = NULL;
 	int64_t v;
 	int c, err, rc;
@@ -53,41 +56,66 @@ int cmd_calibrate(int argc, char **argv)
 			opt.parent = optarg;
 			break;
 		case 'p':
-			if (ab_parse_int64(&v, optarg) < 0 || v < 5 || v > 100000)
-				return cmd_usage("calibrate", "--pairs: expected an integer from 5 to 100000, got '%s'",
-						 optarg);
+			if (ab_parse_int64(&v, optarg) < 0 || v < 5 || v > 100000) {
+				rc = cmd_usage("calibrate", "--pairs: expected an integer from 5 to 100000, got '%s'",
+					       optarg);
+				goto out_pins;
+			}
 			opt.pairs = (int)v;
 			break;
 		case 's':
-			if (ab_parse_int64(&v, optarg) < 0 || v < 0)
-				return cmd_usage("calibrate", "--seed: expected a non-negative integer, got '%s'", optarg);
+			if (ab_parse_int64(&v, optarg) < 0 || v < 0) {
+				rc = cmd_usage("calibrate", "--seed: expected a non-negative integer, got '%s'", optarg);
+				goto out_pins;
+			}
 			opt.have_seed = 1;
 			opt.seed = (uint64_t)v;
 			break;
 		case 'S':
 			store_flag = optarg;
 			break;
+		case 'd':  /* both sides are built at the pinned parent */
+			if (cmd_dep_pin_add(&pins, "calibrate", optarg) < 0) {
+				rc = AB_EXIT_USAGE;
+				goto out_pins;
+			}
+			break;
+		case 'O':
+			if (!*optarg) {
+				rc = cmd_usage("calibrate", "--overlay-from: give a revision (candidate, parent, a "
+					       "commit, a tag or a branch)");
+				goto out_pins;
+			}
+			opt.overlay_from = optarg;
+			break;
 		case 'h':
-			return cmd_help("calibrate");
+			rc = cmd_help("calibrate");
+			goto out_pins;
 		default:
 			switch (cmd_output_option(&out, "calibrate", c, optarg)) {
 			case 1:
 				break;
 			case 0:
-				return cmd_bad_option("calibrate");
+				rc = cmd_bad_option("calibrate");
+				goto out_pins;
 			default:
-				return AB_EXIT_USAGE;
+				rc = AB_EXIT_USAGE;
+				goto out_pins;
 			}
 			break;
 		}
 	}
-	if (optind != argc - 1)
-		return cmd_usage("calibrate", "expected one experiment file");
+	if (optind != argc - 1) {
+		rc = cmd_usage("calibrate", "expected one experiment file");
+		goto out_pins;
+	}
+	opt.dep_pins = pins.v;
+	opt.ndep_pins = pins.n;
 	out.progress = !out.quiet && isatty(STDERR_FILENO);
 	if ((err = ab_experiment_load(&exp, argv[optind])) < 0) {
 		rc = cmd_fail(err);
 		ab_experiment_release(&exp);
-		return rc;
+		goto out_pins;
 	}
 	/* Four blocks of the planned size unless told otherwise. */
 	if (!opt.pairs)
@@ -120,5 +148,7 @@ out:
 	ab_run_release(&run);
 	ab_store_close(store);
 	ab_experiment_release(&exp);
+out_pins:
+	cmd_dep_pins_release(&pins);
 	return rc;
 }

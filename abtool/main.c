@@ -22,6 +22,7 @@ const struct ab_command_entry ab_commands[] = {
 	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV)"},
 	{"calibrate", cmd_calibrate,
 	 "EXP.yaml [--pairs N] [--seed N] [--candidate REV] [--parent REV] [--store DB]\n"
+	 "                  [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV]\n"
 	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F] [--quiet] [--verbose]",
 	 "A/A on the parent built twice: the noise floor, false-outcome rates, pairs needed"},
 	{"resume", cmd_resume, "RUN [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"

@@ -1061,8 +1061,9 @@ static char *reproduce_command(const struct ab_run *run)
 	/* The other repositories' commits and the overlay's source, pinned:
 	 * their revspecs (a dependency's HEAD, overlay.from: HEAD) may have
 	 * moved by the time the line is run. An overlay from the candidate or
-	 * the parent is pinned by those already. calibrate takes neither. */
-	if (strcmp(run->kind, "calibrate")) {
+	 * the parent is pinned by those already. A calibration's dependencies
+	 * are at their parent on both sides: PARENT..PARENT. */
+	{
 		size_t i;
 
 		for (i = 0; i < run->ndeps; i++) {

@@ -147,4 +147,13 @@ assert_contains "$T/err" "--overlay-from: $T/prog/exp.yaml has no 'overlay:' pat
 expect_exit 0 "$ABTOOL" calibrate "$T/prog/exp.yaml" --store "$db" --pairs 5 --quiet --json "$T/cal.json"
 [ "$(jqv "$T/cal.json" '.dependencies[0].candidate.oid')" = "$(jqv "$T/cal.json" '.dependencies[0].parent.oid')" ] \
 	|| fail "calibration: the library differs between the sides"
+# and its Reproduce line pins that commit, which calibrate takes
+calp=$(jqv "$T/cal.json" '.dependencies[0].parent.oid')
+case "$(jqv "$T/cal.json" .reproduce)" in
+*" --dependency lib=$calp..$calp"*) ;;
+*) fail "calibration reproduce: $(jqv "$T/cal.json" .reproduce)" ;;
+esac
+expect_exit 0 "$ABTOOL" calibrate "$T/prog/exp.yaml" --store "$db" --pairs 5 --quiet --json "$T/cal2.json" \
+	--dependency "lib=$calp..$calp"
+[ "$(jqv "$T/cal2.json" '.dependencies[0].candidate.oid')" = "$calp" ] || fail "calibrate --dependency"
 echo ok
