@@ -12,6 +12,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 /*
@@ -128,7 +129,7 @@ static void print_dependency_matches(const json_t *run, size_t wid, const char *
 		const char *cand = json_string_value(json_object_get(d, "candidate"));
 		char *shown;
 
-		if (!rev || !name || !par || !cand || (strncmp(par, rev, len) && strncmp(cand, rev, len)))
+		if (!rev || !name || !par || !cand || (strncasecmp(par, rev, len) && strncasecmp(cand, rev, len)))
 			continue;
 		shown = cmd_one_line(name, NAME_COLS_MAX);
 		printf("%*s  dependency %s: %.10s..%.10s\n", (int)wid, "", shown, par, cand);

@@ -89,6 +89,9 @@ expect_exit 0 "$ABTOOL" history --store "$db" --rev "${lc:0:8}"
 	|| fail "the run's line shows the program's revisions"
 [ "$(sed -n 3p "$T/out")" = "    dependency lib: ${lp:0:10}..${lc:0:10}" ] || fail "no dependency line under the run"
 [ "$(wc -l < "$T/out")" = 3 ] || fail "one header, one run, one dependency line"
+# --rev is of any case, and so is the dependency line's match
+expect_exit 0 "$ABTOOL" history --store "$db" --rev "$(echo "${lc:0:8}" | tr a-f A-F)"
+[ "$(sed -n 3p "$T/out")" = "    dependency lib: ${lp:0:10}..${lc:0:10}" ] || fail "no dependency line for an upper-case --rev"
 # a match on the program's own commit needs no such line
 expect_exit 0 "$ABTOOL" history --store "$db" --rev "${prog:0:8}"
 assert_not_contains "$T/out" "dependency lib"
