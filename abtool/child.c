@@ -130,6 +130,23 @@ static int set_affinity(const char *list)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
+int ab_read_all(int fd, void *buf, size_t n)
+{
+	char *p = buf;
+
+	while (n > 0) {
+		ssize_t got = read(fd, p, n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		p += got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
+
 void ab_child_run(const struct ab_child_setup *cs)
 {
 	struct sigaction dfl;

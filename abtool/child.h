@@ -39,6 +39,11 @@ struct ab_child_setup {
 	                             dies (PR_SET_PDEATHSIG), even of SIGKILL */
 };
 
+/* Read exactly `n` bytes from `fd` into `buf`, retrying on EINTR: 0, or
+ * -1 on end of file or an error (errno). Shared by the runner and the
+ * zygote, which read each other's fixed-size messages. */
+int ab_read_all(int fd, void *buf, size_t n);
+
 /* In the child, right after fork: its own process group, the `reset`
  * dispositions back to SIG_DFL, an empty signal mask, the descriptors,
  * chdir, exec. On failure writes an ab_child_report and _exit(127). */

@@ -851,6 +851,20 @@ int cmd_dep_pin_add(struct cmd_dep_pins *pins, const char *cmd, const char *arg)
 	return 0;
 }
 
+int cmd_pin_option(struct cmd_dep_pins *pins, struct ab_run_options *opt, const char *cmd, int c,
+		   const char *arg)
+{
+	if (c == 'd')
+		return cmd_dep_pin_add(pins, cmd, arg) < 0 ? -1 : 1;
+	if (c != 'O')
+		return 0;
+	if (!*arg)
+		return cmd_usage(cmd, "--overlay-from: give a revision (candidate, parent, a commit, a tag "
+				 "or a branch)"), -1;
+	opt->overlay_from = arg;
+	return 1;
+}
+
 void cmd_dep_pins_release(struct cmd_dep_pins *pins)
 {
 	free(pins->v);

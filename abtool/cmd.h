@@ -190,6 +190,14 @@ int cmd_dep_pin_add(struct cmd_dep_pins *pins, const char *cmd, const char *arg)
 
 void cmd_dep_pins_release(struct cmd_dep_pins *pins);
 
+/* The options run, check and calibrate share for the revisions of the
+ * other repositories: option code 'd' (--dependency, added to `pins`)
+ * and 'O' (--overlay-from, into opt->overlay_from; `arg` is borrowed).
+ * 1 when `c` was one of them, 0 when not, -1 after a usage error of
+ * command `cmd` (exit 64). */
+int cmd_pin_option(struct cmd_dep_pins *pins, struct ab_run_options *opt, const char *cmd, int c,
+		   const char *arg);
+
 /* Install SIGINT/SIGTERM handlers that interrupt the running sample. */
 void cmd_install_signals(void);
 

@@ -75,18 +75,11 @@ int cmd_calibrate(int argc, char **argv)
 			store_flag = optarg;
 			break;
 		case 'd':  /* both sides are built at the pinned parent */
-			if (cmd_dep_pin_add(&pins, "calibrate", optarg) < 0) {
+		case 'O':
+			if (cmd_pin_option(&pins, &opt, "calibrate", c, optarg) < 0) {
 				rc = AB_EXIT_USAGE;
 				goto out_pins;
 			}
-			break;
-		case 'O':
-			if (!*optarg) {
-				rc = cmd_usage("calibrate", "--overlay-from: give a revision (candidate, parent, a "
-					       "commit, a tag or a branch)");
-				goto out_pins;
-			}
-			opt.overlay_from = optarg;
 			break;
 		case 'h':
 			rc = cmd_help("calibrate");

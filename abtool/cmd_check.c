@@ -148,7 +148,7 @@ int cmd_check(int argc, char **argv)
 	const char *store_flag = NULL, *candidate = NULL, *parent = NULL;
 	struct ab_run_options opt;
 	struct cmd_dep_pins pins = {0};
-	int c;
+	int c, pinned;
 
 	memset(&opt, 0, sizeof(opt));
 	memset(&run, 0, sizeof(run));
@@ -160,13 +160,11 @@ int cmd_check(int argc, char **argv)
 			candidate = optarg;
 		} else if (c == 'P') {
 			parent = optarg;
-		} else if (c == 'd') {
-			if (cmd_dep_pin_add(&pins, "check", optarg) < 0) {
+		} else if ((pinned = cmd_pin_option(&pins, &opt, "check", c, optarg)) != 0) {
+			if (pinned < 0) {
 				rc = AB_EXIT_USAGE;
 				goto out_pins;
 			}
-		} else if (c == 'O') {
-			opt.overlay_from = optarg;
 		} else {
 			rc = c == 'h' ? cmd_help("check") : cmd_bad_option("check");
 			goto out_pins;

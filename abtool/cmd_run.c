@@ -230,18 +230,11 @@ int cmd_run(int argc, char **argv)
 			opt.design = optarg;
 			break;
 		case 'd':
-			if (cmd_dep_pin_add(&pins, "run", optarg) < 0) {
+		case 'O':
+			if (cmd_pin_option(&pins, &opt, "run", c, optarg) < 0) {
 				rc = AB_EXIT_USAGE;
 				goto out_pins;
 			}
-			break;
-		case 'O':
-			if (!*optarg) {
-				rc = cmd_usage("run", "--overlay-from: give a revision (candidate, parent, a "
-					       "commit, a tag or a branch)");
-				goto out_pins;
-			}
-			opt.overlay_from = optarg;
 			break;
 		case 'h':
 			rc = cmd_help("run");

@@ -486,23 +486,6 @@ static int send_all(int fd, struct iovec *iov, int niov, const int *fds, int nfd
 	return 0;
 }
 
-/* Read exactly n bytes; 0, or -1 on EOF or error. */
-static int read_all(int fd, void *buf, size_t n)
-{
-	char *p = buf;
-
-	while (n > 0) {
-		ssize_t got = read(fd, p, n);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return -1;
-		p += got;
-		n -= (size_t)got;
-	}
-	return 0;
-}
 
 /*
  * Have the zygote start the child. Returns 0 with *pid; 1 when the zygote
@@ -524,7 +507,7 @@ static int zygote_spawn(pid_t *pid, struct zygote_request *req, const char *what
 		zygote_failed = 1;
 		return 1;
 	}
-	if (!sent || read_all(zygote_fd, &answer, sizeof(answer)) < 0) {
+	if (!sent || ab_read_all(zygote_fd, &answer, sizeof(answer)) < 0) {
 		zygote_failed = 1;
 		return ab_error_set(AB_EIO, "cannot start '%s': the process that starts samples died",
 				    what);

@@ -14,23 +14,6 @@
 #include <sched.h>
 #include <unistd.h>
 
-/* Read exactly n bytes; 0, or -1 on EOF or error. */
-static int read_all(int fd, void *buf, size_t n)
-{
-	char *p = buf;
-
-	while (n > 0) {
-		ssize_t got = read(fd, p, n);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return -1;
-		p += got;
-		n -= (size_t)got;
-	}
-	return 0;
-}
 
 /* One request's header, descriptors and strings; 0, or -1 when the
  * runner is gone or the request is malformed. */
@@ -64,12 +47,12 @@ static int receive(int fd, struct ab_zygote_header *head, int *fds, int *nfds, c
 				return -1;
 			memcpy(fds, CMSG_DATA(c), (size_t)*nfds * sizeof(int));
 		}
-	if ((size_t)n < sizeof(*head) && read_all(fd, (char *)head + n, sizeof(*head) - (size_t)n) < 0)
+	if ((size_t)n < sizeof(*head) && ab_read_all(fd, (char *)head + n, sizeof(*head) - (size_t)n) < 0)
 		return -1;
 	if (head->len > AB_ZYGOTE_MAX_REQUEST || (msg.msg_flags & MSG_CTRUNC))
 		return -1;
 	*strings = malloc(head->len + 1);
-	if (!*strings || read_all(fd, *strings, head->len) < 0)
+	if (!*strings || ab_read_all(fd, *strings, head->len) < 0)
 		return -1;
 	(*strings)[head->len] = '\0';
 	return 0;
