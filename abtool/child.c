@@ -1,6 +1,5 @@
 /* child.c - the start of a child between fork and exec (see child.h). */
 #include "child.h"
-#include "runner.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -13,6 +13,14 @@
  * confstr(_CS_PATH)). */
 #define AB_CHILD_DEFAULT_PATH "/bin:/usr/bin"
 
+/* Where starting the process failed, when exec_errno is set. */
+enum ab_runner_start_step {
+	AB_RUNNER_START_EXEC = 0, /* execvp(argv[0]) or /bin/sh itself */
+	AB_RUNNER_START_CWD,      /* chdir(cwd) */
+	AB_RUNNER_START_IO,       /* redirecting stdin, stdout or stderr */
+	AB_RUNNER_START_SETUP,    /* CPU affinity, personality (ASLR) or the parent-death signal */
+};
+
 /* What the child writes to report_fd before _exit(127) when it cannot
  * start; step is an enum ab_runner_start_step. */
 struct ab_child_report {

@@ -879,6 +879,13 @@ static void fill_result(struct ab_runner_result *res, const struct run *r)
 	res->start_step = r->report.err ? r->report.step : 0;
 }
 
+/* The timed path is kept whole on purpose (docs/architecture.md, "Process
+ * model"): the descriptors opened for the child, the clock reading at the
+ * spawn, the spawn itself (the zygote's request or a fork), supervise()
+ * and the clean-up share one set of pipes and one exit path that closes
+ * every one of them; split, the parts would hand half-open descriptors to
+ * each other. Between r.t0 and the wait in supervise() only the spawn and
+ * the polling of the pipes run. */
 int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *spec)
 {
 	struct ab_child_setup cs;

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "child.h"  /* enum ab_runner_start_step */
+
 /* Captured output of one stream: the first `cap` bytes plus the last
  * AB_RUNNER_TAIL bytes when the stream was longer (`truncated` set). The
  * SHA-256 always covers the whole stream. */
@@ -56,14 +58,6 @@ struct ab_runner_spec {
 	int no_aslr;              /* 1: the child runs without address-space randomization */
 	int fork_child;           /* 1: start the child from abtool itself, not the zygote,
 	                             so that counters abtool opened with inherit follow it */
-};
-
-/* Where starting the process failed, when exec_errno is set. */
-enum ab_runner_start_step {
-	AB_RUNNER_START_EXEC = 0, /* execvp(argv[0]) or /bin/sh itself */
-	AB_RUNNER_START_CWD,      /* chdir(cwd) */
-	AB_RUNNER_START_IO,       /* redirecting stdin, stdout or stderr */
-	AB_RUNNER_START_SETUP,    /* CPU affinity, personality (ASLR) or the parent-death signal */
 };
 
 /* How it went. */
