@@ -3,6 +3,7 @@
 #include "error.h"
 #include "util.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <sys/random.h>
 #include <time.h>
@@ -27,6 +28,7 @@ static void add(struct ab_plan *plan, uint32_t row, int32_t pair, int32_t warmup
 {
 	struct ab_plan_entry *e = &plan->entries[plan->n];
 
+	assert(side == AB_PARENT || side == AB_CANDIDATE);
 	e->seq = (uint32_t)plan->n;
 	e->row = row;
 	e->pair = pair;
@@ -44,6 +46,32 @@ static void add_pair(struct ab_plan *plan, uint32_t row, int32_t pair, int32_t w
 	add(plan, row, pair, warmup, first, order);
 	add(plan, row, pair, warmup, (enum ab_side)!first, order);
 }
+
+#ifndef NDEBUG
+/* What the analysis relies on: every row has equal AB and BA pair counts
+ * (one more of either for an odd count), and each pair is its two sides back to
+ * back in the order it names. */
+static int plan_is_balanced(const struct ab_plan *plan)
+{
+	size_t i, r;
+	long *diff = ab_xcalloc(plan->nrows, sizeof(*diff));
+	int ok = 1;
+
+	for (i = 0; i + 1 < plan->n && ok; i += 2) {
+		const struct ab_plan_entry *a = &plan->entries[i], *b = &plan->entries[i + 1];
+		enum ab_side first = a->order == AB_ORDER_AB ? AB_PARENT : AB_CANDIDATE;
+
+		ok = a->row == b->row && a->pair == b->pair && a->side == first &&
+		     b->side == !first && a->row < plan->nrows;
+		if (ok && a->pair >= 0)
+			diff[a->row] += a->order == AB_ORDER_AB ? 1 : -1;
+	}
+	for (r = 0; r < plan->nrows && ok; r++)
+		ok = labs(diff[r]) == (long)(plan->pairs & 1);
+	free(diff);
+	return ok;
+}
+#endif
 
 int ab_plan_build(struct ab_plan *out, size_t nrows, size_t pairs, size_t warmup, uint64_t seed)
 {
@@ -83,6 +111,8 @@ int ab_plan_build(struct ab_plan *out, size_t nrows, size_t pairs, size_t warmup
 		}
 	}
 	free(coins);
+	assert(out->n == nrows * 2 * (pairs + warmup));
+	assert(plan_is_balanced(out));
 	return 0;
 }
 

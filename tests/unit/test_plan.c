@@ -177,6 +177,17 @@ static void test_invalid(void **state)
 	assert_true(ab_plan_random_seed() < (1ULL << 53));
 }
 
+/* The invariants the plan asserts (balance, pairs back to back) are
+ * checked in every test build: CMakeLists.txt keeps assert() active in all
+ * builds but Release. */
+static void test_asserts_active(void **state)
+{
+	(void)state;
+#ifdef NDEBUG
+	fail_msg("NDEBUG is defined: assert() is compiled out of a test build");
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_seed_reproduces),
 		cmocka_unit_test(test_coin_varies),
 		cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_asserts_active),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
