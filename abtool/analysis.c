@@ -178,7 +178,7 @@ static void row_metrics(struct ab_row_result *rr, const struct ab_experiment *ex
 		rm->available = 1;
 		rm->d = ab_xmalloc(n * sizeof(double));
 		for (i = 0; i < n; i++)
-			rm->d[i] = log(b[i] / a[i]);
+			rm->d[i] = ab_stats_log_ratio(a[i], b[i]);
 	}
 	free(a);
 	free(b);

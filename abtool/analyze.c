@@ -3,6 +3,8 @@
 #include "error.h"
 #include "util.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,7 +108,15 @@ static long column(char **header, const char *name)
 
 static int positive(double *out, const char *text)
 {
-	return ab_parse_double(out, text) == 0 && *out > 0;
+	char *end;
+
+	if (ab_parse_double(out, text) == 0)
+		return *out > 0;
+	/* strtod flags a subnormal such as 1e-320 with ERANGE: still a
+	 * positive number, and ratio statistics handle it (stats.h) */
+	errno = 0;
+	*out = strtod(text, &end);
+	return errno == ERANGE && !*end && isfinite(*out) && *out > 0 && !isspace((unsigned char)*text);
 }
 
 /* The distinct values of a parameter column, hashed (open addressing,

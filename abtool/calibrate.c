@@ -7,27 +7,161 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- power by simulation --------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/* Uniform on (0, 1), never 0. */
+static double uniform(uint64_t *state)
+{
+	return ((double)(splitmix64(state) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* #{i <= j: s_i + s_j > 0} for s sorted ascending: for each i the j that
+ * qualify are a suffix, whose start only moves left as s_i grows. */
+static uint64_t positive_walsh(const double *s, size_t n)
+{
+	uint64_t count = 0;
+	size_t i, p = n;
+
+	for (i = 0; i < n; i++) {
+		while (p > 0 && s[i] + s[p - 1] > 0)
+			p--;
+		count += n - (p > i ? p : i);
+	}
+	return count;
+}
+
+double ab_calibrate_power(size_t n, double delta, size_t reps, uint64_t seed)
+{
+	size_t k, r, i, pass = 0;
+	double coverage, *x;
+
+	ab_stats_walsh_k(n, AB_STATS_ALPHA, &k, &coverage);
+	if (k == 0 || reps == 0)
+		return 0;
+	if (isinf(delta))
+		return 1;
+	x = ab_xmalloc(n * sizeof(*x));
+	for (r = 0; r < reps; r++) {
+		uint64_t state = seed ^ (0x9e3779b97f4a7c15u * (r + 1));
+
+		/* Box–Muller, one normal per two uniforms */
+		for (i = 0; i < n; i++) {
+			double u = uniform(&state), v = uniform(&state);
+
+			x[i] = sqrt(-2 * log(u)) * cos(2 * M_PI * v) - delta;
+		}
+		qsort(x, n, sizeof(*x), cmp_double);
+		pass += positive_walsh(x, n) <= k - 1;
+	}
+	free(x);
+	return (double)pass / (double)reps;
+}
+
+void ab_calibrate_pairs_needed(struct ab_pairs_needed *out, double delta, double target)
+{
+	double z = (AB_CALIBRATE_Z_ALPHA + AB_CALIBRATE_Z_POWER) / delta;
+	double asym = ceil(z * z * M_PI / 3), p;
+	size_t lo, hi, n;
+
+	out->asymptotic = asym < 5 ? 5 : asym > 1e9 ? 1000000000 : (size_t)asym;
+	out->simulated = 1;
+	out->power = NAN;
+	/* The asymptotic figure is optimistic: beyond the simulated range
+	 * the true one is too. */
+	if (out->asymptotic > AB_CALIBRATE_SIM_MAX) {
+		out->simulated = 0;
+		out->pairs = out->asymptotic;
+		return;
+	}
+#define POWER(m) ab_calibrate_power((m), delta, AB_CALIBRATE_REPS, AB_CALIBRATE_SEED)
+	lo = out->asymptotic / 2 < 5 ? 5 : out->asymptotic / 2;
+	if (lo > 5 && POWER(lo) >= target)
+		lo = 5;
+	/* One pair at a time where k jumps make the power jagged. */
+	for (n = lo; n < 64 + 5; n++)
+		if ((p = POWER(n)) >= target) {
+			out->pairs = n;
+			out->power = p;
+			return;
+		}
+	/* Beyond, the power rises steadily with n: double, then bisect. */
+	for (lo = n - 1, hi = 2 * n; hi <= AB_CALIBRATE_SIM_MAX && POWER(hi) < target; hi *= 2)
+		lo = hi;
+	if (hi > AB_CALIBRATE_SIM_MAX && POWER(hi = AB_CALIBRATE_SIM_MAX) < target) {
+		out->simulated = 0;
+		out->pairs = AB_CALIBRATE_SIM_MAX + 1;
+		return;
+	}
+	while (hi - lo > 1) {
+		n = lo + (hi - lo) / 2;
+		if (POWER(n) >= target)
+			hi = n;
+		else
+			lo = n;
+	}
+#undef POWER
+	out->pairs = hi;
+	out->power = ab_calibrate_power(hi, delta, AB_CALIBRATE_REPS, AB_CALIBRATE_SEED);
+}
+
+/* ---- the A/A summary ------------------------------------------------- */
+
 static json_t *real_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* The thresholds of a rule's inferential predicates: name and θ. */
-static size_t thresholds(const struct ab_rule *r, const char **names, double *theta)
+/* The thresholds of a rule's inferential predicates: name, θ, and
+ * whether the predicate passes below θ (U < θ) or above it (L > θ). */
+static size_t thresholds(const struct ab_rule *r, const char **names, double *theta, int *below)
 {
 	size_t n = 0;
 
 	if (!isnan(r->no_regression))
-		names[n] = "no_regression", theta[n++] = 1 + r->no_regression;
+		names[n] = "no_regression", below[n] = 1, theta[n++] = 1 + r->no_regression;
 	if (!isnan(r->faster_by))
-		names[n] = "faster_by", theta[n++] = 1 / (1 + r->faster_by);
+		names[n] = "faster_by", below[n] = 1, theta[n++] = 1 / (1 + r->faster_by);
 	if (!isnan(r->slower_by))
-		names[n] = "slower_by", theta[n++] = 1 + r->slower_by;
+		names[n] = "slower_by", below[n] = 0, theta[n++] = 1 + r->slower_by;
 	if (!isnan(r->max_ratio))
-		names[n] = "max_ratio", theta[n++] = r->max_ratio;
+		names[n] = "max_ratio", below[n] = 1, theta[n++] = r->max_ratio;
 	if (!isnan(r->min_ratio))
-		names[n] = "min_ratio", theta[n++] = r->min_ratio;
+		names[n] = "min_ratio", below[n] = 0, theta[n++] = r->min_ratio;
 	return n;
+}
+
+/* One pairs_needed entry (calibrate.h): the expected ratio is 1 when 1
+ * passes, else θ², one margin beyond the threshold. */
+static json_t *need_entry(const char *rule, const char *name, double theta, int below, double sigma)
+{
+	double m = fabs(log(theta)), expected = (below ? theta > 1 : theta < 1) ? 1 : theta * theta;
+	struct ab_pairs_needed need;
+
+	if (!(m > 0) || isnan(sigma))
+		return json_pack("{s:s, s:s, s:f, s:n}", "rule", rule, "predicate", name, "threshold",
+				 theta, "pairs");
+	ab_calibrate_pairs_needed(&need, sigma > 0 ? m / sigma : INFINITY, AB_CALIBRATE_POWER);
+	return json_pack("{s:s, s:s, s:f, s:f, s:I, s:o, s:f, s:b, s:I}", "rule", rule,
+			 "predicate", name, "threshold", theta, "expected_ratio", expected,
+			 "pairs", (json_int_t)need.pairs, "power", real_or_null(need.power),
+			 "target_power", AB_CALIBRATE_POWER, "simulated", need.simulated,
+			 "pairs_asymptotic", (json_int_t)need.asymptotic);
 }
 
 static json_t *rate(size_t k, size_t n)
@@ -87,20 +221,16 @@ json_t *ab_calibrate_summary(const struct ab_analysis *a, size_t block)
 			const struct ab_rule *rule = &exp->rules[i];
 			const char *names[8];
 			double theta[8];
+			int below[8];
 			size_t np, j;
 
 			if (!ab_selector_match(&rule->where, exp, r) ||
 			    (rule->metric && strcmp(rule->metric, exp->metric)))
 				continue;
-			np = thresholds(rule, names, theta);
-			for (j = 0; j < np; j++) {
-				double m = fabs(log(theta[j]));
-				double z = (AB_CALIBRATE_Z_ALPHA + AB_CALIBRATE_Z_POWER) * sigma / m;
-				double n = ceil(z * z * M_PI / 3);
-				json_array_append_new(needs, json_pack("{s:s, s:s, s:f, s:I}", "rule", rule->name,
-					"predicate", names[j], "threshold", theta[j],
-					"pairs", (json_int_t)fmax(n, 5)));
-			}
+			np = thresholds(rule, names, theta, below);
+			for (j = 0; j < np; j++)
+				json_array_append_new(needs, need_entry(rule->name, names[j], theta[j],
+									below[j], sigma));
 		}
 		json_object_set_new(row, "pairs_needed", needs);
 		json_array_append_new(rows, row);
@@ -120,14 +250,26 @@ char **ab_calibrate_advice(const json_t *summary, int pairs)
 	json_array_foreach(json_object_get(summary, "rows"), i, row) {
 		json_array_foreach(json_object_get(row, "pairs_needed"), j, need) {
 			json_int_t n = json_integer_value(json_object_get(need, "pairs"));
+			json_t *power = json_object_get(need, "power"), *expected;
+			char *why;
+
 			if (n <= pairs)
 				continue;
-			ab_strv_push(&out, ab_xasprintf("%s: rule '%s' (%s) needs about %lld pairs to resolve its "
-				"margin, %d are planned (spread of log ratios %.2f%%)",
+			/* summaries stored before the simulation have no power */
+			expected = json_object_get(need, "expected_ratio");
+			why = !expected ? ab_xstrdup("to resolve its margin")
+			      : json_is_number(power)
+			      ? ab_xasprintf("for %.0f%% power at a true ratio of %.4g",
+					     100 * json_number_value(power), json_number_value(expected))
+			      : ab_xasprintf("for 80%% power at a true ratio of %.4g (asymptotic figure)",
+					     json_number_value(expected));
+			ab_strv_push(&out, ab_xasprintf("%s: rule '%s' (%s) needs about %lld pairs %s, %d are "
+				"planned (spread of log ratios %.2f%%)",
 				json_string_value(json_object_get(row, "label")),
 				json_string_value(json_object_get(need, "rule")),
-				json_string_value(json_object_get(need, "predicate")), (long long)n, pairs,
+				json_string_value(json_object_get(need, "predicate")), (long long)n, why, pairs,
 				100 * json_number_value(json_object_get(row, "spread"))));
+			free(why);
 		}
 	}
 	if (!out)

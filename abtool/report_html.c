@@ -370,7 +370,7 @@ static void rows_table(FILE *f, const json_t *doc)
 				 : "fixed total work (S<sub>N</sub> = T<sub>N0</sub>/T<sub>N</sub>)");
 	}
 	/* as in the Markdown report: no bound, no coverage to speak of */
-	if (!isnan(level) && !json_is_number(json_array_get(json_object_get(first, "ci"), 0)))
+	if (json_object_get(first, "ci") && !json_is_number(json_array_get(json_object_get(first, "ci"), 0)))
 		fprintf(f, "<p class=\"note\">No interval: %lld pairs are too few for an exact one-sided 95%% "
 			"bound (5 at least), so rules on these rows can only be inconclusive.</p>\n",
 			integer(first, "pairs"));

@@ -822,7 +822,7 @@ static void rows_table(FILE *f, const json_t *doc)
 	}
 	/* With fewer than 5 pairs there is no bound (k = 0; the "coverage" of
 	 * the unbounded interval is 100%): say that, as the table does. */
-	if (!isnan(level) && !json_is_number(json_array_get(json_object_get(first, "ci"), 0)))
+	if (json_object_get(first, "ci") && !json_is_number(json_array_get(json_object_get(first, "ci"), 0)))
 		fprintf(f, "No interval: %lld pairs are too few for an exact one-sided 95%% bound (5 at "
 			"least), so rules on these rows can only be inconclusive.\n",
 			(long long)json_integer_value(json_object_get(first, "pairs")));

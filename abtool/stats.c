@@ -303,19 +303,136 @@ void ab_stats_walsh_k(size_t n, double alpha, size_t *k, double *coverage)
 	*coverage = 1 - 2 * tail;
 }
 
-/* ---- signed-rank test ------------------------------------------------ */
+/* ---- log ratios and Pratt ranks -------------------------------------- */
+
+double ab_stats_log_ratio(double a, double b)
+{
+	double hi = fmax(a, b), lo = fmin(a, b), q, m;
+
+	if (a == b)
+		return 0;
+	q = hi / lo;
+	if (isfinite(q)) {
+		m = log(q);
+	} else {
+		/* hi / lo overflows (1e300 / 1e-300): the quotient of the
+		 * mantissas, normalised to [1, 2), times 2^e. The same real
+		 * ratio always takes the same path and gives the same f, e. */
+		int e_hi, e_lo, e;
+		double f = frexp(hi, &e_hi) / frexp(lo, &e_lo);
+
+		e = e_hi - e_lo;
+		if (f < 1) {
+			f *= 2;
+			e--;
+		}
+		m = log(f) + (double)e * M_LN2;
+	}
+	return b > a ? m : -m;
+}
 
 struct ranked {
-	double v;  /* |d - shift|, 0 for a zero */
-	int sign;  /* +1, -1, or 0 for a zero */
+	double v;     /* |d - shift|, 0 for a zero */
+	double hi, lo;  /* the pair's larger and smaller value (pairs only) */
+	int sign;     /* +1, -1, or 0 for a zero */
+	int integer;  /* hi and lo are integers below 2^64 (pairs only) */
+	size_t i;     /* index in the input */
 };
 
+/* hi1 / lo1 against hi2 / lo2 for integers, exactly: the products of
+ * two integers below 2^64 fit in 128 bits. */
+static int ratio_cmp(const struct ranked *x, const struct ranked *y)
+{
+	unsigned __int128 l = (unsigned __int128)(uint64_t)x->hi * (uint64_t)y->lo;
+	unsigned __int128 r = (unsigned __int128)(uint64_t)y->hi * (uint64_t)x->lo;
+
+	return (l > r) - (l < r);
+}
+
+/* By |d|; among equal doubles integer pairs first, in exact ratio order,
+ * so that pairs with exactly equal ratios are adjacent. */
 static int cmp_ranked(const void *pa, const void *pb)
 {
 	const struct ranked *a = pa, *b = pb;
 
-	return (a->v > b->v) - (a->v < b->v);
+	if (a->v != b->v)
+		return a->v < b->v ? -1 : 1;
+	if (a->integer != b->integer)
+		return a->integer ? -1 : 1;
+	return a->integer ? ratio_cmp(a, b) : 0;
 }
+
+/* Whether y ties with x, the first (smallest) member of a tie group: see
+ * stats.h for the rules. Judging against the group's first member keeps
+ * near-equal values from chaining into one long group. */
+static int tied(const struct ranked *x, const struct ranked *y, int pairs)
+{
+	if (!pairs)
+		return x->v == y->v;
+	if ((x->sign == 0) != (y->sign == 0))
+		return 0;
+	if (x->sign == 0)
+		return 1;
+	if (x->integer && y->integer)
+		return ratio_cmp(x, y) == 0;
+	return y->v - x->v <= AB_STATS_TIE_EPS * (1 + x->v);
+}
+
+/* Sort r[0..n) and write the signed doubled Pratt rank of each input to
+ * rank2[r[k].i] (Pratt 1959: zeros take ranks 1..z but carry no sign;
+ * a tie group of positions s..e-1 shares the midrank (s + 1 + e) / 2). */
+static void assign_ranks(struct ranked *r, size_t n, int pairs, int64_t *rank2)
+{
+	size_t i, s, e;
+
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	for (s = 0; s < n; s = e) {
+		for (e = s + 1; e < n && tied(&r[s], &r[e], pairs); e++)
+			;
+		for (i = s; i < e; i++)
+			rank2[r[i].i] = r[i].sign * (int64_t)(s + 1 + e);
+	}
+}
+
+void ab_stats_pratt_ranks(int64_t *rank2, const double *d, size_t n, double shift)
+{
+	struct ranked *r = ab_xcalloc(n ? n : 1, sizeof(*r));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		double diff = d[i] - shift;
+
+		r[i].i = i;
+		if (diff == 0 || (shift != 0 && fabs(diff) <= AB_STATS_SHIFT_RTOL * fabs(shift)))
+			continue;
+		r[i].v = fabs(diff);
+		r[i].sign = diff > 0 ? 1 : -1;
+	}
+	assign_ranks(r, n, 0, rank2);
+	free(r);
+}
+
+void ab_stats_pratt_ranks_pairs(int64_t *rank2, const double *a, const double *b, size_t n)
+{
+	struct ranked *r = ab_xcalloc(n ? n : 1, sizeof(*r));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		r[i].i = i;
+		r[i].hi = fmax(a[i], b[i]);
+		r[i].lo = fmin(a[i], b[i]);
+		r[i].integer = r[i].hi < 18446744073709551616.0 && r[i].lo == floor(r[i].lo) &&
+			       r[i].hi == floor(r[i].hi);
+		if (a[i] == b[i])
+			continue;
+		r[i].v = fabs(ab_stats_log_ratio(a[i], b[i]));
+		r[i].sign = b[i] > a[i] ? 1 : -1;
+	}
+	assign_ranks(r, n, 1, rank2);
+	free(r);
+}
+
+/* ---- signed-rank test ------------------------------------------------ */
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {
@@ -328,54 +445,31 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 	return a;
 }
 
-/*
- * Pratt ranks of d - shift as doubled midranks (integers, so the exact
- * distribution needs no floating-point keys). Writes the doubled rank
- * score of each nonzero difference to score[0..*nonzero) and the doubled
- * W+ and W- sums.
- */
-static void pratt_ranks(const double *d, size_t n, double shift, uint64_t *score,
-			size_t *nonzero, uint64_t *w2_plus, uint64_t *w2_minus)
+static uint64_t abs64(int64_t x)
 {
-	struct ranked *r = ab_xmalloc((n ? n : 1) * sizeof(*r));
-	size_t i, s, e;
+	return x < 0 ? (uint64_t)-x : (uint64_t)x;
+}
 
+void ab_stats_signed_rank_counts(double *count, const int64_t *rank2, size_t n)
+{
+	uint64_t total = 0, top = 0, s;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		total += abs64(rank2[i]);
+	memset(count, 0, (total + 1) * sizeof(*count));
+	count[0] = 1;
+	/* A knapsack over the integer scores: each nonzero rank is in W+
+	 * or not. */
 	for (i = 0; i < n; i++) {
-		double diff = d[i] - shift;
-		double scale = fmax(fabs(d[i]), fabs(shift));
+		uint64_t r = abs64(rank2[i]);
 
-		if (fabs(diff) <= AB_STATS_TIE_RTOL * scale) {
-			r[i].v = 0;
-			r[i].sign = 0;
-		} else {
-			r[i].v = fabs(diff);
-			r[i].sign = diff > 0 ? 1 : -1;
-		}
+		if (r == 0)
+			continue;
+		top += r;
+		for (s = top; s >= r; s--)
+			count[s] += count[s - r];
 	}
-	qsort(r, n, sizeof(*r), cmp_ranked);
-	*nonzero = 0;
-	*w2_plus = *w2_minus = 0;
-	for (s = 0; s < n; s = e) {
-		uint64_t twice_mid;
-
-		/* Ties are judged against the group's smallest value, so a
-		 * run of values each within tolerance of the next cannot
-		 * chain into one group. */
-		for (e = s + 1; e < n && r[e].v - r[s].v <= AB_STATS_TIE_RTOL * r[e].v; e++)
-			;
-		/* Positions s..e-1 hold ranks s+1..e; twice their mean. */
-		twice_mid = (uint64_t)(s + 1 + e);
-		for (i = s; i < e; i++) {
-			if (r[i].sign == 0)
-				continue;
-			score[(*nonzero)++] = twice_mid;
-			if (r[i].sign > 0)
-				*w2_plus += twice_mid;
-			else
-				*w2_minus += twice_mid;
-		}
-	}
-	free(r);
 }
 
 static void finish_p(struct ab_signed_rank *out)
@@ -385,7 +479,7 @@ static void finish_p(struct ab_signed_rank *out)
 	out->p_two_sided = fmin(1, 2 * fmin(out->p_greater, out->p_less));
 }
 
-static void signed_rank_normal(struct ab_signed_rank *out, const uint64_t *score,
+static void signed_rank_normal(struct ab_signed_rank *out, const int64_t *rank2, size_t n,
 			       uint64_t w2_plus)
 {
 	double sum = 0, sumsq = 0, mu, sigma, half_step;
@@ -393,10 +487,12 @@ static void signed_rank_normal(struct ab_signed_rank *out, const uint64_t *score
 	size_t i;
 
 	out->exact = 0;
-	for (i = 0; i < out->nonzero; i++) {
-		sum += (double)score[i];
-		sumsq += (double)score[i] * (double)score[i];
-		g = gcd64(g, score[i]);
+	for (i = 0; i < n; i++) {
+		double r = (double)abs64(rank2[i]);
+
+		sum += r;
+		sumsq += r * r;
+		g = gcd64(g, abs64(rank2[i]));
 	}
 	if (out->nonzero == 0) {
 		out->p_greater = out->p_less = 1;
@@ -412,56 +508,62 @@ static void signed_rank_normal(struct ab_signed_rank *out, const uint64_t *score
 	finish_p(out);
 }
 
-static void signed_rank_exact(struct ab_signed_rank *out, const uint64_t *score,
+static void signed_rank_exact(struct ab_signed_rank *out, const int64_t *rank2, size_t n,
 			      uint64_t w2_plus)
 {
-	uint64_t total = 0, top = 0, s;
-	double *f;
+	uint64_t total = 0, s;
+	double *count, ge = 0, le = 0;
 	size_t i;
 
 	out->exact = 1;
-	for (i = 0; i < out->nonzero; i++)
-		total += score[i];
-	/* f[s] = P(2W+ = s): each nonzero rank joins W+ with probability
-	 * 1/2, a knapsack over integer scores. */
-	f = ab_xcalloc(total + 1, sizeof(*f));
-	f[0] = 1;
-	for (i = 0; i < out->nonzero; i++) {
-		uint64_t r = score[i];
-
-		top += r;
-		for (s = top; s >= r; s--)
-			f[s] = 0.5 * (f[s] + f[s - r]);
-		for (s = 0; s < r && s <= top; s++)
-			f[s] *= 0.5;
-	}
-	out->p_greater = out->p_less = 0;
+	for (i = 0; i < n; i++)
+		total += abs64(rank2[i]);
+	count = ab_xmalloc((total + 1) * sizeof(*count));
+	ab_stats_signed_rank_counts(count, rank2, n);
 	for (s = 0; s <= total; s++) {
 		if (s >= w2_plus)
-			out->p_greater += f[s];
+			ge += count[s];
 		if (s <= w2_plus)
-			out->p_less += f[s];
+			le += count[s];
 	}
-	free(f);
+	free(count);
+	/* Each of the 2^nonzero sign patterns has probability 2^-nonzero. */
+	out->p_greater = ldexp(ge, -(int)out->nonzero);
+	out->p_less = ldexp(le, -(int)out->nonzero);
 	finish_p(out);
+}
+
+static void signed_rank_ranked(struct ab_signed_rank *out, const int64_t *rank2, size_t n,
+			       int force_normal)
+{
+	uint64_t w2_plus = 0, w2_minus = 0;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	for (i = 0; i < n; i++) {
+		out->nonzero += rank2[i] != 0;
+		if (rank2[i] > 0)
+			w2_plus += abs64(rank2[i]);
+		else
+			w2_minus += abs64(rank2[i]);
+	}
+	out->w_plus = (double)w2_plus / 2;
+	out->w_minus = (double)w2_minus / 2;
+	if (force_normal || n > AB_STATS_EXACT_MAX)
+		signed_rank_normal(out, rank2, n, w2_plus);
+	else
+		signed_rank_exact(out, rank2, n, w2_plus);
 }
 
 static void signed_rank(struct ab_signed_rank *out, const double *d, size_t n, double shift,
 			int force_normal)
 {
-	uint64_t *score = ab_xmalloc((n ? n : 1) * sizeof(*score));
-	uint64_t w2_plus, w2_minus;
+	int64_t *rank2 = ab_xmalloc((n ? n : 1) * sizeof(*rank2));
 
-	memset(out, 0, sizeof(*out));
-	out->n = n;
-	pratt_ranks(d, n, shift, score, &out->nonzero, &w2_plus, &w2_minus);
-	out->w_plus = (double)w2_plus / 2;
-	out->w_minus = (double)w2_minus / 2;
-	if (force_normal || n > AB_STATS_EXACT_MAX)
-		signed_rank_normal(out, score, w2_plus);
-	else
-		signed_rank_exact(out, score, w2_plus);
-	free(score);
+	ab_stats_pratt_ranks(rank2, d, n, shift);
+	signed_rank_ranked(out, rank2, n, force_normal);
+	free(rank2);
 }
 
 void ab_stats_signed_rank(struct ab_signed_rank *out, const double *d, size_t n, double shift)
@@ -473,6 +575,16 @@ void ab_stats_signed_rank_normal(struct ab_signed_rank *out, const double *d, si
 				 double shift)
 {
 	signed_rank(out, d, n, shift, 1);
+}
+
+void ab_stats_signed_rank_pairs(struct ab_signed_rank *out, const double *a, const double *b,
+				size_t n)
+{
+	int64_t *rank2 = ab_xmalloc((n ? n : 1) * sizeof(*rank2));
+
+	ab_stats_pratt_ranks_pairs(rank2, a, b, n);
+	signed_rank_ranked(out, rank2, n, 0);
+	free(rank2);
 }
 
 /* ---- Mann–Whitney (unpaired, for contrast) --------------------------- */
@@ -984,10 +1096,8 @@ int ab_stats_paired(struct ab_paired *out, const double *a, const double *b, siz
 	for (i = 0; i < n; i++) {
 		int better_b = better == AB_HIGHER_IS_BETTER ? b[i] > a[i] : b[i] < a[i];
 
-		/* ln(b/a) rather than ln b - ln a: pairs with the same exact
-		 * ratio get the same double, so they tie in the ranking. */
 		ratio[i] = b[i] / a[i];
-		d[i] = log(ratio[i]);
+		d[i] = ab_stats_log_ratio(a[i], b[i]);
 		if (b[i] == a[i])
 			out->ties++;
 		else if (better_b)
@@ -1011,14 +1121,15 @@ int ab_stats_paired(struct ab_paired *out, const double *a, const double *b, siz
 	out->ratio = exp(hl.estimate);
 	out->ci_lower = exp(hl.lower);
 	out->ci_upper = exp(hl.upper);
-	out->ci_level = hl.coverage;
+	out->ci_level = hl.k ? hl.coverage : NAN;
+	out->ci_level_exact = hl.k && n <= AB_STATS_EXACT_MAX;
 	out->ci_k = hl.k;
 
 	ab_stats_paired_t(d, n, 1 - 2 * AB_STATS_ALPHA, &out->t_lower, &out->t_upper);
 	out->t_lower = exp(out->t_lower);
 	out->t_upper = exp(out->t_upper);
 
-	ab_stats_signed_rank(&out->signed_rank, d, n, 0);
+	ab_stats_signed_rank_pairs(&out->signed_rank, a, b, n);
 	ab_stats_sign_test(out->wins + out->losses, out->wins, &one_sided,
 			   &out->sign_p_two_sided);
 	ab_stats_mann_whitney(&out->mann_whitney, a, n, b, n);

@@ -5,7 +5,8 @@
  *
  * Conventions: a and b are the parent's and the candidate's values of one
  * metric, aligned by pair (a[i] and b[i] ran back to back). All values must
- * be > 0 for ratio statistics. d_i = ln(b_i / a_i). "Lower is better"
+ * be > 0 for ratio statistics. d_i = ln(b_i / a_i), computed by
+ * ab_stats_log_ratio (antisymmetric, no overflow). "Lower is better"
  * unless a function takes `better`.
  *
  * References:
@@ -31,6 +32,7 @@
 #define AB_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config.h"
 
@@ -42,15 +44,19 @@
  * beyond it, the normal approximation with tie and continuity corrections. */
 #define AB_STATS_EXACT_MAX 400
 
-/* Relative tolerance below which two absolute differences count as tied
- * in the signed-rank test: |u - v| <= AB_STATS_TIE_RTOL * max(u, v). Log
- * ratios of samples that are equal as integers are equal as doubles, but
- * ln(b/a) and -ln(a/b) may differ in the last bits; without a tolerance,
- * a pair and its mirror image would get distinct ranks. A tie group is
- * judged against its smallest member, so near-equal values cannot chain
- * into one long group. A difference is a zero when |d - shift| <=
- * AB_STATS_TIE_RTOL * max(|d|, |shift|). */
-#define AB_STATS_TIE_RTOL 1e-12
+/* Relative tolerance below which d counts as a zero against a nonzero
+ * shift: |d - shift| <= AB_STATS_SHIFT_RTOL * |shift|. The shift is a
+ * rounded threshold ln θ (θ = 1 + 0.02 or 1 / 1.05 in doubles), so a pair
+ * whose ratio is exactly θ may miss it in the last bits. Against shift 0
+ * a zero is d == 0 exactly. */
+#define AB_STATS_SHIFT_RTOL 1e-12
+
+/* Tolerance for ties between pairs that are not both integers (see
+ * ab_stats_pratt_ranks_pairs): | |d_i| - |d_j| | <= AB_STATS_TIE_EPS (1 + |d_i|).
+ * A decimal value carries a relative rounding error of at most 2^-53, a
+ * quotient and a logarithm one more each: pairs whose decimal ratios are
+ * equal stay within about 4 DBL_EPSILON of each other; 8 leaves room. */
+#define AB_STATS_TIE_EPS (8 * 2.220446049250313e-16)
 
 /* Descriptive statistics of one side (one sample vector), in the unit of
  * the values except where a field says "fraction". With n == 0 every
@@ -127,11 +133,65 @@ struct ab_signed_rank {
 };
 
 /*
+ * The log ratio d = ln(b / a) of one pair (a, b > 0, finite, subnormals
+ * included), antisymmetric by construction: d = ±ln(max / min) with the
+ * sign of b - a, so a pair and its mirror (a and b exchanged) give d and
+ * -d bit for bit, and two pairs whose ratios are equal as real numbers
+ * give the same double. When max / min overflows (1e300 / 1e-300) the
+ * mantissas are divided and the exponents added as e ln 2 (frexp), so the
+ * result stays finite. 0 when a == b. Every caller that ranks |d| must
+ * use this function: ln(b/a) and -ln(a/b) differ in the last bit, about
+ * 1e-16 / |d| relative, which breaks exact ties of mirrored pairs.
+ */
+double ab_stats_log_ratio(double a, double b);
+
+/*
+ * Signed Pratt ranks of d_i - shift (d[0..n) borrowed), doubled so that
+ * midranks are integers: rank2[i] = ±(2 × midrank of |d_i - shift|) with
+ * the sign of d_i - shift, 0 for a zero (Pratt 1959: zeros take the
+ * lowest ranks but carry no sign). rank2 holds n values. A zero is d ==
+ * shift, or within AB_STATS_SHIFT_RTOL of a nonzero shift; two
+ * differences tie when their doubles |d - shift| are equal (no tolerance:
+ * with d from ab_stats_log_ratio, mirrored pairs and pairs of equal
+ * ratio give equal doubles). Allocates O(n) internally.
+ */
+void ab_stats_pratt_ranks(int64_t *rank2, const double *d, size_t n, double shift);
+
+/*
+ * The same ranks against shift 0, decided from the pairs (a[i], b[i])
+ * themselves (borrowed, > 0, finite) rather than from rounded log ratios:
+ *   - a zero is a[i] == b[i];
+ *   - when both pairs are integers below 2^64 (counts, nanoseconds), they
+ *     tie exactly when max_i min_j == max_j min_i, computed in 128-bit
+ *     integers, and rank in the exact order of their ratios;
+ *   - otherwise (a non-integer value, e.g. milliseconds with decimals)
+ *     they tie when their |d| (ab_stats_log_ratio) agree within
+ *     AB_STATS_TIE_EPS (1 + |d|), judged against the smallest member of
+ *     the tie group so that close values cannot chain: decimal ratios
+ *     that are equal (3.3/1.1 and 3/1) tie although their doubles differ,
+ *     and distinct ratios of real timings, which differ far more than
+ *     1e-15, do not.
+ * rank2 holds n values, as for ab_stats_pratt_ranks.
+ */
+void ab_stats_pratt_ranks_pairs(int64_t *rank2, const double *a, const double *b, size_t n);
+
+/*
+ * The exact null distribution of 2W+ for signed doubled ranks rank2[0..n)
+ * (zeros skipped): count[s] = how many of the 2^m sign patterns of the m
+ * nonzero ranks give 2W+ = s, s = 0 .. sum |rank2|; `count` must hold that
+ * many plus one doubles. A knapsack over the integer scores (the recurrence
+ * c_n(w) = c_{n-1}(w) + c_{n-1}(w - r_n) of Wilcoxon 1945, with Pratt's
+ * midranks as the r). The counts are integers held as doubles: exact while
+ * below 2^53 (m <= 53 always), correctly rounded beyond. No allocation.
+ */
+void ab_stats_signed_rank_counts(double *count, const int64_t *rank2, size_t n);
+
+/*
  * Wilcoxon signed-rank test of d_i - shift against 0 (d[0..n), borrowed,
  * finite; d and shift in the same unit, e.g. log ratios). Zeros and
  * ties are treated with Pratt's method (Pratt 1959): zeros take part in the
  * ranking, only nonzero differences carry signs; tied absolute values get
- * midranks (ties and zeros within AB_STATS_TIE_RTOL). The exact null
+ * midranks (ties and zeros as ab_stats_pratt_ranks decides). The exact null
  * distribution, conditional on the observed ranks, is computed by dynamic
  * programming over doubled midranks (integers) for n <= AB_STATS_EXACT_MAX:
  * every nonzero rank is + or - with probability 1/2. Beyond, a normal
@@ -139,6 +199,16 @@ struct ab_signed_rank {
  * difference gives p = 1. Allocates O(n^2) doubles internally.
  */
 void ab_stats_signed_rank(struct ab_signed_rank *out, const double *d, size_t n, double shift);
+
+/*
+ * The same test against shift 0 for the pairs (a[i], b[i]), i < n
+ * (borrowed, > 0, finite), with zeros and ties decided from the values by
+ * ab_stats_pratt_ranks_pairs: exact for integer metrics whose ratios are
+ * within 1e-4 of 1, where rounded log ratios miss ties. The test behind
+ * ab_paired's p; rules' shifted tests use ab_stats_signed_rank on d.
+ */
+void ab_stats_signed_rank_pairs(struct ab_signed_rank *out, const double *a, const double *b,
+				size_t n);
 
 /*
  * The same test, always by the normal approximation; ab_stats_signed_rank
@@ -266,14 +336,19 @@ struct ab_paired {
 	struct ab_summary parent, candidate;
 	double ratio;                 /* exp(HL(d)): Hodges–Lehmann ratio B/A */
 	double ci_lower, ci_upper;    /* exp of the decision bounds; NAN when k == 0 */
-	double ci_level;              /* exact coverage, e.g. 0.921875 for n = 7, 8 */
+	double ci_level;              /* two-sided coverage of [ci_lower, ci_upper] for continuous
+	                                 d: exact, e.g. 0.921875 for n = 7, 8, when ci_level_exact;
+	                                 beyond AB_STATS_EXACT_MAX pairs the normal approximation's
+	                                 value; NAN when k == 0 (no interval) */
+	int ci_level_exact;           /* 1 when ci_level is the exact coverage */
 	size_t ci_k;
 	double median_ratio;          /* median of b_i / a_i */
 	double ratio_of_medians;      /* median(b) / median(a) */
 	double geomean_ratio;         /* exp(mean d) */
 	double mean_d, sd_d;
 	double t_lower, t_upper;      /* paired t 90% interval of the ratio (cross-check) */
-	struct ab_signed_rank signed_rank;  /* against shift 0 */
+	struct ab_signed_rank signed_rank;  /* against shift 0, ties from the values
+	                                       (ab_stats_signed_rank_pairs) */
 	double sign_p_two_sided;      /* exact sign test on wins vs losses (ties dropped) */
 	struct ab_mann_whitney mann_whitney;  /* unpaired a vs b, for contrast only */
 };
@@ -281,7 +356,9 @@ struct ab_paired {
 /*
  * Compute the row statistics of the pairs (a[i], b[i]), i < n (borrowed),
  * for a metric whose direction is `better`. Every value must be finite
- * and > 0. The decision interval is at one-sided AB_STATS_ALPHA; the t
+ * and > 0 (subnormals such as 1e-320 included: ab_stats_log_ratio keeps
+ * their ratios finite). The signed-rank p decides zeros and ties from the
+ * values (ab_stats_signed_rank_pairs). The decision interval is at one-sided AB_STATS_ALPHA; the t
  * interval at the matching nominal two-sided level 1 - 2 AB_STATS_ALPHA.
  * Returns 0, or AB_EINVALID (message in ab_error_last()) when n == 0 or a
  * value is not finite and > 0; `out` is then unspecified.

@@ -22,6 +22,12 @@ ff=$(jqv "$T/cal.json" '.calibration.rows[0].false_faster.count')
 fs=$(jqv "$T/cal.json" '.calibration.rows[0].false_slower.count')
 [ $((ff + fs)) -le 2 ] || fail "false outcomes exceed blocks"
 [ "$(jqv "$T/cal.json" '.calibration.rows[0].pairs_needed | length')" = 2 ] || fail "two rule margins"
+# each figure states the power it reaches and the true ratio it assumes
+need='.calibration.rows[0].pairs_needed[0]'
+[ "$(jqv "$T/cal.json" "$need.target_power")" = 0.8 ] || fail "target power"
+jqv "$T/cal.json" "$need | (.simulated and .power >= 0.8) or (.simulated == false and .power == null)" |
+	grep -qx true || fail "stated power"
+jqv "$T/cal.json" "$need | .expected_ratio > 0" | grep -qx true || fail "expected ratio"
 spread=$(jqv "$T/cal.json" '.calibration.rows[0].spread')
 awk "BEGIN { exit !($spread > 0 && $spread < 10) }" || fail "spread $spread (a finite positive sd of log ratios)"
 # the reproduction pins the parent, which both sides are

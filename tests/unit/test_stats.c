@@ -843,8 +843,9 @@ static void test_ties_zeros_brute_force(void **state)
 	}
 }
 
-/* Log ratios of mirrored integer pairs tie within the tolerance. */
-static void test_tie_tolerance(void **state)
+/* Log ratios of mirrored pairs tie exactly when d comes from
+ * ab_stats_log_ratio; ln(b/a) and ln(a/b) differ in the last bit. */
+static void test_mirrored_ties(void **state)
 {
 	double d[6], pg, pl, w_plus;
 	static const double ref[6] = { 1, -1, 2, 3, 3, 0 };
@@ -852,16 +853,17 @@ static void test_tie_tolerance(void **state)
 	size_t nz;
 
 	(void)state;
-	d[0] = log(1030.0 / 1000.0);
-	d[1] = log(1000.0 / 1030.0);
-	d[2] = log(1040.0 / 1000.0);
-	d[3] = log(1050.0 / 1000.0);
-	d[4] = log(2100.0 / 2000.0);   /* the same ratio as d[3] */
-	d[5] = log(1000.0 / 1000.0);   /* a zero */
-	/* The mirrored pair differs in the last bit: only the tolerance
-	 * makes it a tie. */
-	assert_true(d[0] != -d[1]);
+	/* The naive formula breaks the mirror: the reason for log_ratio. */
+	assert_true(log(1030.0 / 1000.0) != -log(1000.0 / 1030.0));
+	d[0] = ab_stats_log_ratio(1000, 1030);
+	d[1] = ab_stats_log_ratio(1030, 1000);
+	d[2] = ab_stats_log_ratio(1000, 1040);
+	d[3] = ab_stats_log_ratio(1000, 1050);
+	d[4] = ab_stats_log_ratio(2000, 2100);   /* the same ratio as d[3] */
+	d[5] = ab_stats_log_ratio(1000, 1000);   /* a zero */
+	assert_true(d[0] == -d[1]);
 	assert_true(d[3] == d[4]);
+	assert_true(d[5] == 0);
 	ab_stats_signed_rank(&sr, d, 6, 0);
 	/* |d| ranks: zero 1, the mirrored pair 2.5 each, 4, then 5.5 twice. */
 	assert_int_equal(sr.nonzero, 5);
@@ -879,6 +881,251 @@ static void test_tie_tolerance(void **state)
 	ab_stats_signed_rank(&sr, d, 1, 0.3);
 	assert_int_equal(sr.nonzero, 0);
 	assert_true(sr.p_two_sided == 1);
+}
+
+/* The audit's reproducer (verdict-trust issue, item 1): every nonzero |d|
+ * is the same number, one pair tied, so the signed-rank p is the sign
+ * test's: 1 positive of 7, P(X <= 1) = 8/128, two-sided 0.125. With a
+ * relative tolerance on rounded ln(b/a) the seven ties were missed below
+ * |d| = 1e-4 and p came out 0.03125. */
+static void test_close_ratio_ties(void **state)
+{
+	double a[8], b[8], d[8];
+	struct ab_paired r;
+	struct ab_signed_rank sr;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 8; i++) {
+		a[i] = 1000001000;
+		b[i] = 1000000000;
+	}
+	a[0] = 1000000000;
+	b[0] = 1000001000;
+	b[6] = 1000001000;
+	assert_int_equal(ab_stats_paired(&r, a, b, 8, AB_LOWER_IS_BETTER), 0);
+	assert_int_equal(r.wins, 6);
+	assert_int_equal(r.losses, 1);
+	assert_int_equal(r.ties, 1);
+	assert_int_equal(r.signed_rank.nonzero, 7);
+	assert_true(r.signed_rank.w_plus == 5);      /* midrank of ranks 2..8 */
+	assert_true(r.signed_rank.w_minus == 30);
+	assert_true(r.signed_rank.p_two_sided == 0.125);
+	assert_true(r.sign_p_two_sided == 0.125);
+	/* The same from antisymmetric log ratios. */
+	for (i = 0; i < 8; i++)
+		d[i] = ab_stats_log_ratio(a[i], b[i]);
+	ab_stats_signed_rank(&sr, d, 8, 0);
+	assert_true(sr.p_two_sided == 0.125);
+
+	/* Integers whose ratios differ by 1e-27 round to one double but
+	 * are not tied: (1e15, 1e15 + 1000) and (1e15 + 1, 1e15 + 1001). */
+	a[0] = 1e15, b[0] = 1e15 + 1000;
+	a[1] = 1e15 + 1, b[1] = 1e15 + 1001;
+	a[2] = 1e15 + 1001, b[2] = 1e15 + 1;   /* the mirror of pair 2 */
+	assert_true(b[0] / a[0] == b[1] / a[1]);
+	{
+		int64_t rank2[3];
+
+		ab_stats_pratt_ranks_pairs(rank2, a, b, 3);
+		/* ratio 1 = ratio 2 < ratio 0: ranks 1.5 twice, then 3 */
+		assert_int_equal(rank2[0], 6);
+		assert_int_equal(rank2[1], 3);
+		assert_int_equal(rank2[2], -3);
+	}
+	/* Decimal values: equal decimal ratios tie within AB_STATS_TIE_EPS. */
+	{
+		static const double da[] = { 1.1, 1, 3.3, 7 }, db[] = { 3.3, 3, 1.1, 7 };
+		int64_t rank2[4];
+
+		assert_true(ab_stats_log_ratio(1.1, 3.3) != ab_stats_log_ratio(1, 3));
+		ab_stats_pratt_ranks_pairs(rank2, da, db, 4);
+		assert_int_equal(rank2[3], 0);
+		assert_int_equal(rank2[0], 6);
+		assert_int_equal(rank2[1], 6);
+		assert_int_equal(rank2[2], -6);
+	}
+}
+
+/* Item 2 of the issue: ratios that overflow, subnormal values, no
+ * interval, and the coverage beyond the exact range. */
+static void test_edge_values(void **state)
+{
+	double a[401], b[401], d;
+	struct ab_paired r;
+	size_t i;
+
+	(void)state;
+	/* 1e300 / 1e-300 overflows: five of six pairs one way, the sixth
+	 * reversed, all |d| tied: P(X <= 1 | 6) = 7/64, two-sided 0.21875. */
+	for (i = 0; i < 6; i++) {
+		a[i] = i == 5 ? 1e300 : 1e-300;
+		b[i] = i == 5 ? 1e-300 : 1e300;
+	}
+	d = ab_stats_log_ratio(1e-300, 1e300);
+	assert_close(d, 2 * 300 * log(10), 14);
+	assert_true(ab_stats_log_ratio(1e300, 1e-300) == -d);
+	assert_int_equal(ab_stats_paired(&r, a, b, 6, AB_LOWER_IS_BETTER), 0);
+	assert_true(r.signed_rank.p_two_sided == 0.21875);
+	assert_true(r.sign_p_two_sided == 0.21875);
+	assert_close(r.mean_d, 4 * d / 6, 14);
+	/* exp(HL) of a ratio near 1e600 is not a double: the ratio is
+	 * infinite (null in JSON), the test and d are not. */
+	assert_true(isinf(r.ratio));
+
+	/* Subnormal values are positive numbers: 1e-320 against 1 (a ratio
+	 * of 1e320, beyond DBL_MAX) and against 2e-320 (ratio 2, to the
+	 * precision of a subnormal: 2e-320 holds about 11 bits). */
+	assert_close(ab_stats_log_ratio(1e-320, 1), -log(1e-320), 14);
+	assert_close(-log(1e-320), 320 * log(10), 3);
+	assert_close(ab_stats_log_ratio(1e-320, 2e-320), log(2e-320 / 1e-320), 14);
+	for (i = 0; i < 6; i++) {
+		a[i] = 1e-320;
+		b[i] = i == 5 ? 5e-321 : 2e-320;
+	}
+	assert_int_equal(ab_stats_paired(&r, a, b, 6, AB_LOWER_IS_BETTER), 0);
+	assert_true(isfinite(r.ratio) && r.ratio > 1);
+	assert_true(r.signed_rank.p_two_sided == 0.21875);
+
+	/* No interval (k = 0): no level either. */
+	for (i = 0; i < 5; i++) {
+		a[i] = 100;
+		b[i] = 90 + (double)i;
+	}
+	assert_int_equal(ab_stats_paired(&r, a, b, 1, AB_LOWER_IS_BETTER), 0);
+	assert_true(isnan(r.ci_lower) && isnan(r.ci_upper) && isnan(r.ci_level));
+	assert_int_equal(r.ci_level_exact, 0);
+	assert_int_equal(ab_stats_paired(&r, a, b, 4, AB_LOWER_IS_BETTER), 0);
+	assert_true(isnan(r.ci_lower) && isnan(r.ci_level));
+	assert_int_equal(ab_stats_paired(&r, a, b, 5, AB_LOWER_IS_BETTER), 0);
+	assert_true(r.ci_level == 0.9375);
+	assert_int_equal(r.ci_level_exact, 1);
+
+	/* Beyond 400 pairs the level is the normal approximation's. */
+	for (i = 0; i < 401; i++) {
+		a[i] = 1000 + (double)(i % 7);
+		b[i] = 1000 + (double)(i % 11);
+	}
+	assert_int_equal(ab_stats_paired(&r, a, b, 400, AB_LOWER_IS_BETTER), 0);
+	assert_int_equal(r.ci_level_exact, 1);
+	assert_int_equal(ab_stats_paired(&r, a, b, 401, AB_LOWER_IS_BETTER), 0);
+	assert_int_equal(r.ci_level_exact, 0);
+	assert_true(r.ci_level > 0.89 && r.ci_level < 0.91);
+}
+
+/* ---- exact null counts against full enumeration ---------------------- */
+
+/* Ratio of pair x against pair y, exactly (the test's own 128-bit code). */
+static int cmp_ratio_u(const uint64_t *hi, const uint64_t *lo, size_t x, size_t y)
+{
+	unsigned __int128 l = (unsigned __int128)hi[x] * lo[y], r = (unsigned __int128)hi[y] * lo[x];
+
+	return (l > r) - (l < r);
+}
+
+/* Count the sign patterns of score[0..m) with sum of the + scores <= obs
+ * by walking all 2^m patterns in Gray-code order (one change per step). */
+static uint64_t enumerate_le(const int64_t *score, size_t m, int64_t obs)
+{
+	uint64_t count = 0, g, step;
+	int64_t sum = 0;
+	unsigned mask = 0;
+
+	count += sum <= obs;
+	for (step = 1; step < (uint64_t)1 << m; step++) {
+		size_t bit = (size_t)__builtin_ctzll(step);
+
+		g = 1u << bit;
+		mask ^= (unsigned)g;
+		sum += mask & g ? score[bit] : -score[bit];
+		count += sum <= obs;
+	}
+	return count;
+}
+
+/*
+ * Acceptance (verdict-trust issue): 1,200 seeded rows of 6 to 20 integer
+ * pairs with ratios within 1e-3 of 1, zeros, mirrors, repeats, multiples
+ * and near-equal ratios that round to one double. For each row the tie
+ * structure abtool decides equals the test's own 128-bit ranking, and the
+ * number of the 2^m sign patterns with 2W+ <= observed from abtool's
+ * counts equals full enumeration, as integers.
+ */
+static void test_null_counts_enumerated(void **state)
+{
+	uint64_t seed = 0x71e5, hi[20], lo[20];
+	size_t row, rows = 1200, i, j;
+
+	(void)state;
+	for (row = 0; row < rows; row++) {
+		size_t n = 6 + row % 15, m = 0;
+		double a[20], b[20], *count;
+		int64_t rank2[20], score[20], obs = 0, total = 0;
+		uint64_t base = 1000000000 + splitmix64(&seed) % 1000, le = 0;
+		struct ab_signed_rank sr;
+
+		for (i = 0; i < n; i++) {
+			uint64_t kind = splitmix64(&seed) % 8, delta = 1000 * (splitmix64(&seed) % 4);
+			uint64_t x = base, y = base + delta, scale = 1 + splitmix64(&seed) % 3;
+
+			if (kind == 0)       /* a fresh ratio, up to 1e-3 from 1 */
+				y = base + splitmix64(&seed) % 1000000;
+			else if (kind == 1)  /* a ratio one part in 1e18 from another */
+				x += 1, y += 1;
+			x *= scale;
+			y *= scale;
+			if (splitmix64(&seed) & 1) {
+				uint64_t t = x;
+
+				x = y;
+				y = t;
+			}
+			a[i] = (double)x;
+			b[i] = (double)y;
+			hi[i] = x > y ? x : y;
+			lo[i] = x > y ? y : x;
+		}
+		ab_stats_pratt_ranks_pairs(rank2, a, b, n);
+		/* The test's ranks: zeros first, then by exact ratio. */
+		for (i = 0; i < n; i++) {
+			int64_t less = 0, equal = 0;
+
+			for (j = 0; j < n; j++) {
+				int zi = a[i] == b[i], zj = a[j] == b[j];
+
+				if (zi || zj) {
+					less += zj && !zi;
+					equal += zj && zi;
+				} else {
+					int c = cmp_ratio_u(hi, lo, j, i);
+
+					less += c < 0;
+					equal += c == 0;
+				}
+			}
+			if (a[i] == b[i]) {
+				assert_int_equal(rank2[i], 0);
+				continue;
+			}
+			assert_int_equal(rank2[i], (b[i] > a[i] ? 1 : -1) * (2 * less + equal + 1));
+			score[m++] = 2 * less + equal + 1;
+			total += 2 * less + equal + 1;
+			if (b[i] > a[i])
+				obs += 2 * less + equal + 1;
+		}
+		count = malloc(((size_t)total + 1) * sizeof(*count));
+		ab_stats_signed_rank_counts(count, rank2, n);
+		for (i = 0; i <= (size_t)obs; i++) {
+			assert_true(count[i] == floor(count[i]));
+			le += (uint64_t)count[i];
+		}
+		free(count);
+		assert_int_equal(le, enumerate_le(score, m, obs));
+		/* and the p that ab_paired reports is that count over 2^m */
+		ab_stats_signed_rank_pairs(&sr, a, b, n);
+		assert_int_equal(sr.nonzero, m);
+		assert_true(sr.p_less == fmin(1, ldexp((double)le, -(int)m)));
+	}
 }
 
 /* ---- exact and normal paths around n = 400 --------------------------- */
@@ -1209,7 +1456,10 @@ int main(void)
 		cmocka_unit_test(test_hl_against_sort),
 		cmocka_unit_test(test_hl_large_n),
 		cmocka_unit_test(test_ties_zeros_brute_force),
-		cmocka_unit_test(test_tie_tolerance),
+		cmocka_unit_test(test_mirrored_ties),
+		cmocka_unit_test(test_close_ratio_ties),
+		cmocka_unit_test(test_edge_values),
+		cmocka_unit_test(test_null_counts_enumerated),
 		cmocka_unit_test(test_exact_vs_normal),
 		cmocka_unit_test(test_normal_formula),
 		cmocka_unit_test(test_t_quantile),
