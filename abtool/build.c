@@ -102,15 +102,19 @@ static int lock_entry(int *fd_out, const char *lock_path, const struct ab_build_
 	return 0;
 }
 
-/* Read the state file of a finished build; 1 when it says "ok". */
-static int read_state(const char *state_path, struct ab_build *b)
+/* Read the state file of a finished build; 1 when it says "ok". *tree_stat
+ * is its record of the tree (new string), or NULL. */
+static int read_state(const char *state_path, struct ab_build *b, char **tree_stat)
 {
 	json_t *state = json_load_file(state_path, 0, NULL);
 	const char *status = json_string_value(json_object_get(state, "status"));
+	const char *stat_hex = json_string_value(json_object_get(state, "tree_stat"));
 	int ok = 0;
 
+	*tree_stat = NULL;
 	if (status && !strcmp(status, "ok")) {
 		ok = 1;
+		*tree_stat = stat_hex ? ab_xstrdup(stat_hex) : NULL;
 		b->duration_ns = json_integer_value(json_object_get(state, "duration_ns"));
 		json_decref(b->artifacts);
 		b->artifacts = json_incref(json_object_get(state, "artifacts"));
@@ -143,6 +147,131 @@ static int hash_artifacts(struct ab_build *b, char *const *artifacts)
 	return 0;
 }
 
+/* Add the stat data of every file the git index of the repository at
+ * `dir` lists to ctx: path, then size, mode, inode, mtime and ctime (the
+ * fields git's index keeps to notice a change without reading the
+ * file), or "-" for a file that is gone. -1 when the index cannot be
+ * read (no repository there any more). */
+static int stat_index(struct ab_sha256 *ctx, const char *dir)
+{
+	git_repository *repo = NULL;
+	git_index *index = NULL;
+	size_t i, n;
+	int err = -1;
+
+	if (git_repository_open_ext(&repo, dir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
+	    git_repository_index(&index, repo) < 0)
+		goto out;
+	n = git_index_entrycount(index);
+	for (i = 0; i < n; i++) {
+		const git_index_entry *e = git_index_get_byindex(index, i);
+		char *path = ab_path_join(dir, e->path), line[160];
+		struct stat st;
+
+		field(ctx, e->path);
+		if (lstat(path, &st) < 0)
+			snprintf(line, sizeof(line), "-");
+		else
+			snprintf(line, sizeof(line), "%lld %o %llu %lld.%09ld %lld.%09ld",
+				 (long long)st.st_size, (unsigned)st.st_mode,
+				 (unsigned long long)st.st_ino, (long long)st.st_mtim.tv_sec,
+				 st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+		field(ctx, line);
+		free(path);
+	}
+	err = 0;
+out:
+	git_index_free(index);
+	git_repository_free(repo);
+	return err;
+}
+
+/* The SHA-256 of the stat data of the tree's tracked files and of each
+ * dependency's (stat_index), into hex: recorded after the build, compared
+ * before a reuse. A benchmark that deletes, rewrites or touches a file of
+ * its tree changes it; one that only adds untracked files does not (the
+ * declared artifacts are checked by their hashes). -1 when an index is
+ * gone. Costs one lstat per tracked file. */
+static int tree_stat(char hex[65], const char *dir, const struct ab_build_spec *spec)
+{
+	struct ab_sha256 *ctx = ab_sha256_new();
+	int err;
+	size_t i;
+
+	ab_revs_global_init();
+	field(ctx, "abtool-tree-stat-v1");
+	err = stat_index(ctx, dir);
+	for (i = 0; i < spec->ndeps && err == 0; i++) {
+		char *at = ab_path_join(dir, spec->deps[i].path);
+
+		field(ctx, spec->deps[i].path);
+		err = stat_index(ctx, at);
+		free(at);
+	}
+	ab_sha256_final(ctx, hex);
+	return err;
+}
+
+/*
+ * Is the cached tree still the one its build left? Its declared artifacts
+ * must exist and hash as recorded (one the build was not asked for is
+ * hashed now), and its tracked files' stat data must be as recorded.
+ * NULL when it is, with b->artifacts the declared ones' hashes; else why
+ * not (new string).
+ */
+static char *cached_damage(struct ab_build *b, const struct ab_build_spec *spec,
+			   const char *recorded_stat)
+{
+	json_t *now = json_object();
+	char *const *a;
+	char hex[65];
+
+	for (a = spec->artifacts; a && *a; a++) {
+		char *path = ab_path_join(b->dir, *a);
+		const char *was = json_string_value(json_object_get(b->artifacts, *a));
+		int err = ab_sha256_file(hex, path);
+
+		free(path);
+		if (err < 0 || (was && strcmp(was, hex))) {
+			json_decref(now);
+			return err == AB_ENOTFOUND ? ab_xasprintf("artifact '%s' is gone", *a)
+			       : err < 0 ? ab_xasprintf("artifact '%s' cannot be read", *a)
+			       : ab_xasprintf("artifact '%s' changed since it was built", *a);
+		}
+		json_object_set_new(now, *a, json_string(hex));
+	}
+	json_decref(b->artifacts);
+	b->artifacts = now;
+	if (!recorded_stat)
+		return ab_xstrdup("the entry has no record of its tree (made by an older abtool)");
+	if (tree_stat(hex, b->dir, spec) < 0)
+		return ab_xstrdup("its git repository (.git) is gone or unreadable");
+	if (strcmp(hex, recorded_stat))
+		return ab_xstrdup("files git tracks in it were changed, touched or deleted since "
+				  "it was built");
+	return NULL;
+}
+
+/* The samples' scratch directory of the tree `dir` (ABTOOL_SCRATCH): next
+ * to it, one per abtool process (concurrent runs may share a tree), of
+ * the same length for both sides. New string. */
+static char *scratch_path(const char *dir)
+{
+	return ab_xasprintf("%s.scratch-%ld", dir, (long)getpid());
+}
+
+/* An empty scratch directory for the tree. */
+static int reset_scratch(const char *dir)
+{
+	char *path = scratch_path(dir);
+	int err = ab_remove_tree(path);
+
+	if (err == 0)
+		err = ab_mkdir_p(path);
+	free(path);
+	return err;
+}
+
 /* The variables that point git at a repository (`git rev-parse
  * --local-env-vars`). abtool run from a git hook, `git rebase -x` or a
  * git alias inherits GIT_DIR and its kin: a build or a sample that calls
@@ -169,6 +298,12 @@ char **ab_build_env(char *const *env, const struct ab_build_dep *deps, size_t nd
 	for (i = 0; i < ndeps; i++)
 		if (deps[i].env)
 			ab_strv_push(&out, ab_xasprintf("%s=%s/%s", deps[i].env, dir, deps[i].path));
+	{
+		char *scratch = scratch_path(dir);
+
+		ab_strv_push(&out, ab_xasprintf("ABTOOL_SCRATCH=%s", scratch));
+		free(scratch);
+	}
 	if (!out)
 		out = ab_xcalloc(1, sizeof(char *));
 	return out;
@@ -212,7 +347,7 @@ static int run_build(struct ab_build *b, const struct ab_build_spec *spec)
 int ab_build_prepare(struct ab_build *out, const struct ab_build_spec *spec)
 {
 	char *builds = ab_path_join(spec->cache_dir, "builds");
-	char *lock_path = NULL, *state_path = NULL;
+	char *lock_path = NULL, *state_path = NULL, *recorded_stat = NULL, hex[65];
 	int fd = -1, err;
 
 	memset(out, 0, sizeof(*out));
@@ -228,14 +363,17 @@ int ab_build_prepare(struct ab_build *out, const struct ab_build_spec *spec)
 	if ((err = lock_entry(&fd, lock_path, spec)) < 0)
 		goto out;
 
-	if (read_state(state_path, out) && access(out->dir, F_OK) == 0) {
-		/* Hash the declared artifacts again: the experiment may name
-		 * artifacts the cached build was not asked for. */
-		out->cached = 1;
-		json_object_clear(out->artifacts);
-		err = hash_artifacts(out, spec->artifacts);
-		goto out;
+	if (read_state(state_path, out, &recorded_stat) && access(out->dir, F_OK) == 0) {
+		/* Samples run in the tree: one may have deleted or changed
+		 * it. Then it is built again, and the caller says why. */
+		if (!(out->damaged = cached_damage(out, spec, recorded_stat))) {
+			out->cached = 1;
+			err = reset_scratch(out->dir);
+			goto out;
+		}
+		out->duration_ns = 0;
 	}
+	json_object_clear(out->artifacts);
 
 	/* A fresh tree for every attempt: a failed or interrupted build may
 	 * have left anything behind. */
@@ -255,6 +393,8 @@ int ab_build_prepare(struct ab_build *out, const struct ab_build_spec *spec)
 			goto out;
 	}
 	unlink(out->log_path);
+	if ((err = reset_scratch(out->dir)) < 0)
+		goto out;
 	if (spec->command && (spec->command->shell || spec->command->argv)) {
 		if ((err = run_build(out, spec)) < 0)
 			goto out;
@@ -264,15 +404,26 @@ int ab_build_prepare(struct ab_build *out, const struct ab_build_spec *spec)
 	if (out->status == AB_BUILD_OK && (err = hash_artifacts(out, spec->artifacts)) < 0)
 		goto out;
 	if (out->status == AB_BUILD_OK) {
-		json_t *state = json_pack("{s:s, s:s, s:I, s:O, s:I}", "status", "ok",
-					  "commit", git_oid_tostr_s(spec->commit),
-					  "duration_ns", (json_int_t)out->duration_ns,
-					  "artifacts", out->artifacts,
-					  "created_unix", (json_int_t)time(NULL));
-		char *text = json_dumps(state, JSON_INDENT(2));
+		json_t *state;
+		char *text;
+
+		if (tree_stat(hex, out->dir, spec) < 0) {
+			out->status = AB_BUILD_FAILED;
+			out->detail = ab_xstrdup("the build removed the tree's git repository (.git), "
+						 "which abtool checks the tree against before reusing it");
+			goto out;
+		}
+		state = json_pack("{s:s, s:s, s:I, s:O, s:s, s:I}", "status", "ok",
+				  "commit", git_oid_tostr_s(spec->commit),
+				  "duration_ns", (json_int_t)out->duration_ns,
+				  "artifacts", out->artifacts, "tree_stat", hex,
+				  "created_unix", (json_int_t)time(NULL));
+		text = json_dumps(state, JSON_INDENT(2));
 		err = ab_write_file(state_path, text, strlen(text));
 		free(text);
 		json_decref(state);
+		if (err == 0)
+			err = reset_scratch(out->dir);
 	}
 out:
 	if (fd >= 0)
@@ -280,11 +431,19 @@ out:
 	free(builds);
 	free(lock_path);
 	free(state_path);
+	free(recorded_stat);
 	return err;
 }
 
 void ab_build_release(struct ab_build *b)
 {
+	if (b->dir) {
+		char *scratch = scratch_path(b->dir);
+
+		ab_remove_tree(scratch);
+		free(scratch);
+	}
+	free(b->damaged);
 	free(b->dir);
 	free(b->log_path);
 	free(b->detail);

@@ -62,6 +62,8 @@ struct ab_build {
 	char *dir;             /* the tree (and build folder), new */
 	char *log_path;        /* the whole build log, new */
 	int cached;            /* 1: reused, the command did not run */
+	char *damaged;         /* why a cached entry was not reused but built again (its
+	                          tree was changed since its build), or NULL; new */
 	int no_command;        /* 1: the experiment has no build command */
 	enum ab_build_status status;
 	int64_t duration_ns;   /* of the original build (also when cached) */
@@ -71,9 +73,15 @@ struct ab_build {
 
 /*
  * Return a ready tree for the spec: from the cache when an entry with the
- * same key finished successfully, else materialize and build it now (under
- * the entry's lock; the lock is waited for when another process holds it).
- * A failed build is not cached: the next run tries again.
+ * same key finished successfully and its tree is intact, else materialize
+ * and build it now (under the entry's lock; the lock is waited for when
+ * another process holds it). Intact: every declared artifact hashes as
+ * its build recorded, and the stat data (size, mode, inode, mtime, ctime)
+ * of the files the tree's git index lists, and its dependencies', is what
+ * it was after the build; otherwise out->damaged says why, and the entry
+ * is built again. A failed build is not cached: the next run tries again.
+ * Either way the tree's scratch directory (ABTOOL_SCRATCH, see
+ * ab_build_env) is emptied; ab_build_release removes it.
  * Returns 0 when the build ran or was reused, whatever its status (see
  * out->status); AB_EIO when the tree could not be made, AB_EINTERRUPTED
  * when interrupted. `out` is initialised here; release with
@@ -96,8 +104,11 @@ const char *ab_build_status_name(enum ab_build_status status);
 /* The environment a build or a sample of this spec runs with, in the tree
  * `dir`: git's repository variables (GIT_DIR, GIT_WORK_TREE, ...) removed,
  * then the experiment's `env` entries, then NAME=DIR/PATH for every
- * dependency that names a variable. New NULL-terminated array, in the
- * form of ab_runner_spec.env_extra. */
+ * dependency that names a variable, then ABTOOL_SCRATCH: a directory
+ * outside the tree, DIR.scratch-PID, for what a sample writes (emptied
+ * by ab_build_prepare, removed by ab_build_release; the same length on
+ * both sides). New NULL-terminated array, in the form of
+ * ab_runner_spec.env_extra. */
 char **ab_build_env(char *const *env, const struct ab_build_dep *deps, size_t ndeps, const char *dir);
 
 #endif

@@ -10,8 +10,14 @@
 #include <limits.h>
 #include <signal.h>
 #include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <dirent.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#define REAP_BATCH 256            /* children killed, then waited for, at a time */
 
 static void __attribute__((noreturn)) child_die(const struct ab_child_setup *cs, int step)
 {
@@ -216,4 +222,118 @@ const char *ab_child_env_path(char *const *env)
 		if (!strncmp(*env, "PATH=", 5))
 			return *env + 5;
 	return AB_CHILD_DEFAULT_PATH;
+}
+
+/* The state letter and the parent of `pid` (/proc/PID/stat); 0, or -1
+ * when it is gone. The name field may hold ')': the last one ends it. */
+static int proc_stat(pid_t pid, char *state, pid_t *ppid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd, parent;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %c %d", state, &parent) != 2)
+		return -1;
+	*ppid = parent;
+	return 0;
+}
+
+/* Append the children of thread `tid` but `keep` to kids[n..max); the
+ * new n, or -1 when the kernel has no children file. A list longer than
+ * one read is cut at its last whole number: the rest comes next round. */
+static long read_children(pid_t tid, pid_t *kids, long n, long max, pid_t keep)
+{
+	char path[64], buf[4096], *p, *end;
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len < 0)
+		return -1;
+	buf[len] = '\0';
+	if ((size_t)len == sizeof(buf) - 1 && (end = strrchr(buf, ' ')))
+		end[1] = '\0';
+	for (p = buf; n < max;) {
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (pid > 0 && pid != keep)
+			kids[n++] = (pid_t)pid;
+		p = end;
+	}
+	return n;
+}
+
+/* The children of this process but `keep`, found by a scan of /proc:
+ * only where the children files are missing. */
+static long scan_children(pid_t *kids, long max, pid_t keep)
+{
+	pid_t self = getpid(), ppid;
+	struct dirent *d;
+	long n = 0;
+	DIR *dir = opendir("/proc");
+	char state;
+
+	if (!dir)
+		return 0;
+	while (n < max && (d = readdir(dir))) {
+		long pid = strtol(d->d_name, NULL, 10);
+
+		if (pid > 0 && pid != keep && proc_stat((pid_t)pid, &state, &ppid) == 0 &&
+		    ppid == self)
+			kids[n++] = (pid_t)pid;
+	}
+	closedir(dir);
+	return n;
+}
+
+int ab_child_reap_all(pid_t keep)
+{
+	pid_t kids[REAP_BATCH], self = getpid(), tid = (pid_t)syscall(SYS_gettid), ppid;
+	int running = 0;
+	char state;
+
+	for (;;) {
+		long n, i;
+
+		if (!keep) {
+			pid_t got;
+
+			while ((got = waitpid(-1, NULL, WNOHANG)) > 0)
+				;
+			if (got < 0 && errno == ECHILD)
+				return running;
+		}
+		/* Orphans come back to the subreaper's first live thread (the
+		 * leader), its own children to the thread that forked them. */
+		n = read_children(tid, kids, 0, REAP_BATCH, keep);
+		if (n >= 0 && tid != self)
+			n = read_children(self, kids, n, REAP_BATCH, keep);
+		if (n < 0)
+			n = scan_children(kids, REAP_BATCH, keep);
+		if (n <= 0)
+			return running;
+		for (i = 0; i < n; i++) {
+			if (proc_stat(kids[i], &state, &ppid) == 0 && state != 'Z' && state != 'X')
+				running++;
+			kill(kids[i], SIGKILL);
+		}
+		for (i = 0; i < n; i++)
+			while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
+				;
+	}
 }

@@ -8,6 +8,7 @@
 #define AB_CHILD_H
 
 #include <signal.h>
+#include <sys/types.h>
 
 /* execvp's search path when the child's environment has no PATH (glibc
  * confstr(_CS_PATH)). */
@@ -56,6 +57,19 @@ int ab_read_all(int fd, void *buf, size_t n);
  * dispositions back to SIG_DFL, an empty signal mask, the descriptors,
  * chdir, exec. On failure writes an ab_child_report and _exit(127). */
 void ab_child_run(const struct ab_child_setup *cs) __attribute__((noreturn));
+
+/*
+ * Kill (SIGKILL) and reap every child of the calling process except
+ * `keep` (0: none), again until none is left. In a child subreaper
+ * (PR_SET_CHILD_SUBREAPER) every orphaned descendant of its children
+ * comes back to it, so this ends all of them, whatever process group or
+ * session they moved to. Returns how many were still running (zombies,
+ * which are only reaped, do not count). The children are listed from
+ * /proc/self/task/TID/children (Linux >= 3.5 with CONFIG_PROC_CHILDREN),
+ * else by a scan of /proc; with keep == 0 a process with no child at all
+ * returns after one waitpid(2). libc only; not async-signal-safe.
+ */
+int ab_child_reap_all(pid_t keep);
 
 /* The value of PATH in env (NULL-terminated), or AB_CHILD_DEFAULT_PATH.
  * Borrowed. */

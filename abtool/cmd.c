@@ -152,6 +152,9 @@ static void on_build_done(void *ctx, const char *side, const struct ab_build *b)
 	clear_progress(out);
 	if (out->quiet && b->status == AB_BUILD_OK)
 		return;
+	if (b->damaged && !out->quiet)
+		fprintf(stderr, "%s: the cached build was damaged (%s); built it again\n", side,
+			b->damaged);
 	if (b->status != AB_BUILD_OK) {
 		char *tail = ab_build_log_tail(b, 20);
 		fprintf(stderr, "abtool: %s build failed (%s); last lines of %s:\n%s%s", side,

@@ -263,6 +263,8 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 	}
 	if (r->out.truncated || r->err.truncated)
 		s->flags |= AB_FLAG_OUTPUT_TRUNCATED;
+	if (r->leftovers)
+		s->flags |= AB_FLAG_LEFTOVERS;
 	json_decref(json);
 	free(bad);
 }

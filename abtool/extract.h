@@ -25,7 +25,8 @@ int ab_extract_wants_stdout_hash(const struct ab_extractor *x);
 /*
  * Fill s->checksum, s->metrics (one value per experiment metric; builtins
  * from `r`) and, when something expected is missing, s->error and
- * AB_FLAG_NO_CHECKSUM. The checksum is group 1 of the LAST match of the
+ * AB_FLAG_NO_CHECKSUM; AB_FLAG_OUTPUT_TRUNCATED and AB_FLAG_LEFTOVERS from
+ * `r`. The checksum is group 1 of the LAST match of the
  * regex (the result is usually printed last), the SHA-256 of stdout, the
  * value of a key of the last JSON object line, or the SHA-256 of a file
  * (relative to `workdir`). A declared metric that is missing or not a

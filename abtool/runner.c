@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
@@ -59,6 +60,8 @@ static int zygote_enabled = 1;
 static int zygote_fd = -1;        /* abtool's end of the socket; -1: none yet */
 static int zygote_failed;         /* 1: it could not start or died; fork instead */
 static pid_t zygote_owner;        /* the process that started it */
+static pid_t zygote_pid;          /* its pid, which ab_child_reap_all spares */
+static int subreaper;             /* 1: this process is a child subreaper */
 
 extern char **environ;
 
@@ -663,6 +666,7 @@ static int zygote_start(void)
 	close(image);
 	zygote_fd = sv[0];
 	zygote_owner = getpid();
+	zygote_pid = pid;
 	return 0;
 out_close:
 	close(image);
@@ -702,6 +706,8 @@ struct run {
 	int status;               /* valid when have_status */
 	struct rusage ru;
 	int reaped, have_status, timed_out, interrupted, killed;
+	int via_zygote;           /* 1: the zygote's child; it reaps it (zygote_end) */
+	int leftovers;            /* descendants killed after it ended */
 	char scratch[READ_CHUNK]; /* reads beyond the head go through here */
 };
 
@@ -723,11 +729,36 @@ static void read_report(struct run *r)
 		close_fd(&r->report_fd);
 }
 
-/* wait4, then the second clock reading at once. Returns 1 when reaped. */
+/* The zygote's report on its child, which ended (zygote.h); the socket
+ * is readable. Returns 1, or AB_EIO when the zygote died (the child then
+ * got SIGKILL from the kernel: PR_SET_PDEATHSIG). */
+static int zygote_end(struct run *r)
+{
+	struct ab_zygote_end end;
+
+	r->reaped = 1;
+	if (ab_read_all(zygote_fd, &end, sizeof(end)) < 0) {
+		r->t1 = ab_now_ns();
+		zygote_failed = 1;
+		return ab_error_set(AB_EIO, "lost track of process %d: the process that starts "
+				    "samples died", (int)r->pid);
+	}
+	r->t1 = end.t1_ns;
+	r->status = end.status;
+	r->ru = end.ru;
+	r->leftovers = end.leftovers;
+	r->have_status = 1;
+	return 1;
+}
+
+/* wait4, then the second clock reading at once (the zygote does both
+ * for its children). Returns 1 when reaped. */
 static int reap(struct run *r, int flags)
 {
 	pid_t got;
 
+	if (r->via_zygote)
+		return zygote_end(r);
 	do
 		got = wait4(r->pid, &r->status, flags, &r->ru);
 	while (got < 0 && errno == EINTR);
@@ -746,7 +777,7 @@ static void kill_group(struct run *r, int sig)
 {
 	/* Both the child and the parent call setpgid, so the group exists
 	 * unless the child is already gone. */
-	if (kill(-r->pid, sig) < 0 && errno == ESRCH)
+	if (kill(-r->pid, sig) < 0 && errno == ESRCH && !r->via_zygote)
 		kill(r->pid, sig);
 	if (sig == SIGKILL)
 		r->killed = 1;
@@ -766,7 +797,8 @@ static int supervise(struct run *r, int64_t timeout_ms)
 	for (i = 0; i < SLOT_COUNT; i++)
 		pfd[i].events = POLLIN;
 	pfd[SLOT_WAKE].fd = atomic_load(&wake_rfd);
-	pfd[SLOT_PIDFD].fd = r->pidfd;
+	/* The zygote's report on its child ends the wait like a pidfd. */
+	pfd[SLOT_PIDFD].fd = r->via_zygote ? zygote_fd : r->pidfd;
 
 	while (!r->reaped) {
 		struct timespec ts, *tsp = NULL;
@@ -782,13 +814,13 @@ static int supervise(struct run *r, int64_t timeout_ms)
 			next = deadline;
 		if (kill_at && !r->killed && (!next || kill_at < next))
 			next = kill_at;
-		if (r->pidfd < 0 && pipes_open && (!next || next_check < next))
+		if (!r->via_zygote && r->pidfd < 0 && pipes_open && (!next || next_check < next))
 			next = next_check;
 		if (next) {
 			now = ab_now_ns();
 			wait_ns = next > now ? next - now : 0;
 		}
-		if (r->pidfd < 0 && !pipes_open) {
+		if (!r->via_zygote && r->pidfd < 0 && !pipes_open) {
 			if (wait_ns < 0 || backoff < wait_ns)
 				wait_ns = backoff;
 			if (backoff < BACKOFF_MAX_NS)
@@ -822,7 +854,8 @@ static int supervise(struct run *r, int64_t timeout_ms)
 		}
 		/* Without a pidfd: check after the pipes closed, and every
 		 * POLL_OPEN_NS while a grandchild may keep them busy. */
-		if (r->pidfd < 0 && !r->reaped && (!pipes_open || ab_now_ns() >= next_check)) {
+		if (!r->via_zygote && r->pidfd < 0 && !r->reaped &&
+		    (!pipes_open || ab_now_ns() >= next_check)) {
 			next_check = ab_now_ns() + POLL_OPEN_NS;
 			if ((error = reap(r, WNOHANG)) < 0)
 				return error;
@@ -875,6 +908,7 @@ static void fill_result(struct ab_runner_result *res, const struct run *r)
 	/* A child that exited on its own just as the time ran out did not
 	 * time out. */
 	res->timed_out = r->timed_out && res->signal;
+	res->leftovers = r->leftovers;
 	res->exec_errno = r->report.err;
 	res->start_step = r->report.err ? r->report.step : 0;
 }
@@ -998,6 +1032,10 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 	if (!use_zygote) {
 		if (!have_reset)
 			changed_signals(&cs.reset);  /* the zygote just died */
+		/* Descendants that leave the child's process group come back
+		 * here then, and the clean-up after supervise() ends them. */
+		if (!subreaper)
+			subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
 		/* Blocked until the child has reset its handlers, so that
 		 * none of ours runs in the child. */
 		sigfillset(&all);
@@ -1013,12 +1051,17 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 			goto out_free_env;
 		}
 	}
-	/* Also here, so that a kill of the group cannot miss the child. */
-	setpgid(r.pid, r.pid);
+	r.via_zygote = use_zygote;
+	if (!use_zygote) {
+		/* Also here, so that a kill of the group cannot miss the
+		 * child (the zygote's child is in its group before it
+		 * answers: CLONE_VFORK). */
+		setpgid(r.pid, r.pid);
 #ifdef SYS_pidfd_open
-	if (pidfd_enabled)
-		r.pidfd = (int)syscall(SYS_pidfd_open, r.pid, 0);
+		if (pidfd_enabled)
+			r.pidfd = (int)syscall(SYS_pidfd_open, r.pid, 0);
 #endif
+	}
 	close_fd(&out_p[1]);
 	close_fd(&err_p[1]);
 	close_fd(&rep_p[1]);
@@ -1027,9 +1070,16 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 
 	error = supervise(&r, spec->timeout_ms);
 
-	/* Leftovers of the group (background jobs, a grandchild holding a
-	 * pipe) would skew the next sample. */
-	kill_group(&r, SIGKILL);
+	/* Leftovers (background jobs, a grandchild holding a pipe, a
+	 * process that left the group) would skew the next sample. The
+	 * zygote has killed its child's; a forked child's come back to
+	 * this process, a subreaper, and all its children but the zygote
+	 * are the child's (nothing else in abtool starts processes). */
+	if (!r.via_zygote) {
+		kill_group(&r, SIGKILL);
+		if (subreaper)
+			r.leftovers = ab_child_reap_all(zygote_fd >= 0 ? zygote_pid : 0);
+	}
 	capture_drain(&r.out, r.scratch);
 	capture_drain(&r.err, r.scratch);
 	if (r.report_fd >= 0)

@@ -62,7 +62,8 @@ struct ab_runner_spec {
 
 /* How it went. */
 struct ab_runner_result {
-	int64_t wall_ns;          /* CLOCK_MONOTONIC from just before fork to just after wait4 */
+	int64_t wall_ns;          /* CLOCK_MONOTONIC from just before the start to just after
+	                             wait4 of the child (by the zygote, or by the runner) */
 	int64_t user_ns, sys_ns;  /* ru_utime, ru_stime of the child (and its waited-for children) */
 	int64_t maxrss_bytes;     /* ru_maxrss * 1024 */
 	int64_t minflt, majflt;   /* page faults */
@@ -71,6 +72,9 @@ struct ab_runner_result {
 	int exit_code;
 	int signal;               /* the signal that killed it, or 0 */
 	int timed_out;            /* 1: killed by abtool after timeout_ms */
+	int leftovers;            /* processes the child started that were still running
+	                             when it ended (in its process group or not): all
+	                             killed then, after wall_ns was measured */
 	int exec_errno;           /* the exec failed with this errno (child exits 127) */
 	int start_step;           /* enum ab_runner_start_step, when exec_errno != 0 */
 	struct ab_output out, err;
@@ -101,27 +105,40 @@ struct ab_runner_result {
  * The child is started by a zygote: abtool-zygote, a small static
  * program (abtool/zygote.c) whose bytes are linked into abtool and which
  * the first call starts from memory (memfd). It starts each child with
- * clone(CLONE_VM | CLONE_VFORK | CLONE_PARENT), so the child is still the
- * caller's child. That keeps the start as cheap as posix_spawn's (no copy
+ * clone(CLONE_VM | CLONE_VFORK), reaps it and reports its end, status and
+ * rusage (zygote.h). That keeps the start as cheap as posix_spawn's (no copy
  * of abtool's page tables, no copy-on-write faults in abtool while the
  * child runs) and maxrss_bytes the child's own: the kernel folds the peak
  * RSS of the address space a process execs from into its ru_maxrss
  * (fs/exec.c exec_mmap), so a fork of abtool, or a vfork or posix_spawn
  * from it, gives every child at least abtool's RSS (3 MB and 11 MB for
  * /bin/true, which needs 1 MB). Where the zygote cannot start (memfd
- * exec refused), the runner forks itself. The zygote has its own process
- * group and ends when the caller closes its socket (exits). Output is read until the child exits and the pipes are
+ * exec refused) and with fork_child, the runner forks itself. The zygote
+ * has its own process group and ends when the caller closes its socket
+ * (exits). Output is read until the child exits and the pipes are
  * drained of what is available: a grandchild that keeps a pipe open does
- * not delay the end. Then, and on timeout, the whole group gets SIGKILL,
- * so background leftovers do not disturb the next sample.
+ * not delay the end. On timeout the whole group gets SIGKILL. When the
+ * child has ended, every process it left behind is killed and reaped,
+ * also those that left its process group or session (setsid): the
+ * zygote, or the caller when it forks, is a child subreaper
+ * (PR_SET_CHILD_SUBREAPER), so such orphans come back to it rather than
+ * to init (`leftovers` counts them). Killed with SIGKILL, abtool cannot
+ * clean up: the zygote then ends the child and all its descendants; a
+ * child abtool forked itself gets SIGKILL from the kernel
+ * (PR_SET_PDEATHSIG), but what it started and left outside its group
+ * may survive. Processes handed to a daemon outside the child's tree
+ * (systemd-run, at) are not found.
  *
- * The end of the child is observed through a pidfd (Linux >= 5.3). Where
- * pidfd_open is unavailable, the runner checks with wait4(WNOHANG) every
+ * The end of a child the runner forked is observed through a pidfd (Linux
+ * >= 5.3), of the zygote's through its report. Where pidfd_open is
+ * unavailable, the runner checks with wait4(WNOHANG) every
  * 50 ms while the pipes are open and, once they are closed, after waits
  * growing from 50 µs to 50 ms; wall_ns can then exceed the exit by up to
  * about the time elapsed since the pipes closed (at most 50 ms).
  * The caller must not set SIGCHLD to SIG_IGN (the child would be reaped
- * by the kernel and its status lost). Not for concurrent use from several
+ * by the kernel and its status lost), nor start child processes of its
+ * own while it forks children: once it has, its children other than the
+ * zygote are taken for leftovers. Not for concurrent use from several
  * threads.
  */
 int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *spec);

@@ -12,6 +12,7 @@ static const struct {
 	{AB_FLAG_OUTPUT_TRUNCATED, "output_truncated"},
 	{AB_FLAG_NO_CHECKSUM, "no_checksum"},
 	{AB_FLAG_CONTENDED, "contended"},
+	{AB_FLAG_LEFTOVERS, "leftover_processes"},
 };
 
 #define NFLAGS (sizeof(flag_names) / sizeof(flag_names[0]))

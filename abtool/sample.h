@@ -20,6 +20,8 @@ enum ab_sample_flag {
 	AB_FLAG_OUTPUT_TRUNCATED = 1 << 0, /* stdout or stderr exceeded the capture cap */
 	AB_FLAG_NO_CHECKSUM = 1 << 1,      /* the checksum was expected but not found */
 	AB_FLAG_CONTENDED = 1 << 3,        /* other processes used more than half a CPU during the sample */
+	AB_FLAG_LEFTOVERS = 1 << 4,        /* processes it started were still running when it
+	                                      ended, and were killed (ab_runner_result.leftovers) */
 };
 
 struct ab_sample {

@@ -10,8 +10,14 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <sched.h>
+#include <time.h>
 #include <unistd.h>
 
 
@@ -86,7 +92,7 @@ static int parse(struct ab_child_setup *cs, const struct ab_zygote_header *head,
 		return -1;
 	cs->no_aslr = (head->flags & AB_ZYGOTE_NO_ASLR) != 0;
 	cs->no_tty = (head->flags & AB_ZYGOTE_NO_TTY) != 0;
-	cs->parent_pid = getppid();  /* the child's parent too (CLONE_PARENT) */
+	cs->parent_pid = getpid();  /* the child's parent: it dies if this process does */
 	if (head->flags & AB_ZYGOTE_SHELL) {
 		if (!(cs->shell = next_string(&p, end)))
 			return -1;
@@ -130,18 +136,70 @@ static int start_child(void *cs)
 }
 
 /*
- * Every disposition back to SIG_DFL and nothing blocked (so its children
- * need no resets), the socket kept from them, one byte to say it is
- * ready; then one child per request until the runner closes the socket,
- * and then a kill of the last child's process group.
+ * Wait until the child `pid` ends, or the runner goes (the socket `fd`
+ * becomes readable: end of file, or a request the protocol does not
+ * allow while a child runs). SIGCHLD arrives through the signalfd `sfd`.
+ * 0 with *end filled, once the child is reaped and every descendant left
+ * is killed and reaped; -1 when the runner is gone (all killed too).
+ */
+static int wait_child(int fd, int sfd, pid_t pid, struct ab_zygote_end *end)
+{
+	struct pollfd pfd[2] = { { fd, POLLIN, 0 }, { sfd, POLLIN, 0 } };
+	struct signalfd_siginfo si;
+	struct timespec ts;
+	int status = 0;
+
+	for (;;) {
+		pid_t got;
+
+		do
+			got = wait4(pid, &status, WNOHANG, &end->ru);
+		while (got < 0 && errno == EINTR);
+		if (got != 0) {
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			end->t1_ns = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+			end->status = got == pid ? status : 0;
+			end->leftovers = ab_child_reap_all(0);
+			return 0;
+		}
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+			pfd[0].revents = POLLERR;
+		if (pfd[0].revents) {
+			/* The runner is gone, perhaps killed (SIGKILL) in the
+			 * middle of a sample: end it and all it started. */
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			ab_child_reap_all(0);
+			return -1;
+		}
+		if (pfd[1].revents)
+			while (read(sfd, &si, sizeof(si)) > 0)
+				;
+	}
+}
+
+/*
+ * Every disposition back to SIG_DFL and nothing blocked but SIGCHLD, which
+ * the children unblock (child.c) and this process reads from a signalfd;
+ * the socket kept from them, one byte to say it is ready; then one child
+ * per request until the runner closes the socket.
+ *
+ * The zygote is its children's parent and a child subreaper, so every
+ * descendant of a child that its own parent leaves behind (`setsid cmd &`,
+ * a daemon's double fork) is reparented to this process, not to init:
+ * wait_child() kills them all when the child ends. The subreaper must be
+ * an ancestor of the child, which is why the child is not cloned with
+ * CLONE_PARENT as the runner's child: there, orphans would go to abtool
+ * itself, which dies with a SIGKILL, leaving them to init; this process
+ * outlives abtool and ends them once its socket closes. The price is one
+ * message more per sample (struct ab_zygote_end, after the clock reading).
  */
 int main(int argc, char **argv)
 {
 	struct sigaction dfl;
-	sigset_t none;
+	sigset_t chld;
 	char ready = 1;
-	pid_t last = 0;
-	int fd, sig;
+	int fd, sfd, sig;
 
 	if (argc != 2)
 		return 2;
@@ -151,37 +209,34 @@ int main(int argc, char **argv)
 	for (sig = 1; sig < NSIG; sig++)
 		if (sig != SIGKILL && sig != SIGSTOP)
 			sigaction(sig, &dfl, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 || write(fd, &ready, 1) != 1)
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_SETMASK, &chld, NULL);
+	sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+	/* Without it (Linux < 3.4) descendants that leave the child's
+	 * process group outlive it, as they did before. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (sfd < 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 || write(fd, &ready, 1) != 1)
 		return 1;
 	for (;;) {
 		struct ab_zygote_header head;
 		struct ab_child_setup cs;
+		struct ab_zygote_end end;
 		char *strings = NULL;
-		int fds[AB_ZYGOTE_MAX_FDS], nfds = 0, i, bad, gone;
+		int fds[AB_ZYGOTE_MAX_FDS], nfds = 0, i, bad;
 		int32_t answer = 0;
 
 		memset(&cs, 0, sizeof(cs));
-		gone = receive(fd, &head, fds, &nfds, &strings) < 0;
-		if (gone && last > 0)
-			/* The runner is gone, perhaps killed (SIGKILL) in the middle
-			 * of a sample: the kernel kills the sample's first process
-			 * (PR_SET_PDEATHSIG), this kills what it started. After a
-			 * normal exit the group is already gone. */
-			kill(-last, SIGKILL);
-		bad = gone || parse(&cs, &head, strings, fds, nfds) < 0;
+		bad = receive(fd, &head, fds, &nfds, &strings) < 0 ||
+		      parse(&cs, &head, strings, fds, nfds) < 0;
 		if (!bad) {
-			/* The child's parent is the runner's process (it reaps
-			 * it and gets its rusage). It shares this small process's
-			 * memory until it execs, as posix_spawn does: nothing is
-			 * copied, and this process waits meanwhile. */
+			/* It shares this small process's memory until it execs,
+			 * as posix_spawn does: nothing is copied, and this
+			 * process waits meanwhile. */
 			answer = (int32_t)clone(start_child, child_stack + sizeof(child_stack),
-						CLONE_VM | CLONE_VFORK | CLONE_PARENT | SIGCHLD, &cs);
+						CLONE_VM | CLONE_VFORK | SIGCHLD, &cs);
 			if (answer < 0)
 				answer = -errno;
-			else
-				last = answer;  /* also its process group (child.c) */
 		}
 		for (i = 0; i < nfds; i++)
 			close(fds[i]);
@@ -189,7 +244,19 @@ int main(int argc, char **argv)
 		free(cs.sh_argv);
 		free((void *)cs.envp);
 		free(strings);
-		if (bad || send(fd, &answer, sizeof(answer), MSG_NOSIGNAL) != sizeof(answer))
+		if (bad || send(fd, &answer, sizeof(answer), MSG_NOSIGNAL) != sizeof(answer)) {
+			if (answer > 0) {
+				kill(-answer, SIGKILL);
+				kill(answer, SIGKILL);
+				ab_child_reap_all(0);
+			}
+			return 0;
+		}
+		if (answer <= 0)
+			continue;
+		memset(&end, 0, sizeof(end));
+		if (wait_child(fd, sfd, answer, &end) < 0 ||
+		    send(fd, &end, sizeof(end), MSG_NOSIGNAL) != sizeof(end))
 			return 0;
 	}
 }

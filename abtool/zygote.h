@@ -10,14 +10,20 @@
  * The first byte carries, as SCM_RIGHTS, the child's stdin, stdout and
  * stderr (each only when its flag is set) and last the write end of the
  * report pipe. The zygote starts the child with clone(CLONE_VM |
- * CLONE_VFORK | CLONE_PARENT) (it becomes the runner's child) and answers,
- * once the child has exec'd or failed to, with an int32_t: its pid, or
- * -errno when clone failed.
- * It exits when the socket closes or a request is malformed. */
+ * CLONE_VFORK) and answers, once the child has exec'd or failed to, with
+ * an int32_t: its pid, or -errno when clone failed. After a pid, once
+ * the child has ended, it sends a struct ab_zygote_end: the zygote is the
+ * child's parent and a child subreaper (PR_SET_CHILD_SUBREAPER), reaps
+ * it, then kills and reaps every descendant still left (ab_child_reap_all)
+ * before it answers. The runner sends nothing while a child runs.
+ * It exits when the socket closes or a request is malformed; when the
+ * socket closes while a child runs (abtool was killed), it first kills
+ * the child's process group, the child, and every descendant. */
 #ifndef AB_ZYGOTE_H
 #define AB_ZYGOTE_H
 
 #include <stdint.h>
+#include <sys/resource.h>
 
 enum {
 	AB_ZYGOTE_SHELL = 1,
@@ -36,6 +42,14 @@ enum {
 struct ab_zygote_header {
 	uint32_t len;             /* bytes of strings that follow */
 	uint32_t argc, envc, flags;
+};
+
+/* How a child ended, measured by the zygote. */
+struct ab_zygote_end {
+	int64_t t1_ns;            /* CLOCK_MONOTONIC just after its wait4 (as ab_now_ns) */
+	int32_t status;           /* wait4's status */
+	int32_t leftovers;        /* descendants still running after it, killed */
+	struct rusage ru;         /* wait4's */
 };
 
 #endif

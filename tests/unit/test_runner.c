@@ -620,6 +620,69 @@ static void test_grandchild_keeps_pipe_without_pidfd(void **state)
 	check_grandchild_pipe(0);
 }
 
+/* A grandchild that left the process group and the session (setsid)
+ * is killed and reaped when the child ends, and when it times out; both
+ * through the zygote and when the runner forks. */
+static void check_escaped(int zygote)
+{
+	struct ab_runner_result res;
+	char *dir = ab_test_mktemp("runner-escaped");
+	char *shell = ab_xasprintf("setsid sh -c 'echo $$ > \"%s/esc\"; exec sleep 30' "
+				   "</dev/null >/dev/null 2>&1 & while [ ! -s '%s/esc' ]; do "
+				   "sleep 0.01; done; echo done", dir, dir);
+	struct ab_runner_spec spec = { .shell = shell, .stdin_null = 1 };
+	char *esc = ab_path_join(dir, "esc");
+	pid_t pid;
+
+	ab_runner_use_zygote(zygote);
+	run_ok(&res, &spec);
+	assert_int_equal(res.exit_code, 0);
+	assert_string_equal(res.out.data, "done\n");
+	assert_int_equal(res.leftovers, 1);
+	pid = read_pid(dir, "esc");
+	assert_true(pid > 0);
+	/* killed and reaped before the runner returned */
+	assert_true(kill(pid, 0) < 0 && errno == ESRCH);
+	ab_runner_result_release(&res);
+
+	/* The same after a timeout, with the child's own sleep killed too. */
+	unlink(esc);
+	free(shell);
+	shell = ab_xasprintf("setsid sh -c 'echo $$ > \"%s/esc\"; exec sleep 30' "
+			     "</dev/null >/dev/null 2>&1 & sleep 30", dir);
+	spec.shell = shell;
+	spec.timeout_ms = 500;
+	run_ok(&res, &spec);
+	assert_int_equal(res.timed_out, 1);
+	assert_true(res.leftovers >= 1);
+	pid = read_pid(dir, "esc");
+	assert_true(pid > 0);
+	assert_true(kill(pid, 0) < 0 && errno == ESRCH);
+	ab_runner_result_release(&res);
+
+	/* Nothing left: no leftovers. */
+	run_shell(&res, "true");
+	assert_int_equal(res.leftovers, 0);
+	ab_runner_result_release(&res);
+
+	ab_runner_use_zygote(1);
+	free(esc);
+	free(shell);
+	ab_test_rmtemp(dir);
+}
+
+static void test_escaped_grandchild(void **state)
+{
+	(void)state;
+	check_escaped(1);
+}
+
+static void test_escaped_grandchild_forked(void **state)
+{
+	(void)state;
+	check_escaped(0);
+}
+
 static void test_maxrss(void **state)
 {
 	struct ab_runner_result res;
@@ -1135,6 +1198,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_output_pending_at_exit),
 		cmocka_unit_test(test_grandchild_keeps_pipe),
 		cmocka_unit_test(test_grandchild_keeps_pipe_without_pidfd),
+		cmocka_unit_test(test_escaped_grandchild),
+		cmocka_unit_test(test_escaped_grandchild_forked),
 		cmocka_unit_test(test_maxrss),
 		cmocka_unit_test(test_wall_time),
 		cmocka_unit_test(test_cpu_time),
