@@ -2,6 +2,7 @@
 #include "cmd.h"
 #include "calibrate.h"
 #include "error.h"
+#include "jsontext.h"
 #include "report.h"
 #include "revs.h"
 #include "runner.h"

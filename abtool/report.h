@@ -45,10 +45,6 @@ struct ab_report_input {
 /* Build the JSON report document (new reference). */
 json_t *ab_report_document(const struct ab_report_input *in);
 
-/* Serialize the document as abtool writes it: indented, keys in insertion
- * order, reals with 10 significant digits, trailing newline (new string). */
-char *ab_report_json_text(const json_t *doc);
-
 /* Render the Markdown report of a document onto `f`. Every string of the
  * document is escaped (report_md.c, md_write; docs/security.md "Reports").
  * Returns 0 or AB_EIO. */

@@ -285,12 +285,3 @@ json_t *ab_report_document(const struct ab_report_input *in)
 	json_object_set_new(doc, "reproduce", json_string(in->reproduce ? in->reproduce : ""));
 	return doc;
 }
-
-char *ab_report_json_text(const json_t *doc)
-{
-	char *body = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-	char *text = ab_xasprintf("%s\n", body);
-
-	free(body);
-	return text;
-}

@@ -4,6 +4,7 @@
 #include "measure.h"
 #include "env.h"
 #include "error.h"
+#include "jsontext.h"
 #include "report.h"
 #include "runner.h"
 #include "util.h"

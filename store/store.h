@@ -2,7 +2,10 @@
  * schema versioned with PRAGMA user_version and numbered migrations
  * embedded in the binary (store/migrations/NNNN_*.sql), WAL mode with
  * synchronous=NORMAL, foreign keys on, and a busy timeout so concurrent
- * runs can share it. Every statement is prepared with bound parameters. */
+ * runs can share it. Every statement is prepared with bound parameters.
+ * The engine under it is an interface (store_engine.h): callers never
+ * see it; sqlite (store_sqlite.c) unless ab_store_use_engine chose
+ * another. */
 #ifndef AB_STORE_H
 #define AB_STORE_H
 
@@ -15,6 +18,7 @@
 #include "sample.h"
 
 struct ab_store;
+struct ab_store_engine;
 
 /* How long a writer waits for another one before AB_ELOCKED, unless
  * $ABTOOL_BUSY_TIMEOUT_MS says otherwise. */
@@ -30,6 +34,10 @@ struct ab_store;
 int ab_store_open(struct ab_store **out, const char *path);
 
 void ab_store_close(struct ab_store *store);
+
+/* The engine the next ab_store_open uses (borrowed; NULL: sqlite). For
+ * the store's tests, which run once per engine; abtool never calls it. */
+void ab_store_use_engine(const struct ab_store_engine *engine);
 
 /* The path given to ab_store_open (borrowed). */
 const char *ab_store_path(const struct ab_store *store);

@@ -8,6 +8,8 @@
 #include "store.h"
 #include "util.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -624,6 +626,104 @@ static void test_export_import(void **state)
 	free(path_b);
 }
 
+/* A run written through the store and read back: the plan, a sample with
+ * the extremes of its columns (int64 limits, a double's last bit, NULL
+ * against empty text, optional columns), the claim, the finish with its
+ * derived results, and an export and import of that run. Run on every
+ * engine (test_store_text runs these tests on the text engine). */
+static void test_run_round_trip(void **state)
+{
+	static const char *const names[] = {"wall_ns", "ratio", "missing"};
+	static char *row_params[] = {"{\"lanes\":1}"};
+	static const char report[] = "{\"run_id\":4,\"metric\":\"wall_ns\",\"rows\":[{\"better\":"
+				     "\"lower\",\"ratio\":0.9}],\"rules\":[{\"metric\":\"wall_ns\"}]}";
+	struct fixture *f = *state;
+	struct ab_plan_entry e[3] = {{0, 0, -1, 0, 0, 0}, {1, 0, 0, -1, 1, 1}, {2, 0, 0, -1, 0, 1}};
+	struct ab_plan plan = {.entries = e, .n = 3};
+	char hash[65];
+	struct ab_run_meta m = {.kind = "ab", .experiment_hash = hash, .experiment_name = "rt",
+				.experiment_path = "rt.yaml", .experiment_text = "name: rt\n", .design = "rt-design",
+				.repo = "/src/rt", .parent_oid = OID("aaaa1111"), .candidate_oid = OID("eeee5555"),
+				.exact_parent = 1, .seed = UINT64_MAX, .pairs = 1, .warmup = 1,
+				.row_params_json = row_params, .nrows = 1};
+	double metrics[3] = {0.1 + 0.2, 5e-324, NAN};
+	struct ab_sample s = {.entry = e[1], .status = AB_SAMPLE_DONE, .started_unix = 1767434400,
+			      .wall_ns = INT64_MAX, .user_ns = INT64_MIN, .sys_ns = 0, .maxrss_bytes = -1,
+			      .exit_code = -1, .signal = 9, .timed_out = 1, .flags = AB_FLAG_CONTENDED,
+			      .checksum = "", .metrics = metrics, .nmetrics = 3, .padding_bytes = -1,
+			      .other_cpu_ns = 0, .stdout_text = "out\n"};
+	struct ab_rule_record rule = {"r", "pass", NULL};
+	struct ab_sample *got;
+	struct ab_store *b;
+	char *path_b = ab_path_join(f->dir, "rt.db");
+	json_t *doc, *counts, *run;
+	size_t n;
+	int64_t id;
+	int existed;
+
+	ab_sha256_hex(hash, m.experiment_text, strlen(m.experiment_text));
+	assert_int_equal(ab_store_run_create(f->store, &m, &plan), 0);
+	assert_int_equal(m.id, 4);
+	assert_int_equal(ab_store_sample_put(f->store, m.id, &s, names), 0);
+	s.entry.seq = 7;
+	assert_int_equal(ab_store_sample_put(f->store, m.id, &s, names), AB_EIO);
+	assert_int_equal(ab_store_samples_load(f->store, m.id, names, 3, &got, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(got[0].entry.warmup, 0);
+	assert_int_equal(got[0].entry.pair, -1);
+	assert_int_equal(got[0].padding_bytes, -1);
+	assert_int_equal(got[0].other_cpu_ns, -1);
+	assert_null(got[0].checksum);
+	assert_int_equal(got[1].entry.side, 1);
+	assert_int_equal(got[1].entry.order, 1);
+	assert_int_equal(got[1].wall_ns, INT64_MAX);
+	assert_int_equal(got[1].user_ns, INT64_MIN);
+	assert_int_equal(got[1].maxrss_bytes, -1);
+	assert_int_equal(got[1].exit_code, -1);
+	assert_int_equal(got[1].signal, 9);
+	assert_int_equal(got[1].flags, AB_FLAG_CONTENDED);
+	assert_string_equal(got[1].checksum, "");
+	assert_null(got[1].error);
+	assert_string_equal(got[1].stdout_text, "out\n");
+	assert_int_equal(got[1].padding_bytes, -1);
+	assert_int_equal(got[1].other_cpu_ns, 0);
+	assert_true(got[1].metrics[0] == 0.1 + 0.2);
+	assert_true(got[1].metrics[1] == 5e-324);
+	assert_true(isnan(got[1].metrics[2]));
+	ab_samples_free(got, n);
+
+	assert_int_equal(ab_store_run_claim(f->store, m.id, NULL, "{\"pid\":1}"), 1);
+	assert_int_equal(ab_store_run_claim(f->store, m.id, NULL, "{\"pid\":2}"), 0);
+	assert_int_equal(ab_store_run_finish(f->store, m.id, "accepted", "[]", report, &rule, 1), 0);
+	assert_int_equal(ab_store_sample_counts(f->store, m.id, &counts), 0);
+	assert_int_equal(json_integer_value(json_object_get(counts, "done")), 1);
+	assert_int_equal(json_integer_value(json_object_get(counts, "warmup")), 1);
+	json_decref(counts);
+	assert_int_equal(ab_store_run_get(f->store, m.id, &run), 0);
+	assert_true((uint64_t)json_integer_value(json_object_get(run, "seed")) == UINT64_MAX);
+	assert_close(json_real_value(json_object_get(run, "ratio_min")), 0.9, 9);
+	json_decref(run);
+
+	assert_int_equal(ab_store_export(f->store, m.id, AB_STORE_EXPORT_SAMPLES, &doc), 0);
+	if (ab_store_open(&b, path_b) < 0)
+		fail_msg("open: %s", ab_error_last());
+	assert_int_equal(ab_store_import(b, doc, &id, &existed), 0);
+	assert_int_equal(id, 1);
+	{
+		json_t *again, *ca, *cb;
+		assert_int_equal(ab_store_export(b, id, AB_STORE_EXPORT_SAMPLES, &again), 0);
+		ca = comparable(doc);
+		cb = comparable(again);
+		assert_true(json_equal(ca, cb));
+		json_decref(ca);
+		json_decref(cb);
+		json_decref(again);
+	}
+	ab_store_close(b);
+	json_decref(doc);
+	free(path_b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -637,6 +737,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_designs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_designs_standing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_export_import, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_round_trip, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

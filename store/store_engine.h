@@ -1,0 +1,163 @@
+/* store_engine.h - the database engine under the store: an interface of
+ * function pointers at the level of prepared statements, so that the
+ * store's sections (store*.c) never name the engine. The sqlite engine
+ * (store_sqlite.c) is the one abtool links; an engine for a server
+ * database implements the same table.
+ *
+ * What every engine must guarantee (the contract):
+ *
+ *   SQL. The store writes one SQL text per statement, with parameters
+ *   numbered ?1..?N (each number may appear more than once, or not at
+ *   all); an engine whose placeholders are spelled otherwise ($1..$N)
+ *   renumbers them, outside string literals and quoted names. A script
+ *   (exec) is statements separated by semicolons, without parameters.
+ *   Statements that differ between engines (full-text search) are asked
+ *   for with `sql`; the migrations are the embedded files under
+ *   `migrations`, numbered NNNN_name.sql from 1, applied in order.
+ *
+ *   Values. A parameter is bound as an int64, a double, a text (copied
+ *   by the engine before bind returns; may hold any byte but NUL), a
+ *   blob (copied) or NULL, by its number; a number never bound is NULL.
+ *   What is read back is what was stored, exactly: an int64 to the last
+ *   bit (every value of int64_t), a double to the last bit (an engine
+ *   that moves values as text writes 17 significant digits), text
+ *   byte for byte, NULL distinct from the empty text and from 0. A
+ *   column's type (column_type) is that of the value in the current
+ *   row: AB_DB_INT for integers, AB_DB_FLOAT for reals, AB_DB_TEXT,
+ *   AB_DB_BLOB, AB_DB_NULL; reading a column in another type converts
+ *   as sqlite does (text of a number, number of a numeric text).
+ *   Pointers returned by column_text, column_blob and column_name stay
+ *   valid until the statement is stepped again, reset or finalized.
+ *
+ *   Statements. step returns AB_DB_ROW with a row to read, AB_DB_DONE
+ *   when there are no more, or a negative value on failure (last_error
+ *   then describes it). An engine may run the whole statement on the
+ *   first step and hand out its rows after (as a server's client library
+ *   does): a statement's effects are complete when step first returns
+ *   AB_DB_DONE, or when a statement with RETURNING gives its first row.
+ *   reset makes a statement ready to run again and clears its bindings.
+ *   changes is the number of rows the last completed INSERT, UPDATE or
+ *   DELETE changed; last_insert_id the id (INTEGER PRIMARY KEY) of the
+ *   row the last INSERT added on this connection.
+ *
+ *   Transactions. Outside begin/commit every statement commits on its
+ *   own. begin(write = 1) takes the database's write lock at once (a
+ *   concurrent writer waits up to the open's lock_wait_ms, then the
+ *   call fails with AB_DB_FAULT_BUSY), so two processes never both
+ *   apply one migration; begin(write = 0) starts a read transaction
+ *   that sees one snapshot of the database. rollback never fails and
+ *   may be called when the transaction is already gone.
+ *
+ *   Errors. Nothing prints. last_error describes the connection's last
+ *   failure (fault kind, the system errno when the failure was an I/O
+ *   one, the engine's message) until the next call on the connection;
+ *   the store turns it into the user's message (store_core.c db_error).
+ */
+#ifndef AB_STORE_ENGINE_H
+#define AB_STORE_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ab_store_engine;
+
+/* A connection. Each engine's own struct; the store never looks inside. */
+struct ab_db;
+
+/* A prepared statement. Each engine's struct begins with this member so
+ * that the store's helpers (store_core.h) reach the engine from it. */
+struct ab_db_stmt {
+	const struct ab_store_engine *engine;
+};
+
+enum { AB_DB_DONE = 0, AB_DB_ROW = 1 };
+
+enum ab_db_type { AB_DB_NULL, AB_DB_INT, AB_DB_FLOAT, AB_DB_TEXT, AB_DB_BLOB };
+
+/* What went wrong, as far as the store's messages tell apart. */
+enum ab_db_fault {
+	AB_DB_FAULT_OTHER,
+	AB_DB_FAULT_BUSY,      /* another connection holds the lock beyond the wait */
+	AB_DB_FAULT_NOTADB,    /* the file or server is not a database */
+	AB_DB_FAULT_CORRUPT,   /* the database is damaged */
+	AB_DB_FAULT_FULL,      /* no room: disk full or a size limit */
+};
+
+struct ab_db_error {
+	enum ab_db_fault fault;
+	int sys_errno;          /* errno of an I/O failure (file system), or 0 */
+	const char *message;    /* the engine's text (borrowed; valid until the next call) */
+};
+
+/* The engine-specific statements the store asks for (sql). The FTS5 index
+ * of migration 0002 is sqlite's; another engine has its own full-text
+ * search, with the same parameters and result columns. */
+enum ab_db_sql {
+	/* A condition on runs r: the run matches the full-text query ?%d
+	 * (a format with one %d: the parameter number). */
+	AB_DB_SQL_SEARCH_RUNS,
+	/* Script: make the (temporary, connection-local) word table of
+	 * AB_DB_SQL_WORDS_* empty and ready. */
+	AB_DB_SQL_WORDS_SETUP,
+	/* Add word ?2 as document ?1 (0, 1, ...) to the word table. */
+	AB_DB_SQL_WORDS_ADD,
+	/* The documents (one column) whose first term some earlier document
+	 * of the word table also has: words that stem alike. */
+	AB_DB_SQL_WORDS_REPEATED,
+	/* Script: empty the word table. */
+	AB_DB_SQL_WORDS_CLEAR,
+	/* A format with two %zu (word number, parameter number): the
+	 * documents of the search index matching full-text query ?N as
+	 * (word, doc, rank), lower rank better, only experiment, design and
+	 * note documents; joined with UNION ALL, one per word. */
+	AB_DB_SQL_MEMORY_MATCH,
+};
+
+struct ab_store_engine {
+	const char *name;
+	/* The embedded migrations' path prefix, e.g. "store/migrations/". */
+	const char *migrations;
+	/* Connect to the database `path` (created when missing), waiting up
+	 * to lock_wait_ms for another connection's lock. 0; or a negative
+	 * AB_E* code with *out NULL and the error message set (ab_error_set,
+	 * naming the path); or a negative code with *out set: last_error
+	 * tells why and *what names the step that failed (close *out). */
+	int (*open)(struct ab_db **out, const char *path, int lock_wait_ms, const char **what);
+	void (*close)(struct ab_db *db);
+	/* Run a script of statements without parameters. 0 or negative. */
+	int (*exec)(struct ab_db *db, const char *sql);
+	/* Prepare one statement. 0 or negative (*out NULL). */
+	int (*prepare)(struct ab_db *db, const char *sql, struct ab_db_stmt **out);
+	int (*bind_int64)(struct ab_db_stmt *st, int i, int64_t v);
+	int (*bind_double)(struct ab_db_stmt *st, int i, double v);
+	int (*bind_text)(struct ab_db_stmt *st, int i, const char *s, size_t len);
+	int (*bind_blob)(struct ab_db_stmt *st, int i, const void *p, size_t len);
+	int (*bind_null)(struct ab_db_stmt *st, int i);
+	int (*step)(struct ab_db_stmt *st);
+	int (*column_count)(struct ab_db_stmt *st);
+	const char *(*column_name)(struct ab_db_stmt *st, int i);
+	enum ab_db_type (*column_type)(struct ab_db_stmt *st, int i);
+	int64_t (*column_int64)(struct ab_db_stmt *st, int i);
+	double (*column_double)(struct ab_db_stmt *st, int i);
+	const char *(*column_text)(struct ab_db_stmt *st, int i);          /* NULL for NULL */
+	const void *(*column_blob)(struct ab_db_stmt *st, int i, size_t *len);
+	void (*reset)(struct ab_db_stmt *st);
+	void (*finalize)(struct ab_db_stmt *st);                           /* NULL: no-op */
+	int (*begin)(struct ab_db *db, int write);
+	int (*commit)(struct ab_db *db);
+	void (*rollback)(struct ab_db *db);
+	int64_t (*changes)(struct ab_db *db);
+	int64_t (*last_insert_id)(struct ab_db *db);
+	void (*last_error)(struct ab_db *db, struct ab_db_error *out);
+	/* The schema version (0 for a new database); set it inside a
+	 * migration's transaction. 0 or negative. */
+	int (*schema_version)(struct ab_db *db, int *out);
+	int (*set_schema_version)(struct ab_db *db, int version);
+	/* An engine-specific statement (static text). */
+	const char *(*sql)(enum ab_db_sql which);
+};
+
+/* The sqlite engine (store_sqlite.c): one file per store, WAL. */
+extern const struct ab_store_engine ab_store_engine_sqlite;
+
+#endif

@@ -1,0 +1,357 @@
+/* store_history.c - the store's history (docs/history.md): runs by
+ * filter and full-text search, designs and their standing, notes, rule
+ * results and sample counts (see store.h). */
+#include "store.h"
+#include "store_core.h"
+#include "error.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AB_SEARCH_MAX_TERMS 16
+
+/*
+ * Split the user's search text into FTS5 queries, one per term. A term is
+ * a "double-quoted phrase" or a run of non-space characters; each becomes
+ * an FTS5 string ("..." with inner quotes doubled), so operators, column
+ * filters and stray quotes in the text are searched for, never parsed. A
+ * word ending in '*' (other than "*" alone) becomes a prefix query.
+ */
+static int search_terms(char ***out, const char *text)
+{
+	const char *p = text;
+	char **terms = NULL;
+
+	*out = NULL;
+	while (*p) {
+		const char *start, *end, *q;
+		int prefix = 0;
+		char *term, *w;
+
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		if (*p == '"') {
+			start = ++p;
+			while (*p && *p != '"')
+				p++;
+			end = p;
+			if (*p)
+				p++;
+		} else {
+			start = p;
+			while (*p && !isspace((unsigned char)*p))
+				p++;
+			end = p;
+			if (end - start > 1 && end[-1] == '*') {
+				prefix = 1;
+				end--;
+			}
+		}
+		if (end == start)
+			continue;
+		if (ab_strv_len(terms) == AB_SEARCH_MAX_TERMS) {
+			ab_strv_free(terms);
+			return ab_error_set(AB_EINVALID, "search text '%s' has more than %d words", text,
+					    AB_SEARCH_MAX_TERMS);
+		}
+		term = w = ab_xmalloc(2 * (size_t)(end - start) + 4);
+		*w++ = '"';
+		for (q = start; q < end; q++) {
+			if (*q == '"')
+				*w++ = '"';
+			*w++ = *q;
+		}
+		*w++ = '"';
+		if (prefix)
+			*w++ = '*';
+		*w = '\0';
+		ab_strv_push(&terms, term);
+	}
+	if (!terms)
+		return ab_error_set(AB_EINVALID, "search text '%s' has no words", text);
+	*out = terms;
+	return 0;
+}
+
+/* ratio_best and ratio_worst of a history row from its ratio_min and
+ * ratio_max columns (which is best depends on the metric's direction). */
+static void add_headline(json_t *o)
+{
+	json_t *lo = json_incref(json_object_get(o, "ratio_min")), *hi = json_incref(json_object_get(o, "ratio_max"));
+	int higher = json_is_string(json_object_get(o, "better")) &&
+		     !strcmp(json_string_value(json_object_get(o, "better")), "higher");
+
+	json_object_del(o, "ratio_min");
+	json_object_del(o, "ratio_max");
+	if (!json_is_number(lo) || !json_is_number(hi)) {
+		json_object_set_new(o, "ratio_best", json_null());
+		json_object_set_new(o, "ratio_worst", json_null());
+	} else {
+		json_object_set(o, "ratio_best", higher ? hi : lo);
+		json_object_set(o, "ratio_worst", higher ? lo : hi);
+	}
+	json_decref(lo);
+	json_decref(hi);
+}
+
+int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, json_t **out)
+{
+	const char *params[8 + AB_SEARCH_MAX_TERMS];
+	char **terms = NULL, *sql = NULL, *rev_end = NULL, buf[160];
+	struct ab_db_stmt *st = NULL;
+	int n = 0, i, err, rc;
+	json_t *list;
+
+	*out = NULL;
+	if (f->grep && (err = search_terms(&terms, f->grep)) < 0)
+		return err;
+	ab_sql_append(&sql,
+		   "SELECT r.id, r.uuid, r.kind, r.created_at, r.finished_at, r.status, r.verdict, r.repo, "
+		   "r.parent_oid, r.candidate_oid, r.exact_parent, r.seed, r.pairs, r.warmup, "
+		   "r.abtool_version, d.name AS design, e.name AS experiment, e.hypothesis, r.reasons, "
+		   "(SELECT count(*) FROM notes n WHERE n.run_id = r.id OR (n.run_id IS NULL AND "
+		   "n.design_id = r.design_id)) AS notes, r.metric, r.better, r.ratio_min, r.ratio_max, "
+		   "(SELECT json_group_array(json_object('name', x.name, 'parent', x.parent_oid, "
+		   "'candidate', x.candidate_oid)) FROM (SELECT name, parent_oid, candidate_oid "
+		   "FROM run_dependencies WHERE run_id = r.id ORDER BY rowid) x) AS dependencies "
+		   "FROM runs r JOIN designs d ON d.id = r.design_id "
+		   "JOIN experiments e ON e.id = r.experiment_id WHERE 1");
+	if (f->verdict) {
+		params[n++] = f->verdict;
+		snprintf(buf, sizeof(buf), " AND r.verdict = ?%d", n);
+		ab_sql_append(&sql, buf);
+	}
+	if (f->design) {
+		params[n++] = f->design;
+		snprintf(buf, sizeof(buf), " AND d.name = ?%d", n);
+		ab_sql_append(&sql, buf);
+	}
+	if (f->experiment) {
+		params[n++] = f->experiment;
+		snprintf(buf, sizeof(buf), " AND e.name = ?%d", n);
+		ab_sql_append(&sql, buf);
+	}
+	if (f->rev) {
+		/* Hex digits sort below 'g': every oid with the prefix lies in
+		 * [prefix, prefix + "g"), an index range. */
+		rev_end = ab_xasprintf("%sg", f->rev);
+		params[n++] = f->rev;
+		params[n++] = rev_end;
+		snprintf(buf, sizeof(buf), " AND r.id IN (SELECT run_id FROM run_revisions "
+			 "WHERE oid >= ?%d AND oid < ?%d)", n - 1, n);
+		ab_sql_append(&sql, buf);
+	}
+	if (f->since) {
+		params[n++] = f->since;
+		snprintf(buf, sizeof(buf), " AND r.created_at >= ?%d", n);
+		ab_sql_append(&sql, buf);
+	}
+	if (f->until) {
+		params[n++] = f->until;
+		snprintf(buf, sizeof(buf), " AND r.created_at < ?%d", n);
+		ab_sql_append(&sql, buf);
+	}
+	for (i = 0; terms && terms[i]; i++) {
+		char *clause;
+		params[n++] = terms[i];
+		clause = ab_xasprintf(ab_db_sql(store, AB_DB_SQL_SEARCH_RUNS), n);
+		ab_sql_append(&sql, " AND ");
+		ab_sql_append(&sql, clause);
+		free(clause);
+	}
+	snprintf(buf, sizeof(buf), " ORDER BY r.created_at DESC, r.id DESC LIMIT %lld",
+		 f->limit > 0 ? (long long)f->limit : -1LL);
+	ab_sql_append(&sql, buf);
+
+	if ((err = ab_db_prepare(store, &st, sql)) < 0)
+		goto out;
+	for (i = 0; i < n; i++)
+		ab_db_bind_text(st, i + 1, params[i]);
+	list = json_array();
+	while ((rc = ab_db_step(st)) == AB_DB_ROW) {
+		json_t *o = ab_db_row_object(st);
+		add_headline(o);
+		ab_json_parse_member(o, "reasons");
+		if (!json_is_array(json_object_get(o, "reasons")))
+			json_object_set_new(o, "reasons", json_array());
+		ab_json_parse_member(o, "dependencies");
+		if (!json_is_array(json_object_get(o, "dependencies")))
+			json_object_set_new(o, "dependencies", json_array());
+		json_array_append_new(list, o);
+	}
+	if (rc != AB_DB_DONE) {
+		err = ab_db_error(store, "searching the history");
+		json_decref(list);
+	} else {
+		*out = list;
+	}
+out:
+	ab_db_finalize(st);
+	ab_strv_free(terms);
+	free(rev_end);
+	free(sql);
+	return err;
+}
+
+int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
+{
+	struct ab_db_stmt *st;
+	json_t *list;
+	int err, rc;
+
+	*out = NULL;
+	if ((err = ab_db_prepare(store, &st,
+			   "WITH x AS (SELECT d.id, d.name, d.created_at, "
+			   "(SELECT count(*) FROM runs r WHERE r.design_id = d.id) AS runs, "
+			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id AND r.kind = 'ab' "
+			   "AND r.verdict IN ('accepted', 'rejected') "
+			   "ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS decided, "
+			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id "
+			   "ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS newest, "
+			   "(SELECT n.id FROM notes n WHERE n.design_id = d.id OR n.run_id IN "
+			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id) "
+			   "ORDER BY n.created_at DESC, n.id DESC LIMIT 1) AS last_note "
+			   "FROM designs d) "
+			   "SELECT x.id, x.name AS design, x.created_at, x.runs, "
+			   "l.id AS latest_run, l.created_at AS latest_created_at, l.verdict AS latest_verdict, "
+			   "l.reasons AS latest_reasons, w.id AS newest_run, w.created_at AS newest_created_at, "
+			   "w.status AS newest_status, w.kind AS newest_kind, w.verdict AS newest_verdict, "
+			   "(SELECT count(*) FROM notes n WHERE n.design_id = x.id OR n.run_id IN "
+			   "(SELECT r.id FROM runs r WHERE r.design_id = x.id)) AS notes, "
+			   "nt.text AS last_note, nt.created_at AS last_note_created_at "
+			   "FROM x LEFT JOIN runs l ON l.id = x.decided LEFT JOIN runs w ON w.id = x.newest "
+			   "LEFT JOIN notes nt ON nt.id = x.last_note "
+			   "WHERE ?1 = 0 OR l.verdict = 'rejected' "
+			   "ORDER BY coalesce(w.created_at, x.created_at) DESC, x.id DESC")) < 0)
+		return err;
+	ab_db_bind_int64(st, 1, rejected_only != 0);
+	list = json_array();
+	while ((rc = ab_db_step(st)) == AB_DB_ROW) {
+		json_t *o = ab_db_row_object(st);
+		ab_json_parse_member(o, "latest_reasons");
+		json_array_append_new(list, o);
+	}
+	if (rc != AB_DB_DONE) {
+		err = ab_db_error(store, "listing designs");
+		json_decref(list);
+	} else {
+		*out = list;
+	}
+	ab_db_finalize(st);
+	return err;
+}
+
+/* The error for an unknown design, with the closest known name. */
+static int design_not_found(struct ab_store *store, const char *name)
+{
+	struct ab_db_stmt *st;
+	char *best = NULL;
+	size_t best_d = (size_t)-1;
+
+	if (ab_db_prepare(store, &st, "SELECT name FROM designs") == 0) {
+		while (ab_db_step(st) == AB_DB_ROW) {
+			const char *cand = ab_db_column_text(st, 0);
+			size_t d = ab_edit_distance(name, cand);
+			if (d < best_d) {
+				best_d = d;
+				free(best);
+				best = ab_xstrdup(cand);
+			}
+		}
+		ab_db_finalize(st);
+	}
+	if (best && best_d <= 3 && best_d < strlen(name))
+		ab_error_set(AB_ENOTFOUND, "no design '%s' in the store '%s'; did you mean '%s'?",
+			     name, store->path, best);
+	else
+		ab_error_set(AB_ENOTFOUND, "no design '%s' in the store '%s'; list designs with "
+			     "'abtool designs'", name, store->path);
+	free(best);
+	return AB_ENOTFOUND;
+}
+
+int ab_store_note_add(struct ab_store *store, int64_t run_id, const char *design, const char *text,
+		      int64_t *out)
+{
+	struct ab_db_stmt *st;
+	const char *p;
+	int64_t did = 0;
+	char now[32];
+	int err, rc;
+
+	for (p = text; p && *p && isspace((unsigned char)*p); p++)
+		;
+	if (!p || !*p)
+		return ab_error_set(AB_EINVALID, "a note needs some text");
+	if (run_id > 0)
+		err = ab_db_prepare(store, &st, "SELECT design_id FROM runs WHERE id = ?1");
+	else
+		err = ab_db_prepare(store, &st, "SELECT id FROM designs WHERE name = ?2");
+	if (err < 0)
+		return err;
+	ab_db_bind_int64(st, 1, run_id);
+	ab_db_bind_text(st, 2, design);
+	rc = ab_db_step(st);
+	if (rc == AB_DB_ROW)
+		did = ab_db_column_int64(st, 0);
+	ab_db_finalize(st);
+	if (rc == AB_DB_DONE && run_id > 0)
+		return ab_error_set(AB_ENOTFOUND, "store '%s' has no run %lld; list runs with "
+				    "'abtool history'", store->path, (long long)run_id);
+	if (rc == AB_DB_DONE)
+		return design_not_found(store, design ? design : "");
+	if (rc != AB_DB_ROW)
+		return ab_db_error(store, "finding what the note is about");
+
+	ab_store_now_iso(now);
+	if ((err = ab_db_prepare(store, &st, "INSERT INTO notes(run_id, design_id, created_at, text) "
+				       "VALUES (?1, ?2, ?3, ?4)")) < 0)
+		return err;
+	if (run_id > 0)
+		ab_db_bind_int64(st, 1, run_id);
+	else
+		ab_db_bind_null(st, 1);
+	ab_db_bind_int64(st, 2, did);
+	ab_db_bind_text(st, 3, now);
+	ab_db_bind_text(st, 4, text);
+	err = ab_db_step_done(store, st, "adding the note");
+	if (!err && out)
+		*out = store->engine->last_insert_id(store->db);
+	ab_db_finalize(st);
+	return err;
+}
+
+int ab_store_notes(struct ab_store *store, int64_t run_id, json_t **out)
+{
+	return ab_db_query_run_rows(store,
+			      "SELECT n.id, n.created_at, CASE WHEN n.run_id IS NULL THEN 'design' "
+			      "ELSE 'run' END AS scope, n.text FROM notes n JOIN runs r ON r.id = ?1 "
+			      "WHERE n.run_id = r.id OR (n.run_id IS NULL AND n.design_id = r.design_id) "
+			      "ORDER BY n.created_at, n.id", run_id, "reading notes", out);
+}
+
+int ab_store_rule_results(struct ab_store *store, int64_t run_id, json_t **out)
+{
+	return ab_db_query_run_rows(store, "SELECT idx, name, outcome, detail FROM rule_results "
+				     "WHERE run_id = ?1 ORDER BY idx", run_id, "reading rule results", out);
+}
+
+int ab_store_sample_counts(struct ab_store *store, int64_t run_id, json_t **out)
+{
+	json_t *rows;
+	int err = ab_db_query_run_rows(store,
+				 "SELECT coalesce(sum(status != 2), 0) AS planned, "
+				 "coalesce(sum(status = 1), 0) AS done, "
+				 "coalesce(sum(status = 1 AND error IS NOT NULL), 0) AS failed, "
+				 "coalesce(sum(status = 2), 0) AS superseded, "
+				 "coalesce(sum(status != 2 AND warmup >= 0), 0) AS warmup "
+				 "FROM samples WHERE run_id = ?1", run_id, "counting samples", &rows);
+
+	*out = err ? NULL : json_incref(json_array_get(rows, 0));
+	json_decref(rows);
+	return err;
+}

@@ -1,0 +1,373 @@
+/* store_sqlite.c - the sqlite engine of the store (store_engine.h): one
+ * file per store, WAL mode with synchronous=NORMAL, foreign keys on, a
+ * busy timeout so concurrent runs can share it, FTS5 for search. */
+#include "store_engine.h"
+#include "error.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
+
+#include <sqlite3.h>
+
+struct ab_db {
+	sqlite3 *db;
+	char *path;
+};
+
+struct sq_stmt {
+	struct ab_db_stmt base;
+	sqlite3_stmt *st;
+};
+
+#define SQ(s) (((struct sq_stmt *)(s))->st)
+
+/*
+ * Whether a write to the store may have failed for want of room: a file
+ * size limit applies (RLIMIT_FSIZE), or its file system has less than
+ * 1 MiB left. sqlite reports a failed write without errno when later
+ * calls have changed it.
+ */
+static int no_room(const char *path)
+{
+	char *dir = ab_xstrdup(path), *slash = strrchr(dir, '/');
+	struct rlimit rl;
+	struct statvfs sv;
+	int full = getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY;
+
+	if (slash)
+		slash[slash == dir] = '\0';
+	if (!full && statvfs(slash ? dir : ".", &sv) == 0)
+		full = (unsigned long long)sv.f_bavail * sv.f_frsize < 1024 * 1024;
+	free(dir);
+	return full;
+}
+
+static void sq_last_error(struct ab_db *db, struct ab_db_error *out)
+{
+	int rc = sqlite3_extended_errcode(db->db);
+
+	out->message = sqlite3_errmsg(db->db);
+	out->sys_errno = 0;
+	/* errno is the I/O error's only: other errors leave a stale one */
+	if ((rc & 0xff) == SQLITE_IOERR || (rc & 0xff) == SQLITE_FULL || (rc & 0xff) == SQLITE_CANTOPEN)
+		out->sys_errno = sqlite3_system_errno(db->db);
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		out->fault = AB_DB_FAULT_BUSY;
+		break;
+	case SQLITE_NOTADB:
+		out->fault = AB_DB_FAULT_NOTADB;
+		break;
+	case SQLITE_CORRUPT:
+		out->fault = AB_DB_FAULT_CORRUPT;
+		break;
+	case SQLITE_FULL:
+		out->fault = AB_DB_FAULT_FULL;
+		break;
+	default:
+		out->fault = rc == SQLITE_IOERR_WRITE && no_room(db->path) ? AB_DB_FAULT_FULL
+									    : AB_DB_FAULT_OTHER;
+	}
+}
+
+static int sq_exec(struct ab_db *db, const char *sql)
+{
+	return sqlite3_exec(db->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : AB_EIO;
+}
+
+static void sq_close(struct ab_db *db)
+{
+	if (!db)
+		return;
+	sqlite3_close_v2(db->db);
+	free(db->path);
+	free(db);
+}
+
+static int sq_open(struct ab_db **out, const char *path, int lock_wait_ms, const char **what)
+{
+	struct ab_db *db;
+	char *dir = ab_xstrdup(path), *slash = strrchr(dir, '/'), *file;
+	int err;
+
+	*out = NULL;
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if ((err = ab_mkdir_p(dir)) < 0) {
+			char *why = ab_xstrdup(ab_error_last());
+			ab_error_set(err, "cannot create the store '%s': %s; give --store a file in a folder "
+				     "you can write", path, why);
+			free(why);
+			free(dir);
+			return err;
+		}
+	}
+	free(dir);
+	db = ab_xcalloc(1, sizeof(*db));
+	db->path = ab_xstrdup(path);
+	/* sqlite gives "" a temporary database and ":memory:" (and, where URIs
+	 * are on, "file:...?mode=memory") one in memory: a relative name is
+	 * always opened as ./NAME, a file, never a special name. */
+	file = path[0] == '/' ? ab_xstrdup(path) : ab_xasprintf("./%s", path);
+	if (sqlite3_open_v2(file, &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		int sys = db->db ? sqlite3_system_errno(db->db) : 0;
+		err = ab_error_set(AB_EIO, "cannot open the store '%s': %s%s%s; give --store a file in a "
+				   "folder you can write", path,
+				   db->db ? sqlite3_errmsg(db->db) : "out of memory",
+				   sys ? ": " : "", sys ? strerror(sys) : "");
+		free(file);
+		sq_close(db);
+		return err;
+	}
+	free(file);
+	sqlite3_busy_timeout(db->db, lock_wait_ms);
+	sqlite3_extended_result_codes(db->db, 1);
+	*out = db;
+	/* journal_mode=WAL touches the file first: a file that is not a
+	 * database fails here with SQLITE_NOTADB. */
+	*what = "enabling WAL";
+	if ((err = sq_exec(db, "PRAGMA journal_mode=WAL")) < 0)
+		return err;
+	*what = "configuring";
+	return sq_exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON");
+}
+
+static int sq_prepare(struct ab_db *db, const char *sql, struct ab_db_stmt **out)
+{
+	sqlite3_stmt *st;
+	struct sq_stmt *s;
+
+	*out = NULL;
+	if (sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return AB_EIO;
+	s = ab_xmalloc(sizeof(*s));
+	s->base.engine = &ab_store_engine_sqlite;
+	s->st = st;
+	*out = &s->base;
+	return 0;
+}
+
+static int sq_rc(int rc)
+{
+	return rc == SQLITE_OK ? 0 : AB_EIO;
+}
+
+static int sq_bind_int64(struct ab_db_stmt *st, int i, int64_t v)
+{
+	return sq_rc(sqlite3_bind_int64(SQ(st), i, v));
+}
+
+static int sq_bind_double(struct ab_db_stmt *st, int i, double v)
+{
+	return sq_rc(sqlite3_bind_double(SQ(st), i, v));
+}
+
+static int sq_bind_text(struct ab_db_stmt *st, int i, const char *s, size_t len)
+{
+	return sq_rc(sqlite3_bind_text64(SQ(st), i, s, len, SQLITE_TRANSIENT, SQLITE_UTF8));
+}
+
+static int sq_bind_blob(struct ab_db_stmt *st, int i, const void *p, size_t len)
+{
+	return sq_rc(sqlite3_bind_blob64(SQ(st), i, p, len, SQLITE_TRANSIENT));
+}
+
+static int sq_bind_null(struct ab_db_stmt *st, int i)
+{
+	return sq_rc(sqlite3_bind_null(SQ(st), i));
+}
+
+static int sq_step(struct ab_db_stmt *st)
+{
+	int rc = sqlite3_step(SQ(st));
+
+	return rc == SQLITE_ROW ? AB_DB_ROW : rc == SQLITE_DONE ? AB_DB_DONE : AB_EIO;
+}
+
+static int sq_column_count(struct ab_db_stmt *st)
+{
+	return sqlite3_column_count(SQ(st));
+}
+
+static const char *sq_column_name(struct ab_db_stmt *st, int i)
+{
+	return sqlite3_column_name(SQ(st), i);
+}
+
+static enum ab_db_type sq_column_type(struct ab_db_stmt *st, int i)
+{
+	switch (sqlite3_column_type(SQ(st), i)) {
+	case SQLITE_INTEGER:
+		return AB_DB_INT;
+	case SQLITE_FLOAT:
+		return AB_DB_FLOAT;
+	case SQLITE_NULL:
+		return AB_DB_NULL;
+	case SQLITE_BLOB:
+		return AB_DB_BLOB;
+	default:
+		return AB_DB_TEXT;
+	}
+}
+
+static int64_t sq_column_int64(struct ab_db_stmt *st, int i)
+{
+	return sqlite3_column_int64(SQ(st), i);
+}
+
+static double sq_column_double(struct ab_db_stmt *st, int i)
+{
+	return sqlite3_column_double(SQ(st), i);
+}
+
+static const char *sq_column_text(struct ab_db_stmt *st, int i)
+{
+	return (const char *)sqlite3_column_text(SQ(st), i);
+}
+
+static const void *sq_column_blob(struct ab_db_stmt *st, int i, size_t *len)
+{
+	const void *p = sqlite3_column_blob(SQ(st), i);
+
+	*len = (size_t)sqlite3_column_bytes(SQ(st), i);
+	return p;
+}
+
+static void sq_reset(struct ab_db_stmt *st)
+{
+	sqlite3_reset(SQ(st));
+	sqlite3_clear_bindings(SQ(st));
+}
+
+static void sq_finalize(struct ab_db_stmt *st)
+{
+	if (!st)
+		return;
+	sqlite3_finalize(SQ(st));
+	free(st);
+}
+
+static int sq_begin(struct ab_db *db, int write)
+{
+	return sq_exec(db, write ? "BEGIN IMMEDIATE" : "BEGIN");
+}
+
+static int sq_commit(struct ab_db *db)
+{
+	return sq_exec(db, "COMMIT");
+}
+
+static void sq_rollback(struct ab_db *db)
+{
+	sqlite3_exec(db->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static int64_t sq_changes(struct ab_db *db)
+{
+	return sqlite3_changes64(db->db);
+}
+
+static int64_t sq_last_insert_id(struct ab_db *db)
+{
+	return sqlite3_last_insert_rowid(db->db);
+}
+
+/* The schema version is PRAGMA user_version. */
+static int sq_schema_version(struct ab_db *db, int *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = 0;
+	if (sqlite3_prepare_v2(db->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return AB_EIO;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*out = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : AB_EIO;
+}
+
+static int sq_set_schema_version(struct ab_db *db, int version)
+{
+	char sql[48];
+
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", version);
+	return sq_exec(db, sql);
+}
+
+/* The FTS5 statements: the search table of migration 0002 (its rowid
+ * encodes the source: ref = rowid / 4, rowid % 4 the kind), and a
+ * temporary FTS5 table with the search table's tokenizer, read back
+ * through fts5vocab, to stem words as the search does. */
+static const char *sq_sql(enum ab_db_sql which)
+{
+	switch (which) {
+	case AB_DB_SQL_SEARCH_RUNS:
+		return "r.id IN (WITH h(kind, ref) AS (SELECT kind, rowid / 4 FROM search WHERE search "
+		       "MATCH ?%d) "
+		       "SELECT x.id FROM runs x WHERE x.experiment_id IN (SELECT ref FROM h WHERE kind = "
+		       "'experiment') "
+		       "OR x.design_id IN (SELECT ref FROM h WHERE kind = 'design') "
+		       "OR x.id IN (SELECT ref FROM h WHERE kind = 'run') "
+		       "OR x.id IN (SELECT n.run_id FROM notes n WHERE n.id IN (SELECT ref FROM h WHERE "
+		       "kind = 'note')) "
+		       "OR x.design_id IN (SELECT n.design_id FROM notes n WHERE n.run_id IS NULL "
+		       "AND n.id IN (SELECT ref FROM h WHERE kind = 'note')))";
+	case AB_DB_SQL_WORDS_SETUP:
+		return "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_words USING "
+		       "fts5(text, tokenize = 'porter unicode61 remove_diacritics 2'); "
+		       "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_terms USING "
+		       "fts5vocab(temp, memory_words, instance); DELETE FROM temp.memory_words";
+	case AB_DB_SQL_WORDS_ADD:
+		return "INSERT INTO temp.memory_words(rowid, text) VALUES (?1, ?2)";
+	case AB_DB_SQL_WORDS_REPEATED:
+		return "SELECT doc FROM temp.memory_terms t WHERE offset = 0 AND "
+		       "EXISTS (SELECT 1 FROM temp.memory_terms u WHERE u.term = t.term "
+		       "AND u.offset = 0 AND u.doc < t.doc)";
+	case AB_DB_SQL_WORDS_CLEAR:
+		return "DELETE FROM temp.memory_words";
+	case AB_DB_SQL_MEMORY_MATCH:
+		return "SELECT %zu AS word, rowid AS doc, rank FROM search WHERE search MATCH ?%zu "
+		       "AND rowid %% 4 != 2";
+	}
+	return NULL;
+}
+
+const struct ab_store_engine ab_store_engine_sqlite = {
+	.name = "sqlite",
+	.migrations = "store/migrations/",
+	.open = sq_open,
+	.close = sq_close,
+	.exec = sq_exec,
+	.prepare = sq_prepare,
+	.bind_int64 = sq_bind_int64,
+	.bind_double = sq_bind_double,
+	.bind_text = sq_bind_text,
+	.bind_blob = sq_bind_blob,
+	.bind_null = sq_bind_null,
+	.step = sq_step,
+	.column_count = sq_column_count,
+	.column_name = sq_column_name,
+	.column_type = sq_column_type,
+	.column_int64 = sq_column_int64,
+	.column_double = sq_column_double,
+	.column_text = sq_column_text,
+	.column_blob = sq_column_blob,
+	.reset = sq_reset,
+	.finalize = sq_finalize,
+	.begin = sq_begin,
+	.commit = sq_commit,
+	.rollback = sq_rollback,
+	.changes = sq_changes,
+	.last_insert_id = sq_last_insert_id,
+	.last_error = sq_last_error,
+	.schema_version = sq_schema_version,
+	.set_schema_version = sq_set_schema_version,
+	.sql = sq_sql,
+};
