@@ -98,6 +98,13 @@ double ab_predicate_value(const struct ab_predicate *p, const struct ab_rule *r)
 	}
 }
 
+int64_t ab_predicate_count(const struct ab_predicate *p, const struct ab_rule *r)
+{
+	if (p->store == AB_STORE_INT64)
+		return *(const int64_t *)field(p, r);
+	return *(const int *)field(p, r);
+}
+
 void ab_predicates_clear(struct ab_rule *r)
 {
 	const struct ab_predicate *p;
@@ -141,8 +148,8 @@ double ab_predicate_theta(const struct ab_predicate *p, double value, enum ab_be
 size_t ab_predicate_pairs_needed(const struct ab_predicate *p, const struct ab_rule *r,
 				 size_t planned)
 {
-	if (p->store == AB_STORE_INT64)
-		return (size_t)*(const int64_t *)field(p, r);
+	if (p->store != AB_STORE_DOUBLE)
+		return (size_t)ab_predicate_count(p, r);
 	return (size_t)ceil(ab_predicate_value(p, r) * (double)planned - 1e-9);
 }
 

@@ -13,6 +13,7 @@
 #define AB_PREDICATES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "experiment.h"
 
@@ -90,6 +91,10 @@ int ab_predicate_is_set(const struct ab_predicate *p, const struct ab_rule *r);
 
 /* The value of `p` in `r` as a double (a count converted). */
 double ab_predicate_value(const struct ab_predicate *p, const struct ab_rule *r);
+
+/* The value of a count or policy predicate (AB_STORE_INT64, AB_STORE_INT)
+ * exactly; -1 when unset. */
+int64_t ab_predicate_count(const struct ab_predicate *p, const struct ab_rule *r);
 
 /* Set every predicate of `r` unset. */
 void ab_predicates_clear(struct ab_rule *r);
