@@ -484,7 +484,7 @@ static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule
 {
 	const struct ab_experiment *exp = a->exp;
 	size_t metric = metric_index(exp, rule->metric ? rule->metric : exp->metric), r, n = 0, i, np, len;
-	struct inferential preds[16];
+	struct inferential preds[16];   /* more than the table's bound predicates */
 	const struct ab_predicate *p;
 	struct row_state *rows = ab_xcalloc(a->nrows ? a->nrows : 1, sizeof(*rows));
 	enum ab_outcome worst = AB_PASS;
@@ -500,7 +500,8 @@ static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule
 		release_predicate(&preds[i]);
 	}
 	for (p = ab_predicates, has_decider = 0; p->name; p++)
-		has_decider |= p->kind <= AB_PREDICATE_OBSERVATIONAL && ab_predicate_is_set(p, rule);
+		has_decider |= (p->kind == AB_PREDICATE_INFERENTIAL || p->kind == AB_PREDICATE_OBSERVATIONAL) &&
+			       ab_predicate_is_set(p, rule);
 	for (i = 0; i < n; i++) {
 		observational(&rows[i], rule, a, metric);
 		dispersion(&rows[i], rule, a, metric, !has_decider);
