@@ -539,8 +539,7 @@ static void warnings(struct ab_analysis *a)
 }
 
 void ab_analysis_run(struct ab_analysis *out, const struct ab_experiment *exp,
-		     const struct ab_sample *samples, size_t n, char *const *integrity,
-		     char *const *unmet)
+		     const struct ab_sample *samples, size_t n)
 {
 	size_t r, i, *start, *by_row;
 	long *table;
@@ -581,7 +580,6 @@ void ab_analysis_run(struct ab_analysis *out, const struct ab_experiment *exp,
 	free(table);
 	scaling(out);
 	warnings(out);
-	ab_rules_evaluate(out, integrity, unmet);
 }
 
 void ab_analysis_release(struct ab_analysis *a)

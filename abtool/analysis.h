@@ -117,7 +117,7 @@ struct ab_analysis {
 	size_t primary;                    /* index of the primary metric in exp->metrics */
 	struct ab_row_result *rows;
 	size_t nrows;
-	struct ab_rule_result *rules;      /* exp->nrules */
+	struct ab_rule_result *rules;      /* exp->nrules, set by ab_rules_evaluate */
 	enum ab_verdict verdict;
 	char **reasons;                    /* why the verdict is what it is; NULL-terminated */
 	char **warnings;                   /* things a careful reader should know; NULL-terminated */
@@ -128,17 +128,13 @@ struct ab_analysis {
 
 /*
  * Analyse `samples` (a run's samples in plan order, as stored; warmups
- * and superseded samples are skipped) of experiment `exp`. Integrity
- * failures that happened before the samples (a failed build) are passed
- * as `integrity` (NULL-terminated reasons, borrowed), which make the
- * verdict invalid. Unmet `environment.require` conditions (`unmet`,
- * borrowed, or NULL) turn any other verdict into inconclusive: a noisy
- * host does not decide a gate. `out` is initialised here; release with
- * ab_analysis_release. Never fails.
+ * and superseded samples are skipped) of experiment `exp`: the per-row
+ * statistics, integrity and warnings. The rules and the verdict are
+ * ab_rules_evaluate's (rules.h), run after this. `out` is initialised
+ * here; release with ab_analysis_release. Never fails.
  */
 void ab_analysis_run(struct ab_analysis *out, const struct ab_experiment *exp,
-		     const struct ab_sample *samples, size_t n, char *const *integrity,
-		     char *const *unmet);
+		     const struct ab_sample *samples, size_t n);
 
 void ab_analysis_release(struct ab_analysis *a);
 
@@ -155,9 +151,5 @@ const char *ab_verdict_name(enum ab_verdict v);      /* accepted, rejected, ... 
 
 /* The exit code DESIGN.md assigns to a verdict: 0, 1, 2, 3. */
 int ab_verdict_exit_code(enum ab_verdict v);
-
-/* Evaluate the experiment's rules over a finished row analysis and set
- * the verdict (rules.c). Called by ab_analysis_run. */
-void ab_rules_evaluate(struct ab_analysis *a, char *const *integrity, char *const *unmet);
 
 #endif

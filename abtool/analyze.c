@@ -12,7 +12,7 @@
 #include <csv.h>
 
 /* As for the experiment file's matrix (config.c) */
-#define MAX_ROWS 1000000
+#define MAX_ROWS AB_MAX_ROWS
 
 /* The table as libcsv delivers it: records of fields. */
 struct table {

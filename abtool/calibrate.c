@@ -1,5 +1,6 @@
 /* calibrate.c - A/A summaries (see calibrate.h). */
 #include "calibrate.h"
+#include "predicates.h"
 #include "stats.h"
 #include "util.h"
 
@@ -131,18 +132,18 @@ static json_t *real_or_null(double v)
  * whether the predicate passes below θ (U < θ) or above it (L > θ). */
 static size_t thresholds(const struct ab_rule *r, const char **names, double *theta, int *below)
 {
+	const struct ab_predicate *p;
+	enum ab_pass_side side;
 	size_t n = 0;
+	int reciprocal;
 
-	if (!isnan(r->no_regression))
-		names[n] = "no_regression", below[n] = 1, theta[n++] = 1 + r->no_regression;
-	if (!isnan(r->faster_by))
-		names[n] = "faster_by", below[n] = 1, theta[n++] = 1 / (1 + r->faster_by);
-	if (!isnan(r->slower_by))
-		names[n] = "slower_by", below[n] = 0, theta[n++] = 1 + r->slower_by;
-	if (!isnan(r->max_ratio))
-		names[n] = "max_ratio", below[n] = 1, theta[n++] = r->max_ratio;
-	if (!isnan(r->min_ratio))
-		names[n] = "min_ratio", below[n] = 0, theta[n++] = r->min_ratio;
+	for (p = ab_predicates; p->name; p++)
+		if (p->decide == AB_DECIDE_BOUND && !p->on_scaling && ab_predicate_is_set(p, r)) {
+			names[n] = p->name;
+			theta[n] = ab_predicate_theta(p, ab_predicate_value(p, r), AB_LOWER_IS_BETTER,
+						      &side, &reciprocal);
+			below[n++] = side == AB_PASS_BELOW;
+		}
 	return n;
 }
 

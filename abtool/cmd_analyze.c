@@ -6,6 +6,7 @@
 #include "analyze.h"
 #include "error.h"
 #include "report.h"
+#include "rules.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -94,7 +95,8 @@ int cmd_analyze(int argc, char **argv)
 	}
 	if (!rules_path)
 		out.inconclusive_exit = AB_EXIT_INCONCLUSIVE;  /* nothing to gate: exit 0 below */
-	ab_analysis_run(&a, &in.exp, in.samples, in.nsamples, NULL, NULL);
+	ab_analysis_run(&a, &in.exp, in.samples, in.nsamples);
+	ab_rules_evaluate(&a, NULL, NULL);
 	ab_utc_iso8601(created, sizeof(created), (int64_t)time(NULL));
 	memset(&ri, 0, sizeof(ri));
 	ri.kind = "analyze";

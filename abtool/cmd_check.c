@@ -4,6 +4,7 @@
 #include "cmd.h"
 #include "analysis.h"
 #include "error.h"
+#include "predicates.h"
 #include "revs.h"
 #include "run.h"
 #include "util.h"
@@ -64,40 +65,24 @@ static void print_inputs(const struct ab_run *run)
  * with no interval behind them: say how often noise alone passes it. */
 static void warn_observational(const struct ab_rule *rule, int pairs)
 {
-	char *why = ab_xstrdup(""), *next;
-	int side;
+	const struct ab_predicate *p;
+	char *why = ab_xstrdup(""), *next, *note;
 
-	if (!isnan(rule->no_regression) || !isnan(rule->faster_by) || !isnan(rule->slower_by) ||
-	    !isnan(rule->max_ratio) || !isnan(rule->min_ratio) || !isnan(rule->scaling_not_worse)) {
-		free(why);
-		return;
-	}
-	if (rule->min_pair_wins > 0 || !isnan(rule->min_pair_wins_frac)) {
-		size_t need = rule->min_pair_wins > 0 ? (size_t)rule->min_pair_wins
-			: (size_t)ceil(rule->min_pair_wins_frac * pairs - 1e-9);
-		double by_noise = 0, two_sided;
-
-		/* under no change each pair is a win with probability 1/2 */
-		if (need <= (size_t)pairs)
-			ab_stats_sign_test((size_t)pairs, need, &by_noise, &two_sided);
-		next = ab_xasprintf("%snoise alone passes min_pair_wins: %zu of %d pairs with probability %.3g%%",
-				    why, need, pairs, 100 * by_noise);
-		free(why);
-		why = next;
-	}
-	if (!isnan(rule->max_ratio_estimate) || !isnan(rule->min_ratio_estimate)) {
-		int max = !isnan(rule->max_ratio_estimate);
-		next = ab_xasprintf("%s%s%s: {estimate: %.4g} compares the point estimate, with no interval", why,
-				    *why ? "; " : "", max ? "max_ratio" : "min_ratio",
-				    max ? rule->max_ratio_estimate : rule->min_ratio_estimate);
-		free(why);
-		why = next;
-	}
-	for (side = 0; side < 2; side++) {
-		if (isnan(side ? rule->min_scaling_candidate : rule->min_scaling_parent))
+	for (p = ab_predicates; p->name; p++)
+		if (p->kind == AB_PREDICATE_INFERENTIAL && ab_predicate_is_set(p, rule)) {
+			free(why);
+			return;
+		}
+	for (p = ab_predicates; p->name; p++) {
+		if (p->kind != AB_PREDICATE_OBSERVATIONAL || !ab_predicate_is_set(p, rule))
 			continue;
-		next = ab_xasprintf("%s%smin_scaling compares the %s's medians, with no interval", why,
-				    *why ? "; " : "", side ? "candidate" : "parent");
+		/* as the rules decide: with both estimates set, max_ratio's */
+		if (p->decide == AB_DECIDE_ESTIMATE && p->side == AB_PASS_ABOVE &&
+		    ab_predicate_is_set(ab_predicate_find("max_ratio", "estimate"), rule))
+			continue;
+		note = ab_predicate_observed_note(p, rule, pairs);
+		next = ab_xasprintf("%s%s%s", why, *why ? "; " : "", note);
+		free(note);
 		free(why);
 		why = next;
 	}

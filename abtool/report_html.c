@@ -17,6 +17,7 @@
 #include "report.h"
 #include "env.h"
 #include "error.h"
+#include "predicates.h"
 #include "util.h"
 
 #include <errno.h>
@@ -470,9 +471,9 @@ static int margin_cmp(const void *a, const void *b)
  * reciprocal. */
 static size_t row_margins(struct margin *out, size_t max, const json_t *doc, const json_t *row)
 {
-	static const char *const keys[] = {"no_regression", "faster_by", "slower_by"};
+	const struct ab_predicate *p;
 	int higher = !strcmp(str(row, "better"), "higher");
-	size_t i, j, k, n = 0;
+	size_t i, j, n = 0;
 	json_t *rule, *rr;
 
 	json_array_foreach(json_object_get(doc, "rules"), i, rule) {
@@ -483,16 +484,16 @@ static size_t row_margins(struct margin *out, size_t max, const json_t *doc, con
 			selects |= json_equal(json_object_get(rr, "params"), json_object_get(row, "params"));
 		if (!selects)
 			continue;
-		for (k = 0; k < 3 && n < max; k++) {
-			double d = num(rule, keys[k]), at;
-			int up;
-			if (isnan(d))
+		/* the margins of the metric's percent predicates: 1+δ or 1/(1+δ) */
+		for (p = ab_predicates; p->name && n < max; p++) {
+			double d, at;
+			if (p->decide != AB_DECIDE_BOUND || p->arg != AB_ARG_PERCENT || p->on_scaling ||
+			    !p->json || isnan(d = num(rule, p->json)))
 				continue;
-			up = k != 1;  /* no_regression and slower_by sit above 1 in cost terms */
-			at = up != higher ? 1 + d : 1 / (1 + d);
+			at = p->margin_up != higher ? 1 + d : 1 / (1 + d);
 			out[n].at = at;
 			out[n].rule = str(rule, "name");
-			snprintf(out[n].label, sizeof(out[n].label), "%s %.4g%%", keys[k], 100 * d);
+			snprintf(out[n].label, sizeof(out[n].label), "%s %.4g%%", p->name, 100 * d);
 			/* Two rules with the same margin draw one line. */
 			for (j = 0; j < n && (out[j].at != at || strcmp(out[j].label, out[n].label)); j++)
 				;
@@ -912,22 +913,18 @@ out:
 /* What a rule asks, as written in the experiment file. */
 static void rule_predicates(FILE *f, const json_t *rule)
 {
-	static const char *const keys[] = {"no_regression", "faster_by", "slower_by", "min_pair_wins",
-					   "min_pair_wins_fraction", "max_rsd", "max_ci_width"};
-	size_t k;
+	const struct ab_predicate *p;
 	int any = 0;
 
-	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		const json_t *v = json_object_get(rule, keys[k]);
+	for (p = ab_predicates; p->name; p++) {
+		const json_t *v = p->json ? json_object_get(rule, p->json) : NULL;
 		if (!json_is_number(v))
 			continue;
 		fprintf(f, "%s", any++ ? "<br>" : "");
 		if (json_is_integer(v))
-			fprintf(f, "%s %lld", keys[k], (long long)json_integer_value(v));
-		else if (!strcmp(keys[k], "min_pair_wins_fraction"))
-			fprintf(f, "min_pair_wins %.4g%%", 100 * json_number_value(v));
+			fprintf(f, "%s %lld", p->name, (long long)json_integer_value(v));
 		else
-			fprintf(f, "%s %.4g%%", keys[k], 100 * json_number_value(v));
+			fprintf(f, "%s %.4g%%", p->name, 100 * json_number_value(v));
 	}
 	if (!any)
 		fprintf(f, "<span class=\"note\">not in this report</span>");

@@ -1,6 +1,7 @@
 /* report_json.c - the JSON report document (see report.h). */
 #include "report.h"
 #include "plan.h"
+#include "predicates.h"
 #include "util.h"
 
 #include <math.h>
@@ -152,24 +153,16 @@ static json_t *row_json(const struct ab_analysis *a, size_t r)
 static json_t *rule_json(const struct ab_rule *rule, const struct ab_experiment *exp,
 			 const struct ab_rule_result *res, json_t *rows)
 {
+	const struct ab_predicate *p;
 	json_t *o = json_object();
 
 	json_object_set_new(o, "name", json_string(rule->name));
 	json_object_set_new(o, "metric", json_string(rule->metric ? rule->metric : exp->metric));
-	if (!isnan(rule->no_regression))
-		json_object_set_new(o, "no_regression", json_real(rule->no_regression));
-	if (!isnan(rule->faster_by))
-		json_object_set_new(o, "faster_by", json_real(rule->faster_by));
-	if (!isnan(rule->slower_by))
-		json_object_set_new(o, "slower_by", json_real(rule->slower_by));
-	if (rule->min_pair_wins >= 0)
-		json_object_set_new(o, "min_pair_wins", json_integer((json_int_t)rule->min_pair_wins));
-	if (!isnan(rule->min_pair_wins_frac))
-		json_object_set_new(o, "min_pair_wins_fraction", json_real(rule->min_pair_wins_frac));
-	if (!isnan(rule->max_rsd))
-		json_object_set_new(o, "max_rsd", json_real(rule->max_rsd));
-	if (!isnan(rule->max_ci_width))
-		json_object_set_new(o, "max_ci_width", json_real(rule->max_ci_width));
+	for (p = ab_predicates; p->name; p++)
+		if (p->json && ab_predicate_is_set(p, rule))
+			json_object_set_new(o, p->json, p->store == AB_STORE_DOUBLE
+				? json_real(ab_predicate_value(p, rule))
+				: json_integer((json_int_t)ab_predicate_count(p, rule)));
 	json_object_set_new(o, "outcome", json_string(ab_outcome_name(res->outcome)));
 	json_object_set_new(o, "detail", json_string(res->detail ? res->detail : ""));
 	json_object_set_new(o, "rows", rows);

@@ -14,23 +14,19 @@
  * say so. Predicates in one rule combine by AND: fail > inconclusive >
  * pass; dispersion gates can turn a pass into inconclusive, never hide a
  * fail. */
-#include "analysis.h"
+#include "rules.h"
+#include "predicates.h"
 #include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* An inferential predicate: pass when the interval lies on one side of a
- * threshold θ (a ratio), fail when it lies on the other. */
-enum side_kind {
-	BELOW,  /* pass when U < θ, refuted when L > θ */
-	ABOVE,  /* pass when L > θ, refuted when U < θ */
-};
-
+/* An inferential predicate of a rule: pass when the interval lies on one
+ * side of a threshold θ (a ratio), fail when it lies on the other. */
 struct inferential {
 	const char *key;          /* the rule key, for messages */
-	enum side_kind kind;
+	enum ab_pass_side kind;
 	double theta;             /* threshold as a ratio, in the interval's own terms */
 	char *threshold;          /* θ as shown: "1.020", "0.909 = 1/1.1" (new) */
 	char *meaning;            /* what a pass shows: "no regression above 2%" (new) */
@@ -74,20 +70,20 @@ static struct eval eval_interval(const struct inferential *pr, const struct inte
 					iv->n == 1 ? " is" : "s are");
 		return e;
 	}
-	pass = pr->kind == BELOW ? iv->upper < pr->theta : iv->lower > pr->theta;
-	refutes = pr->kind == BELOW ? iv->lower > pr->theta : iv->upper < pr->theta;
+	pass = pr->kind == AB_PASS_BELOW ? iv->upper < pr->theta : iv->lower > pr->theta;
+	refutes = pr->kind == AB_PASS_BELOW ? iv->lower > pr->theta : iv->upper < pr->theta;
 	ab_stats_signed_rank(&sr, iv->d, iv->n, log(pr->theta));
-	e.p_refute = pr->kind == BELOW ? sr.p_greater : sr.p_less;
+	e.p_refute = pr->kind == AB_PASS_BELOW ? sr.p_greater : sr.p_less;
 	if (pass) {
 		e.outcome = AB_PASS;
-		e.phrase = ab_xasprintf("%s bound %.3f %s %s (%s)", pr->kind == BELOW ? "upper" : "lower",
-					pr->kind == BELOW ? iv->upper : iv->lower,
-					pr->kind == BELOW ? "below" : "above", pr->threshold, pr->meaning);
+		e.phrase = ab_xasprintf("%s bound %.3f %s %s (%s)", pr->kind == AB_PASS_BELOW ? "upper" : "lower",
+					pr->kind == AB_PASS_BELOW ? iv->upper : iv->lower,
+					pr->kind == AB_PASS_BELOW ? "below" : "above", pr->threshold, pr->meaning);
 	} else if (refutes) {
 		e.outcome = AB_FAIL;
-		e.phrase = ab_xasprintf("%s bound %.3f %s %s (%s)", pr->kind == BELOW ? "lower" : "upper",
-					pr->kind == BELOW ? iv->lower : iv->upper,
-					pr->kind == BELOW ? "above" : "below", pr->threshold, pr->refuted);
+		e.phrase = ab_xasprintf("%s bound %.3f %s %s (%s)", pr->kind == AB_PASS_BELOW ? "lower" : "upper",
+					pr->kind == AB_PASS_BELOW ? iv->lower : iv->upper,
+					pr->kind == AB_PASS_BELOW ? "above" : "below", pr->threshold, pr->refuted);
 	} else {
 		e.phrase = ab_xasprintf("%s (the interval contains %s)", pr->inconclusive, pr->threshold);
 	}
@@ -271,63 +267,32 @@ static char *threshold_text(double theta, double margin, int reciprocal)
 	return reciprocal ? ab_xasprintf("%.3f = 1/%.4g", theta, 1 + margin) : ab_xasprintf("%.3f", theta);
 }
 
-static struct inferential predicate(const char *key, enum side_kind kind, double theta, char *threshold,
-				    char *meaning, char *refuted, char *inconclusive, int on_scaling)
-{
-	return (struct inferential){key, kind, theta, threshold, meaning, refuted, inconclusive, on_scaling};
-}
-
-/* The inferential predicates a rule declares, in a fixed order. For a
- * higher-is-better metric the thresholds are the reciprocals. */
+/* The inferential predicates a rule declares, in the table's order. For
+ * a higher-is-better metric the thresholds are the reciprocals. */
 static size_t inferentials(struct inferential *out, const struct ab_rule *rule, enum ab_better better)
 {
-	int higher = better == AB_HIGHER_IS_BETTER;
+	const struct ab_predicate *p;
 	size_t n = 0;
-	char *p;
 
-	if (!isnan(rule->no_regression)) {
-		double x = rule->no_regression;
-		p = pct(x);
-		out[n++] = predicate("no_regression", higher ? ABOVE : BELOW, higher ? 1 / (1 + x) : 1 + x,
-			threshold_text(higher ? 1 / (1 + x) : 1 + x, x, higher),
-			ab_xasprintf("no regression above %s", p), ab_xasprintf("a regression above %s", p),
-			ab_xasprintf("cannot exclude a regression above %s", p), 0);
-		free(p);
-	}
-	if (!isnan(rule->faster_by)) {
-		double x = rule->faster_by;
-		p = pct(x);
-		out[n++] = predicate("faster_by", higher ? ABOVE : BELOW, higher ? 1 + x : 1 / (1 + x),
-			threshold_text(higher ? 1 + x : 1 / (1 + x), x, !higher),
-			ab_xasprintf("faster by at least %s", p), ab_xasprintf("a gain below %s", p),
-			ab_xasprintf("cannot show a gain of %s", p), 0);
-		free(p);
-	}
-	if (!isnan(rule->slower_by)) {
-		double x = rule->slower_by;
-		p = pct(x);
-		out[n++] = predicate("slower_by", higher ? BELOW : ABOVE, higher ? 1 / (1 + x) : 1 + x,
-			threshold_text(higher ? 1 / (1 + x) : 1 + x, x, higher),
-			ab_xasprintf("slower by at least %s", p), ab_xasprintf("a cost below %s", p),
-			ab_xasprintf("cannot show a cost of %s", p), 0);
-		free(p);
-	}
-	if (!isnan(rule->max_ratio))
-		out[n++] = predicate("max_ratio", BELOW, rule->max_ratio, threshold_text(rule->max_ratio, 0, 0),
-			ab_xstrdup("max_ratio"), ab_xstrdup("a ratio above max_ratio"),
-			ab_xasprintf("cannot show a ratio below %.4g", rule->max_ratio), 0);
-	if (!isnan(rule->min_ratio))
-		out[n++] = predicate("min_ratio", ABOVE, rule->min_ratio, threshold_text(rule->min_ratio, 0, 0),
-			ab_xstrdup("min_ratio"), ab_xstrdup("a ratio below min_ratio"),
-			ab_xasprintf("cannot show a ratio above %.4g", rule->min_ratio), 0);
-	if (!isnan(rule->scaling_not_worse)) {
-		double x = rule->scaling_not_worse;
-		p = pct(x);
-		out[n++] = predicate("scaling_not_worse", ABOVE, 1 / (1 + x), threshold_text(1 / (1 + x), x, 1),
-			ab_xasprintf("scaling change: no loss above %s", p),
-			ab_xasprintf("scaling change: a loss above %s", p),
-			ab_xasprintf("cannot exclude a scaling loss above %s", p), 1);
-		free(p);
+	for (p = ab_predicates; p->name; p++) {
+		double x, theta;
+		char *shown;
+		int reciprocal;
+
+		if (p->decide != AB_DECIDE_BOUND || !ab_predicate_is_set(p, rule))
+			continue;
+		x = ab_predicate_value(p, rule);
+		theta = ab_predicate_theta(p, x, better, &out[n].kind, &reciprocal);
+		shown = p->arg == AB_ARG_PERCENT ? pct(x) : ab_xasprintf("%.4g", x);
+		out[n].key = p->name;
+		out[n].theta = theta;
+		out[n].threshold = threshold_text(theta, x, reciprocal);
+		out[n].meaning = ab_xasprintf(p->meaning, shown);
+		out[n].refuted = ab_xasprintf(p->refuted, shown);
+		out[n].inconclusive = ab_xasprintf(p->inconclusive, shown);
+		out[n].on_scaling = p->on_scaling;
+		n++;
+		free(shown);
 	}
 	return n;
 }
@@ -340,72 +305,105 @@ static void release_predicate(struct inferential *pr)
 	free(pr->inconclusive);
 }
 
+/* The decide functions of the observational predicates (enum ab_decide):
+ * each adds its finding on the row. */
+typedef void decide_fn(struct row_state *rs, const struct ab_predicate *pr, const struct ab_rule *rule,
+		       const struct ab_row_result *rr, const struct ab_row_metric *rm);
+
+static void decide_pair_wins(struct row_state *rs, const struct ab_predicate *pr,
+			     const struct ab_rule *rule, const struct ab_row_result *rr,
+			     const struct ab_row_metric *rm)
+{
+	size_t need = ab_predicate_pairs_needed(pr, rule, rr->planned_pairs);
+	char *p;
+
+	if (!rm->available) {
+		p = ab_xasprintf("%s: %s", pr->name, rm->unavailable);
+		add_phrase(rs, AB_INCONCLUSIVE, p);
+	} else {
+		int ok = rm->st.wins >= need;
+		/* Under no change each untied pair is a win with
+		 * probability 1/2: P(X >= need), X ~ Binomial(n, 1/2), is
+		 * how often noise alone passes (the exact one-sided sign
+		 * test p), so the reader can weigh an observed count. */
+		size_t untied = rm->st.wins + rm->st.losses;
+		double by_noise = 0, two_sided;
+		char *chance;
+
+		if (need <= untied)
+			ab_stats_sign_test(untied, need, &by_noise, &two_sided);
+		chance = ab_xasprintf("observed; noise alone reaches %zu of %zu%s with probability %.3g%%",
+				      need, untied, rm->st.ties ? " untied pairs" : "", 100 * by_noise);
+		p = ok ? ab_xasprintf("%zu pair wins, at least the %zu needed (%s)", rm->st.wins, need, chance)
+		       : ab_xasprintf("%zu pair wins, fewer than the %zu needed (%s)", rm->st.wins, need, chance);
+		free(chance);
+		add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
+	}
+	free(p);
+}
+
+static void decide_estimate(struct row_state *rs, const struct ab_predicate *pr,
+			    const struct ab_rule *rule, const struct ab_row_result *rr,
+			    const struct ab_row_metric *rm)
+{
+	int max = pr->side == AB_PASS_BELOW;
+	double limit = ab_predicate_value(pr, rule);
+	char *p;
+
+	(void)rr;
+	/* As before the table: with both estimates set, only max_ratio's decides. */
+	if (!max && ab_predicate_is_set(ab_predicate_find("max_ratio", "estimate"), rule))
+		return;
+	if (!rm->available) {
+		p = ab_xasprintf("%s: %s", pr->name, rm->unavailable);
+		add_phrase(rs, AB_INCONCLUSIVE, p);
+	} else {
+		int ok = max ? rm->st.ratio <= limit : rm->st.ratio >= limit;
+		p = ab_xasprintf("point estimate %.3f %s %.4g (%s, no interval)", rm->st.ratio,
+				 ok ? (max ? "at most" : "at least") : (max ? "above" : "below"), limit,
+				 pr->name);
+		add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
+	}
+	free(p);
+}
+
+static void decide_scaling(struct row_state *rs, const struct ab_predicate *pr,
+			   const struct ab_rule *rule, const struct ab_row_result *rr,
+			   const struct ab_row_metric *rm)
+{
+	enum ab_side side = strcmp(pr->form, "candidate") ? AB_PARENT : AB_CANDIDATE;
+	double limit = ab_predicate_value(pr, rule), s = rr->scaling[side];
+	char *p;
+
+	(void)rm;
+	if (isnan(s)) {
+		p = ab_xasprintf("%s scaling unavailable", ab_side_name(side));
+		add_phrase(rs, AB_INCONCLUSIVE, p);
+	} else {
+		int ok = s >= limit;
+		p = ab_xasprintf("%s scaling %.2fx %s %.2fx (%s, no interval)", ab_side_name(side), s,
+				 ok ? "at least" : "below", limit, pr->name);
+		add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
+	}
+	free(p);
+}
+
+static decide_fn *const observed_deciders[] = {
+	[AB_DECIDE_PAIR_WINS] = decide_pair_wins,
+	[AB_DECIDE_ESTIMATE] = decide_estimate,
+	[AB_DECIDE_SCALING] = decide_scaling,
+};
+
+/* The observational predicates of `rule` on row rs->row, in the table's order */
 static void observational(struct row_state *rs, const struct ab_rule *rule, const struct ab_analysis *a,
 			  size_t metric)
 {
 	const struct ab_row_result *rr = &a->rows[rs->row];
-	const struct ab_row_metric *rm = &rr->metrics[metric];
-	char *p;
-	int side;
+	const struct ab_predicate *p;
 
-	if (rule->min_pair_wins > 0 || !isnan(rule->min_pair_wins_frac)) {
-		size_t need = rule->min_pair_wins > 0 ? (size_t)rule->min_pair_wins
-			: (size_t)ceil(rule->min_pair_wins_frac * (double)rr->planned_pairs - 1e-9);
-		if (!rm->available) {
-			p = ab_xasprintf("min_pair_wins: %s", rm->unavailable);
-			add_phrase(rs, AB_INCONCLUSIVE, p);
-		} else {
-			int ok = rm->st.wins >= need;
-			/* Under no change each untied pair is a win with
-			 * probability 1/2: P(X >= need), X ~ Binomial(n, 1/2), is
-			 * how often noise alone passes (the exact one-sided sign
-			 * test p), so the reader can weigh an observed count. */
-			size_t untied = rm->st.wins + rm->st.losses;
-			double by_noise = 0, two_sided;
-			char *chance;
-
-			if (need <= untied)
-				ab_stats_sign_test(untied, need, &by_noise, &two_sided);
-			chance = ab_xasprintf("observed; noise alone reaches %zu of %zu%s with probability %.3g%%",
-					      need, untied, rm->st.ties ? " untied pairs" : "", 100 * by_noise);
-			p = ok ? ab_xasprintf("%zu pair wins, at least the %zu needed (%s)", rm->st.wins, need, chance)
-			       : ab_xasprintf("%zu pair wins, fewer than the %zu needed (%s)", rm->st.wins, need, chance);
-			free(chance);
-			add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
-		}
-		free(p);
-	}
-	if (!isnan(rule->max_ratio_estimate) || !isnan(rule->min_ratio_estimate)) {
-		int max = !isnan(rule->max_ratio_estimate);
-		double limit = max ? rule->max_ratio_estimate : rule->min_ratio_estimate;
-		if (!rm->available) {
-			p = ab_xasprintf("%s: %s", max ? "max_ratio" : "min_ratio", rm->unavailable);
-			add_phrase(rs, AB_INCONCLUSIVE, p);
-		} else {
-			int ok = max ? rm->st.ratio <= limit : rm->st.ratio >= limit;
-			p = ab_xasprintf("point estimate %.3f %s %.4g (%s, no interval)", rm->st.ratio,
-					 ok ? (max ? "at most" : "at least") : (max ? "above" : "below"), limit,
-					 max ? "max_ratio" : "min_ratio");
-			add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
-		}
-		free(p);
-	}
-	for (side = 0; side < 2; side++) {
-		double limit = side ? rule->min_scaling_candidate : rule->min_scaling_parent;
-		double s = rr->scaling[side];
-		if (isnan(limit))
-			continue;
-		if (isnan(s)) {
-			p = ab_xasprintf("%s scaling unavailable", ab_side_name((enum ab_side)side));
-			add_phrase(rs, AB_INCONCLUSIVE, p);
-		} else {
-			int ok = s >= limit;
-			p = ab_xasprintf("%s scaling %.2fx %s %.2fx (min_scaling, no interval)",
-					 ab_side_name((enum ab_side)side), s, ok ? "at least" : "below", limit);
-			add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
-		}
-		free(p);
-	}
+	for (p = ab_predicates; p->name; p++)
+		if (p->kind == AB_PREDICATE_OBSERVATIONAL && ab_predicate_is_set(p, rule))
+			observed_deciders[p->decide](rs, p, rule, rr, &rr->metrics[metric]);
 }
 
 /* Dispersion gates turn a pass into inconclusive; they never hide a fail. */
@@ -486,7 +484,8 @@ static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule
 {
 	const struct ab_experiment *exp = a->exp;
 	size_t metric = metric_index(exp, rule->metric ? rule->metric : exp->metric), r, n = 0, i, np, len;
-	struct inferential preds[8];
+	struct inferential preds[16];   /* more than the table's bound predicates */
+	const struct ab_predicate *p;
 	struct row_state *rows = ab_xcalloc(a->nrows ? a->nrows : 1, sizeof(*rows));
 	enum ab_outcome worst = AB_PASS;
 	int has_decider;
@@ -500,9 +499,9 @@ static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule
 		run_inferential(rows, n, &preds[i], a, metric, rule->name);
 		release_predicate(&preds[i]);
 	}
-	has_decider = np > 0 || rule->min_pair_wins > 0 || !isnan(rule->min_pair_wins_frac) ||
-		      !isnan(rule->max_ratio_estimate) || !isnan(rule->min_ratio_estimate) ||
-		      !isnan(rule->min_scaling_parent) || !isnan(rule->min_scaling_candidate);
+	for (p = ab_predicates, has_decider = 0; p->name; p++)
+		has_decider |= (p->kind == AB_PREDICATE_INFERENTIAL || p->kind == AB_PREDICATE_OBSERVATIONAL) &&
+			       ab_predicate_is_set(p, rule);
 	for (i = 0; i < n; i++) {
 		observational(&rows[i], rule, a, metric);
 		dispersion(&rows[i], rule, a, metric, !has_decider);

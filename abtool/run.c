@@ -6,6 +6,7 @@
 #include "error.h"
 #include "jsontext.h"
 #include "report.h"
+#include "rules.h"
 #include "runner.h"
 #include "util.h"
 
@@ -1125,7 +1126,8 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 	}
 	if ((err = load_samples(run)) < 0)
 		goto out_free;
-	ab_analysis_run(a, exp, run->samples, run->nsamples, run->integrity, run->env_unmet);
+	ab_analysis_run(a, exp, run->samples, run->nsamples);
+	ab_rules_evaluate(a, run->integrity, run->env_unmet);
 	if ((err = ab_store_same_comparison(run->store, exp->hash, run->revs.parent_hex,
 					    run->revs.candidate_hex, run->meta.id, &earlier)) < 0)
 		goto out_free;

@@ -34,7 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "experiment.h"
 
 /* One-sided level of each decision bound: the decision interval [L, U] is
  * made of two one-sided 95% bounds (a nominal 90% two-sided interval). */

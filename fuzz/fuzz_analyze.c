@@ -3,6 +3,7 @@
  * they read, decided on by fixed rules as `--accept` would. */
 #include "fuzz.h"
 #include "analysis.h"
+#include "rules.h"
 #include "analyze.h"
 
 #include <stdlib.h>
@@ -27,7 +28,8 @@ static void one(const char *path, const uint8_t *data, size_t size,
 	if (ab_analyze_read(&in, path, (const char *)data, size, opt) == 0) {
 		if (ab_experiment_parse_rules(&in.exp, "/fuzz/rules.yaml", rules, strlen(rules)) != 0)
 			abort(); /* rules without where: fit every matrix */
-		ab_analysis_run(&a, &in.exp, in.samples, in.nsamples, NULL, NULL);
+		ab_analysis_run(&a, &in.exp, in.samples, in.nsamples);
+		ab_rules_evaluate(&a, NULL, NULL);
 		ab_analysis_release(&a);
 	}
 	ab_analyze_release(&in);

@@ -15,6 +15,7 @@
  * value. When the bytes run out, samples follow a fixed pattern. */
 #include "fuzz.h"
 #include "analysis.h"
+#include "rules.h"
 #include "plan.h"
 #include "util.h"
 
@@ -129,7 +130,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s = ab_xcalloc(n, sizeof(*s));
 	for (i = 0; i < n; i++)
 		fill(&s[i], &exp, &plan.entries[i], next(&b, (int)(i * 29 + 7) % 224), ratio);
-	ab_analysis_run(&a, &exp, s, n, shape & 0x40 ? integrity : NULL, shape & 0x80 ? unmet : NULL);
+	ab_analysis_run(&a, &exp, s, n);
+	ab_rules_evaluate(&a, shape & 0x40 ? integrity : NULL, shape & 0x80 ? unmet : NULL);
 	ab_analysis_release(&a);
 	ab_samples_free(s, n);
 	ab_plan_release(&plan);

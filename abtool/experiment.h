@@ -1,0 +1,313 @@
+/* experiment.h - a loaded experiment (the result of config.h's parser):
+ * its types, and the queries the rest of abtool asks of it at run time
+ * (the rows of the matrix, which rules select a row, the commands of a
+ * row). Plain structs: nothing here knows YAML. The types follow the
+ * experiment file (DESIGN.md "Experiment file"). */
+#ifndef AB_EXPERIMENT_H
+#define AB_EXPERIMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+/* More matrix rows than this is a mistake, not an experiment; the bound
+ * also keeps the product of value counts from overflowing. */
+#define AB_MAX_ROWS 1000000
+
+/* A position in the experiment file, 1-based (0 when unknown). */
+struct ab_mark {
+	int line;
+	int column;
+};
+
+/* A command: either a string run as `/bin/sh -c shell`, or an argv list
+ * executed directly (no shell, no word splitting). Exactly one is set. */
+struct ab_command {
+	char *shell;   /* new string, or NULL */
+	char **argv;   /* NULL-terminated, or NULL */
+	size_t argc;
+};
+
+enum ab_better {
+	AB_LOWER_IS_BETTER = 0,
+	AB_HIGHER_IS_BETTER = 1,
+};
+
+enum ab_checksum_kind {
+	AB_CHECKSUM_NONE = 0,       /* no `checksum:` key: results are not compared */
+	AB_CHECKSUM_REGEX,          /* {regex: RE}: first capture group on stdout (PCRE2) */
+	AB_CHECKSUM_STDOUT_SHA256,  /* {stdout: sha256}: SHA-256 of the whole stdout */
+	AB_CHECKSUM_JSON,           /* {json: KEY}: KEY of the last JSON object line on stdout */
+	AB_CHECKSUM_FILE,           /* {file: PATH}: SHA-256 of PATH (relative to workdir) after the run */
+};
+
+struct ab_checksum {
+	enum ab_checksum_kind kind;
+	char *arg;  /* the regex, JSON key or path; NULL for NONE and STDOUT_SHA256 */
+};
+
+/* One matrix parameter and its values, in file order. Values are kept as
+ * the strings written; numeric comparisons parse them on demand. */
+struct ab_param {
+	char *name;
+	char **values;
+	size_t nvalues;
+};
+
+/* Where a metric's value comes from. */
+enum ab_metric_source {
+	AB_METRIC_BUILTIN = 0, /* measured by abtool: wall_ns, user_ns, sys_ns, cpu_ns, maxrss_bytes */
+	AB_METRIC_PERF,        /* hardware counters through perf_event_open: instructions, cycles */
+	AB_METRIC_CACHEGRIND,  /* instructions counted by valgrind's cachegrind: cachegrind_instructions */
+	AB_METRIC_REGEX,       /* first capture group of a regex on stdout, a number */
+	AB_METRIC_JSON,        /* a key of the last JSON object line on stdout, a number */
+};
+
+struct ab_metric {
+	char *name;            /* e.g. "wall_ns", "ops_per_s" */
+	char *unit;            /* "ns", "bytes", or what the benchmark says ("ops/s") */
+	enum ab_better better;
+	enum ab_metric_source source;
+	char *pattern;         /* regex or JSON key; NULL for builtins */
+	struct ab_mark mark;   /* its key under metrics: (0 for builtins) */
+};
+
+enum ab_cmp {
+	AB_CMP_EQ = 0, /* value equals (as a string, or numerically when both parse) */
+	AB_CMP_LT,
+	AB_CMP_LE,
+	AB_CMP_GT,
+	AB_CMP_GE,
+};
+
+/* One accepted value or comparison, e.g. `4`, `"==4"` or `">=4"`. `value`
+ * is the operand without the operator. At load, an operand of <, <=, >, >=
+ * must be a number, and an equality must equal some value of the
+ * parameter (a typo is an error, not a silently smaller selection). */
+struct ab_cond {
+	enum ab_cmp op;
+	char *value;
+};
+
+/* `param: cond` or `param: [cond, ...]`: the row matches when any cond
+ * holds for the row's value of `param`. */
+struct ab_where_term {
+	size_t param;             /* index into ab_experiment.matrix */
+	struct ab_cond *conds;
+	size_t nconds;
+	struct ab_mark mark;      /* the parameter's key under where: */
+};
+
+/* A `where:` mapping: every term must hold (AND). No terms: all rows. */
+struct ab_selector {
+	struct ab_where_term *terms;
+	size_t nterms;
+};
+
+/* An acceptance rule. Its predicates' values are described by the table of
+ * predicates.h (name, kind, how each decides): unset numeric predicates
+ * are NAN (or -1 for counts and policies). Fractions, not percents:
+ * `no_regression: 2%` is 0.02. */
+struct ab_rule {
+	char *name;
+	struct ab_selector where;
+	char *metric;              /* NULL: the experiment's metric */
+	/* The predicates' values, one field per entry of ab_predicates[]: */
+	double no_regression;      /* margins δ (fractions) */
+	double faster_by;
+	double slower_by;
+	int64_t min_pair_wins;     /* a count >= 1, or -1 */
+	double min_pair_wins_frac; /* a fraction (0, 1] of the row's pairs, or NAN */
+	double max_ratio;          /* ratios B/A as is, on the bound */
+	double min_ratio;
+	double max_ratio_estimate; /* ratios B/A, on the Hodges–Lehmann estimate */
+	double min_ratio_estimate;
+	double min_scaling_parent; /* each side's scaling at the row */
+	double min_scaling_candidate;
+	double scaling_not_worse;  /* a margin δ on B's scaling against A's */
+	double max_rsd;            /* dispersion gates (fractions) */
+	double max_ci_width;       /* on U/L - 1 */
+	int64_t max_flagged_samples; /* a count of samples, or -1 */
+	int checksum_may_change;   /* integrity: -1 unset, 0 must_match, 1 may_change (each side
+	                              must still agree with itself) for the rows selected */
+	int allow_failed_pairs;    /* integrity: pairs with a timed-out sample tolerated per
+	                              selected row (a timed-out sample takes its side's worst
+	                              value; both sides timed out make a tie); -1 unset */
+	struct ab_mark mark;       /* the rule's mapping */
+	struct ab_mark where_mark; /* its `where:` key (or the rule when absent) */
+};
+
+enum ab_scaling_work {
+	AB_SCALING_NONE = 0,
+	AB_SCALING_PER_LANE,  /* fixed work per lane: S_N = (N/N0) * T_N0 / T_N */
+	AB_SCALING_TOTAL,     /* fixed total work:    S_N = T_N0 / T_N */
+};
+
+/* A further git repository materialized inside each side's tree
+ * (`dependencies:`): its own parent and candidate revisions. */
+struct ab_dependency {
+	char *name;                /* unique among dependencies; names it in reports */
+	char *repo;                /* absolute path */
+	char *candidate;           /* revspec, default "HEAD" */
+	char *parent;              /* revspec, or NULL: the candidate itself (the same
+	                              revision on both sides) unless exact_parent */
+	int exact_parent;          /* 1: the parent must be the candidate's first parent
+	                              (the default parent when none is given); default 0 */
+	char *path;                /* where in each side's tree it is materialized
+	                              (relative); default ".abtool-deps/NAME" */
+	char *env;                 /* an environment variable that receives the absolute
+	                              path of the side's copy, or NULL */
+	struct ab_mark mark;
+};
+
+struct ab_experiment {
+	/* The file */
+	char *path;            /* as given on the command line */
+	char *dir;             /* absolute folder of the file; `repo` is relative to it */
+	char *text;            /* the whole file, NUL-terminated */
+	size_t text_len;
+	char hash[65];         /* SHA-256 of text, hex */
+
+	/* Identity */
+	char *name;            /* required */
+	char *design;          /* default: name */
+	char *hypothesis;      /* optional, NULL */
+
+	/* Revisions */
+	char *repo;            /* absolute path; default the file's folder */
+	char *candidate;       /* revspec; default "HEAD" */
+	char *parent;          /* revspec or NULL (the candidate's first parent) */
+	int exact_parent;      /* default 1 */
+
+	/* Build and benchmark */
+	struct ab_command build;      /* may be empty (no build) */
+	char **artifacts;             /* NULL-terminated paths relative to the tree, or NULL */
+	size_t nartifacts;
+	struct ab_command benchmark;  /* required; may hold {param} placeholders */
+	char *workdir;                /* benchmark's folder relative to the tree; default "." */
+	char **env;                   /* NULL-terminated "NAME=value" set for builds and samples */
+	size_t nenv;
+	struct ab_checksum checksum;
+
+	/* Matrix and metrics */
+	struct ab_param *matrix;      /* may be empty: one row without parameters */
+	size_t nparams;
+	char *metric;                 /* primary metric; default "wall_ns" */
+	struct ab_metric *metrics;    /* builtins first, then `metrics:` entries */
+	size_t nmetrics;
+	char *scaling_param;          /* NULL when `scaling:` is absent */
+	enum ab_scaling_work scaling_work;
+
+	/* Schedule */
+	int pairs;                    /* default 8, 1..100000 */
+	int order_unknown;            /* 1 when the samples carry no AB/BA order (abtool analyze
+	                                 of a file without an order column): no order warnings */
+	int warmup;                   /* warmup samples per side per row, default 1 */
+	int64_t timeout_ms;           /* per sample, default 600000 (10m) */
+	int64_t build_timeout_ms;     /* per build, default 3600000 (1h) */
+
+	struct ab_rule *rules;
+	size_t nrules;
+
+	/* `overlay:` paths taken from one revision into both trees after
+	 * checkout, so that both sides run the same harness */
+	char **overlay_paths;         /* NULL-terminated relative paths (files or folders), or NULL */
+	char *overlay_from;           /* "candidate" (default), "parent", or a revspec */
+	struct ab_mark overlay_mark;
+
+	struct ab_dependency *dependencies;
+	size_t ndependencies;
+
+	/* Noise controls */
+	char *affinity_cpus;          /* `affinity:` CPU list like "0-3,6", or NULL (inherit) */
+	char *affinity_per_lane;      /* with {cpus, per_lane: PARAM}: a row with PARAM = N runs on
+	                                 the first N CPUs of the list; NULL otherwise */
+	int aslr;                     /* 1 (default): address-space randomization as the system has
+	                                 it; 0: disabled for the samples (personality) */
+	int env_padding;              /* max bytes of per-pair environment padding; 0: off */
+
+	/* `history:` */
+	int block_rejected;           /* refuse a design whose latest verdict is rejected
+	                                 unless --new-evidence is given; default 0 */
+
+	/* `environment:` */
+	json_t *environment_require;  /* {key: typed value} for ab_env_check_requirements, or NULL */
+	char **environment_commands;  /* shell commands whose output joins the fingerprint, or NULL */
+	int64_t environment_commands_timeout_ms;  /* per command, default 30000 (30s) */
+
+	/* Marks for semantic errors found by later stages: the keys, or 0
+	 * when the key is absent */
+	struct ab_mark candidate_mark, parent_mark, repo_mark;
+};
+
+/* Free everything `exp` owns; the struct may be reused after _parse. */
+void ab_experiment_release(struct ab_experiment *exp);
+
+/* Number of matrix rows (the product of the parameters' value counts; 1
+ * when there is no matrix). Row r's value of parameter p is
+ * matrix[p].values[ab_experiment_row_value_index(exp, r, p)]; the last
+ * parameter varies fastest, as nested loops in file order. */
+size_t ab_experiment_nrows(const struct ab_experiment *exp);
+size_t ab_experiment_row_value_index(const struct ab_experiment *exp, size_t row, size_t param);
+const char *ab_experiment_row_value(const struct ab_experiment *exp, size_t row, size_t param);
+
+/* 1 when row `row` satisfies every term of `sel`, else 0. Equality holds
+ * when the strings are equal or both parse as equal numbers ("4", "4.0");
+ * <, <=, >, >= compare numbers, and fail for a value that is not one. */
+int ab_selector_match(const struct ab_selector *sel, const struct ab_experiment *exp, size_t row);
+
+/* A row's integrity policy, from the rules that select it: the checksum
+ * may change between sides when any of them says `checksum: may_change`;
+ * the pairs with a timed-out sample tolerated are the largest
+ * `allow_failed_pairs` of them (0 when none says). */
+struct ab_row_policy {
+	int checksum_may_change;
+	size_t allow_failed_pairs;   /* pairs, not samples */
+};
+
+void ab_experiment_row_policy(const struct ab_experiment *exp, size_t row,
+			      struct ab_row_policy *out);
+
+/* The metric named `name` (borrowed), or NULL. */
+const struct ab_metric *ab_experiment_metric(const struct ab_experiment *exp, const char *name);
+
+/* Index of the matrix parameter named `name`, or -1. */
+long ab_experiment_param(const struct ab_experiment *exp, const char *name);
+
+/* Expand {param} placeholders of `cmd` for row `row` into `out` (new;
+ * release with ab_command_release). A placeholder is `{` NAME `}` with NAME
+ * in [A-Za-z_][A-Za-z0-9_]*; "{{" and "}}" stand for braces; any other
+ * brace is copied as is (`awk '{print $1}'`). Values are substituted
+ * verbatim, without shell quoting. At load, the benchmark's placeholders
+ * are checked against the matrix.
+ * Errors: AB_EINVALID for an unknown {name} (message names it) or a row
+ * out of range; `out` is then empty. */
+int ab_command_expand(struct ab_command *out, const struct ab_command *cmd,
+		      const struct ab_experiment *exp, size_t row);
+
+void ab_command_release(struct ab_command *cmd);
+
+/* The command as one line for reports: the shell string, or the argv
+ * joined with spaces, an element single-quoted (' as '\'') when it is
+ * empty or has a character outside [A-Za-z0-9_./=:,@%+-] (new string). */
+char *ab_command_display(const struct ab_command *cmd);
+
+/* 1 when s[0..n) is a name: [A-Za-z_][A-Za-z0-9_]* (matrix parameters,
+ * metrics, placeholders, environment variables). */
+int ab_is_identifier(const char *s, size_t n);
+
+/* Equal as strings, or as numbers when both parse as numbers ("4" and
+ * "4.0"): the equality of where: selectors. */
+int ab_values_equal(const char *a, const char *b);
+
+/* Check the {param} placeholders of `tmpl` (as ab_command_expand reads
+ * them) against exp's matrix: 0, or -1 with *bad and *badlen naming the
+ * first unknown one (pointing into tmpl). */
+int ab_template_check(const char *tmpl, const struct ab_experiment *exp,
+		      const char **bad, size_t *badlen);
+
+/* Free what rule `r` owns (not `r` itself). */
+void ab_rule_release(struct ab_rule *r);
+
+#endif
