@@ -1,5 +1,5 @@
-/* analyze.c - read pairs collected elsewhere (see analyze.h). */
-#include "analyze.h"
+/* pairs_file.c - read the pairs file of `abtool analyze` (see pairs_file.h). */
+#include "pairs_file.h"
 #include "error.h"
 #include "util.h"
 
@@ -203,7 +203,7 @@ static int by_row_key(const void *pa, const void *pb)
 	return a->side - b->side;
 }
 
-static void synthesize(struct ab_experiment *exp, const char *path, const struct ab_analyze_options *opt)
+static void synthesize(struct ab_experiment *exp, const char *path, const struct ab_pairs_file_options *opt)
 {
 	const char *base = strrchr(path, '/');
 
@@ -228,8 +228,8 @@ static void synthesize(struct ab_experiment *exp, const char *path, const struct
 	exp->warmup = 0;
 }
 
-int ab_analyze_read(struct ab_analyze_input *out, const char *path, const char *text, size_t len,
-		    const struct ab_analyze_options *opt)
+int ab_pairs_file_read(struct ab_pairs_file *out, const char *path, const char *text, size_t len,
+		       const struct ab_pairs_file_options *opt)
 {
 	struct ab_experiment *exp = &out->exp;
 	struct table t;
@@ -462,7 +462,7 @@ out:
 	return err;
 }
 
-void ab_analyze_release(struct ab_analyze_input *in)
+void ab_pairs_file_release(struct ab_pairs_file *in)
 {
 	ab_samples_free(in->samples, in->nsamples);
 	ab_experiment_release(&in->exp);
