@@ -345,22 +345,6 @@ static void check_checksums(struct ab_row_result *rr, const struct ab_sample *sa
 	rr->checksum_ok = rr->policy.checksum_may_change ? !side_differs : !differ;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Median of v[0..n) (sorted in place), or NAN when n is 0. */
-static double median_of(double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* The per-sample quality of one side over the samples `idx` (n of them). */
 static void side_quality(struct ab_row_quality *q, const struct ab_sample *s, const long *idx, size_t n)
 {
@@ -378,9 +362,9 @@ static void side_quality(struct ab_row_quality *q, const struct ab_sample *s, co
 			other[nother++] = (double)x->other_cpu_ns / (double)x->wall_ns;
 	}
 	q->n = nocc;
-	q->occupancy = median_of(occ, nocc);
-	q->nivcsw = median_of(cs, ncs);
-	q->other_cpus = median_of(other, nother);
+	q->occupancy = ab_stats_median(occ, nocc);
+	q->nivcsw = ab_stats_median(cs, ncs);
+	q->other_cpus = ab_stats_median(other, nother);
 	free(occ);
 	free(cs);
 	free(other);

@@ -3,8 +3,8 @@
  * docs/analyze.md). With --accept RULES.yaml it gates like run: exit 0
  * accepted, 1 rejected, 2 inconclusive, 3 invalid. Nothing is stored. */
 #include "cmd.h"
-#include "analyze.h"
 #include "error.h"
+#include "pairs_file.h"
 #include "report.h"
 #include "rules.h"
 #include "util.h"
@@ -25,8 +25,8 @@ int cmd_analyze(int argc, char **argv)
 		CMD_OUTPUT_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
-	struct ab_analyze_options opt = {"value", "", AB_LOWER_IS_BETTER};
-	struct ab_analyze_input in;
+	struct ab_pairs_file_options opt = {"value", "", AB_LOWER_IS_BETTER};
+	struct ab_pairs_file in;
 	struct ab_analysis a;
 	struct ab_report_input ri;
 	struct cmd_output out;
@@ -80,7 +80,7 @@ int cmd_analyze(int argc, char **argv)
 		return cmd_fail(ab_error_set(AB_EINVALID, "'%s': no such file; check the path", argv[optind]));
 	if (err < 0)
 		return cmd_fail(err);
-	if ((err = ab_analyze_read(&in, argv[optind], text, len, &opt)) < 0) {
+	if ((err = ab_pairs_file_read(&in, argv[optind], text, len, &opt)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}
@@ -112,7 +112,7 @@ int cmd_analyze(int argc, char **argv)
 out:
 	json_decref(doc);
 	ab_analysis_release(&a);
-	ab_analyze_release(&in);
+	ab_pairs_file_release(&in);
 	free(text);
 	return rc;
 }

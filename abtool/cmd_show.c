@@ -10,6 +10,7 @@
 #include "env.h"
 #include "error.h"
 #include "report.h"
+#include "report_common.h"
 #include "revs.h"
 #include "util.h"
 

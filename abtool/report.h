@@ -68,10 +68,6 @@ int ab_report_summary(FILE *f, const json_t *doc);
  */
 int ab_report_junit(FILE *f, const json_t *doc, int inconclusive_fails);
 
-/* Write `s` escaped for XML and HTML text and attribute values (& < > " '
- * as entities; control characters other than tab and newline as spaces). */
-void ab_report_escape_xml(FILE *f, const char *s);
-
 /*
  * The metrics a document describes, in the order reports show them: the
  * primary metric (doc.rows[0].metric, else doc.metric) first, then the
@@ -117,59 +113,5 @@ int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, s
  * HTML-escaped. Returns 0, or AB_EIO when writing fails.
  */
 int ab_report_html(FILE *f, const json_t *doc);
-
-/*
- * The report's line on the order effect, plain text (new string), or NULL
- * when no row has both AB and BA pairs: the largest change a side gets
- * from running second, exp|π| − 1 over the rows' rows[].order_effect
- * (Grizzle 1965; see analysis.h), and in how many rows it is material
- * (|π| ≥ ln 1.005 and p < 0.05).
- */
-char *ab_report_order_effect_note(const json_t *doc);
-
-/*
- * The report's line on the change in scaling, candidate against parent,
- * plain text (new string), or NULL when no row has one
- * (rows[].scaling_change: ratio and 90% interval, above 1 the candidate
- * scales better; analysis.h).
- */
-char *ab_report_scaling_change_note(const json_t *doc);
-
-/*
- * One line on how undisturbed the samples ran, from the rows' "quality"
- * and "flagged_samples" of document `doc` (borrowed), for the Markdown
- * and HTML reports: the range over rows and sides of the median CPU
- * occupancy ((user + sys) / wall), involuntary context switches per
- * sample and CPUs other processes used, and the flagged samples, e.g.
- * "CPU occupancy (user+sys)/wall 97–99%, 2–5 involuntary context switches
- * per sample, other processes 0.02–0.10 CPUs (medians per row and side);
- * 0 of 48 samples in pairs flagged contended". New string, or NULL when the document
- * has no quality (a run stored before it was recorded, or analyze).
- */
-char *ab_report_noise_line(const json_t *doc);
-
-/*
- * The noise controls in effect, from doc.noise_controls (borrowed), e.g.
- * "CPU affinity 0-3, ASLR off, environment padding 0–4096 bytes per pair",
- * or "none" when none is set. New string, or NULL when the document does
- * not say (a run stored before they were recorded, or analyze).
- */
-char *ab_report_controls_line(const json_t *doc);
-
-/*
- * The reason metric `metric` is unavailable when it is unavailable in
- * every row of `doc` (two rows or more) for the same reason (borrowed from
- * doc), so that a report says it once; NULL otherwise.
- */
-const char *ab_report_unavailable_everywhere(const json_t *doc, const char *metric);
-
-/* Format a value of a metric with unit `unit` for people into buf (of
- * `size` bytes; truncated to fit) and return buf: "ns" and "bytes"/"B"
- * are scaled ("99.90 ms", "2.4 MiB"); other units get 4 significant
- * digits below 10,000 ("1234 ops/s"), a whole number below a million
- * ("123456 ops/s"), then 4 significant digits and an SI multiplier k, M,
- * G, T, P or E ("1.235 M ops/s"), never scientific notation. NAN is
- * "n/a". docs/experiment-file.md (metrics, unit). */
-const char *ab_report_format_value(char *buf, size_t size, double value, const char *unit);
 
 #endif

@@ -4,6 +4,7 @@
  * --format tsv` needs only the store, and the numbers are printed so that
  * they read back exactly: the file is for re-analysis elsewhere. */
 #include "report.h"
+#include "report_common.h"
 #include "error.h"
 #include "util.h"
 
@@ -111,7 +112,7 @@ int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, s
 {
 	const json_t *matrix = json_object_get(json_object_get(doc, "plan"), "matrix");
 	const json_t *rows = json_object_get(doc, "rows");
-	json_int_t run_id = json_integer_value(json_object_get(doc, "run_id"));
+	long long run_id = ab_report_int(doc, "run_id");
 	size_t ncols, i, c, k;
 	const char **cols = ab_report_metric_names(doc, &ncols);
 	long *index = ab_xcalloc(ncols + 1, sizeof(*index));
@@ -145,7 +146,7 @@ int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, s
 		const json_t *params = json_object_get(json_array_get(rows, s->entry.row), "params");
 		int ran = sample_ran(s);
 
-		fprintf(f, "%lld\t%u", (long long)run_id, s->entry.seq);
+		fprintf(f, "%lld\t%u", run_id, s->entry.seq);
 		json_object_foreach((json_t *)matrix, pname, vals) {
 			fputc('\t', f);
 			param_value(f, json_object_get(params, pname));

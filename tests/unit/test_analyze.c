@@ -4,7 +4,7 @@
  * error rather than an overflowed allocation, and a column with a new
  * value on every line costs linear time. */
 #include "testutil.h"
-#include "analyze.h"
+#include "pairs_file.h"
 #include "analysis.h"
 #include "rules.h"
 #include "error.h"
@@ -15,14 +15,14 @@
 #include <string.h>
 #include <time.h>
 
-static int read_text(struct ab_analyze_input *in, const char *path, const char *text)
+static int read_text(struct ab_pairs_file *in, const char *path, const char *text)
 {
-	return ab_analyze_read(in, path, text, strlen(text), NULL);
+	return ab_pairs_file_read(in, path, text, strlen(text), NULL);
 }
 
 static void test_wide_and_long(void **state)
 {
-	struct ab_analyze_input in;
+	struct ab_pairs_file in;
 
 	(void)state;
 	assert_int_equal(read_text(&in, "p.tsv", "lanes\tpair\tparent\tcandidate\n"
@@ -33,11 +33,11 @@ static void test_wide_and_long(void **state)
 	assert_int_equal(in.nsamples, 6);
 	assert_int_equal(in.exp.pairs, 2);
 	assert_int_equal(in.samples[0].wall_ns, 10);
-	ab_analyze_release(&in);
+	ab_pairs_file_release(&in);
 	assert_int_equal(read_text(&in, "p.csv", "pair,side,value\n1,A,3\n1,B,2\n"), 0);
 	assert_int_equal(in.wide, 0);
 	assert_int_equal(in.nsamples, 2);
-	ab_analyze_release(&in);
+	ab_pairs_file_release(&in);
 }
 
 /* A file that starts with a UTF-8 byte order mark (a spreadsheet's "CSV
@@ -46,7 +46,7 @@ static void test_wide_and_long(void **state)
  * read the same too. */
 static void test_bom_and_crlf(void **state)
 {
-	struct ab_analyze_input in;
+	struct ab_pairs_file in;
 
 	(void)state;
 	assert_int_equal(read_text(&in, "p.csv", "\xEF\xBB\xBFparent,candidate\r\n10,9\r\n11,10\r\n"), 0);
@@ -54,11 +54,11 @@ static void test_bom_and_crlf(void **state)
 	assert_int_equal(in.exp.nparams, 0);
 	assert_int_equal(in.nsamples, 4);
 	assert_true(in.samples[1].metrics[0] == 9);
-	ab_analyze_release(&in);
+	ab_pairs_file_release(&in);
 	assert_int_equal(read_text(&in, "p.tsv", "\xEF\xBB\xBFlanes\tparent\tcandidate\n1\t10\t9\n"), 0);
 	assert_int_equal(in.exp.nparams, 1);
 	assert_string_equal(in.exp.matrix[0].name, "lanes");
-	ab_analyze_release(&in);
+	ab_pairs_file_release(&in);
 }
 
 /* Any positive number is a value; the display field wall_ns used to
@@ -66,7 +66,7 @@ static void test_bom_and_crlf(void **state)
  * x86-64, so the sample showed a negative time). */
 static void test_huge_value(void **state)
 {
-	struct ab_analyze_input in;
+	struct ab_pairs_file in;
 
 	(void)state;
 	assert_int_equal(read_text(&in, "p.tsv", "parent\tcandidate\n1e300\t99122222222222222222222\n"), 0);
@@ -74,14 +74,14 @@ static void test_huge_value(void **state)
 	assert_true(in.samples[0].metrics[0] == 1e300);
 	assert_true(in.samples[0].wall_ns == INT64_MAX);
 	assert_true(in.samples[1].wall_ns == INT64_MAX);
-	ab_analyze_release(&in);
+	ab_pairs_file_release(&in);
 }
 
 /* 64 parameter columns of two values make 2^64 rows, which wrapped to 0:
  * a one-element array was then indexed by huge row numbers. */
 static void test_row_product_bounded(void **state)
 {
-	struct ab_analyze_input in;
+	struct ab_pairs_file in;
 	char *text = ab_xstrdup(""), *next;
 	int line, c;
 
@@ -103,14 +103,14 @@ static void test_row_product_bounded(void **state)
 	assert_string_equal(ab_error_last(), "p.tsv:1: column 'c19': the parameter columns make more "
 			    "than 1000000 rows (the product of their numbers of distinct values); is it "
 			    "a parameter?");
-	ab_analyze_release(&in);
+	ab_pairs_file_release(&in);
 	free(text);
 }
 
 /* Read an id column of n distinct values; the CPU seconds it took. */
 static double read_distinct(size_t n)
 {
-	struct ab_analyze_input in;
+	struct ab_pairs_file in;
 	size_t i, len = 0;
 	char *text = ab_xmalloc(n * 40 + 64), last[32];
 	clock_t t0;
@@ -120,13 +120,13 @@ static double read_distinct(size_t n)
 	for (i = 0; i < n; i++)
 		len += (size_t)sprintf(text + len, "r%zu\t%zu\t%zu\n", i, 100 + i % 7, 99 + i % 5);
 	t0 = clock();
-	assert_int_equal(ab_analyze_read(&in, "p.tsv", text, len, NULL), 0);
+	assert_int_equal(ab_pairs_file_read(&in, "p.tsv", text, len, NULL), 0);
 	cpu_s = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	assert_int_equal(ab_experiment_nrows(&in.exp), n);
 	snprintf(last, sizeof(last), "r%zu", n - 1);
 	assert_string_equal(in.exp.matrix[0].values[n - 1], last);
 	assert_int_equal(in.samples[2 * n - 1].entry.row, n - 1);
-	ab_analyze_release(&in);
+	ab_pairs_file_release(&in);
 	free(text);
 	return cpu_s;
 }
@@ -154,7 +154,7 @@ static void test_order_and_not_csv(void **state)
 {
 	const char *odd = "pair,parent,candidate\n1,10,9\n2,11,9.5\n3,10.5,9.1\n";
 	const char *odd_ordered = "pair,order,parent,candidate\n1,AB,10,9\n2,BA,11,9.5\n3,BA,10.5,9.1\n";
-	struct ab_analyze_input in;
+	struct ab_pairs_file in;
 	struct ab_analysis a;
 	char **w;
 	int odd_warned;
@@ -169,7 +169,7 @@ static void test_order_and_not_csv(void **state)
 		odd_warned |= strstr(*w, "is odd") != NULL;
 	assert_false(odd_warned);
 	ab_analysis_release(&a);
-	ab_analyze_release(&in);
+	ab_pairs_file_release(&in);
 
 	assert_int_equal(read_text(&in, "w.csv", odd_ordered), 0);
 	assert_int_equal(in.exp.order_unknown, 0);
@@ -179,7 +179,7 @@ static void test_order_and_not_csv(void **state)
 		odd_warned |= strstr(*w, "3 pairs is odd") != NULL;
 	assert_true(odd_warned);
 	ab_analysis_release(&a);
-	ab_analyze_release(&in);
+	ab_pairs_file_release(&in);
 
 	/* a YAML file given by mistake: the quotes in line 3 break TSV */
 	assert_int_equal(read_text(&in, "e3.yaml", "name: e3\nrepo: r3\nbuild: \"true\"\npairs: 2\n"),
@@ -187,7 +187,7 @@ static void test_order_and_not_csv(void **state)
 	assert_non_null(strstr(ab_error_last(), "e3.yaml:3: not a line of TSV: "));
 	assert_non_null(strstr(ab_error_last(), "(libcsv: error parsing data while strict checking enabled); "
 			       "abtool analyze reads TSV or CSV with a header line"));
-	ab_analyze_release(&in);
+	ab_pairs_file_release(&in);
 }
 
 int main(void)

@@ -2,6 +2,7 @@
  * how a metric's value is written for people. */
 #include "testutil.h"
 #include "report.h"
+#include "report_common.h"
 
 #include <math.h>
 #include <string.h>

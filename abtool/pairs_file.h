@@ -1,4 +1,4 @@
-/* analyze.h - the input reader of `abtool analyze`: pairs collected
+/* pairs_file.h - the input reader of `abtool analyze`: pairs collected
  * elsewhere, as TSV or CSV (parsed with libcsv), turned into an experiment
  * and samples that the same analysis as `abtool run` decides on.
  *
@@ -11,19 +11,19 @@
  * appearance, make the rows. `order` (AB or BA) is optional; without it
  * the order effect is not computed. Lines whose first field starts with
  * '#' are comments. */
-#ifndef AB_ANALYZE_H
-#define AB_ANALYZE_H
+#ifndef AB_PAIRS_FILE_H
+#define AB_PAIRS_FILE_H
 
 #include "config.h"
 #include "sample.h"
 
-struct ab_analyze_options {
+struct ab_pairs_file_options {
 	const char *metric;     /* name of the value, default "value" */
 	const char *unit;       /* default "" ("ns" and "bytes" format by magnitude) */
 	enum ab_better better;  /* default lower */
 };
 
-struct ab_analyze_input {
+struct ab_pairs_file {
 	struct ab_experiment exp;    /* synthesized: matrix, one metric, pairs = most pairs of a row */
 	struct ab_sample *samples;   /* all DONE, in row and pair order (new) */
 	size_t nsamples;
@@ -35,14 +35,15 @@ struct ab_analyze_input {
  * Read `text` (len bytes; `path` names it in messages and decides the
  * delimiter: ".csv" → comma, otherwise tab, unless the header has no tab
  * but commas). `out` is initialised here; release with
- * ab_analyze_release, also on error. Errors: AB_EINVALID with
+ * ab_pairs_file_release, also on error. Errors: AB_EINVALID with
  * "PATH:LINE: column 'x': what is wrong" (a missing column, a value that is
  * not a positive number, an unknown side, a pair given twice, a pair with
  * only one side, no data).
  */
-int ab_analyze_read(struct ab_analyze_input *out, const char *path, const char *text, size_t len,
-		    const struct ab_analyze_options *opt);
+int ab_pairs_file_read(struct ab_pairs_file *out, const char *path, const char *text, size_t len,
+		       const struct ab_pairs_file_options *opt);
 
-void ab_analyze_release(struct ab_analyze_input *in);
+/* Free what ab_pairs_file_read allocated in `in` and zero it. */
+void ab_pairs_file_release(struct ab_pairs_file *in);
 
 #endif

@@ -1,5 +1,5 @@
-/* analyze.c - read pairs collected elsewhere (see analyze.h). */
-#include "analyze.h"
+/* pairs_file.c - read the pairs file of `abtool analyze` (see pairs_file.h). */
+#include "pairs_file.h"
 #include "error.h"
 #include "util.h"
 
@@ -12,7 +12,6 @@
 #include <csv.h>
 
 /* As for the experiment file's matrix (config.c) */
-#define MAX_ROWS AB_MAX_ROWS
 
 /* The table as libcsv delivers it: records of fields. */
 struct table {
@@ -213,7 +212,8 @@ static int by_row_key(const void *pa, const void *pb)
 	return a->side - b->side;
 }
 
-static void synthesize(struct ab_experiment *exp, const char *path, const struct ab_analyze_options *opt)
+static void synthesize(struct ab_experiment *exp, const char *path,
+		       const struct ab_pairs_file_options *opt)
 {
 	const char *base = strrchr(path, '/');
 
@@ -238,178 +238,180 @@ static void synthesize(struct ab_experiment *exp, const char *path, const struct
 	exp->warmup = 0;
 }
 
-int ab_analyze_read(struct ab_analyze_input *out, const char *path, const char *text, size_t len,
-		    const struct ab_analyze_options *opt)
-{
-	struct ab_experiment *exp = &out->exp;
+/* The reading of one pairs file: its table, its columns, and the halves
+ * of pairs read from its records. */
+struct reader {
+	const char *path;
+	struct ab_pairs_file *out;
 	struct table t;
-	struct half *h = NULL, **idx = NULL;
-	size_t nh = 0, h_alloc = 0, i, j, r, nrows, *count = NULL;
-	long c_pair, c_side, c_value, c_parent, c_cand, c_order, *pcol = NULL;
-	struct value_set *sets = NULL;
-	const char *ext = strrchr(path, '.');
-	unsigned char delim = ext && !strcmp(ext, ".csv") ? CSV_COMMA : CSV_TAB;
-	const char *nl;
-	size_t first_len;
-	char **header;
-	int err, numeric;
+	long c_pair, c_side, c_value, c_parent, c_cand, c_order;
+	long *pcol;              /* per parameter: its column */
+	struct value_set *sets;  /* per parameter: its values */
+	struct half *h;
+	size_t nh, h_alloc;
+};
 
-	memset(out, 0, sizeof(*out));
-	/* A UTF-8 byte order mark (spreadsheets write one in "CSV UTF-8")
-	 * would otherwise be part of the first column's name. */
-	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
-		text += 3;
-		len -= 3;
+static void reader_free(struct reader *rd)
+{
+	size_t i;
+
+	for (i = 0; i < rd->nh; i++) {
+		free(rd->h[i].vi);
+		free(rd->h[i].pair);
 	}
-	nl = memchr(text, '\n', len);
-	first_len = nl ? (size_t)(nl - text) : len;
-	synthesize(exp, path, opt);
-	if (memchr(text, '\0', len))
-		return ab_error_set(AB_EINVALID, "%s: a text file of TSV or CSV was expected (it holds NUL bytes)", path);
-	if (delim == CSV_TAB && !memchr(text, '\t', first_len) && memchr(text, ',', first_len))
-		delim = CSV_COMMA;
-	if ((err = parse(&t, path, text, len, delim)) < 0)
-		goto out;
-	/* Drop comment records. */
-	for (i = j = 0; i < t.n; i++) {
-		if (t.records[i][0] && t.records[i][0][0] == '#') {
-			ab_strv_free(t.records[i]);
+	free(rd->h);
+	free(rd->pcol);
+	for (i = 0; rd->sets && i < rd->out->exp.nparams; i++)
+		free(rd->sets[i].slot);
+	free(rd->sets);
+	table_free(&rd->t);
+}
+
+/* Drop the records whose first field starts with '#'. */
+static void drop_comments(struct table *t)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < t->n; i++) {
+		if (t->records[i][0] && t->records[i][0][0] == '#') {
+			ab_strv_free(t->records[i]);
 			continue;
 		}
-		t.lines[j] = t.lines[i];
-		t.records[j++] = t.records[i];
+		t->lines[j] = t->lines[i];
+		t->records[j++] = t->records[i];
 	}
-	t.n = j;
-	if (t.n < 2) {
-		err = ab_error_set(AB_EINVALID, "%s: no data: expected a header line and at least one line "
-				   "of samples (see docs/analyze.md)", path);
-		goto out;
-	}
-	header = t.records[0];
-	c_pair = column(header, "pair");
-	c_side = column(header, "side");
-	c_value = column(header, "value");
-	c_parent = column(header, "parent");
-	c_cand = column(header, "candidate");
-	c_order = column(header, "order");
-	out->wide = c_parent >= 0 && c_cand >= 0;
-	out->has_order = c_order >= 0;
+	t->n = j;
+}
+
+/* The header's columns: the layout's (pair, side and value, or parent and
+ * candidate), order, and every other one a parameter of the matrix. */
+static int read_header(struct reader *rd)
+{
+	struct ab_pairs_file *out = rd->out;
+	struct ab_experiment *exp = &out->exp;
+	char **header = rd->t.records[0];
+	size_t i;
+
+	rd->c_pair = column(header, "pair");
+	rd->c_side = column(header, "side");
+	rd->c_value = column(header, "value");
+	rd->c_parent = column(header, "parent");
+	rd->c_cand = column(header, "candidate");
+	rd->c_order = column(header, "order");
+	out->wide = rd->c_parent >= 0 && rd->c_cand >= 0;
+	out->has_order = rd->c_order >= 0;
 	exp->order_unknown = !out->has_order;
-	if (!out->wide && (c_side < 0 || c_value < 0 || c_pair < 0)) {
-		err = ab_error_set(AB_EINVALID, "%s:%zu: the header needs either 'parent' and 'candidate' "
-				   "columns (wide) or 'pair', 'side' and 'value' columns (long)", path, t.lines[0]);
-		goto out;
-	}
-	pcol = ab_xcalloc(ab_strv_len(header) + 1, sizeof(long));
-	sets = ab_xcalloc(ab_strv_len(header) + 1, sizeof(*sets));
+	if (!out->wide && (rd->c_side < 0 || rd->c_value < 0 || rd->c_pair < 0))
+		return ab_error_set(AB_EINVALID, "%s:%zu: the header needs either 'parent' and 'candidate' "
+				    "columns (wide) or 'pair', 'side' and 'value' columns (long)", rd->path,
+				    rd->t.lines[0]);
+	rd->pcol = ab_xcalloc(ab_strv_len(header) + 1, sizeof(long));
+	rd->sets = ab_xcalloc(ab_strv_len(header) + 1, sizeof(*rd->sets));
 	for (i = 0; header[i]; i++) {
 		long ci = (long)i;
-		if (ci == c_pair || ci == c_order || (out->wide ? ci == c_parent || ci == c_cand
-							  : ci == c_side || ci == c_value))
+		if (ci == rd->c_pair || ci == rd->c_order ||
+		    (out->wide ? ci == rd->c_parent || ci == rd->c_cand
+			       : ci == rd->c_side || ci == rd->c_value))
 			continue;
-		if (!*header[i]) {
-			err = ab_error_set(AB_EINVALID, "%s:%zu: column %zu has no name", path, t.lines[0], i + 1);
-			goto out;
-		}
+		if (!*header[i])
+			return ab_error_set(AB_EINVALID, "%s:%zu: column %zu has no name", rd->path,
+					    rd->t.lines[0], i + 1);
 		exp->matrix = ab_xrealloc(exp->matrix, (exp->nparams + 1) * sizeof(*exp->matrix));
 		memset(&exp->matrix[exp->nparams], 0, sizeof(*exp->matrix));
 		exp->matrix[exp->nparams].name = ab_xstrdup(header[i]);
-		pcol[exp->nparams++] = ci;
+		rd->pcol[exp->nparams++] = ci;
 	}
+	return 0;
+}
 
-	for (i = 1; i < t.n; i++) {
-		char **rec = t.records[i];
-		size_t nf = ab_strv_len(rec), p, sides = out->wide ? 2 : 1, s;
-		int order = -1;
+/* The halves of pairs of record i (> 0): one in the long layout, two in
+ * the wide one. */
+static int read_record(struct reader *rd, size_t i)
+{
+	struct ab_pairs_file *out = rd->out;
+	struct ab_experiment *exp = &out->exp;
+	char **header = rd->t.records[0], **rec = rd->t.records[i];
+	size_t line = rd->t.lines[i], nf = ab_strv_len(rec), p, sides = out->wide ? 2 : 1, s;
+	int order = -1;
 
-		if (nf != ab_strv_len(header)) {
-			err = ab_error_set(AB_EINVALID, "%s:%zu: %zu fields, but the header has %zu", path,
-					   t.lines[i], nf, ab_strv_len(header));
-			goto out;
-		}
-		if (c_order >= 0) {
-			if (!strcmp(rec[c_order], "AB"))
-				order = 0;
-			else if (!strcmp(rec[c_order], "BA"))
-				order = 1;
-			else {
-				err = ab_error_set(AB_EINVALID, "%s:%zu: column 'order': expected AB or BA, got '%s'",
-						   path, t.lines[i], rec[c_order]);
-				goto out;
-			}
-		}
-		for (s = 0; s < sides; s++) {
-			struct half *x;
-			long vc = out->wide ? (s ? c_cand : c_parent) : c_value;
-
-			AB_GROW(h, h_alloc, nh + 1);
-			x = &h[nh++];
-			memset(x, 0, sizeof(*x));
-			x->line = t.lines[i];
-			x->order = order;
-			x->vi = ab_xcalloc(exp->nparams + 1, sizeof(size_t));
-			for (p = 0; p < exp->nparams; p++)
-				x->vi[p] = param_value(&exp->matrix[p], &sets[p], rec[pcol[p]]);
-			x->pair = c_pair >= 0 ? ab_xstrdup(rec[c_pair]) : ab_xasprintf("#line%zu", t.lines[i]);
-			if (out->wide) {
-				x->side = (int)s;
-			} else if (!strcmp(rec[c_side], "parent") || !strcmp(rec[c_side], "A")) {
-				x->side = 0;
-			} else if (!strcmp(rec[c_side], "candidate") || !strcmp(rec[c_side], "B")) {
-				x->side = 1;
-			} else {
-				err = ab_error_set(AB_EINVALID, "%s:%zu: column 'side': expected parent or candidate "
-						   "(or A or B), got '%s'", path, t.lines[i], rec[c_side]);
-				goto out;
-			}
-			if (!positive(&x->value, rec[vc])) {
-				err = ab_error_set(AB_EINVALID, "%s:%zu: column '%s': expected a positive number, "
-						   "got '%s'", path, t.lines[i], header[vc], rec[vc]);
-				goto out;
-			}
-		}
+	if (nf != ab_strv_len(header))
+		return ab_error_set(AB_EINVALID, "%s:%zu: %zu fields, but the header has %zu", rd->path, line,
+				    nf, ab_strv_len(header));
+	if (rd->c_order >= 0) {
+		if (!strcmp(rec[rd->c_order], "AB"))
+			order = 0;
+		else if (!strcmp(rec[rd->c_order], "BA"))
+			order = 1;
+		else
+			return ab_error_set(AB_EINVALID, "%s:%zu: column 'order': expected AB or BA, got '%s'",
+					    rd->path, line, rec[rd->c_order]);
 	}
+	for (s = 0; s < sides; s++) {
+		struct half *x;
+		long vc = out->wide ? (s ? rd->c_cand : rd->c_parent) : rd->c_value;
 
-	/* Rows, then pairs within each row: by the pair column's numbers when
-	 * they all are integers (so that line order does not matter), else in
-	 * order of first appearance. */
-	nrows = 1;
+		AB_GROW(rd->h, rd->h_alloc, rd->nh + 1);
+		x = &rd->h[rd->nh++];
+		memset(x, 0, sizeof(*x));
+		x->line = line;
+		x->order = order;
+		x->vi = ab_xcalloc(exp->nparams + 1, sizeof(size_t));
+		for (p = 0; p < exp->nparams; p++)
+			x->vi[p] = param_value(&exp->matrix[p], &rd->sets[p], rec[rd->pcol[p]]);
+		x->pair = rd->c_pair >= 0 ? ab_xstrdup(rec[rd->c_pair]) : ab_xasprintf("#line%zu", line);
+		if (out->wide) {
+			x->side = (int)s;
+		} else if (!strcmp(rec[rd->c_side], "parent") || !strcmp(rec[rd->c_side], "A")) {
+			x->side = 0;
+		} else if (!strcmp(rec[rd->c_side], "candidate") || !strcmp(rec[rd->c_side], "B")) {
+			x->side = 1;
+		} else {
+			return ab_error_set(AB_EINVALID, "%s:%zu: column 'side': expected parent or candidate "
+					    "(or A or B), got '%s'", rd->path, line, rec[rd->c_side]);
+		}
+		if (!positive(&x->value, rec[vc]))
+			return ab_error_set(AB_EINVALID, "%s:%zu: column '%s': expected a positive number, "
+					    "got '%s'", rd->path, line, header[vc], rec[vc]);
+	}
+	return 0;
+}
+
+/* The number of rows: the product of the parameters' value counts. */
+static int count_rows(const struct reader *rd, size_t *out)
+{
+	const struct ab_experiment *exp = &rd->out->exp;
+	size_t nrows = 1, i;
+
 	for (i = 0; i < exp->nparams; i++) {
 		/* The rows are the product of the columns' value counts: bound
 		 * it as the experiment file does, before it can overflow. */
-		if (nrows > MAX_ROWS / exp->matrix[i].nvalues) {
-			err = ab_error_set(AB_EINVALID, "%s:%zu: column '%s': the parameter columns make "
-					   "more than %d rows (the product of their numbers of distinct "
-					   "values); is it a parameter?", path, t.lines[0],
-					   exp->matrix[i].name, MAX_ROWS);
-			goto out;
-		}
+		if (nrows > AB_MAX_ROWS / exp->matrix[i].nvalues)
+			return ab_error_set(AB_EINVALID, "%s:%zu: column '%s': the parameter columns make "
+					    "more than %d rows (the product of their numbers of distinct "
+					    "values); is it a parameter?", rd->path, rd->t.lines[0],
+					    exp->matrix[i].name, AB_MAX_ROWS);
 		nrows *= exp->matrix[i].nvalues;
 	}
-	count = ab_xcalloc(nrows, sizeof(size_t));
-	out->samples = ab_xcalloc(nh + 1, sizeof(*out->samples));
-	numeric = 1;
-	for (i = 0; i < nh && numeric; i++)
-		numeric = ab_parse_int64(&h[i].key, h[i].pair) == 0;
-	for (i = 0; i < nh; i++) {
-		h[i].row = row_of(exp, h[i].vi);
-		h[i].index = i;
-	}
-	/* Group the halves by (row, pair id); without numeric ids, a pair's
-	 * key is the position of its first half. */
-	idx = ab_xmalloc((nh ? nh : 1) * sizeof(*idx));
-	for (i = 0; i < nh; i++)
-		idx[i] = &h[i];
-	qsort(idx, nh, sizeof(*idx), by_row_pair_id);
-	for (i = 0; i < nh; i++) {
+	*out = nrows;
+	return 0;
+}
+
+/* Give each pair its sort key within its row: its number when every
+ * pair id is an integer (`numeric`), else the position of its first half.
+ * idx holds the halves sorted by row and pair id; a side given twice for
+ * a pair is an error. */
+static int key_pairs(const struct reader *rd, struct half **idx, int numeric)
+{
+	size_t i;
+
+	for (i = 0; i < rd->nh; i++) {
 		if (i > 0 && idx[i]->row == idx[i - 1]->row && !strcmp(idx[i]->pair, idx[i - 1]->pair)) {
 			if (idx[i]->side == idx[i - 1]->side) {
 				const struct half *x = idx[i]->index > idx[i - 1]->index ? idx[i] : idx[i - 1];
 				const struct half *y = x == idx[i] ? idx[i - 1] : idx[i];
-				err = ab_error_set(AB_EINVALID, "%s:%zu: pair '%s' has a second %s value (first "
-						   "at line %zu)", path, x->line, x->pair,
-						   x->side ? "candidate" : "parent", y->line);
-				goto out;
+				return ab_error_set(AB_EINVALID, "%s:%zu: pair '%s' has a second %s value (first "
+						    "at line %zu)", rd->path, x->line, x->pair,
+						    x->side ? "candidate" : "parent", y->line);
 			}
 			if (!numeric)
 				idx[i]->key = idx[i - 1]->key;
@@ -417,8 +419,17 @@ int ab_analyze_read(struct ab_analyze_input *out, const char *path, const char *
 			idx[i]->key = (int64_t)idx[i]->index;
 		}
 	}
-	qsort(idx, nh, sizeof(*idx), by_row_key);
-	for (i = 0; i < nh; i++) {
+	return 0;
+}
+
+/* One sample per half into out->samples, from idx sorted by row and
+ * key; count[row] receives the pairs of each row. */
+static void fill_samples(const struct reader *rd, struct half *const *idx, size_t *count)
+{
+	struct ab_pairs_file *out = rd->out;
+	size_t i;
+
+	for (i = 0; i < rd->nh; i++) {
 		struct ab_sample *smp = &out->samples[out->nsamples++];
 		const struct half *x = idx[i];
 
@@ -442,13 +453,42 @@ int ab_analyze_read(struct ab_analyze_input *out, const char *path, const char *
 		 * number is accepted) must not overflow the conversion. */
 		smp->wall_ns = x->value < 9.2e18 ? (int64_t)x->value : INT64_MAX;
 	}
+}
+
+/* Rows, then pairs within each row: by the pair column's numbers when
+ * they all are integers (so that line order does not matter), else in
+ * order of first appearance. Every pair needs both sides. */
+static int pair_up(const struct reader *rd, size_t nrows)
+{
+	struct ab_experiment *exp = &rd->out->exp;
+	size_t *count = ab_xcalloc(nrows, sizeof(size_t)), nh = rd->nh, i, r;
+	struct half *h = rd->h, **idx;
+	int err, numeric = 1;
+
+	rd->out->samples = ab_xcalloc(nh + 1, sizeof(*rd->out->samples));
+	for (i = 0; i < nh && numeric; i++)
+		numeric = ab_parse_int64(&h[i].key, h[i].pair) == 0;
+	for (i = 0; i < nh; i++) {
+		h[i].row = row_of(exp, h[i].vi);
+		h[i].index = i;
+	}
+	/* Group the halves by (row, pair id); without numeric ids, a pair's
+	 * key is the position of its first half. */
+	idx = ab_xmalloc((nh ? nh : 1) * sizeof(*idx));
+	for (i = 0; i < nh; i++)
+		idx[i] = &h[i];
+	qsort(idx, nh, sizeof(*idx), by_row_pair_id);
+	if ((err = key_pairs(rd, idx, numeric)) < 0)
+		goto out;
+	qsort(idx, nh, sizeof(*idx), by_row_key);
+	fill_samples(rd, idx, count);
 	/* Every pair needs both sides: after sorting, its halves are adjacent. */
 	for (i = 0; i < nh; i++) {
 		int prev = i > 0 && idx[i - 1]->row == idx[i]->row && idx[i - 1]->key == idx[i]->key;
 		int next = i + 1 < nh && idx[i + 1]->row == idx[i]->row && idx[i + 1]->key == idx[i]->key;
 		if (!prev && !next) {
-			err = ab_error_set(AB_EINVALID, "%s:%zu: pair '%s' has only a %s value", path, idx[i]->line,
-					   idx[i]->pair, idx[i]->side ? "candidate" : "parent");
+			err = ab_error_set(AB_EINVALID, "%s:%zu: pair '%s' has only a %s value", rd->path,
+					   idx[i]->line, idx[i]->pair, idx[i]->side ? "candidate" : "parent");
 			goto out;
 		}
 	}
@@ -457,22 +497,60 @@ int ab_analyze_read(struct ab_analyze_input *out, const char *path, const char *
 		if ((int)count[r] > exp->pairs)
 			exp->pairs = (int)count[r];
 out:
-	for (i = 0; i < nh; i++) {
-		free(h[i].vi);
-		free(h[i].pair);
-	}
-	free(h);
 	free(idx);
 	free(count);
-	free(pcol);
-	for (i = 0; sets && i < exp->nparams; i++)
-		free(sets[i].slot);
-	free(sets);
-	table_free(&t);
 	return err;
 }
 
-void ab_analyze_release(struct ab_analyze_input *in)
+int ab_pairs_file_read(struct ab_pairs_file *out, const char *path, const char *text, size_t len,
+		       const struct ab_pairs_file_options *opt)
+{
+	struct reader rd;
+	const char *ext = strrchr(path, '.');
+	unsigned char delim = ext && !strcmp(ext, ".csv") ? CSV_COMMA : CSV_TAB;
+	const char *nl;
+	size_t first_len, i, nrows = 0;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	memset(&rd, 0, sizeof(rd));
+	rd.path = path;
+	rd.out = out;
+	/* A UTF-8 byte order mark (spreadsheets write one in "CSV UTF-8")
+	 * would otherwise be part of the first column's name. */
+	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
+		text += 3;
+		len -= 3;
+	}
+	nl = memchr(text, '\n', len);
+	first_len = nl ? (size_t)(nl - text) : len;
+	synthesize(&out->exp, path, opt);
+	if (memchr(text, '\0', len))
+		return ab_error_set(AB_EINVALID, "%s: a text file of TSV or CSV was expected (it holds NUL bytes)", path);
+	if (delim == CSV_TAB && !memchr(text, '\t', first_len) && memchr(text, ',', first_len))
+		delim = CSV_COMMA;
+	if ((err = parse(&rd.t, path, text, len, delim)) < 0)
+		goto out;
+	drop_comments(&rd.t);
+	if (rd.t.n < 2) {
+		err = ab_error_set(AB_EINVALID, "%s: no data: expected a header line and at least one line "
+				   "of samples (see docs/analyze.md)", path);
+		goto out;
+	}
+	if ((err = read_header(&rd)) < 0)
+		goto out;
+	for (i = 1; i < rd.t.n; i++)
+		if ((err = read_record(&rd, i)) < 0)
+			goto out;
+	if ((err = count_rows(&rd, &nrows)) < 0)
+		goto out;
+	err = pair_up(&rd, nrows);
+out:
+	reader_free(&rd);
+	return err;
+}
+
+void ab_pairs_file_release(struct ab_pairs_file *in)
 {
 	ab_samples_free(in->samples, in->nsamples);
 	ab_experiment_release(&in->exp);

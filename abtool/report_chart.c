@@ -1,0 +1,547 @@
+/* report_chart.c - the SVG charts of the HTML report (see report_chart.h). */
+#include "report_chart.h"
+#include "report_common.h"
+#include "predicates.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The charts' geometry, in SVG user units: the strip chart's plot spans
+ * PLOT_X0 to PLOT_X1 of a chart W wide; the scaling chart's plot spans
+ * SC_X0 to SC_X1 and SC_TOP to SC_BOTTOM, its values beside it. */
+#define W 720.0
+#define PLOT_X0 70.0
+#define PLOT_X1 700.0
+#define LABEL_ROW 14.0
+#define MAX_MARGINS 16
+#define MAX_TICKS 32
+#define SC_X0 70.0
+#define SC_X1 530.0
+#define SC_TOP 12.0
+#define SC_PH 200.0
+#define SC_BOTTOM (SC_TOP + SC_PH)
+
+/* An axis from `lo` to `hi` (data units) onto [x0, x1] (SVG units),
+ * logarithmic for ratios. */
+struct axis {
+	double lo, hi, x0, x1;
+	int log;
+};
+
+static double axis_map(const struct axis *a, double v)
+{
+	double t = a->log ? (log(v) - log(a->lo)) / (log(a->hi) - log(a->lo)) : (v - a->lo) / (a->hi - a->lo);
+	return a->x0 + t * (a->x1 - a->x0);
+}
+
+/* Round tick values between lo and hi (at most max of them): 1-2-5 per
+ * decade on a wide log axis, else even steps of 1, 2 or 5 times a power of
+ * ten. `*decimals` receives the digits the labels need. */
+static size_t ticks(double *out, size_t max, double lo, double hi, int logscale, int *decimals)
+{
+	size_t n = 0;
+
+	*decimals = 0;
+	if (logscale && hi / lo > 5) {
+		static const double mant[] = {1, 2, 5};
+		int e, m;
+		for (e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)) && n < max; e++)
+			for (m = 0; m < 3 && n < max; m++) {
+				double v = mant[m] * pow(10, e);
+				if (v >= lo && v <= hi) {
+					out[n++] = v;
+					if (e < 0 && -e > *decimals)
+						*decimals = -e;
+				}
+			}
+		return n;
+	}
+	{
+		double raw = (hi - lo) / 5, mag = pow(10, floor(log10(raw))), norm = raw / mag, step, first;
+		long k;
+		step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
+		first = ceil(lo / step - 1e-9) * step;
+		for (k = 0; n < max; k++) {
+			double v = first + (double)k * step;
+			if (v > hi + step * 1e-9)
+				break;
+			out[n++] = fabs(v) < step * 1e-9 ? 0 : v;
+		}
+		*decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+	}
+	return n;
+}
+
+/* A margin line: where a rule's predicate puts its threshold on a B/A
+ * axis, and what to call it. */
+struct margin {
+	double at;
+	char label[64];
+	const char *rule;
+};
+
+static int margin_cmp(const void *a, const void *b)
+{
+	double x = ((const struct margin *)a)->at, y = ((const struct margin *)b)->at;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The margins of every rule that selects `row` and decides on the row's
+ * metric. Predicates are defined with ratios below 1 favouring the
+ * candidate (rules.c); for a higher-is-better metric the line is at the
+ * reciprocal. */
+static size_t row_margins(struct margin *out, size_t max, const json_t *doc, const json_t *row)
+{
+	const struct ab_predicate *p;
+	int higher = !strcmp(ab_report_str(row, "better"), "higher");
+	size_t i, j, n = 0;
+	json_t *rule, *rr;
+
+	json_array_foreach(json_object_get(doc, "rules"), i, rule) {
+		int selects = 0;
+		if (strcmp(ab_report_str(rule, "metric"), ab_report_str(row, "metric")))
+			continue;
+		json_array_foreach(json_object_get(rule, "rows"), j, rr)
+			selects |= json_equal(json_object_get(rr, "params"), json_object_get(row, "params"));
+		if (!selects)
+			continue;
+		/* the margins of the metric's percent predicates: 1+δ or 1/(1+δ) */
+		for (p = ab_predicates; p->name && n < max; p++) {
+			double d, at;
+			if (p->decide != AB_DECIDE_BOUND || p->arg != AB_ARG_PERCENT || p->on_scaling ||
+			    !p->json || isnan(d = ab_report_num(rule, p->json)))
+				continue;
+			at = p->margin_up != higher ? 1 + d : 1 / (1 + d);
+			out[n].at = at;
+			out[n].rule = ab_report_str(rule, "name");
+			snprintf(out[n].label, sizeof(out[n].label), "%s %.4g%%", p->name, 100 * d);
+			/* Two rules with the same margin draw one line. */
+			for (j = 0; j < n && (out[j].at != at || strcmp(out[j].label, out[n].label)); j++)
+				;
+			n += j == n;
+		}
+	}
+	/* Left to right, so that labels (which extend leftwards from their
+	 * line) get rows nearer the plot the further left they are, and no
+	 * line crosses another's label. */
+	qsort(out, n, sizeof(*out), margin_cmp);
+	return n;
+}
+
+
+int ab_chart_strip_has_margins(const json_t *doc, const json_t *row)
+{
+	struct margin m[MAX_MARGINS];
+
+	return json_array_size(json_object_get(row, "per_pair")) && row_margins(m, MAX_MARGINS, doc, row);
+}
+
+/* What the strip chart of a row draws where. */
+struct strip {
+	const json_t *row, *per_pair;
+	struct margin margins[MAX_MARGINS];
+	size_t nmargins, npairs;
+	double ratio;            /* the estimate, NAN when none */
+	double l, u;             /* the interval, when have_ci */
+	int have_ci, higher;
+	struct axis ax;          /* the ratio axis, when npairs */
+	double top, ph, bottom;  /* the plot's top, height and bottom */
+};
+
+/* The strip chart of a row without per-pair ratios, saying why. */
+static void strip_empty(FILE *f, const json_t *row)
+{
+	const char *why = "no complete pair";
+
+	if (json_is_string(json_object_get(row, "unavailable")))
+		why = ab_report_str(row, "unavailable");
+	else if (json_is_string(json_object_get(row, "failure")))
+		why = ab_report_str(row, "failure");
+
+	fprintf(f, "<svg class=\"chart strip\" viewBox=\"0 0 %.0f 48\" role=\"img\" "
+		"aria-label=\"no per-pair ratios\">\n<rect class=\"frame\" x=\"%.1f\" y=\"4\" width=\"%.1f\" "
+		"height=\"40\"/>\n<text x=\"%.1f\" y=\"29\" text-anchor=\"middle\" class=\"muted\">no per-pair "
+		"ratios: ", W, PLOT_X0, PLOT_X1 - PLOT_X0, (PLOT_X0 + PLOT_X1) / 2);
+	ab_report_escape_xml(f, why);
+	fprintf(f, "</text>\n</svg>\n");
+}
+
+/* Lay the strip chart of `row` out: the axis covers the dots, the
+ * interval, the estimate, 1 and the margins, padded by 6% of its span on
+ * each side; the plot is 12 units a pair high, 64 to 220. */
+static void strip_layout(struct strip *st, const json_t *doc, const json_t *row)
+{
+	const json_t *ci = json_object_get(row, "ci");
+	double lo = INFINITY, hi = -INFINITY, span, pad;
+	size_t i, nlabel_rows;
+	json_t *p;
+
+	memset(st, 0, sizeof(*st));
+	st->row = row;
+	st->per_pair = json_object_get(row, "per_pair");
+	st->nmargins = row_margins(st->margins, MAX_MARGINS, doc, row);
+	st->ratio = ab_report_num(row, "ratio");
+	st->l = json_number_value(json_array_get(ci, 0));
+	st->u = json_number_value(json_array_get(ci, 1));
+	st->have_ci = json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1));
+	st->higher = !strcmp(ab_report_str(row, "better"), "higher");
+	json_array_foreach((json_t *)st->per_pair, i, p) {
+		double d = ab_report_num(p, "log_ratio");
+		if (isnan(d))
+			continue;
+		st->npairs++;
+		lo = fmin(lo, exp(d));
+		hi = fmax(hi, exp(d));
+	}
+	if (!st->npairs)
+		return;
+	lo = fmin(lo, 1);
+	hi = fmax(hi, 1);
+	if (st->have_ci) {
+		lo = fmin(lo, st->l);
+		hi = fmax(hi, st->u);
+	}
+	if (isfinite(st->ratio) && st->ratio > 0) {
+		lo = fmin(lo, st->ratio);
+		hi = fmax(hi, st->ratio);
+	}
+	for (i = 0; i < st->nmargins; i++) {
+		lo = fmin(lo, st->margins[i].at);
+		hi = fmax(hi, st->margins[i].at);
+	}
+	span = log(hi) - log(lo);
+	if (span < 0.01)
+		span = 0.01;
+	pad = span * 0.06;
+	st->ax.lo = exp(log(lo) - pad);
+	st->ax.hi = exp(log(hi) + pad);
+	st->ax.x0 = PLOT_X0;
+	st->ax.x1 = PLOT_X1;
+	st->ax.log = 1;
+
+	nlabel_rows = st->nmargins < 3 ? st->nmargins : 3;
+	st->top = 8 + LABEL_ROW * (double)nlabel_rows;
+	st->ph = 12.0 * (double)st->npairs + 16;
+	st->ph = st->ph < 64 ? 64 : st->ph > 220 ? 220 : st->ph;
+	st->bottom = st->top + st->ph;
+}
+
+/* The grid, the interval's band, the line at 1, the margins with their
+ * labels and the estimate. */
+static void strip_marks(FILE *f, const struct strip *st)
+{
+	const struct axis *ax = &st->ax;
+	double tick[MAX_TICKS], top = st->top, bottom = st->bottom;
+	size_t nt, i;
+	int decimals;
+
+	nt = ticks(tick, MAX_TICKS, ax->lo, ax->hi, 1, &decimals);
+	for (i = 0; i < nt; i++) {
+		double x = axis_map(ax, tick[i]);
+		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.*f</text>\n",
+			x, top, x, bottom + 4, x, bottom + 17, decimals, tick[i]);
+	}
+	if (st->have_ci) {
+		double x0 = axis_map(ax, st->l), x1 = axis_map(ax, st->u);
+		fprintf(f, "<rect class=\"ci\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>90%% CI "
+			"[%.3f, %.3f]</title></rect>\n", x0, top, x1 - x0 < 1 ? 1 : x1 - x0, st->ph, st->l, st->u);
+	}
+	fprintf(f, "<line class=\"one\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"><title>ratio 1: no "
+		"change</title></line>\n", axis_map(ax, 1), top, axis_map(ax, 1), bottom);
+	for (i = 0; i < st->nmargins; i++) {
+		const struct margin *m = &st->margins[i];
+		double x = axis_map(ax, m->at);
+		const char *anchor = x < PLOT_X0 + 120 ? "start" : "end";
+		fprintf(f, "<line class=\"margin\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"><title>", x,
+			top - LABEL_ROW * (double)(i % 3) - 4, x, bottom);
+		ab_report_escape_xml(f, m->rule);
+		fprintf(f, ": %s, at ratio %.4f</title></line>\n", m->label, m->at);
+		fprintf(f, "<text class=\"margin-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
+			anchor[0] == 'e' ? x - 3 : anchor[0] == 's' ? x + 3 : x,
+			top - LABEL_ROW * (double)(i % 3) - 6, anchor, m->label);
+	}
+	/* The estimate under the dots, so that no pair hides behind it. */
+	if (isfinite(st->ratio) && st->ratio > 0) {
+		double x = axis_map(ax, st->ratio);
+		fprintf(f, "<line class=\"hl\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"><title>Hodges–Lehmann "
+			"estimate %.4f</title></line>\n", x, top - 3, x, bottom + 3, st->ratio);
+	}
+}
+
+/* One dot per pair, top to bottom in pair order, so drift shows too, and
+ * the labels of the pairs and of the axis. */
+static void strip_dots(FILE *f, const struct strip *st)
+{
+	size_t i, k = 0;
+	json_t *p;
+
+	json_array_foreach((json_t *)st->per_pair, i, p) {
+		double d = ab_report_num(p, "log_ratio"), y;
+		const char *order = !strcmp(ab_report_str(p, "order"), "BA") ? "BA" : "AB";
+		if (isnan(d))
+			continue;
+		y = st->top + 8 + ((double)k + 0.5) * (st->ph - 16) / (double)st->npairs;
+		fprintf(f, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"><title>pair %zu (%s): "
+			"ratio %.4f</title></circle>\n", order[0] == 'B' ? "ba" : "ab", axis_map(&st->ax, exp(d)),
+			y, i + 1, order, exp(d));
+		k++;
+	}
+	fprintf(f, "<text class=\"muted\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">pair 1</text>\n"
+		"<text class=\"muted\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">pair %zu</text>\n",
+		PLOT_X0 - 6, st->top + 12, PLOT_X0 - 6, st->bottom - 5, st->npairs);
+	/* Which way is better depends on the metric's direction. */
+	fprintf(f, "<text class=\"muted\" x=\"%.1f\" y=\"%.1f\">← candidate %s</text>\n"
+		"<text class=\"muted\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">candidate %s →</text>\n",
+		PLOT_X0, st->bottom + 36, st->higher ? "worse" : "better", PLOT_X1, st->bottom + 36,
+		st->higher ? "better" : "worse");
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (PLOT_X0 + PLOT_X1) / 2, st->bottom + 36);
+	ab_report_escape_xml(f, ab_report_str(st->row, "metric"));
+	fprintf(f, " ratio B/A per pair (log scale)</text>\n");
+}
+
+void ab_chart_strip(FILE *f, const json_t *doc, const json_t *row)
+{
+	struct strip st;
+
+	strip_layout(&st, doc, row);
+	if (!st.npairs) {
+		strip_empty(f, row);
+		return;
+	}
+	fprintf(f, "<svg class=\"chart strip\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"per-pair "
+		"ratios of ", W, st.bottom + 48);
+	ab_report_escape_xml(f, ab_report_str(row, "label"));
+	fprintf(f, "\">\n<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
+		PLOT_X0, st.top, PLOT_X1 - PLOT_X0, st.ph);
+	strip_marks(f, &st);
+	strip_dots(f, &st);
+	fprintf(f, "</svg>\n");
+}
+
+/* Whether a row's parameter value (as ab_row_params writes it: an integer
+ * when the text is one, else the text) is the matrix value `text`. */
+static int value_is(const json_t *v, const char *text)
+{
+	int64_t n;
+
+	if (!text)
+		return 0;
+	if (json_is_integer(v))
+		return ab_parse_int64(&n, text) == 0 && n == json_integer_value(v);
+	return json_is_string(v) && !strcmp(json_string_value(v), text);
+}
+
+void ab_chart_scaling_init(struct ab_chart_scaling *sc, const json_t *doc)
+{
+	const json_t *scaling = json_object_get(doc, "scaling");
+	size_t nrows, i, j, g;
+	json_t *row;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->param = ab_report_str(scaling, "parameter");
+	sc->values = json_object_get(json_object_get(json_object_get(doc, "plan"), "matrix"), sc->param);
+	sc->rows = json_object_get(doc, "rows");
+	sc->nv = json_array_size(sc->values);
+	nrows = json_array_size(sc->rows);
+	sc->group = ab_xcalloc(nrows + 1, sizeof(*sc->group));
+	sc->xi = ab_xcalloc(nrows + 1, sizeof(*sc->xi));
+	sc->keys = ab_xcalloc(nrows + 1, sizeof(*sc->keys));
+	sc->numeric = ab_xcalloc(sc->nv + 1, sizeof(*sc->numeric));
+	sc->n0 = INFINITY;
+	sc->all_numeric = sc->nv > 0;
+	if (!sc->nv)
+		return;
+	for (j = 0; j < sc->nv; j++) {
+		const char *t = json_string_value(json_array_get(sc->values, j));
+		char *end;
+		sc->numeric[j] = t ? strtod(t, &end) : NAN;
+		if (!t || end == t || *end || !(sc->numeric[j] > 0))
+			sc->all_numeric = 0;
+		else
+			sc->n0 = fmin(sc->n0, sc->numeric[j]);
+	}
+	/* Group the rows by their other parameters, in first-seen order. */
+	json_array_foreach((json_t *)sc->rows, i, row) {
+		json_t *rest = json_deep_copy(json_object_get(row, "params"));
+		json_t *v = json_object_get(rest, sc->param);
+		char *text;
+		sc->xi[i] = sc->nv;
+		for (j = 0; j < sc->nv; j++)
+			if (value_is(v, json_string_value(json_array_get(sc->values, j))))
+				sc->xi[i] = j;
+		json_object_del(rest, sc->param);
+		text = json_dumps(rest, JSON_COMPACT | JSON_SORT_KEYS);
+		for (g = 0; g < sc->ngroups && strcmp(sc->keys[g], text); g++)
+			;
+		if (g == sc->ngroups)
+			sc->keys[sc->ngroups++] = text;
+		else
+			free(text);
+		sc->group[i] = g;
+		json_decref(rest);
+	}
+}
+
+void ab_chart_scaling_release(struct ab_chart_scaling *sc)
+{
+	size_t g;
+
+	for (g = 0; g < sc->ngroups; g++)
+		free(sc->keys[g]);
+	free(sc->keys);
+	free(sc->group);
+	free(sc->xi);
+	free(sc->numeric);
+	memset(sc, 0, sizeof(*sc));
+}
+
+/* Where value j of the parameter sits on the x axis. */
+static double scaling_x(const struct ab_chart_scaling *sc, size_t j)
+{
+	return sc->nv == 1 ? (SC_X0 + SC_X1) / 2
+			   : SC_X0 + 30 + (double)j * (SC_X1 - SC_X0 - 60) / (double)(sc->nv - 1);
+}
+
+/* The y axis of group g: from 0 to 12% above the largest scaling of
+ * either side, and of the linear line as far as 1.6 times that. */
+static struct axis scaling_axis(const struct ab_chart_scaling *sc, size_t g)
+{
+	static const char *const sides[2] = {"parent", "candidate"};
+	struct axis ay;
+	double ymax = 0;
+	size_t i, j;
+	json_t *row;
+	int s;
+
+	json_array_foreach((json_t *)sc->rows, i, row)
+		if (sc->group[i] == g)
+			for (s = 0; s < 2; s++) {
+				double y = ab_report_num(json_object_get(row, sides[s]), "scaling");
+				if (isfinite(y))
+					ymax = fmax(ymax, y);
+			}
+	if (sc->all_numeric)
+		for (j = 0; j < sc->nv; j++)
+			ymax = fmax(ymax, fmin(sc->numeric[j] / sc->n0, ymax * 1.6));
+	if (!(ymax > 0))
+		ymax = 1;
+	ay.lo = 0;
+	ay.hi = ymax * 1.12;
+	ay.x0 = SC_BOTTOM;
+	ay.x1 = SC_TOP;
+	ay.log = 0;
+	return ay;
+}
+
+/* The svg element's start, the frame, and the grid with its labels. */
+static void scaling_frame(FILE *f, const struct ab_chart_scaling *sc, size_t g, const struct axis *ay)
+{
+	double tick[MAX_TICKS];
+	size_t nt, i, j;
+	int decimals;
+
+	fprintf(f, "<svg class=\"chart scaling\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+		"aria-label=\"scaling curves\">\n<defs><clipPath id=\"clip-scaling-%zu\"><rect x=\"%.1f\" "
+		"y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/></clipPath></defs>\n<rect class=\"frame\" "
+		"x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
+		W, SC_BOTTOM + 48, g, SC_X0, SC_TOP, SC_X1 - SC_X0, SC_PH, SC_X0, SC_TOP, SC_X1 - SC_X0,
+		SC_PH);
+	nt = ticks(tick, MAX_TICKS, ay->lo, ay->hi, 0, &decimals);
+	for (i = 0; i < nt; i++) {
+		double y = axis_map(ay, tick[i]);
+		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" "
+			"y=\"%.1f\" text-anchor=\"end\">%.*fx</text>\n", SC_X0 - 4, y, SC_X1, y, SC_X0 - 8, y + 4,
+			decimals, tick[i]);
+	}
+	for (j = 0; j < sc->nv; j++) {
+		double x = scaling_x(sc, j);
+		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" "
+			"y=\"%.1f\" text-anchor=\"middle\">", x, SC_BOTTOM, x, SC_BOTTOM + 4, x, SC_BOTTOM + 17);
+		ab_report_escape_xml(f, json_string_value(json_array_get(sc->values, j)));
+		fprintf(f, "</text>\n");
+	}
+}
+
+/* The linear line, then each side's curve and its points. */
+static void scaling_curves(FILE *f, const struct ab_chart_scaling *sc, size_t g, const struct axis *ay)
+{
+	static const char *const sides[2] = {"parent", "candidate"};
+	size_t i, j;
+	json_t *row;
+	int s;
+
+	if (sc->all_numeric) {
+		fprintf(f, "<polyline class=\"ideal\" clip-path=\"url(#clip-scaling-%zu)\" points=\"", g);
+		for (j = 0; j < sc->nv; j++)
+			fprintf(f, "%s%.1f,%.1f", j ? " " : "", scaling_x(sc, j),
+				axis_map(ay, sc->numeric[j] / sc->n0));
+		fprintf(f, "\"/>\n");
+	}
+	for (s = 0; s < 2; s++) {
+		int any = 0;
+		fprintf(f, "<polyline class=\"%s\" points=\"", sides[s]);
+		for (j = 0; j < sc->nv; j++)
+			json_array_foreach((json_t *)sc->rows, i, row) {
+				double y = ab_report_num(json_object_get(row, sides[s]), "scaling");
+				if (sc->group[i] != g || sc->xi[i] != j || !isfinite(y))
+					continue;
+				fprintf(f, "%s%.1f,%.1f", any++ ? " " : "", scaling_x(sc, j), axis_map(ay, y));
+			}
+		fprintf(f, "\"/>\n");
+		for (j = 0; j < sc->nv; j++)
+			json_array_foreach((json_t *)sc->rows, i, row) {
+				double y = ab_report_num(json_object_get(row, sides[s]), "scaling");
+				if (sc->group[i] != g || sc->xi[i] != j || !isfinite(y))
+					continue;
+				fprintf(f, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\"><title>%s, ",
+					sides[s], scaling_x(sc, j), axis_map(ay, y), sides[s]);
+				ab_report_escape_xml(f, ab_report_str(row, "label"));
+				fprintf(f, ": %.2fx</title></circle>\n", y);
+			}
+	}
+}
+
+/* The values at each point beside the chart, for a quick read. */
+static void scaling_values(FILE *f, const struct ab_chart_scaling *sc, size_t g)
+{
+	double ly = SC_TOP + 14;
+	size_t i, j;
+	json_t *row;
+
+	fprintf(f, "<text x=\"556\" y=\"%.1f\" class=\"muted\">parent → candidate</text>\n", ly);
+	for (j = 0; j < sc->nv; j++)
+		json_array_foreach((json_t *)sc->rows, i, row) {
+			double a = ab_report_num(json_object_get(row, "parent"), "scaling");
+			double b = ab_report_num(json_object_get(row, "candidate"), "scaling");
+			if (sc->group[i] != g || sc->xi[i] != j)
+				continue;
+			ly += 17;
+			fprintf(f, "<text x=\"556\" y=\"%.1f\">", ly);
+			ab_report_escape_xml(f, sc->param);
+			fputc('=', f);
+			ab_report_escape_xml(f, json_string_value(json_array_get(sc->values, j)));
+			if (isfinite(a) && isfinite(b))
+				fprintf(f, ": %.2fx → %.2fx</text>\n", a, b);
+			else
+				fprintf(f, ": n/a</text>\n");
+		}
+}
+
+void ab_chart_scaling_svg(FILE *f, const struct ab_chart_scaling *sc, size_t g)
+{
+	struct axis ay = scaling_axis(sc, g);
+
+	scaling_frame(f, sc, g, &ay);
+	scaling_curves(f, sc, g, &ay);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (SC_X0 + SC_X1) / 2, SC_BOTTOM + 36);
+	ab_report_escape_xml(f, sc->param);
+	fprintf(f, "</text>\n<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 16 %.1f)\">"
+		"scaling</text>\n", (SC_TOP + SC_BOTTOM) / 2, (SC_TOP + SC_BOTTOM) / 2);
+	scaling_values(f, sc, g);
+	fprintf(f, "</svg>\n");
+}

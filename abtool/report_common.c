@@ -1,0 +1,372 @@
+/* report_common.c - what the report renderers share (see report_common.h). */
+#include "report_common.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *ab_report_str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+double ab_report_num(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+long long ab_report_int(const json_t *o, const char *key)
+{
+	return (long long)json_integer_value(json_object_get(o, key));
+}
+
+void ab_report_escape_xml(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			/* XML 1.0 has no place for other control characters */
+			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t' && *s != '\r')
+				fputc(' ', f);
+			else
+				fputc(*s, f);
+		}
+	}
+}
+
+const char *ab_report_outcome_mark(const char *outcome)
+{
+	return !strcmp(outcome, "pass") ? "✓" : !strcmp(outcome, "fail") ? "✗" : "?";
+}
+
+const json_t *ab_report_build_of(const json_t *doc, const char *side)
+{
+	size_t i;
+	json_t *b;
+
+	json_array_foreach(json_object_get(doc, "builds"), i, b)
+		if (!strcmp(ab_report_str(b, "side"), side))
+			return b;
+	return NULL;
+}
+
+void ab_report_build_cell(FILE *f, const json_t *b, const struct ab_report_markup *m)
+{
+	char t[32];
+
+	if (!b) {
+		fputs("—", f);
+		return;
+	}
+	if (*ab_report_str(b, "command"))
+		m->code(f, ab_report_str(b, "command"));
+	else
+		fputs("no build command", f);
+	if (strcmp(ab_report_str(b, "status"), "ok")) {
+		fprintf(f, " %s", m->strong);
+		m->text(f, ab_report_str(b, "status"));
+		fprintf(f, "%s (", m->strong_end);
+		m->text(f, ab_report_str(b, "detail"));
+		fputc(')', f);
+	} else if (json_is_true(json_object_get(b, "cached"))) {
+		fputs(" (cached)", f);
+	} else {
+		fprintf(f, " (built in %s)", ab_format_ns(t, sizeof(t), ab_report_num(b, "duration_ns")));
+	}
+}
+
+const char *ab_report_rules_line(char *buf, size_t size, const json_t *rules)
+{
+	size_t i, nfail = 0, ninc = 0, n = json_array_size(rules);
+	json_t *r;
+
+	json_array_foreach(rules, i, r) {
+		nfail += !strcmp(ab_report_str(r, "outcome"), "fail");
+		ninc += !strcmp(ab_report_str(r, "outcome"), "inconclusive");
+	}
+	if (nfail)
+		snprintf(buf, size, "%zu of %zu rule%s failed:", nfail, n, n == 1 ? "" : "s");
+	else if (ninc)
+		snprintf(buf, size, "%zu of %zu rule%s inconclusive:", ninc, n, n == 1 ? "" : "s");
+	else
+		snprintf(buf, size, "%s passed:", n == 1 ? "The rule" : n == 2 ? "Both rules" : "All rules");
+	return buf;
+}
+
+char *ab_report_plan_line(const json_t *doc)
+{
+	const json_t *plan = json_object_get(doc, "plan");
+
+	return ab_xasprintf("%lld pairs per row after %lld warmup%s per side, rows round-robin, AB|BA blocks, "
+			    "seed %lld; %lld of %lld samples ran", ab_report_int(plan, "pairs"),
+			    ab_report_int(plan, "warmup"), ab_report_int(plan, "warmup") == 1 ? "" : "s",
+			    ab_report_int(plan, "seed"), ab_report_int(plan, "samples_done"),
+			    ab_report_int(plan, "samples_planned"));
+}
+
+char *ab_report_interval_note(const json_t *doc)
+{
+	const json_t *first = json_array_get(json_object_get(doc, "rows"), 0);
+	double level = ab_report_num(first, "ci_level");
+
+	/* With fewer than 5 pairs there is no bound (k = 0; ci_level is null,
+	 * as an unbounded interval has no coverage to speak of): say that, as
+	 * the table does. */
+	if (json_object_get(first, "ci") && !json_is_number(json_array_get(json_object_get(first, "ci"), 0)))
+		return ab_xasprintf("No interval: %lld pairs are too few for an exact one-sided 95%% bound (5 at "
+				    "least), so rules on these rows can only be inconclusive.",
+				    ab_report_int(first, "pairs"));
+	if (isnan(level))
+		return NULL;
+	return ab_xasprintf("The interval is made of exact one-sided 95%% bounds (coverage %.4g%% for %lld "
+			    "pairs); bold ratios exclude 1.", 100 * level, ab_report_int(first, "pairs"));
+}
+
+const char ab_report_method_text[] =
+	"Each sample is a fresh process. Within each row, pairs run in balanced AB|BA blocks chosen by a "
+	"seeded coin; rows are visited round-robin. Ratios are Hodges–Lehmann estimates of candidate/parent "
+	"over per-pair log ratios. The 90% CI is made of exact one-sided 95% bounds (Wilcoxon signed-rank); "
+	"a rule passes only when its bound clears the margin, fails when the other bound refutes it "
+	"(Holm-adjusted across a rule's rows), and is inconclusive otherwise.";
+
+/* A value of a unit abtool does not scale itself (ops/s, count, lanes):
+ * 4 significant digits below 10,000 ("1234 ops/s", "12.35 ops/s"), a
+ * whole number up to a million ("123456 ops/s"), then 4 significant
+ * digits with an SI multiplier ("1.235 M ops/s", "2.4 G count"). Never
+ * scientific notation, which reads badly in a published report. */
+static void format_plain(char *buf, size_t size, double value, const char *unit)
+{
+	static const char *const prefixes[] = {"k", "M", "G", "T", "P", "E"};
+	const char *sep = *unit ? " " : "";
+	double mag = fabs(value);
+	size_t i;
+
+	if (!isfinite(value) || mag < 1e4) {
+		snprintf(buf, size, "%.4g%s%s", value, sep, unit);
+		return;
+	}
+	if (mag < 999999.5) {
+		snprintf(buf, size, "%.0f%s%s", value, sep, unit);
+		return;
+	}
+	/* the multiplier that leaves 1 <= mantissa < 1000 after rounding to 4 digits */
+	for (i = 1; i + 1 < sizeof(prefixes) / sizeof(prefixes[0]) && mag >= 999.95e3 * pow(1e3, (double)i); i++)
+		;
+	snprintf(buf, size, "%.4g %s%s%s", value / pow(1e3, (double)(i + 1)), prefixes[i], sep, unit);
+}
+
+const char *ab_report_format_value(char *buf, size_t size, double value, const char *unit)
+{
+	if (!unit)
+		unit = "";
+	if (isnan(value))
+		snprintf(buf, size, "n/a");
+	else if (!strcmp(unit, "ns"))
+		ab_format_ns(buf, size, value);
+	else if (!strcmp(unit, "bytes") || !strcmp(unit, "B"))
+		ab_format_bytes(buf, size, value);
+	else
+		format_plain(buf, size, value, unit);
+	return buf;
+}
+
+/* "a–b" of a range, or "a" when both print the same (new string). */
+static char *range_text(const char *fmt, double lo, double hi)
+{
+	char a[32], b[32];
+
+	snprintf(a, sizeof(a), fmt, lo);
+	snprintf(b, sizeof(b), fmt, hi);
+	return strcmp(a, b) ? ab_xasprintf("%s–%s", a, b) : ab_xstrdup(a);
+}
+
+char *ab_report_noise_line(const json_t *doc)
+{
+	static const char *const keys[3] = {"occupancy_median", "nivcsw_median", "other_cpus_median"};
+	static const char *const sides[2] = {"parent", "candidate"};
+	double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+	long long flagged = 0, samples = 0;
+	char *parts[3] = {NULL, NULL, NULL}, *line, *r;
+	int any = 0, k, s;
+	size_t i;
+	json_t *row;
+
+	json_array_foreach(json_object_get(doc, "rows"), i, row) {
+		const json_t *q = json_object_get(row, "quality");
+		if (!json_is_object(q))
+			continue;
+		any = 1;
+		flagged += json_integer_value(json_object_get(row, "flagged_samples"));
+		for (s = 0; s < 2; s++) {
+			const json_t *side = json_object_get(q, sides[s]);
+			samples += json_integer_value(json_object_get(side, "samples"));
+			for (k = 0; k < 3; k++) {
+				json_t *v = json_object_get(side, keys[k]);
+				if (!json_is_number(v))
+					continue;
+				lo[k] = fmin(lo[k], json_number_value(v));
+				hi[k] = fmax(hi[k], json_number_value(v));
+			}
+		}
+	}
+	if (!any)
+		return NULL;
+	if (isfinite(lo[0])) {
+		r = range_text("%.0f", 100 * lo[0], 100 * hi[0]);
+		parts[0] = ab_xasprintf("CPU occupancy (user+sys)/wall %s%%", r);
+		free(r);
+	}
+	if (isfinite(lo[1])) {
+		r = range_text("%.0f", lo[1], hi[1]);
+		parts[1] = ab_xasprintf("%s involuntary context switches per sample", r);
+		free(r);
+	}
+	if (isfinite(lo[2])) {
+		r = range_text("%.2f", lo[2], hi[2]);
+		parts[2] = ab_xasprintf("other processes %s CPUs", r);
+		free(r);
+	}
+	line = ab_xstrdup("");
+	for (k = 0; k < 3; k++) {
+		if (!parts[k])
+			continue;
+		r = ab_xasprintf("%s%s%s", line, *line ? ", " : "", parts[k]);
+		free(line);
+		free(parts[k]);
+		line = r;
+	}
+	r = ab_xasprintf("%s%s%lld of %lld samples in pairs flagged contended", line,
+			 *line ? " (medians per row and side); " : "", flagged, samples);
+	free(line);
+	return r;
+}
+
+char *ab_report_controls_line(const json_t *doc)
+{
+	const json_t *c = json_object_get(doc, "noise_controls");
+	const char *cpus, *per_lane;
+	char *line = NULL, *next, *part;
+	json_int_t pad;
+	int k;
+
+	if (!json_is_object(c))
+		return NULL;
+	cpus = json_string_value(json_object_get(c, "affinity"));
+	per_lane = json_string_value(json_object_get(c, "affinity_per_lane"));
+	pad = json_integer_value(json_object_get(c, "env_padding_bytes"));
+	for (k = 0; k < 3; k++) {
+		part = NULL;
+		if (k == 0 && cpus && per_lane)
+			part = ab_xasprintf("CPU affinity %s, the first N CPUs for %s=N", cpus, per_lane);
+		else if (k == 0 && cpus)
+			part = ab_xasprintf("CPU affinity %s", cpus);
+		else if (k == 1 && json_is_false(json_object_get(c, "aslr")))
+			part = ab_xstrdup("ASLR off");
+		else if (k == 2 && pad > 0)
+			part = ab_xasprintf("environment padding 0–%lld bytes per pair", (long long)pad);
+		if (!part)
+			continue;
+		next = ab_xasprintf("%s%s%s", line ? line : "", line ? ", " : "", part);
+		free(line);
+		free(part);
+		line = next;
+	}
+	return line ? line : ab_xstrdup("none");
+}
+
+
+const char *ab_report_unavailable_everywhere(const json_t *doc, const char *metric)
+{
+	const json_t *rows = json_object_get(doc, "rows");
+	const char *why = NULL;
+	size_t i;
+	json_t *row;
+
+	if (json_array_size(rows) < 2)
+		return NULL;
+	json_array_foreach(rows, i, row) {
+		const char *w = json_string_value(json_object_get(json_object_get(json_object_get(row, "metrics"),
+										    metric), "unavailable"));
+		if (!w || (why && strcmp(w, why)))
+			return NULL;
+		why = w;
+	}
+	return why;
+}
+
+char *ab_report_order_effect_note(const json_t *doc)
+{
+	const char *worst = NULL;
+	double largest = -1;
+	size_t i, rows = 0, material = 0;
+	json_t *row;
+
+	json_array_foreach(json_object_get(doc, "rows"), i, row) {
+		const json_t *o = json_object_get(row, "order_effect");
+		double r = ab_report_num(o, "second_position_ratio"), change;
+
+		if (isnan(r) || r <= 0)
+			continue;
+		rows++;
+		material += json_is_true(json_object_get(o, "material"));
+		change = exp(fabs(log(r))) - 1;
+		if (change > largest) {
+			largest = change;
+			worst = ab_report_str(row, "label");
+		}
+	}
+	if (!rows)
+		return NULL;
+	if (!material)
+		return ab_xasprintf("Order effect (AB against BA pairs): running second changes a ratio by at "
+				    "most %.2f%% (%s); material (at least 0.5%% with p below 0.05) in no row.",
+				    100 * largest, worst);
+	return ab_xasprintf("Order effect (AB against BA pairs): material (at least 0.5%% with p below 0.05) in "
+			    "%zu of %zu rows, up to %.2f%% (%s); the balanced order cancels it in the ratio, "
+			    "and the warnings give those rows' crossover estimates.", material, rows,
+			    100 * largest, worst);
+}
+
+char *ab_report_scaling_change_note(const json_t *doc)
+{
+	char *list = NULL, *line;
+	size_t i;
+	json_t *row;
+
+	json_array_foreach(json_object_get(doc, "rows"), i, row) {
+		const json_t *sc = json_object_get(row, "scaling_change"), *ci = json_object_get(sc, "ci");
+		char *prev = list;
+
+		if (isnan(ab_report_num(sc, "ratio")))
+			continue;
+		list = ab_xasprintf("%s%s%s %.3f [%.3f, %.3f]", prev ? prev : "", prev ? "; " : "",
+				    ab_report_str(row, "label"), ab_report_num(sc, "ratio"),
+				    json_number_value(json_array_get(ci, 0)),
+				    json_number_value(json_array_get(ci, 1)));
+		free(prev);
+	}
+	if (!list)
+		return NULL;
+	line = ab_xasprintf("Scaling change B/A (the candidate's scaling against the parent's, from the same "
+			    "sweeps; above 1 the candidate scales better): %s.", list);
+	free(list);
+	return line;
+}

@@ -1,0 +1,126 @@
+/* report_common.h - what the report renderers share (report_md.c,
+ * report_html.c and its charts in report_chart.c, report_junit.c,
+ * report_tsv.c): reading fields of the report document, XML escaping, the
+ * value format for people, and the lines of text the Markdown and HTML
+ * reports both print, each renderer escaping them for its format. It is
+ * below every renderer: no renderer calls into another. */
+#ifndef AB_REPORT_COMMON_H
+#define AB_REPORT_COMMON_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+/* The string member `key` of object `o` (borrowed), or "" when `o` is not
+ * an object or the member is missing or not a string. */
+const char *ab_report_str(const json_t *o, const char *key);
+
+/* The number member `key` of `o` (integer or real), or NAN. */
+double ab_report_num(const json_t *o, const char *key);
+
+/* The integer member `key` of `o`, or 0. */
+long long ab_report_int(const json_t *o, const char *key);
+
+/* Write `s` escaped for XML and HTML text and attribute values (& < > " '
+ * as entities; control characters other than tab, newline and carriage
+ * return as spaces, since XML 1.0 has no place for them). NULL writes
+ * nothing. */
+void ab_report_escape_xml(FILE *f, const char *s);
+
+/* The mark of a rule's outcome: "✓" pass, "✗" fail, "?" otherwise. */
+const char *ab_report_outcome_mark(const char *outcome);
+
+/* The build of side `side` ("parent" or "candidate") in doc.builds
+ * (borrowed), or NULL. */
+const json_t *ab_report_build_of(const json_t *doc, const char *side);
+
+/* How a renderer writes what it shares: a string of the document as code
+ * and as text, each escaped for the renderer's format, and the markup
+ * around a string it emphasizes. */
+struct ab_report_markup {
+	void (*code)(FILE *f, const char *s);
+	void (*text)(FILE *f, const char *s);
+	const char *strong, *strong_end;
+};
+
+/* A build's cell of the provenance table: "—" without a build, else its
+ * command as code (or "no build command"), then the status and detail of
+ * a failed build, " (cached)", or " (built in 1.23 s)" (ab_format_ns). */
+void ab_report_build_cell(FILE *f, const json_t *build, const struct ab_report_markup *m);
+
+/* "N of M rules failed:", "N of M rules inconclusive:" (the failed first)
+ * or "The rule passed:", "Both rules passed:", "All rules passed:" of the
+ * outcomes of `rules` (doc.rules, at least one) into buf (of `size`
+ * bytes; truncated to fit); returns buf. */
+const char *ab_report_rules_line(char *buf, size_t size, const json_t *rules);
+
+/* The plan's line, without its "Plan: " and its full stop: pairs per row,
+ * warmups, the order, the seed and how many of the planned samples ran
+ * (doc.plan). New string. */
+char *ab_report_plan_line(const json_t *doc);
+
+/* The note under the rows table on its intervals, from the first row's
+ * ci, ci_level and pairs: that there is no interval (fewer than 5 pairs),
+ * or the coverage of the one made of one-sided 95% bounds. New string, or
+ * NULL when the row has no ci_level. */
+char *ab_report_interval_note(const json_t *doc);
+
+/* The Method paragraph of the reports, plain text. */
+extern const char ab_report_method_text[];
+
+/*
+ * The report's line on the order effect, plain text (new string), or NULL
+ * when no row has both AB and BA pairs: the largest change a side gets
+ * from running second, exp|π| − 1 over the rows' rows[].order_effect
+ * (Grizzle 1965; see analysis.h), and in how many rows it is material
+ * (|π| ≥ ln 1.005 and p < 0.05).
+ */
+char *ab_report_order_effect_note(const json_t *doc);
+
+/*
+ * The report's line on the change in scaling, candidate against parent,
+ * plain text (new string), or NULL when no row has one
+ * (rows[].scaling_change: ratio and 90% interval, above 1 the candidate
+ * scales better; analysis.h).
+ */
+char *ab_report_scaling_change_note(const json_t *doc);
+
+/*
+ * One line on how undisturbed the samples ran, from the rows' "quality"
+ * and "flagged_samples" of document `doc` (borrowed), for the Markdown
+ * and HTML reports: the range over rows and sides of the median CPU
+ * occupancy ((user + sys) / wall), involuntary context switches per
+ * sample and CPUs other processes used, and the flagged samples, e.g.
+ * "CPU occupancy (user+sys)/wall 97–99%, 2–5 involuntary context switches
+ * per sample, other processes 0.02–0.10 CPUs (medians per row and side);
+ * 0 of 48 samples in pairs flagged contended". New string, or NULL when the document
+ * has no quality (a run stored before it was recorded, or analyze).
+ */
+char *ab_report_noise_line(const json_t *doc);
+
+/*
+ * The noise controls in effect, from doc.noise_controls (borrowed), e.g.
+ * "CPU affinity 0-3, ASLR off, environment padding 0–4096 bytes per pair",
+ * or "none" when none is set. New string, or NULL when the document does
+ * not say (a run stored before they were recorded, or analyze).
+ */
+char *ab_report_controls_line(const json_t *doc);
+
+/*
+ * The reason metric `metric` is unavailable when it is unavailable in
+ * every row of `doc` (two rows or more) for the same reason (borrowed from
+ * doc), so that a report says it once; NULL otherwise.
+ */
+const char *ab_report_unavailable_everywhere(const json_t *doc, const char *metric);
+
+/* Format a value of a metric with unit `unit` for people into buf (of
+ * `size` bytes; truncated to fit) and return buf: "ns" and "bytes"/"B"
+ * are scaled ("99.90 ms", "2.4 MiB"); other units get 4 significant
+ * digits below 10,000 ("1234 ops/s"), a whole number below a million
+ * ("123456 ops/s"), then 4 significant digits and an SI multiplier k, M,
+ * G, T, P or E ("1.235 M ops/s"), never scientific notation. NAN is
+ * "n/a". docs/experiment-file.md (metrics, unit). */
+const char *ab_report_format_value(char *buf, size_t size, double value, const char *unit);
+
+#endif
