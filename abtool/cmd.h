@@ -135,6 +135,10 @@ void cmd_output_init(struct cmd_output *out);
  */
 int cmd_output_option(struct cmd_output *out, const char *cmd, int c, const char *arg);
 
+/* Erase the progress line, if one is on screen, before printing anything
+ * else (cmd_progress.c). */
+void cmd_clear_progress(struct cmd_output *out);
+
 /* Events that print builds and progress according to `out` (ctx = out). */
 struct ab_run_events cmd_run_events(struct cmd_output *out);
 
