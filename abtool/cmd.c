@@ -44,8 +44,13 @@ int cmd_help(const char *name)
 	const struct ab_command_entry *c;
 
 	for (c = ab_commands; c->name; c++)
-		if (!strcmp(c->name, name))
+		if (!strcmp(c->name, name)) {
 			printf("usage: abtool %s %s\n\n%s\n", c->name, c->usage, c->summary);
+			if (c->options && c->options->name) {
+				printf("\noptions:\n");
+				cmd_print_options(stdout, c->options);
+			}
+		}
 	return 0;
 }
 

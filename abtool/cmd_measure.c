@@ -11,6 +11,53 @@
 #include <string.h>
 #include <unistd.h>
 
+int cmd_measure(struct cmd_measure *m)
+{
+	struct cmd_output *out = &m->args->out;
+	struct ab_analysis analysis;
+	struct ab_run_events events;
+	json_t *doc = NULL;
+	int err, rc;
+
+	memset(&analysis, 0, sizeof(analysis));
+	out->progress = !out->quiet && isatty(STDERR_FILENO);
+	if (m->exp_path && (err = ab_experiment_load(&m->exp, m->exp_path)) < 0) {
+		rc = cmd_fail(err);
+		ab_experiment_release(&m->exp);
+		return rc;
+	}
+	if (m->loaded && (rc = m->loaded(m)) != 0)
+		goto out;
+	cmd_install_signals();
+	events = cmd_run_events(out);
+	out->run = &m->run;
+	/* The store lives with the experiment's repository. */
+	if ((err = cmd_open_store(&m->store, m->args->store, m->exp_path ? m->exp.repo : NULL)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	if (m->opened && (rc = m->opened(m)) != 0)
+		goto out;
+	err = m->start ? m->start(m, &events)
+		       : ab_run_start(&m->run, &m->exp, m->store, &m->args->run, &events);
+	if (err == 0 && m->started)
+		err = m->started(m);
+	if (err == 0)
+		err = ab_run_samples(&m->run);
+	rc = cmd_finish_run(out, &m->run, err, &analysis, &doc);
+	/* a calibration decides nothing: success unless it is invalid or failed */
+	if (doc && m->run.kind && !strcmp(m->run.kind, "calibrate") && analysis.verdict != AB_INVALID &&
+	    rc <= AB_EXIT_INCONCLUSIVE)
+		rc = 0;
+out:
+	json_decref(doc);
+	ab_analysis_release(&analysis);
+	ab_run_release(&m->run);
+	ab_store_close(m->store);
+	ab_experiment_release(&m->exp);
+	return rc;
+}
+
 void cmd_print_calibration(FILE *f, struct ab_store *store, const struct ab_experiment *exp)
 {
 	json_t *doc = NULL;
