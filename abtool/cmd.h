@@ -1,6 +1,10 @@
 /* cmd.h - what the commands share: the command table's entry, the store
  * location rule, progress and error printing. Only cmd_*.c and main.c
- * print or exit (STYLE.md). */
+ * print or exit (STYLE.md). The definitions are by concern: cmd.c
+ * (messages), cmd_options.c (option tables), cmd_store.c (the store's
+ * location), cmd_output.c (output files and rendering), cmd_progress.c
+ * (progress and run events), cmd_measure.c (the measuring commands'
+ * driver), cmd_text.c (text for the terminal). */
 #ifndef AB_CMD_H
 #define AB_CMD_H
 

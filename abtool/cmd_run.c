@@ -185,6 +185,7 @@ static int loaded(struct cmd_measure *m)
 	return 0;
 }
 
+/* The store as memory before measuring (consult_memory). */
 static int opened(struct cmd_measure *m)
 {
 	const struct run_ctx *ctx = m->ctx;
