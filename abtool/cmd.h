@@ -1,9 +1,14 @@
 /* cmd.h - what the commands share: the command table's entry, the store
  * location rule, progress and error printing. Only cmd_*.c and main.c
- * print or exit (STYLE.md). */
+ * print or exit (STYLE.md). The definitions are by concern: cmd.c
+ * (messages), cmd_options.c (option tables), cmd_store.c (the store's
+ * location), cmd_output.c (output files and rendering), cmd_progress.c
+ * (progress and run events), cmd_measure.c (the measuring commands'
+ * driver), cmd_text.c (text for the terminal). */
 #ifndef AB_CMD_H
 #define AB_CMD_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -23,11 +28,14 @@ enum {
 	AB_EXIT_IO = 74,
 };
 
+struct cmd_option;
+
 struct ab_command_entry {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *usage;     /* after "abtool NAME " */
 	const char *summary;   /* one line */
+	const struct cmd_option *options;  /* the command's option table (below) */
 };
 
 /* The table (main.c), terminated by a NULL name. */
@@ -107,33 +115,25 @@ struct cmd_output {
 	                              name a failed sample's folder and command; or NULL */
 };
 
-/* Option codes of the output options every measuring command shares. */
+/* Option codes of the output options (the group CMD_OUTPUTS). */
 enum {
 	CMD_OPT_JSON = 1000, CMD_OPT_MD, CMD_OPT_TSV, CMD_OPT_HTML, CMD_OPT_SUMMARY, CMD_OPT_JUNIT,
 	CMD_OPT_INCONCLUSIVE,
 };
 
-/* Their getopt_long entries, to put in a command's option table. */
-#define CMD_OUTPUT_LONGOPTS                                                   \
-	{"json", required_argument, NULL, CMD_OPT_JSON},                      \
-	{"md", required_argument, NULL, CMD_OPT_MD},                          \
-	{"tsv", required_argument, NULL, CMD_OPT_TSV},                        \
-	{"html", required_argument, NULL, CMD_OPT_HTML},                      \
-	{"summary", required_argument, NULL, CMD_OPT_SUMMARY},                \
-	{"junit", required_argument, NULL, CMD_OPT_JUNIT},                    \
-	{"inconclusive", required_argument, NULL, CMD_OPT_INCONCLUSIVE},      \
-	{"quiet", no_argument, NULL, 'q'},                                    \
-	{"verbose", no_argument, NULL, 'v'}
-
 /* Defaults: no files, inconclusive exits 2. */
 void cmd_output_init(struct cmd_output *out);
 
 /*
- * Handle option `c` (with `arg`) if it is one of CMD_OUTPUT_LONGOPTS:
+ * Handle option `c` (with `arg`) if it is one of the group CMD_OUTPUTS:
  * returns 1 when handled, 0 when it is not an output option, and -1 after
  * printing a usage error of command `cmd` (exit 64).
  */
 int cmd_output_option(struct cmd_output *out, const char *cmd, int c, const char *arg);
+
+/* Erase the progress line, if one is on screen, before printing anything
+ * else (cmd_progress.c). */
+void cmd_clear_progress(struct cmd_output *out);
 
 /* Events that print builds and progress according to `out` (ctx = out). */
 struct ab_run_events cmd_run_events(struct cmd_output *out);
@@ -171,32 +171,207 @@ int cmd_emit_reports(struct cmd_output *out, const struct ab_experiment *exp,
 int cmd_finish_run(struct cmd_output *out, struct ab_run *run, int err, struct ab_analysis *analysis,
 		   json_t **doc);
 
+/*
+ * The measuring commands (run, calibrate, resume) through one driver,
+ * cmd_measure (cmd_measure.c): load the experiment file (unless the run
+ * is resumed), install the signal handlers, open the store, start the run
+ * (ab_run_start, or the command's `start`), run its samples, finish it and
+ * emit the reports. A calibration decides nothing: it exits 0 unless it is
+ * invalid or failed. Each command contributes what is its own through the
+ * hooks; each returns 0 to go on, or the exit code (after its message).
+ */
+struct cmd_measure {
+	struct cmd_args *args;           /* the parsed options: store, run options, outputs */
+	const char *exp_path;            /* the experiment file, or NULL (resume: `start` loads it) */
+	/* After the experiment file is loaded (may be NULL): run's --design, calibrate's pairs. */
+	int (*loaded)(struct cmd_measure *m);
+	/* The store is open, nothing is started (may be NULL): run consults the memory, resume
+	 * finds the stored run. */
+	int (*opened)(struct cmd_measure *m);
+	/* Instead of ab_run_start (may be NULL): resume's ab_run_resume. Returns the error. */
+	int (*start)(struct cmd_measure *m, const struct ab_run_events *events);
+	/* After a successful start, before the samples (may be NULL): run's new evidence and
+	 * memory, resume's host warning. Returns 0 or the error. */
+	int (*started)(struct cmd_measure *m);
+	void *ctx;                       /* the command's own state */
+	/* The driver's, for the hooks: */
+	struct ab_experiment exp;
+	struct ab_store *store;
+	struct ab_run run;
+};
+
+/* Drive `m` (its args parsed, the rest zero but the hooks and ctx) to the
+ * end; returns the exit code. */
+int cmd_measure(struct cmd_measure *m);
+
 /* Print what the newest calibration of this experiment file says about
  * `pairs` planned pairs (nothing when there is none). */
 void cmd_print_calibration(FILE *f, struct ab_store *store, const struct ab_experiment *exp);
 
+/*
+ * Options (cmd_options.c). Every command describes its options in one
+ * table of struct cmd_option, `cmd_NAME_options[]` in cmd_NAME.c, listed
+ * in the command table (main.c): the command's own options plus the shared
+ * groups it takes (the CMD_*_OPTIONS macros below), ended by
+ * CMD_OPTIONS_END. cmd_parse_options generates getopt_long's arrays from
+ * the table and hands each option to its group's handler, or to the
+ * command's own handler (cmd_args.own) for CMD_OWN; `--help` prints the
+ * command's usage and the table.
+ *
+ * To add an option:
+ *   - one a single command has: add a line to its table, group CMD_OWN,
+ *     with a `code` of its own (a letter or a number; the letter is not
+ *     the short form, `letter` is), and a case for that code in the
+ *     command's handler, which stores the value in the command's context
+ *     (args->ctx) and returns CMD_GO_ON, or cmd_usage(...) for a bad value;
+ *   - one several commands share: add it to a group's macro here (or a
+ *     new group: an enum cmd_group value, a macro and a handler in
+ *     cmd_options.c's table), and the field it sets to struct cmd_args;
+ *   - either way give the argument's name (`arg`, NULL for a flag), one
+ *     line of help (what docs/cli.md says it does), the default when
+ *     there is one, and the bounds of a number (checked by the handler,
+ *     which reads them from the option); then add it to the command's
+ *     usage line (main.c) and to docs/cli.md.
+ * Keep the order of a table as it is: getopt_long lists the candidates of
+ * an ambiguous abbreviation in that order.
+ */
+
+enum cmd_group {
+	CMD_OWN,        /* the command's own option: cmd_args.own handles it */
+	CMD_REVISIONS,  /* --candidate, --parent: into cmd_args.run */
+	CMD_PINS,       /* --dependency, --overlay-from: into cmd_args.pins, cmd_args.run */
+	CMD_PLAN,       /* --pairs, --seed: into cmd_args.run */
+	CMD_STORE,      /* --store: cmd_args.store */
+	CMD_OUTPUTS,    /* --json ... --junit, --inconclusive, --quiet, --verbose: cmd_args.out */
+	CMD_FORMAT,     /* --format, --output (report, export): cmd_args.format, .output */
+	CMD_HELP,       /* --help: the usage and the options on stdout, exit 0 */
+};
+
+struct cmd_option {
+	const char *name;        /* the long name, without "--" */
+	char letter;             /* the short form (-q), or 0 */
+	const char *arg;         /* the argument's name ("REV", "N", "F"), NULL for a flag */
+	const char *help;        /* one line: what it does */
+	const char *def;         /* the default, or NULL */
+	enum cmd_group group;
+	int code;                /* which option, for its handler */
+	long long min, max;      /* an integer argument's bounds (min < max), else 0, 0 */
+};
+
+#define CMD_OPTIONS_END {NULL, 0, NULL, NULL, NULL, CMD_OWN, 0, 0, 0}
+
+#define CMD_REVISION_OPTIONS                                                                      \
+	{"candidate", 0, "REV", "the candidate revision instead of the file's candidate:", NULL,      \
+	 CMD_REVISIONS, 'c', 0, 0},                                                               \
+	{"parent", 0, "REV", "the parent instead of the exact parent (e.g. a merge base); implies "   \
+	 "exact_parent: false", NULL, CMD_REVISIONS, 'P', 0, 0}
+
+#define CMD_PIN_OPTIONS                                                                           \
+	{"dependency", 0, "NAME=PARENT..CANDIDATE", "the revisions of the dependency NAME instead "   \
+	 "of its parent: and candidate: (repeatable)", NULL, CMD_PINS, 'd', 0, 0},                \
+	{"overlay-from", 0, "REV", "take the overlay's paths from REV (candidate, parent or a "       \
+	 "revspec) instead of overlay.from", NULL, CMD_PINS, 'O', 0, 0}
+
+/* --pairs from `min_pairs` to 100000 (run 1, calibrate 5), --seed >= 0. */
+#define CMD_PLAN_OPTIONS(min_pairs, pairs_help, pairs_default)                                    \
+	{"pairs", 0, "N", pairs_help, pairs_default, CMD_PLAN, 'p', (min_pairs), 100000},          \
+	{"seed", 0, "N", "the plan's seed (a non-negative integer); the same seed gives the same "    \
+	 "order of samples", "a random seed, stored", CMD_PLAN, 's', 0, INT64_MAX}
+
+#define CMD_STORE_OPTION                                                                          \
+	{"store", 0, "DB", "the store file", "$ABTOOL_STORE, else .git/abtool/abtool.db",             \
+	 CMD_STORE, 'S', 0, 0}
+
+/* `q` and `v`: the short forms of --quiet and --verbose, or 0 (analyze has none). */
+#define CMD_OUTPUT_OPTIONS(q, v)                                                                  \
+	{"json", 0, "F", "write the JSON report, exactly as stored", NULL, CMD_OUTPUTS,               \
+	 CMD_OPT_JSON, 0, 0},                                                                     \
+	{"md", 0, "F", "write the Markdown report (what stdout shows)", NULL, CMD_OUTPUTS,            \
+	 CMD_OPT_MD, 0, 0},                                                                       \
+	{"tsv", 0, "F", "write every sample of the plan, one line each", NULL, CMD_OUTPUTS,           \
+	 CMD_OPT_TSV, 0, 0},                                                                      \
+	{"html", 0, "F", "write a self-contained HTML page with charts", NULL, CMD_OUTPUTS,           \
+	 CMD_OPT_HTML, 0, 0},                                                                     \
+	{"summary", 0, "F", "write a short Markdown summary (for pull-request comments)", NULL,       \
+	 CMD_OUTPUTS, CMD_OPT_SUMMARY, 0, 0},                                                     \
+	{"junit", 0, "F", "write JUnit XML: one test case per rule and row", NULL, CMD_OUTPUTS,       \
+	 CMD_OPT_JUNIT, 0, 0},                                                                    \
+	{"inconclusive", 0, "reject|accept", "map exit 2 (inconclusive) to 1 or 0", "exit 2",         \
+	 CMD_OUTPUTS, CMD_OPT_INCONCLUSIVE, 0, 0},                                                \
+	{"quiet", (q), NULL, "only errors: no progress line, no build or store lines", NULL,          \
+	 CMD_OUTPUTS, 'q', 0, 0},                                                                 \
+	{"verbose", (v), NULL, "one line per successful sample (row, side, time, checksum)", NULL,    \
+	 CMD_OUTPUTS, 'v', 0, 0}
+
+/* --format (-f) FORMATS with its help line and default; -o, --output FILE. */
+#define CMD_FORMAT_OPTIONS(formats, format_help, format_default)                                  \
+	{"format", 'f', formats, format_help, format_default, CMD_FORMAT, 'f', 0, 0},                 \
+	{"output", 'o', "FILE", "write FILE (atomically) instead of stdout", "stdout", CMD_FORMAT,    \
+	 'o', 0, 0}
+
+#define CMD_HELP_OPTION                                                                           \
+	{"help", 'h', NULL, "show the usage and the options", NULL, CMD_HELP, 'h', 0, 0}
+
 /* The revisions of dependencies given with --dependency NAME=PARENT..CANDIDATE
- * (run, check): `v` points into `text` (one copy of every argument). */
+ * (run, check, calibrate): `v` points into `text` (one copy of every argument). */
 struct cmd_dep_pins {
 	struct ab_dep_pin *v;
 	size_t n;
 	char **text;
 };
 
-/* Add the --dependency argument `arg` of command `cmd` to `pins`: 0, or
- * -1 after printing a usage error (exit 64). Whether NAME is one of the
- * experiment's dependencies is checked when the run resolves them. */
-int cmd_dep_pin_add(struct cmd_dep_pins *pins, const char *cmd, const char *arg);
+/* What the shared groups fill in, and the command's own handler. */
+struct cmd_args {
+	const char *cmd;              /* the command's name, for messages */
+	const char *store;            /* CMD_STORE: --store, or NULL */
+	struct ab_run_options run;    /* CMD_REVISIONS, CMD_PLAN, CMD_PINS (dep_pins point into
+	                                 `pins` once parsed) */
+	struct cmd_dep_pins pins;     /* CMD_PINS: --dependency */
+	struct cmd_output out;        /* CMD_OUTPUTS */
+	const char *format, *output;  /* CMD_FORMAT: the command's default format, then --format;
+	                                 "-" (stdout), then --output */
+	/* CMD_OWN: handle option `o` (o->code) with its argument `arg` (NULL for a flag). */
+	int (*own)(struct cmd_args *args, const struct cmd_option *o, const char *arg);
+	void *ctx;                    /* the command's own state, for `own` */
+};
 
-void cmd_dep_pins_release(struct cmd_dep_pins *pins);
+/* What a handler and cmd_parse_options return to go on (otherwise: an exit code). */
+#define CMD_GO_ON (-1)
 
-/* The options run, check and calibrate share for the revisions of the
- * other repositories: option code 'd' (--dependency, added to `pins`)
- * and 'O' (--overlay-from, into opt->overlay_from; `arg` is borrowed).
- * 1 when `c` was one of them, 0 when not, -1 after a usage error of
- * command `cmd` (exit 64). */
-int cmd_pin_option(struct cmd_dep_pins *pins, struct ab_run_options *opt, const char *cmd, int c,
-		   const char *arg);
+/* Start `args` for command `cmd` (the groups' defaults) with the handler
+ * `own` of the command's own options and its state `ctx` (both may be NULL
+ * for a command without options of its own). */
+void cmd_args_init(struct cmd_args *args, const char *cmd,
+		   int (*own)(struct cmd_args *, const struct cmd_option *, const char *), void *ctx);
+
+/* Own handlers for commands whose ctx is one string (`const char **`: set
+ * to the argument) or one flag (`int *`: set to 1). */
+int cmd_own_string(struct cmd_args *args, const struct cmd_option *o, const char *arg);
+int cmd_own_flag(struct cmd_args *args, const struct cmd_option *o, const char *arg);
+
+/* Release what cmd_parse_options allocated (the --dependency pins). */
+void cmd_args_release(struct cmd_args *args);
+
+/*
+ * Parse the options of argv with table `options` (getopt_long, so options
+ * and operands may mix; optind is then the first operand). Returns
+ * CMD_GO_ON, or the exit code to return now: 0 after --help (printed) or
+ * an own option that finished the command, 64 after a usage error
+ * (printed, with getopt's message for an unknown option).
+ */
+int cmd_parse_options(struct cmd_args *args, const struct cmd_option *options, int argc,
+		      char **argv);
+
+/* Print the option list of table `options` onto `f`: one line each,
+ * "  -q, --quiet  help (default: ...)". */
+void cmd_print_options(FILE *f, const struct cmd_option *options);
+
+/* The option tables (cmd_NAME.c). */
+extern const struct cmd_option cmd_run_options[], cmd_check_options[], cmd_analyze_options[],
+	cmd_calibrate_options[], cmd_resume_options[], cmd_report_options[], cmd_history_options[],
+	cmd_show_options[], cmd_designs_options[], cmd_note_options[], cmd_config_options[],
+	cmd_export_options[], cmd_import_options[], cmd_init_options[], cmd_env_options[],
+	cmd_demo_options[];
 
 /* Install SIGINT/SIGTERM handlers that interrupt the running sample. */
 void cmd_install_signals(void);

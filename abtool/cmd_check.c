@@ -113,68 +113,48 @@ static void warn_plan(struct ab_run *run)
 			 run->revs.workdir ? run->revs.workdir : exp->repo);
 }
 
+const struct cmd_option cmd_check_options[] = {
+	CMD_STORE_OPTION,
+	CMD_HELP_OPTION,
+	CMD_REVISION_OPTIONS,
+	CMD_PIN_OPTIONS,
+	CMD_OPTIONS_END,
+};
+
 int cmd_check(int argc, char **argv)
 {
 	struct ab_experiment exp;
 	struct ab_run run;
 	struct ab_revs *revs = &run.revs;
+	struct cmd_args args;
+	const struct ab_run_options *opt = &args.run;
 	size_t nrows, r, i;
-	int err, rc = 0;
+	int err, rc = 0, stop;
 
-	static const struct option longopts[] = {
-		{"store", required_argument, NULL, 'S'},
-		{"help", no_argument, NULL, 'h'},
-		{"candidate", required_argument, NULL, 'c'},
-		{"parent", required_argument, NULL, 'P'},
-		{"dependency", required_argument, NULL, 'd'},
-		{"overlay-from", required_argument, NULL, 'O'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *store_flag = NULL, *candidate = NULL, *parent = NULL;
-	struct ab_run_options opt;
-	struct cmd_dep_pins pins = {0};
-	int c, pinned;
-
-	memset(&opt, 0, sizeof(opt));
 	memset(&run, 0, sizeof(run));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'S') {
-			store_flag = optarg;
-		} else if (c == 'c') {
-			candidate = optarg;
-		} else if (c == 'P') {
-			parent = optarg;
-		} else if ((pinned = cmd_pin_option(&pins, &opt, "check", c, optarg)) != 0) {
-			if (pinned < 0) {
-				rc = AB_EXIT_USAGE;
-				goto out_pins;
-			}
-		} else {
-			rc = c == 'h' ? cmd_help("check") : cmd_bad_option("check");
-			goto out_pins;
-		}
+	cmd_args_init(&args, "check", NULL, NULL);
+	if ((stop = cmd_parse_options(&args, cmd_check_options, argc, argv)) != CMD_GO_ON) {
+		rc = stop;
+		goto out_pins;
 	}
 	cmd_plain_stdout();  /* subjects and names come from the repository */
 	if (optind != argc - 1) {
 		rc = cmd_usage("check", "expected one experiment file");
 		goto out_pins;
 	}
-	opt.dep_pins = pins.v;
-	opt.ndep_pins = pins.n;
 	if ((err = ab_experiment_load(&exp, argv[optind])) < 0) {
 		rc = cmd_fail(err);
 		ab_experiment_release(&exp);
 		goto out_pins;
 	}
 	run.exp = &exp;
-	if ((err = ab_revs_open(revs, exp.repo, candidate ? candidate : exp.candidate,
-				parent ? parent : exp.parent, parent ? 0 : exp.exact_parent)) < 0) {
+	if ((err = ab_revs_open(revs, exp.repo, opt->candidate ? opt->candidate : exp.candidate,
+				opt->parent ? opt->parent : exp.parent, opt->parent ? 0 : exp.exact_parent)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}
 	/* The overlay's paths and the dependencies' revisions, as run resolves them */
-	if ((err = ab_run_resolve_inputs(&run, &opt)) < 0) {
+	if ((err = ab_run_resolve_inputs(&run, opt)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}
@@ -217,7 +197,7 @@ int cmd_check(int argc, char **argv)
 		 * store already: check never creates one. */
 		struct ab_store *store = NULL;
 		char *path = NULL;
-		if (cmd_store_path(&path, store_flag, exp.repo) == 0 && access(path, F_OK) == 0 &&
+		if (cmd_store_path(&path, args.store, exp.repo) == 0 && access(path, F_OK) == 0 &&
 		    ab_store_open(&store, path) == 0) {
 			print_expected_time(store, &exp, nrows);
 			cmd_print_calibration(stdout, store, &exp);
@@ -229,6 +209,6 @@ out:
 	ab_run_release(&run);
 	ab_experiment_release(&exp);
 out_pins:
-	cmd_dep_pins_release(&pins);
+	cmd_args_release(&args);
 	return rc;
 }

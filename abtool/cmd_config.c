@@ -60,37 +60,28 @@ int cmd_store_flag_true(struct ab_store *store, const char *key)
 	return on;
 }
 
+const struct cmd_option cmd_config_options[] = {
+	{"unset", 0, "KEY", "remove the store's setting KEY (back to its default)", NULL, CMD_OWN, 'u', 0, 0},
+	CMD_STORE_OPTION,
+	CMD_HELP_OPTION,
+	CMD_OPTIONS_END,
+};
+
 int cmd_config(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"unset", required_argument, NULL, 'u'},
-		{"store", required_argument, NULL, 'S'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *store_flag = NULL, *unset = NULL, *key = NULL, *value = NULL;
+	const char *unset = NULL, *key = NULL, *value = NULL;
+	struct cmd_args args;
+	int stop;
 	const struct setting *s = NULL;
 	struct ab_store *store = NULL;
 	json_t *list = NULL, *item;
 	char *current = NULL, *keys;
 	size_t i, j;
-	int c, err, rc = 0;
+	int err, rc = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'u':
-			unset = optarg;
-			break;
-		case 'S':
-			store_flag = optarg;
-			break;
-		case 'h':
-			return cmd_help("config");
-		default:
-			return cmd_bad_option("config");
-		}
-	}
+	cmd_args_init(&args, "config", cmd_own_string, &unset);
+	if ((stop = cmd_parse_options(&args, cmd_config_options, argc, argv)) != CMD_GO_ON)
+		return stop;
 	if (argc - optind > 2 || (unset && argc - optind > 0))
 		return cmd_usage("config", "expected [KEY [VALUE]] or --unset KEY");
 	key = unset ? unset : optind < argc ? argv[optind] : NULL;
@@ -107,7 +98,7 @@ int cmd_config(int argc, char **argv)
 		if (!s->values[j])
 			return cmd_usage("config", "%s: expected true or false, got '%s'", key, value);
 	}
-	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0)
+	if ((err = cmd_open_store(&store, args.store, NULL)) < 0)
 		return cmd_fail(err);
 	if (unset || value) {
 		if ((err = ab_store_setting_set(store, key, value)) < 0)

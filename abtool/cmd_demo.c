@@ -88,34 +88,26 @@ static int make_repo(const char *dir)
 	return err;
 }
 
+const struct cmd_option cmd_demo_options[] = {
+	{"dir", 0, "DIR", "where to write the repository: a new or empty folder",
+	 "a new $TMPDIR/abtool-demo-XXXXXX", CMD_OWN, 'd', 0, 0},
+	{"store", 0, "DB", "the store file", "DIR/.git/abtool/abtool.db", CMD_STORE, 'S', 0, 0},
+	CMD_HELP_OPTION,
+	CMD_OPTIONS_END,
+};
+
 int cmd_demo(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"dir", required_argument, NULL, 'd'},
-		{"store", required_argument, NULL, 'S'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *dir_flag = NULL, *store_flag = NULL;
+	const char *dir_flag = NULL;
+	struct cmd_args args;
+	int stop;
 	char *dir, *exp_path;
 	char *run_argv[6];
-	int c, err, rc, n = 0;
+	int err, rc, n = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			dir_flag = optarg;
-			break;
-		case 'S':
-			store_flag = optarg;
-			break;
-		case 'h':
-			return cmd_help("demo");
-		default:
-			return cmd_bad_option("demo");
-		}
-	}
+	cmd_args_init(&args, "demo", cmd_own_string, &dir_flag);
+	if ((stop = cmd_parse_options(&args, cmd_demo_options, argc, argv)) != CMD_GO_ON)
+		return stop;
 	if (optind != argc)
 		return cmd_usage("demo", "unexpected argument '%s'", argv[optind]);
 	if (dir_flag) {
@@ -145,9 +137,9 @@ int cmd_demo(int argc, char **argv)
 	exp_path = ab_path_join(dir, "exp.yaml");
 	run_argv[n++] = "run";
 	run_argv[n++] = exp_path;
-	if (store_flag) {
+	if (args.store) {
 		run_argv[n++] = "--store";
-		run_argv[n++] = (char *)store_flag;
+		run_argv[n++] = (char *)args.store;
 	}
 	run_argv[n] = NULL;
 	rc = cmd_run(n, run_argv);

@@ -78,41 +78,40 @@ static void print_table(const json_t *list)
 	}
 }
 
+const struct cmd_option cmd_designs_options[] = {
+	{"rejected", 0, NULL, "only designs whose standing is rejected", NULL, CMD_OWN, 'r', 0, 0},
+	{"json", 0, NULL, "print a JSON array of objects instead of the table", NULL, CMD_OWN, 'j', 0, 0},
+	CMD_STORE_OPTION,
+	CMD_HELP_OPTION,
+	CMD_OPTIONS_END,
+};
+
+/* --rejected, --json (ctx: the two flags). */
+static int designs_option(struct cmd_args *args, const struct cmd_option *o, const char *arg)
+{
+	int *flags = args->ctx;
+
+	(void)arg;
+	flags[o->code == 'r' ? 0 : 1] = 1;
+	return CMD_GO_ON;
+}
+
 int cmd_designs(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"rejected", no_argument, NULL, 'r'},
-		{"json", no_argument, NULL, 'j'},
-		{"store", required_argument, NULL, 'S'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *store_flag = NULL;
+	struct cmd_args args;
+	int stop;
 	struct ab_store *store = NULL;
 	json_t *list = NULL;
-	int rejected = 0, json = 0, c, err, rc = 0;
+	int flags[2] = {0, 0}, rejected, json, err, rc = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			rejected = 1;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'S':
-			store_flag = optarg;
-			break;
-		case 'h':
-			return cmd_help("designs");
-		default:
-			return cmd_bad_option("designs");
-		}
-	}
+	cmd_args_init(&args, "designs", designs_option, flags);
+	if ((stop = cmd_parse_options(&args, cmd_designs_options, argc, argv)) != CMD_GO_ON)
+		return stop;
+	rejected = flags[0];
+	json = flags[1];
 	if (optind != argc)
 		return cmd_usage("designs", "unexpected argument '%s'", argv[optind]);
-	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0)
+	if ((err = cmd_open_store(&store, args.store, NULL)) < 0)
 		return cmd_fail(err);
 	if ((err = ab_store_designs(store, rejected, &list)) < 0) {
 		rc = cmd_fail(err);

@@ -112,34 +112,46 @@ static void print_text(const json_t *fp, const json_t *warnings)
 		       json_string_value(json_object_get(v, "message")));
 }
 
+const struct cmd_option cmd_env_options[] = {
+	{"json", 0, NULL, "print {fingerprint, warnings} as JSON instead of the text", NULL, CMD_OWN,
+	 'j', 0, 0},
+	{"root", 0, "DIR", "read the files under DIR instead of / (a copied tree, a test's fake one)",
+	 "/", CMD_OWN, 'r', 0, 0},
+	CMD_HELP_OPTION,
+	CMD_OPTIONS_END,
+};
+
+/* --json and --root. */
+struct env_ctx {
+	int json;
+	const char *root;
+};
+
+static int env_option(struct cmd_args *args, const struct cmd_option *o, const char *arg)
+{
+	struct env_ctx *ctx = args->ctx;
+
+	if (o->code == 'j')
+		ctx->json = 1;
+	else
+		ctx->root = arg;
+	return CMD_GO_ON;
+}
+
 int cmd_env(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"root", required_argument, NULL, 'r'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *root = "";
+	struct env_ctx ctx = {0, ""};
+	struct cmd_args args;
+	const char *root;
 	struct ab_experiment exp;
 	json_t *fp, *warnings;
-	int c, err, json = 0;
+	int err, json, stop;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = 1;
-			break;
-		case 'r':
-			root = optarg;
-			break;
-		case 'h':
-			return cmd_help("env");
-		default:
-			return cmd_bad_option("env");
-		}
-	}
+	cmd_args_init(&args, "env", env_option, &ctx);
+	if ((stop = cmd_parse_options(&args, cmd_env_options, argc, argv)) != CMD_GO_ON)
+		return stop;
+	json = ctx.json;
+	root = ctx.root;
 	if (argc - optind > 1)
 		return cmd_usage("env", "unexpected argument '%s'", argv[optind + 1]);
 	memset(&exp, 0, sizeof(exp));

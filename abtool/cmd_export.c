@@ -145,46 +145,36 @@ static int write_tsv(FILE *f, const json_t *doc)
 	return ferror(f) ? ab_error_set(AB_EIO, "cannot write the TSV") : 0;
 }
 
+const struct cmd_option cmd_export_options[] = {
+	CMD_FORMAT_OPTIONS("json|tsv", "json: a document for import; tsv: the samples as stored", "json"),
+	CMD_STORE_OPTION,
+	CMD_HELP_OPTION,
+	CMD_OPTIONS_END,
+};
+
 int cmd_export(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"output", required_argument, NULL, 'o'},
-		{"store", required_argument, NULL, 'S'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *format = "json", *output = "-", *store_flag = NULL;
+	const char *format, *output;
+	struct cmd_args args;
+	int stop;
 	struct ab_store *store = NULL;
 	json_t *doc = NULL;
 	char *text = NULL;
 	size_t len = 0;
 	int64_t id;
-	int c, err, rc = 0;
+	int err, rc = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			format = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'S':
-			store_flag = optarg;
-			break;
-		case 'h':
-			return cmd_help("export");
-		default:
-			return cmd_bad_option("export");
-		}
-	}
+	cmd_args_init(&args, "export", NULL, NULL);
+	args.format = "json";
+	if ((stop = cmd_parse_options(&args, cmd_export_options, argc, argv)) != CMD_GO_ON)
+		return stop;
+	format = args.format;
+	output = args.output;
 	if (optind != argc - 1)
 		return cmd_usage("export", "expected one run: an id, 'latest' or a uuid prefix");
 	if (strcmp(format, "json") && strcmp(format, "tsv"))
 		return cmd_usage("export", "--format: expected json or tsv, got '%s'", format);
-	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0)
+	if ((err = cmd_open_store(&store, args.store, NULL)) < 0)
 		return cmd_fail(err);
 	if ((err = ab_store_run_resolve(store, argv[optind], &id)) < 0 ||
 	    (err = ab_store_export(store, id, AB_STORE_EXPORT_SAMPLES, &doc)) < 0) {

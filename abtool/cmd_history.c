@@ -238,135 +238,138 @@ out:
 	json_decref(runs);
 }
 
+const struct cmd_option cmd_history_options[] = {
+	{"verdict", 0, "V", "runs with verdict V: accepted, rejected, inconclusive, invalid or calibrated",
+	 NULL, CMD_OWN, 'V', 0, 0},
+	{"design", 0, "D", "runs of the design named D (exactly)", NULL, CMD_OWN, 'd', 0, 0},
+	{"experiment", 0, "NAME", "runs of experiments named NAME (exactly)", NULL, CMD_OWN, 'e', 0, 0},
+	{"rev", 0, "OID", "runs that measured a commit starting with these hex digits (4 or more)", NULL,
+	 CMD_OWN, 'r', 0, 0},
+	{"since", 0, "DATE", "runs started at or after DATE (YYYY-MM-DD or ISO 8601; UTC unless a zone "
+	 "is given)", NULL, CMD_OWN, 's', 0, 0},
+	{"until", 0, "DATE", "runs started up to DATE, inclusive at its precision", NULL, CMD_OWN, 'u',
+	 0, 0},
+	{"grep", 0, "TEXT", "full-text search over names, hypotheses, designs, reasons and notes", NULL,
+	 CMD_OWN, 'g', 0, 0},
+	{"limit", 'n', "N", "at most N runs (0 for all)", "50", CMD_OWN, 'n', 0, INT64_MAX},
+	{"json", 0, NULL, "print a JSON array of objects instead of the table", NULL, CMD_OWN, 'j', 0, 0},
+	CMD_STORE_OPTION,
+	CMD_HELP_OPTION,
+	CMD_OPTIONS_END,
+};
+
+/* What the options of history set. */
+struct history_ctx {
+	struct ab_history_filter filter;
+	char since[32], until[32], *rev;
+	int json;
+};
+
+static int history_option(struct cmd_args *args, const struct cmd_option *o, const char *arg)
+{
+	struct history_ctx *ctx = args->ctx;
+	size_t len = strlen(arg ? arg : ""), i;
+	int64_t start, span, v;
+
+	switch (o->code) {
+	case 'V':
+		for (i = 0; verdicts[i] && strcmp(verdicts[i], arg); i++)
+			;
+		if (!verdicts[i])
+			return cmd_usage("history", "--verdict: expected accepted, rejected, inconclusive, "
+					 "invalid or calibrated, got '%s'", arg);
+		ctx->filter.verdict = arg;
+		break;
+	case 'd':
+		ctx->filter.design = arg;
+		break;
+	case 'e':
+		ctx->filter.experiment = arg;
+		break;
+	case 'r':
+		for (i = 0; i < len && isxdigit((unsigned char)arg[i]); i++)
+			;
+		if (len < 4 || len > 64 || i != len)
+			return cmd_usage("history", "--rev: expected at least 4 hex digits of a commit id, "
+					 "got '%s'", arg);
+		free(ctx->rev);
+		ctx->filter.rev = ctx->rev = ab_xstrdup(arg);
+		for (i = 0; i < len; i++)
+			ctx->rev[i] = (char)tolower((unsigned char)ctx->rev[i]);
+		break;
+	case 's':
+	case 'u':
+		if (parse_date(arg, &start, &span) < 0)
+			return cmd_usage("history", "--%s: expected a date like 2026-11-30 or "
+					 "2026-11-30T14:05:00Z, got '%s'", o->name, arg);
+		if (o->code == 's') {
+			ab_utc_iso8601(ctx->since, sizeof(ctx->since), start);
+			ctx->filter.since = ctx->since;
+		} else {
+			ab_utc_iso8601(ctx->until, sizeof(ctx->until), start + span);
+			ctx->filter.until = ctx->until;
+		}
+		break;
+	case 'g':
+		ctx->filter.grep = arg;
+		break;
+	case 'n':
+		if (ab_parse_int64(&v, arg) < 0 || v < o->min)
+			return cmd_usage("history", "--limit: expected a count (0 for all), got '%s'", arg);
+		ctx->filter.limit = v;
+		break;
+	default:
+		ctx->json = 1;
+	}
+	return CMD_GO_ON;
+}
+
 int cmd_history(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"verdict", required_argument, NULL, 'V'},
-		{"design", required_argument, NULL, 'd'},
-		{"experiment", required_argument, NULL, 'e'},
-		{"rev", required_argument, NULL, 'r'},
-		{"since", required_argument, NULL, 's'},
-		{"until", required_argument, NULL, 'u'},
-		{"grep", required_argument, NULL, 'g'},
-		{"limit", required_argument, NULL, 'n'},
-		{"json", no_argument, NULL, 'j'},
-		{"store", required_argument, NULL, 'S'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	struct ab_history_filter filter;
-	const char *store_flag = NULL;
-	char since[32], until[32], *rev = NULL;
+	struct history_ctx ctx;
+	struct cmd_args args;
+	int stop;
 	struct ab_store *store = NULL;
 	json_t *list = NULL;
-	int json = 0, c, err, rc = 0;
-	int64_t start, span, v;
-	size_t i;
+	int err, rc = 0;
 
-	memset(&filter, 0, sizeof(filter));
-	filter.limit = 50;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'V':
-			for (i = 0; verdicts[i] && strcmp(verdicts[i], optarg); i++)
-				;
-			if (!verdicts[i])
-				return cmd_usage("history", "--verdict: expected accepted, rejected, inconclusive, "
-						 "invalid or calibrated, got '%s'", optarg);
-			filter.verdict = optarg;
-			break;
-		case 'd':
-			filter.design = optarg;
-			break;
-		case 'e':
-			filter.experiment = optarg;
-			break;
-		case 'r': {
-			size_t len = strlen(optarg);
-			for (i = 0; i < len && isxdigit((unsigned char)optarg[i]); i++)
-				;
-			if (len < 4 || len > 64 || i != len) {
-				free(rev);
-				return cmd_usage("history", "--rev: expected at least 4 hex digits of a commit id, "
-						 "got '%s'", optarg);
-			}
-			free(rev);
-			rev = ab_xstrdup(optarg);
-			for (i = 0; i < len; i++)
-				rev[i] = (char)tolower((unsigned char)rev[i]);
-			filter.rev = rev;
-			break;
-		}
-		case 's':
-		case 'u':
-			if (parse_date(optarg, &start, &span) < 0) {
-				free(rev);
-				return cmd_usage("history", "--%s: expected a date like 2026-11-30 or "
-						 "2026-11-30T14:05:00Z, got '%s'", c == 's' ? "since" : "until", optarg);
-			}
-			if (c == 's') {
-				ab_utc_iso8601(since, sizeof(since), start);
-				filter.since = since;
-			} else {
-				ab_utc_iso8601(until, sizeof(until), start + span);
-				filter.until = until;
-			}
-			break;
-		case 'g':
-			filter.grep = optarg;
-			break;
-		case 'n':
-			if (ab_parse_int64(&v, optarg) < 0 || v < 0) {
-				free(rev);
-				return cmd_usage("history", "--limit: expected a count (0 for all), got '%s'", optarg);
-			}
-			filter.limit = v;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'S':
-			store_flag = optarg;
-			break;
-		case 'h':
-			free(rev);
-			return cmd_help("history");
-		default:
-			free(rev);
-			return cmd_bad_option("history");
-		}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.filter.limit = 50;
+	cmd_args_init(&args, "history", history_option, &ctx);
+	if ((stop = cmd_parse_options(&args, cmd_history_options, argc, argv)) != CMD_GO_ON) {
+		free(ctx.rev);
+		return stop;
 	}
 	if (optind != argc) {
-		free(rev);
+		free(ctx.rev);
 		return cmd_usage("history", "unexpected argument '%s'", argv[optind]);
 	}
-	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0) {
-		free(rev);
+	if ((err = cmd_open_store(&store, args.store, NULL)) < 0) {
+		free(ctx.rev);
 		return cmd_fail(err);
 	}
-	if ((err = ab_store_history(store, &filter, &list)) < 0) {
+	if ((err = ab_store_history(store, &ctx.filter, &list)) < 0) {
 		rc = err == AB_EINVALID ? cmd_usage("history", "--grep: %s", ab_error_last()) : cmd_fail(err);
 		goto out;
 	}
-	if (json) {
+	if (ctx.json) {
 		char *text = json_dumps(list, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		printf("%s\n", text);
 		free(text);
 	} else if (json_array_size(list)) {
-		print_table(list, filter.rev);
+		print_table(list, ctx.filter.rev);
 	}
 	if (!json_array_size(list)) {
-		if (filter.design)
-			suggest_name(store, "design", filter.design);
-		if (filter.experiment)
-			suggest_name(store, "experiment", filter.experiment);
-		if (!json)
+		if (ctx.filter.design)
+			suggest_name(store, "design", ctx.filter.design);
+		if (ctx.filter.experiment)
+			suggest_name(store, "experiment", ctx.filter.experiment);
+		if (!ctx.json)
 			fprintf(stderr, "abtool history: no runs match in the store '%s'\n", ab_store_path(store));
 	}
 out:
 	json_decref(list);
 	ab_store_close(store);
-	free(rev);
+	free(ctx.rev);
 	return rc;
 }

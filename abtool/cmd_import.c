@@ -11,32 +11,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+const struct cmd_option cmd_import_options[] = {
+	CMD_STORE_OPTION,
+	CMD_HELP_OPTION,
+	CMD_OPTIONS_END,
+};
+
 int cmd_import(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"store", required_argument, NULL, 'S'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *store_flag = NULL, *path;
+	const char *path;
+	struct cmd_args args;
+	int stop;
 	struct ab_store *store = NULL;
 	json_t *doc = NULL, *run;
 	json_error_t jerr;
 	int64_t id = 0;
-	int existed = 0, c, err, rc = 0;
+	int existed = 0, err, rc = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'S':
-			store_flag = optarg;
-			break;
-		case 'h':
-			return cmd_help("import");
-		default:
-			return cmd_bad_option("import");
-		}
-	}
+	cmd_args_init(&args, "import", NULL, NULL);
+	if ((stop = cmd_parse_options(&args, cmd_import_options, argc, argv)) != CMD_GO_ON)
+		return stop;
 	if (optind != argc - 1)
 		return cmd_usage("import", "expected one file written by 'abtool export RUN --format json'");
 	path = argv[optind];
@@ -48,7 +42,7 @@ int cmd_import(int argc, char **argv)
 					     "export RUN --format json' writes", path, jerr.line, jerr.column,
 					     jerr.text));
 	}
-	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0) {
+	if ((err = cmd_open_store(&store, args.store, NULL)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}

@@ -38,43 +38,56 @@ static void list(FILE *out)
 				f->path + sizeof(prefix) - 1, summary(f, buf, sizeof(buf)));
 }
 
+const struct cmd_option cmd_init_options[] = {
+	{"template", 't', "NAME", "the template", "no-regression", CMD_OWN, 't', 0, 0},
+	{"list", 'l', NULL, "list the templates and workflows", NULL, CMD_OWN, 'l', 0, 0},
+	{"workflow", 0, "NAME", "write the CI workflow NAME (github-actions) instead of an experiment "
+	 "file", NULL, CMD_OWN, 'w', 0, 0},
+	/* its own: the usage, then the templates */
+	{"help", 'h', NULL, "show the usage, the options and the templates", NULL, CMD_OWN, 'h', 0, 0},
+	CMD_OPTIONS_END,
+};
+
+/* --template, --workflow (ctx: the two names), --list, --help. */
+static int init_option(struct cmd_args *args, const struct cmd_option *o, const char *arg)
+{
+	const char **v = args->ctx;
+
+	switch (o->code) {
+	case 't':
+		v[0] = arg;
+		break;
+	case 'l':
+		printf("templates:\n");
+		list(stdout);
+		printf("CI workflows (--workflow NAME):\n  github-actions\n");
+		return 0;
+	case 'w':
+		v[1] = arg;
+		break;
+	default:
+		cmd_help("init");
+		printf("\ntemplates:\n");
+		list(stdout);
+		return 0;
+	}
+	return CMD_GO_ON;
+}
+
 int cmd_init(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"template", required_argument, NULL, 't'},
-		{"list", no_argument, NULL, 'l'},
-		{"workflow", required_argument, NULL, 'w'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *name = "no-regression", *workflow = NULL;
+	const char *v[2] = {"no-regression", NULL}, *name, *workflow;
+	struct cmd_args args;
+	int stop;
 	const struct ab_embedded_file *f;
 	char *path;
-	int c, fd;
+	int fd;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:lh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			name = optarg;
-			break;
-		case 'l':
-			printf("templates:\n");
-			list(stdout);
-			printf("CI workflows (--workflow NAME):\n  github-actions\n");
-			return 0;
-		case 'w':
-			workflow = optarg;
-			break;
-		case 'h':
-			cmd_help("init");
-			printf("\ntemplates:\n");
-			list(stdout);
-			return 0;
-		default:
-			return cmd_bad_option("init");
-		}
-	}
+	cmd_args_init(&args, "init", init_option, v);
+	if ((stop = cmd_parse_options(&args, cmd_init_options, argc, argv)) != CMD_GO_ON)
+		return stop;
+	name = v[0];
+	workflow = v[1];
 	if (argc - optind > 1)
 		return cmd_usage("init", "expected at most one file");
 	path = workflow ? ab_xasprintf("templates/ci/%s.yml", workflow) : ab_xasprintf("%s%s.yaml", prefix, name);

@@ -29,37 +29,28 @@ static char *read_stdin(void)
 	return text;
 }
 
+const struct cmd_option cmd_note_options[] = {
+	{"design", 0, "D", "attach the note to the design D instead of a run", NULL, CMD_OWN, 'd', 0, 0},
+	CMD_STORE_OPTION,
+	CMD_HELP_OPTION,
+	CMD_OPTIONS_END,
+};
+
 int cmd_note(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"design", required_argument, NULL, 'd'},
-		{"store", required_argument, NULL, 'S'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *store_flag = NULL, *design = NULL;
+	const char *design = NULL;
+	struct cmd_args args;
+	int stop;
 	struct ab_store *store = NULL;
 	json_t *run = NULL;
 	char *text = NULL;
 	int64_t run_id = 0, note_id = 0;
-	int c, err, rc = 0, i;
+	int err, rc = 0, i;
 
-	optind = 1;
 	/* Options may follow the text; text that starts with '-' goes after "--". */
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			design = optarg;
-			break;
-		case 'S':
-			store_flag = optarg;
-			break;
-		case 'h':
-			return cmd_help("note");
-		default:
-			return cmd_bad_option("note");
-		}
-	}
+	cmd_args_init(&args, "note", cmd_own_string, &design);
+	if ((stop = cmd_parse_options(&args, cmd_note_options, argc, argv)) != CMD_GO_ON)
+		return stop;
 	if (!design && optind + 2 > argc)
 		return cmd_usage("note", "expected a run and the text of the note");
 	if (design && optind + 1 > argc)
@@ -74,7 +65,7 @@ int cmd_note(int argc, char **argv)
 			text = next;
 		}
 	}
-	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0) {
+	if ((err = cmd_open_store(&store, args.store, NULL)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}

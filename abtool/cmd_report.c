@@ -11,16 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+const struct cmd_option cmd_report_options[] = {
+	CMD_FORMAT_OPTIONS("md|json|tsv|html|summary|junit", "the format (tsv: the raw samples)", "md"),
+	CMD_STORE_OPTION,
+	CMD_HELP_OPTION,
+	CMD_OPTIONS_END,
+};
+
 int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"output", required_argument, NULL, 'o'},
-		{"store", required_argument, NULL, 'S'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *format = "md", *output = "-", *store_flag = NULL, *text;
+	const char *format, *output, *text;
+	struct cmd_args args;
+	int stop;
 	struct ab_store *store = NULL;
 	json_t *run = NULL, *doc = NULL;
 	const char **names = NULL;
@@ -28,33 +30,21 @@ int cmd_report(int argc, char **argv)
 	size_t nnames = 0, nsamples = 0, len = 0;
 	char *rendered = NULL;
 	int64_t id;
-	int c, err, rc = 0;
+	int err, rc = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			format = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'S':
-			store_flag = optarg;
-			break;
-		case 'h':
-			return cmd_help("report");
-		default:
-			return cmd_bad_option("report");
-		}
-	}
+	cmd_args_init(&args, "report", NULL, NULL);
+	args.format = "md";
+	if ((stop = cmd_parse_options(&args, cmd_report_options, argc, argv)) != CMD_GO_ON)
+		return stop;
+	format = args.format;
+	output = args.output;
 	if (optind != argc - 1)
 		return cmd_usage("report", "expected one run id (see 'abtool history')");
 	if (strcmp(format, "md") && strcmp(format, "json") && strcmp(format, "tsv") && strcmp(format, "html") &&
 	    strcmp(format, "summary") && strcmp(format, "junit"))
 		return cmd_usage("report", "--format: expected md, json, tsv, html, summary or junit, got '%s'",
 				 format);
-	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0)
+	if ((err = cmd_open_store(&store, args.store, NULL)) < 0)
 		return cmd_fail(err);
 	if ((err = ab_store_run_resolve(store, argv[optind], &id)) < 0 ||
 	    (err = ab_store_run_get(store, id, &run)) < 0) {

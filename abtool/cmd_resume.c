@@ -10,78 +10,67 @@
 #include <string.h>
 #include <unistd.h>
 
+const struct cmd_option cmd_resume_options[] = {
+	CMD_STORE_OPTION,
+	CMD_HELP_OPTION,
+	CMD_OUTPUT_OPTIONS('q', 'v'),
+	CMD_OPTIONS_END,
+};
+
+/* The stored run: RUN resolved in the store (ctx: RUN, then its id). */
+struct resume_ctx {
+	const char *ref;
+	int64_t run_id;
+};
+
+static int opened(struct cmd_measure *m)
+{
+	struct resume_ctx *ctx = m->ctx;
+	int err;
+
+	if ((err = ab_store_run_resolve(m->store, ctx->ref, &ctx->run_id)) < 0)
+		return cmd_fail(err);
+	return 0;
+}
+
+static int start(struct cmd_measure *m, const struct ab_run_events *events)
+{
+	const struct resume_ctx *ctx = m->ctx;
+
+	return ab_run_resume(&m->run, &m->exp, m->store, ctx->run_id, events);
+}
+
+static int started(struct cmd_measure *m)
+{
+	const struct resume_ctx *ctx = m->ctx;
+
+	if (m->run.host_change)
+		cmd_warn("the host changed since run %lld started (%s): samples from two machines are "
+			 "being mixed", (long long)ctx->run_id, m->run.host_change);
+	return 0;
+}
+
 int cmd_resume(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"store", required_argument, NULL, 'S'},
-		{"help", no_argument, NULL, 'h'},
-		CMD_OUTPUT_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
-	struct cmd_output out;
-	struct ab_experiment exp;
-	struct ab_store *store = NULL;
-	struct ab_run run;
-	struct ab_analysis analysis;
-	struct ab_run_events events;
-	const char *store_flag = NULL;
-	json_t *doc = NULL;
-	int64_t run_id;
-	int c, err, rc;
+	struct resume_ctx ctx = {NULL, 0};
+	struct cmd_args args;
+	struct cmd_measure m = {0};
+	int rc;
 
-	cmd_output_init(&out);
-	memset(&run, 0, sizeof(run));
-	memset(&exp, 0, sizeof(exp));
-	memset(&analysis, 0, sizeof(analysis));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "qvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'S':
-			store_flag = optarg;
-			break;
-		case 'h':
-			return cmd_help("resume");
-		default:
-			switch (cmd_output_option(&out, "resume", c, optarg)) {
-			case 1:
-				break;
-			case 0:
-				return cmd_bad_option("resume");
-			default:
-				return AB_EXIT_USAGE;
-			}
-			break;
+	cmd_args_init(&args, "resume", NULL, NULL);
+	if ((rc = cmd_parse_options(&args, cmd_resume_options, argc, argv)) == CMD_GO_ON) {
+		if (optind != argc - 1) {
+			rc = cmd_usage("resume", "expected one run id");
+		} else {
+			ctx.ref = argv[optind];
+			m.args = &args;
+			m.opened = opened;
+			m.start = start;
+			m.started = started;
+			m.ctx = &ctx;
+			rc = cmd_measure(&m);
 		}
 	}
-	if (optind != argc - 1)
-		return cmd_usage("resume", "expected one run id");
-	out.progress = !out.quiet && isatty(STDERR_FILENO);
-	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0)
-		return cmd_fail(err);
-	if ((err = ab_store_run_resolve(store, argv[optind], &run_id)) < 0) {
-		rc = cmd_fail(err);
-		goto out;
-	}
-	cmd_install_signals();
-	events = cmd_run_events(&out);
-	out.run = &run;
-	err = ab_run_resume(&run, &exp, store, run_id, &events);
-	if (err == 0 && run.host_change)
-		cmd_warn("the host changed since run %lld started (%s): samples from two machines are "
-			 "being mixed", (long long)run_id, run.host_change);
-	if (err == 0)
-		err = ab_run_samples(&run);
-	rc = cmd_finish_run(&out, &run, err, &analysis, &doc);
-	/* as abtool calibrate: a calibration decides nothing, so it succeeds
-	 * unless it is invalid or failed */
-	if (doc && run.kind && !strcmp(run.kind, "calibrate") && analysis.verdict != AB_INVALID &&
-	    rc <= AB_EXIT_INCONCLUSIVE)
-		rc = 0;
-out:
-	json_decref(doc);
-	ab_analysis_release(&analysis);
-	ab_run_release(&run);
-	ab_experiment_release(&exp);
-	ab_store_close(store);
+	cmd_args_release(&args);
 	return rc;
 }

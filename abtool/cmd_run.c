@@ -137,168 +137,102 @@ static int has_control(const char *s)
 	return 0;
 }
 
-static int parse_uint(const char *cmd, const char *flag, const char *text, long long max,
-		      long long *out)
-{
-	int64_t v;
+/* The options of run beyond the shared groups' (cmd_args). */
+struct run_ctx {
+	const char *new_evidence;
+};
 
-	if (ab_parse_int64(&v, text) < 0 || v < 1 || v > max)
-		return cmd_usage(cmd, "%s: expected an integer from 1 to %lld, got '%s'", flag, max, text);
-	*out = v;
+static int run_option(struct cmd_args *args, const struct cmd_option *o, const char *arg)
+{
+	struct run_ctx *ctx = args->ctx;
+
+	if (o->code == 'N') {
+		if (blank(arg))  /* refused now, not after the run is stored */
+			return cmd_usage("run", "--new-evidence: say what changed since the rejection");
+		ctx->new_evidence = arg;
+		return CMD_GO_ON;
+	}
+	if (blank(arg))
+		return cmd_usage("run", "--design: give the design's name (for a gate, the pull request or "
+				 "branch)");
+	if (has_control(arg))
+		return cmd_usage("run", "--design: a name on one line, without control characters");
+	args->run.design = arg;
+	return CMD_GO_ON;
+}
+
+const struct cmd_option cmd_run_options[] = {
+	CMD_REVISION_OPTIONS,
+	CMD_PLAN_OPTIONS(1, "pairs per row instead of the file's pairs:", NULL),
+	CMD_STORE_OPTION,
+	{"new-evidence", 0, "TEXT", "what changed since the design was rejected: lets a blocked design "
+	 "run, stored as a note", NULL, CMD_OWN, 'N', 0, 0},
+	{"design", 0, "NAME", "the design the run is recorded under instead of the file's design: (a "
+	 "gate's pull request or branch)", NULL, CMD_OWN, 'D', 0, 0},
+	CMD_PIN_OPTIONS,
+	CMD_HELP_OPTION,
+	CMD_OUTPUT_OPTIONS('q', 'v'),
+	CMD_OPTIONS_END,
+};
+
+/* --design, before the memory is consulted under the design's name. */
+static int loaded(struct cmd_measure *m)
+{
+	if (m->args->run.design) {
+		free(m->exp.design);
+		m->exp.design = ab_xstrdup(m->args->run.design);
+	}
+	return 0;
+}
+
+/* The store as memory before measuring (consult_memory). */
+static int opened(struct cmd_measure *m)
+{
+	const struct run_ctx *ctx = m->ctx;
+
+	return consult_memory(m->store, &m->exp, ctx->new_evidence, m->args->out.quiet);
+}
+
+/* The new evidence as a note on the run; what the store remembers. */
+static int started(struct cmd_measure *m)
+{
+	const struct run_ctx *ctx = m->ctx;
+	int quiet = m->args->out.quiet, err;
+
+	if (ctx->new_evidence &&
+	    (err = ab_store_note_add(m->store, m->run.meta.id, NULL, ctx->new_evidence, NULL)) < 0)
+		return err;
+	if (ctx->new_evidence && !quiet)
+		fprintf(stderr, "abtool: the new evidence is stored as a note on run %lld\n",
+			(long long)m->run.meta.id);
+	if (!quiet) {
+		print_memory(m->store, &m->run);
+		cmd_print_calibration(stderr, m->store, &m->exp);
+	}
 	return 0;
 }
 
 int cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"candidate", required_argument, NULL, 'c'},
-		{"parent", required_argument, NULL, 'P'},
-		{"pairs", required_argument, NULL, 'p'},
-		{"seed", required_argument, NULL, 's'},
-		{"store", required_argument, NULL, 'S'},
-		{"new-evidence", required_argument, NULL, 'N'},
-		{"design", required_argument, NULL, 'D'},
-		{"dependency", required_argument, NULL, 'd'},
-		{"overlay-from", required_argument, NULL, 'O'},
-		{"help", no_argument, NULL, 'h'},
-		CMD_OUTPUT_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
-	struct ab_run_options opt;
-	struct cmd_output out;
-	struct ab_experiment exp;
-	struct ab_store *store = NULL;
-	struct ab_run run;
-	struct ab_analysis analysis;
-	struct ab_run_events events;
-	struct cmd_dep_pins pins = {0};
-	const char *store_flag = NULL, *new_evidence = NULL;
-	json_t *doc = NULL;
-	long long v = 0;
-	int c, err, rc;
+	struct run_ctx ctx = {NULL};
+	struct cmd_args args;
+	struct cmd_measure m = {0};
+	int rc;
 
-	memset(&opt, 0, sizeof(opt));
-	cmd_output_init(&out);
-	memset(&run, 0, sizeof(run));
-	memset(&analysis, 0, sizeof(analysis));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "qvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			opt.candidate = optarg;
-			break;
-		case 'P':
-			opt.parent = optarg;
-			break;
-		case 'p':
-			if (parse_uint("run", "--pairs", optarg, 100000, &v)) {
-				rc = AB_EXIT_USAGE;
-				goto out_pins;
-			}
-			opt.pairs = (int)v;
-			break;
-		case 's': {
-			int64_t seed;
-			if (ab_parse_int64(&seed, optarg) < 0 || seed < 0) {
-				rc = cmd_usage("run", "--seed: expected a non-negative integer, got '%s'", optarg);
-				goto out_pins;
-			}
-			opt.have_seed = 1;
-			opt.seed = (uint64_t)seed;
-			break;
-		}
-		case 'S':
-			store_flag = optarg;
-			break;
-		case 'N':
-			if (blank(optarg)) {  /* refused now, not after the run is stored */
-				rc = cmd_usage("run", "--new-evidence: say what changed since the rejection");
-				goto out_pins;
-			}
-			new_evidence = optarg;
-			break;
-		case 'D':
-			if (blank(optarg)) {
-				rc = cmd_usage("run", "--design: give the design's name (for a gate, the pull "
-					       "request or branch)");
-				goto out_pins;
-			}
-			if (has_control(optarg)) {
-				rc = cmd_usage("run", "--design: a name on one line, without control characters");
-				goto out_pins;
-			}
-			opt.design = optarg;
-			break;
-		case 'd':
-		case 'O':
-			if (cmd_pin_option(&pins, &opt, "run", c, optarg) < 0) {
-				rc = AB_EXIT_USAGE;
-				goto out_pins;
-			}
-			break;
-		case 'h':
-			rc = cmd_help("run");
-			goto out_pins;
-		default:
-			switch (cmd_output_option(&out, "run", c, optarg)) {
-			case 1:
-				break;
-			case 0:
-				rc = cmd_bad_option("run");
-				goto out_pins;
-			default:
-				rc = AB_EXIT_USAGE;
-				goto out_pins;
-			}
-			break;
+	cmd_args_init(&args, "run", run_option, &ctx);
+	if ((rc = cmd_parse_options(&args, cmd_run_options, argc, argv)) == CMD_GO_ON) {
+		if (optind != argc - 1) {
+			rc = cmd_usage("run", "expected one experiment file");
+		} else {
+			m.args = &args;
+			m.exp_path = argv[optind];
+			m.loaded = loaded;
+			m.opened = opened;
+			m.started = started;
+			m.ctx = &ctx;
+			rc = cmd_measure(&m);
 		}
 	}
-	if (optind != argc - 1) {
-		rc = cmd_usage("run", "expected one experiment file");
-		goto out_pins;
-	}
-	out.progress = !out.quiet && isatty(STDERR_FILENO);
-	opt.dep_pins = pins.v;
-	opt.ndep_pins = pins.n;
-
-	if ((err = ab_experiment_load(&exp, argv[optind])) < 0) {
-		rc = cmd_fail(err);
-		ab_experiment_release(&exp);
-		goto out_pins;
-	}
-	if (opt.design) {  /* before the memory is consulted under the design's name */
-		free(exp.design);
-		exp.design = ab_xstrdup(opt.design);
-	}
-	cmd_install_signals();
-	events = cmd_run_events(&out);
-	out.run = &run;
-	/* The store lives with the experiment's repository. */
-	if ((err = cmd_open_store(&store, store_flag, exp.repo)) < 0) {
-		rc = cmd_fail(err);
-		goto out;
-	}
-	if ((rc = consult_memory(store, &exp, new_evidence, out.quiet)) != 0)
-		goto out;
-	err = ab_run_start(&run, &exp, store, &opt, &events);
-	if (err == 0 && new_evidence &&
-	    (err = ab_store_note_add(store, run.meta.id, NULL, new_evidence, NULL)) == 0 && !out.quiet)
-		fprintf(stderr, "abtool: the new evidence is stored as a note on run %lld\n",
-			(long long)run.meta.id);
-	if (err == 0 && !out.quiet) {
-		print_memory(store, &run);
-		cmd_print_calibration(stderr, store, &exp);
-	}
-	if (err == 0)
-		err = ab_run_samples(&run);
-	rc = cmd_finish_run(&out, &run, err, &analysis, &doc);
-out:
-	json_decref(doc);
-	ab_analysis_release(&analysis);
-	ab_run_release(&run);
-	ab_store_close(store);
-	ab_experiment_release(&exp);
-out_pins:
-	cmd_dep_pins_release(&pins);
+	cmd_args_release(&args);
 	return rc;
 }

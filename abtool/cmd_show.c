@@ -311,38 +311,29 @@ static void print_same(const json_t *same, int64_t id)
 	printf("\n");
 }
 
+const struct cmd_option cmd_show_options[] = {
+	{"json", 0, NULL, "print one JSON document (schema abtool-show-1) instead of the text", NULL,
+	 CMD_OWN, 'j', 0, 0},
+	CMD_STORE_OPTION,
+	CMD_HELP_OPTION,
+	CMD_OPTIONS_END,
+};
+
 int cmd_show(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"store", required_argument, NULL, 'S'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *store_flag = NULL;
+	struct cmd_args args;
+	int stop;
 	struct ab_store *store = NULL;
 	json_t *doc = NULL, *counts = NULL, *same = NULL, *run;
-	int json = 0, c, err, rc = 0;
+	int json = 0, err, rc = 0;
 	int64_t id;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = 1;
-			break;
-		case 'S':
-			store_flag = optarg;
-			break;
-		case 'h':
-			return cmd_help("show");
-		default:
-			return cmd_bad_option("show");
-		}
-	}
+	cmd_args_init(&args, "show", cmd_own_flag, &json);
+	if ((stop = cmd_parse_options(&args, cmd_show_options, argc, argv)) != CMD_GO_ON)
+		return stop;
 	if (optind != argc - 1)
 		return cmd_usage("show", "expected one run: an id, 'latest' or a uuid prefix");
-	if ((err = cmd_open_store(&store, store_flag, NULL)) < 0)
+	if ((err = cmd_open_store(&store, args.store, NULL)) < 0)
 		return cmd_fail(err);
 	if ((err = ab_store_run_resolve(store, argv[optind], &id)) < 0 ||
 	    (err = ab_store_export(store, id, 0, &doc)) < 0 ||

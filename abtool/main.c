@@ -12,48 +12,48 @@ const struct ab_command_entry ab_commands[] = {
 	 "                  [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV]\n"
 	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
 	 "                  [--inconclusive=reject|accept] [--design NAME] [--new-evidence TEXT] [--quiet] [--verbose]",
-	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict"},
+	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict", cmd_run_options},
 	{"check", cmd_check, "EXP.yaml [--candidate REV] [--parent REV] [--dependency NAME=PARENT..CANDIDATE]\n"
 	 "                  [--overlay-from REV] [--store DB]",
-	 "validate an experiment file and show its plan and the rows each rule selects"},
+	 "validate an experiment file and show its plan and the rows each rule selects", cmd_check_options},
 	{"analyze", cmd_analyze,
 	 "FILE [--accept RULES.yaml] [--metric NAME] [--unit U] [--better lower|higher]\n"
 	 "                  [--json F] [--md F] [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept]",
-	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV)"},
+	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV)", cmd_analyze_options},
 	{"calibrate", cmd_calibrate,
 	 "EXP.yaml [--pairs N] [--seed N] [--candidate REV] [--parent REV] [--store DB]\n"
 	 "                  [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV]\n"
 	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F] [--quiet] [--verbose]",
-	 "A/A on the parent built twice: the noise floor, false-outcome rates, pairs needed"},
+	 "A/A on the parent built twice: the noise floor, false-outcome rates, pairs needed", cmd_calibrate_options},
 	{"resume", cmd_resume, "RUN [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
 	 "                  [--inconclusive=reject|accept] [--quiet] [--verbose]",
-	 "finish an interrupted run from its stored plan"},
+	 "finish an interrupted run from its stored plan", cmd_resume_options},
 	{"report", cmd_report, "RUN [--format md|json|tsv|html|summary|junit] [-o FILE] [--store DB]",
-	 "print a stored run's report again, byte-identical to what run wrote"},
+	 "print a stored run's report again, byte-identical to what run wrote", cmd_report_options},
 	{"history", cmd_history,
 	 "[--verdict V] [--design D] [--experiment NAME] [--rev OID] [--since DATE] [--until DATE] "
 	 "[--grep TEXT] [--limit N] [--json] [--store DB]",
-	 "list stored runs newest first, filtered and searched (names, hypotheses, reasons, notes)"},
+	 "list stored runs newest first, filtered and searched (names, hypotheses, reasons, notes)", cmd_history_options},
 	{"show", cmd_show, "RUN [--json] [--store DB]",
-	 "everything about one run: verdict and reasons, revisions, builds, rows, rules, notes"},
+	 "everything about one run: verdict and reasons, revisions, builds, rows, rules, notes", cmd_show_options},
 	{"designs", cmd_designs, "[--rejected] [--json] [--store DB]",
-	 "list designs with their run count and latest verdict"},
+	 "list designs with their run count and latest verdict", cmd_designs_options},
 	{"note", cmd_note, "RUN TEXT | --design D TEXT [--store DB]",
-	 "attach a note (a reason, a link) to a run or a design; searchable with history --grep"},
+	 "attach a note (a reason, a link) to a run or a design; searchable with history --grep", cmd_note_options},
 	{"config", cmd_config, "[KEY [VALUE]] [--unset KEY] [--store DB]",
-	 "the store's own settings, for everyone who uses it: block_rejected true|false"},
+	 "the store's own settings, for everyone who uses it: block_rejected true|false", cmd_config_options},
 	{"export", cmd_export, "RUN [--format json|tsv] [-o FILE] [--store DB]",
-	 "write one run, every sample included, as a JSON document (for import) or TSV"},
+	 "write one run, every sample included, as a JSON document (for import) or TSV", cmd_export_options},
 	{"import", cmd_import, "FILE [--store DB]",
-	 "add a run exported from another store (a run already present is left alone)"},
+	 "add a run exported from another store (a run already present is left alone)", cmd_import_options},
 	{"init", cmd_init, "[--template NAME | --workflow github-actions] [--list] [FILE]",
-	 "write a commented experiment file from a template (no-regression, lane-split, memory, pr-gate)"},
+	 "write a commented experiment file from a template (no-regression, lane-split, memory, pr-gate)", cmd_init_options},
 	{"env", cmd_env, "[--json] [--root DIR] [EXP.yaml]",
 	 "print the host fingerprint stored with each run and the warnings it implies; with "
-	 "EXP.yaml, also the outputs of its environment.commands"},
+	 "EXP.yaml, also the outputs of its environment.commands", cmd_env_options},
 	{"demo", cmd_demo, "[--dir DIR] [--store DB]",
-	 "write a small git repository with a faster candidate and run a full A/B on it"},
-	{NULL, NULL, NULL, NULL},
+	 "write a small git repository with a faster candidate and run a full A/B on it", cmd_demo_options},
+	{NULL, NULL, NULL, NULL, NULL},
 };
 
 static void usage(FILE *f)

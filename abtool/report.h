@@ -40,6 +40,23 @@ struct ab_report_input {
 	json_t *overlay;               /* {from, source, paths: [{path, type, oid}]} or NULL */
 	json_t *dependencies;          /* [{name, repo, path, env, exact_parent, parent {oid, subject},
 	                                    candidate {oid, subject}}] or NULL */
+	/* What a finished run adds to the warnings, beyond the analysis's
+	 * (ab_run_finish; zero for analyze): */
+	const json_t *host_now;        /* the fingerprint at the finish, or NULL: each of its
+	                                  ab_env_warnings of level "warning" ("host: ...") and each
+	                                  environment.commands result other than "exit 0" */
+	int resumed;                   /* the run was interrupted and resumed: the "resumed" member
+	                                  and its warning (resumed_on: host_now's hostname) */
+	size_t superseded_samples;     /* resumed: samples of half-finished pairs run again */
+	const char *started_on;        /* resumed: the hostname the run started on, or NULL */
+	const char *host_change;       /* resumed: how the host differs from the start, or NULL */
+	const char *dirty_workdir;     /* the work tree that had uncommitted changes when the run
+	                                  started, or NULL */
+	/* Kind "ab": declared artifacts byte-identical on both sides (from `builds`) warn of an
+	 * A/A comparison in disguise. Kind "calibrate": the rules decide nothing (an empty
+	 * "rules", verdict "calibrated" unless invalid, no reasons), and the "calibration"
+	 * member summarises blocks of `calibration_block` pairs (ab_calibrate_summary). */
+	size_t calibration_block;
 };
 
 /* Build the JSON report document (new reference). */

@@ -1,5 +1,7 @@
 /* report_json.c - the JSON report document (see report.h). */
 #include "report.h"
+#include "calibrate.h"
+#include "env.h"
 #include "plan.h"
 #include "predicates.h"
 #include "util.h"
@@ -197,15 +199,61 @@ static json_t *strv_json(char *const *v)
 	return arr;
 }
 
+/* Append to `w` the warnings of a finished run beyond the analysis's:
+ * the host's, failed environment.commands, a resumption, a dirty work
+ * tree, identical artifacts (report.h, struct ab_report_input). */
+static void run_warnings(json_t *w, const struct ab_report_input *in, const char *kind)
+{
+	const char *now = json_string_value(json_object_get(in->host_now, "hostname")), *cmd;
+	json_t *hw = in->host_now ? ab_env_warnings(in->host_now, -1) : NULL, *x, *a0, *a1;
+	size_t k, n = in->superseded_samples;
+
+	json_array_foreach(hw, k, x) {
+		const char *level = json_string_value(json_object_get(x, "level"));
+		if (level && !strcmp(level, "warning"))
+			json_array_append_new(w, json_sprintf("host: %s",
+							      json_string_value(json_object_get(x, "message"))));
+	}
+	json_decref(hw);
+	json_object_foreach(json_object_get(in->host_now, "command_results"), cmd, x) {
+		const char *status = json_string_value(json_object_get(x, "status"));
+		if (status && strcmp(status, "exit 0"))
+			json_array_append_new(w, json_sprintf("environment.commands: '%s' %s; its output in "
+							      "host.commands may be incomplete", cmd, status));
+	}
+	if (in->resumed)
+		json_array_append_new(w, json_sprintf(
+			"the run was interrupted and resumed%s%s%s: %zu sample%s of half-finished pairs %s "
+			"superseded (run again, whole, and left out of the statistics)%s%s%s",
+			now ? " on '" : "", now ? now : "", now ? "'" : "", n, n == 1 ? "" : "s",
+			n == 1 ? "was" : "were", in->host_change ? "; it started on another host (" : "",
+			in->host_change ? in->host_change : "",
+			in->host_change ? "): samples from two machines are mixed, and Host names the one it "
+					  "started on" : ""));
+	if (in->dirty_workdir)
+		json_array_append_new(w, json_sprintf(
+			"the work tree of '%s' had uncommitted changes when the run started: they are not "
+			"measured, only the commits are", in->dirty_workdir));
+	a0 = json_object_get(json_array_get(in->builds, 0), "artifacts");
+	a1 = json_object_get(json_array_get(in->builds, 1), "artifacts");
+	if (!strcmp(kind, "ab") && json_object_size(a0) && json_equal(a0, a1))
+		json_array_append_new(w, json_string(
+			"the declared artifacts are byte-identical on both sides: this may be an A/A "
+			"comparison in disguise (did the change reach the build?)"));
+}
+
 json_t *ab_report_document(const struct ab_report_input *in)
 {
 	const struct ab_experiment *exp = in->exp;
 	const struct ab_analysis *a = in->analysis;
+	const char *kind = in->kind ? in->kind : "ab";
+	/* a calibration's rules decide nothing: what they would need is its "calibration" */
+	int calibrate = !strcmp(kind, "calibrate"), calibrated = calibrate && a->verdict != AB_INVALID;
 	json_t *doc = json_object(), *rows = json_array(), *matrix = json_object();
 	size_t r, p, v;
 
 	json_object_set_new(doc, "schema", json_string(AB_REPORT_SCHEMA));
-	json_object_set_new(doc, "kind", json_string(in->kind ? in->kind : "ab"));
+	json_object_set_new(doc, "kind", json_string(kind));
 	if (in->input)
 		json_object_set_new(doc, "input", json_string(in->input));
 	json_object_set_new(doc, "run_id", json_integer(in->run_id));
@@ -213,14 +261,15 @@ json_t *ab_report_document(const struct ab_report_input *in)
 	json_object_set_new(doc, "experiment", json_string(exp->name));
 	json_object_set_new(doc, "design", json_string(exp->design));
 	json_object_set_new(doc, "hypothesis", exp->hypothesis ? json_string(exp->hypothesis) : json_null());
-	json_object_set_new(doc, "verdict", json_string(ab_verdict_name(a->verdict)));
-	json_object_set_new(doc, "reasons", strv_json(a->reasons));
+	json_object_set_new(doc, "verdict", json_string(calibrated ? "calibrated" : ab_verdict_name(a->verdict)));
+	json_object_set_new(doc, "reasons", calibrated ? json_array() : strv_json(a->reasons));
 	{
 		json_t *w = strv_json(a->warnings);
 		char *const *x;
 		/* a calibration's rules decide nothing: their warnings would mislead */
-		for (x = a->rule_warnings; x && *x && !(in->kind && !strcmp(in->kind, "calibrate")); x++)
+		for (x = a->rule_warnings; x && *x && !calibrate; x++)
 			json_array_append_new(w, json_string(*x));
+		run_warnings(w, in, kind);
 		json_object_set_new(doc, "warnings", w);
 	}
 	json_object_set_new(doc, "created_at", json_string(in->created_at ? in->created_at : ""));
@@ -273,8 +322,15 @@ json_t *ab_report_document(const struct ab_report_input *in)
 	for (r = 0; r < a->nrows; r++)
 		json_array_append_new(rows, row_json(a, r));
 	json_object_set_new(doc, "rows", rows);
-	json_object_set_new(doc, "rules", rules_json(a));
+	json_object_set_new(doc, "rules", calibrate ? json_array() : rules_json(a));
 	json_object_set_new(doc, "earlier_runs", in->earlier ? json_incref(in->earlier) : json_array());
 	json_object_set_new(doc, "reproduce", json_string(in->reproduce ? in->reproduce : ""));
+	if (in->resumed)
+		json_object_set_new(doc, "resumed", json_pack("{s:I, s:s?, s:s?, s:s?}",
+			"superseded_samples", (json_int_t)in->superseded_samples, "started_on", in->started_on,
+			"resumed_on", json_string_value(json_object_get(in->host_now, "hostname")),
+			"host_change", in->host_change));
+	if (calibrate)
+		json_object_set_new(doc, "calibration", ab_calibrate_summary(a, in->calibration_block));
 	return doc;
 }

@@ -182,4 +182,42 @@ void ab_run_env_commands(json_t *fp, char *const *commands, const char *cwd, int
  * exp; free the array only). */
 const char **ab_run_metric_names(const struct ab_experiment *exp);
 
+/* Between the phases of a run (run_*.c); not for other modules. */
+
+/* (Re)load the run's samples from the store into run->samples: 0 or a
+ * store error (run.c). */
+int ab_run_load_samples(struct ab_run *run);
+
+/* Resolve the dependencies' revisions: from the experiment's revspecs, or
+ * the revisions pinned on the command line (`pins`, run --dependency), or
+ * (resume) from the commits stored in `stored` ([{name, parent_oid,
+ * candidate_oid}]) so that moved branches do not change a run. A pinned
+ * parent is taken as given, like --parent: the comparison is recorded as
+ * exact only when it is the candidate's first parent (run_inputs.c). */
+int ab_run_resolve_deps(struct ab_run *run, const json_t *stored, const struct ab_dep_pin *pins,
+			size_t npins);
+
+/* Look up the overlay's paths in its source revision (before anything is
+ * built). `from` is overlay.from or what replaces it (run --overlay-from,
+ * the stored one on resume); `source_hex` (resume) is the commit it named
+ * when the run started, so that a moved branch does not change a run
+ * (run_inputs.c). */
+int ab_run_resolve_overlay(struct ab_run *run, const char *from, const char *source_hex);
+
+/* The dependencies as the report and the store record them (new;
+ * run_inputs.c). */
+json_t *ab_run_deps_json(const struct ab_run *run);
+
+/* The dependencies' revisions of side `side`, for a build spec (new array;
+ * run_build.c). */
+struct ab_build_dep *ab_run_side_deps(const struct ab_run *run, int side);
+
+/* Build (or find in the cache) both sides and record them. `stored` (a
+ * resume: the run's stored builds, borrowed; NULL for a new run) is what
+ * every build must match: a side whose build came back different stops
+ * the resume with AB_EINVALID. A side that already has a stored build
+ * keeps that row; only a side never recorded (a run stopped during its
+ * builds) is recorded now (run_build.c). */
+int ab_run_prepare_builds(struct ab_run *run, const char *salt[2], const json_t *stored);
+
 #endif

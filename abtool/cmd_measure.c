@@ -1,0 +1,145 @@
+/* cmd_measure.c - what the measuring commands (run, calibrate, resume)
+ * share around the run: signals, the end of a run, and what to print when
+ * it is interrupted or fails (see cmd.h). */
+#include "cmd.h"
+#include "calibrate.h"
+#include "error.h"
+#include "runner.h"
+#include "util.h"
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+int cmd_measure(struct cmd_measure *m)
+{
+	struct cmd_output *out = &m->args->out;
+	struct ab_analysis analysis;
+	struct ab_run_events events;
+	json_t *doc = NULL;
+	int err, rc;
+
+	memset(&analysis, 0, sizeof(analysis));
+	out->progress = !out->quiet && isatty(STDERR_FILENO);
+	if (m->exp_path && (err = ab_experiment_load(&m->exp, m->exp_path)) < 0) {
+		rc = cmd_fail(err);
+		ab_experiment_release(&m->exp);
+		return rc;
+	}
+	if (m->loaded && (rc = m->loaded(m)) != 0)
+		goto out;
+	cmd_install_signals();
+	events = cmd_run_events(out);
+	out->run = &m->run;
+	/* The store lives with the experiment's repository. */
+	if ((err = cmd_open_store(&m->store, m->args->store, m->exp_path ? m->exp.repo : NULL)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
+	}
+	if (m->opened && (rc = m->opened(m)) != 0)
+		goto out;
+	err = m->start ? m->start(m, &events)
+		       : ab_run_start(&m->run, &m->exp, m->store, &m->args->run, &events);
+	if (err == 0 && m->started)
+		err = m->started(m);
+	if (err == 0)
+		err = ab_run_samples(&m->run);
+	rc = cmd_finish_run(out, &m->run, err, &analysis, &doc);
+	/* a calibration decides nothing: success unless it is invalid or failed */
+	if (doc && m->run.kind && !strcmp(m->run.kind, "calibrate") && analysis.verdict != AB_INVALID &&
+	    rc <= AB_EXIT_INCONCLUSIVE)
+		rc = 0;
+out:
+	json_decref(doc);
+	ab_analysis_release(&analysis);
+	ab_run_release(&m->run);
+	ab_store_close(m->store);
+	ab_experiment_release(&m->exp);
+	return rc;
+}
+
+void cmd_print_calibration(FILE *f, struct ab_store *store, const struct ab_experiment *exp)
+{
+	json_t *doc = NULL;
+	char **advice, **a;
+
+	if (ab_store_latest_calibration(store, exp->hash, &doc) < 0 || !doc)
+		return;
+	advice = ab_calibrate_advice(json_object_get(doc, "calibration"), exp->pairs);
+	fprintf(f, "calibration (run %lld, %s):\n", (long long)json_integer_value(json_object_get(doc, "run_id")),
+		json_string_value(json_object_get(doc, "created_at")));
+	for (a = advice; a && *a; a++)
+		fprintf(f, "  %s\n", *a);
+	ab_strv_free(advice);
+	json_decref(doc);
+}
+
+int cmd_finish_run(struct cmd_output *out, struct ab_run *run, int err, struct ab_analysis *analysis,
+		   json_t **doc)
+{
+	int rc;
+
+	if (err == AB_EINTERRUPTED)
+		return cmd_interrupted(run);
+	if (err < 0 || (err = ab_run_finish(run, analysis, doc)) < 0)
+		return cmd_run_failed(run, err);
+	rc = cmd_emit_reports(out, run->exp, run->samples, run->nsamples, *doc, analysis->verdict);
+	if (!out->quiet)
+		fprintf(stderr, "abtool: stored as run %lld in %s\n", (long long)run->meta.id,
+			ab_store_path(run->store));
+	return rc;
+}
+
+static void on_signal(int sig)
+{
+	ab_runner_interrupt(sig);
+}
+
+void cmd_install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;  /* no SA_RESTART: a blocking wait must notice */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int cmd_run_failed(const struct ab_run *run, int err)
+{
+	int rc;
+
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	rc = cmd_fail(err);
+	if (run->meta.id && run->store && err != AB_EINVALID && err != AB_ENOTFOUND) {
+		/* the sample in flight is lost, not the ones committed before it */
+		fprintf(stderr, "abtool: run %lld is kept with the samples stored so far; once the problem "
+			"is fixed, finish it with 'abtool resume %lld --store %s'\n", (long long)run->meta.id,
+			(long long)run->meta.id, ab_store_path(run->store));
+	}
+	return rc;
+}
+
+int cmd_interrupted(const struct ab_run *run)
+{
+	int sig = ab_runner_interrupted();
+	size_t done = 0, total = 0, i;
+
+	for (i = 0; i < run->nsamples; i++) {
+		total += run->samples[i].status != AB_SAMPLE_SUPERSEDED;
+		done += run->samples[i].status == AB_SAMPLE_DONE;
+	}
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	if (run->meta.id)
+		fprintf(stderr, "abtool: interrupted by %s: run %lld is kept with %zu of %zu samples; "
+			"finish it with 'abtool resume %lld --store %s'\n", sig == SIGTERM ? "SIGTERM" : "SIGINT",
+			(long long)run->meta.id, done, total, (long long)run->meta.id, ab_store_path(run->store));
+	else
+		fprintf(stderr, "abtool: interrupted by %s before the run was stored\n",
+			sig == SIGTERM ? "SIGTERM" : "SIGINT");
+	return 128 + (sig ? sig : SIGINT);
+}

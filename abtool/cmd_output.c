@@ -1,0 +1,370 @@
+/* cmd_output.c - the output files of the measuring commands: the output
+ * options and their up-front writability check, rendering a report in a
+ * format, writing it, and the GitHub Actions summary and annotations
+ * (see cmd.h). */
+#include "cmd.h"
+#include "error.h"
+#include "jsontext.h"
+#include "report.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Where an output file's bytes go: a symbolic link's target (the link
+ * stays), else the path itself (new string). */
+static char *output_target(const char *path)
+{
+	struct stat st;
+	char *real;
+
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(path, NULL)))
+		return real;
+	return ab_xstrdup(path);
+}
+
+/* 1 when an existing `path` is a device, a FIFO or a socket: written
+ * through, never replaced. */
+static int is_special(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+int cmd_write_output(const char *path, const char *text, size_t len)
+{
+	char *target;
+	int err;
+
+	if (!strcmp(path, "-")) {
+		if (fwrite(text, 1, len, stdout) != len)
+			return ab_error_set(AB_EIO, "cannot write to stdout: %s", strerror(errno));
+		return 0;
+	}
+	if (is_special(path)) {  /* /dev/null, a FIFO: written through, never replaced */
+		int fd = open(path, O_WRONLY | O_CLOEXEC);
+		size_t done = 0;
+		ssize_t w = 0;
+
+		if (fd < 0)
+			return ab_error_set(AB_EIO, "cannot write '%s': %s", path, strerror(errno));
+		while (done < len && ((w = write(fd, text + done, len - done)) > 0 || (w < 0 && errno == EINTR)))
+			done += w > 0 ? (size_t)w : 0;
+		err = done < len ? ab_error_set(AB_EIO, "cannot write '%s': %s", path, strerror(errno)) : 0;
+		close(fd);
+		return err;
+	}
+	target = output_target(path);  /* a symbolic link stays one */
+	err = ab_write_file(target, text, len);
+	free(target);
+	return err;
+}
+
+int cmd_render_report(char **text, size_t *len, const char *format, const json_t *doc,
+		      const struct ab_sample *samples, size_t nsamples,
+		      const char *const *metric_names, size_t nmetrics, int inconclusive_fails)
+{
+	FILE *f;
+	int err;
+
+	*text = NULL;
+	*len = 0;
+	if (!strcmp(format, "json")) {
+		*text = ab_report_json_text(doc);
+		*len = strlen(*text);
+		return 0;
+	}
+	if (strcmp(format, "md") && strcmp(format, "tsv") && strcmp(format, "html") &&
+	    strcmp(format, "summary") && strcmp(format, "junit"))
+		return ab_error_set(AB_EINVALID, "unknown report format '%s'; expected md, json, tsv, html, "
+				    "summary or junit", format);
+	if (!(f = open_memstream(text, len)))
+		return ab_error_set(AB_EIO, "cannot render the report: %s", strerror(errno));
+	if (!strcmp(format, "md"))
+		err = ab_report_markdown(f, doc);
+	else if (!strcmp(format, "html"))
+		err = ab_report_html(f, doc);
+	else if (!strcmp(format, "summary"))
+		err = ab_report_summary(f, doc);
+	else if (!strcmp(format, "junit"))
+		err = ab_report_junit(f, doc, inconclusive_fails);
+	else
+		err = ab_report_tsv(f, doc, samples, nsamples, metric_names, nmetrics);
+	if (fclose(f) != 0 && !err)
+		err = ab_error_set(AB_EIO, "cannot render the report: %s", strerror(errno));
+	if (err < 0) {
+		free(*text);
+		*text = NULL;
+		*len = 0;
+	}
+	return err;
+}
+
+/* A workflow command's message: %, CR and LF escaped (GitHub's
+ * toolkit escapeData); properties also escape ':' and ','. */
+static void gh_escape(FILE *f, const char *s, int property)
+{
+	for (; s && *s; s++) {
+		if (*s == '%')
+			fputs("%25", f);
+		else if (*s == '\r')
+			fputs("%0D", f);
+		else if (*s == '\n')
+			fputs("%0A", f);
+		else if (property && *s == ':')
+			fputs("%3A", f);
+		else if (property && *s == ',')
+			fputs("%2C", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/*
+ * In GitHub Actions (GITHUB_ACTIONS=true): append the summary to
+ * $GITHUB_STEP_SUMMARY and print an ::error annotation per failing rule
+ * (for an invalid run, per integrity reason instead) and a ::warning per
+ * inconclusive rule (an ::error when `inconclusive_fails`, as with
+ * --inconclusive=reject). The annotations go to stderr, which the runner
+ * reads for workflow commands as it does stdout, so that stdout stays the
+ * report. A summary that cannot be written is a warning: the verdict and
+ * its exit code matter more than the job page.
+ */
+static void github_actions(const json_t *doc, int inconclusive_fails)
+{
+	const char *gha = getenv("GITHUB_ACTIONS"), *summary = getenv("GITHUB_STEP_SUMMARY");
+	const char *verdict = json_string_value(json_object_get(doc, "verdict"));
+	json_t *rule, *reason;
+	size_t i;
+	FILE *f;
+	int err;
+
+	if (!gha || strcmp(gha, "true"))
+		return;
+	if (summary && *summary) {
+		if (!(f = fopen(summary, "a"))) {
+			cmd_warn("cannot append to GITHUB_STEP_SUMMARY '%s': %s; the job page has no summary",
+				 summary, strerror(errno));
+		} else {
+			err = ab_report_summary(f, doc);
+			if ((fclose(f) != 0 || err < 0))
+				cmd_warn("cannot write GITHUB_STEP_SUMMARY '%s': %s; the job page's summary is "
+					 "incomplete", summary, strerror(errno));
+		}
+	}
+	if (verdict && !strcmp(verdict, "invalid"))
+		json_array_foreach(json_object_get(doc, "reasons"), i, reason) {
+			fputs("::error title=", stderr);
+			gh_escape(stderr, "abtool: invalid run", 1);
+			fputs("::", stderr);
+			gh_escape(stderr, json_string_value(reason), 0);
+			fputc('\n', stderr);
+		}
+	/* an invalid run's rules decide nothing: its reasons are the annotations */
+	json_array_foreach(verdict && !strcmp(verdict, "invalid") ? NULL : json_object_get(doc, "rules"), i, rule) {
+		const char *outcome = json_string_value(json_object_get(rule, "outcome"));
+		char *title;
+		if (!outcome || !strcmp(outcome, "pass"))
+			continue;
+		title = ab_xasprintf("abtool: %s (%s)", json_string_value(json_object_get(rule, "name")), outcome);
+		fprintf(stderr, "::%s title=", !strcmp(outcome, "fail") || inconclusive_fails ? "error" : "warning");
+		gh_escape(stderr, title, 1);
+		fputs("::", stderr);
+		gh_escape(stderr, json_string_value(json_object_get(rule, "detail")), 0);
+		fputc('\n', stderr);
+		free(title);
+	}
+	fflush(stderr);
+}
+
+/* An invalid run's reasons on stderr too, where a CI log shows them even
+ * when stdout (the report) goes to a file. */
+static void print_invalid(const json_t *doc)
+{
+	json_t *reason;
+	size_t i;
+	int mismatch = 0;
+
+	json_array_foreach(json_object_get(doc, "reasons"), i, reason) {
+		const char *r = json_string_value(reason);
+		fprintf(stderr, "abtool: invalid: %s\n", r ? r : "");
+		mismatch |= r && strstr(r, "checksum mismatch") != NULL;
+	}
+	if (mismatch)
+		fprintf(stderr, "abtool: the samples printed different checksums: the candidate changed the "
+			"result, or the benchmark's checksum is not the same for the same work (a time, an "
+			"address, a random seed in it); fix that, or relax it for some rows with a rule's "
+			"'checksum: may_change'\n");
+}
+
+/* Render `format` and write it to `path` ("-" for stdout). */
+static int emit_one(const char *path, const char *format, const json_t *doc,
+		    const struct ab_experiment *exp, const struct ab_sample *samples, size_t nsamples,
+		    const char *const *names, int inconclusive_fails)
+{
+	char *text;
+	size_t len;
+	int err;
+
+	err = cmd_render_report(&text, &len, format, doc, samples, nsamples, names, exp->nmetrics,
+				inconclusive_fails);
+	if (!err)
+		err = cmd_write_output(path, text, len);
+	free(text);
+	return err;
+}
+
+int cmd_emit_reports(struct cmd_output *out, const struct ab_experiment *exp,
+		     const struct ab_sample *samples, size_t nsamples, const json_t *doc,
+		     enum ab_verdict verdict)
+{
+	const char **names = ab_run_metric_names(exp);
+	char *stored = ab_report_json_text(doc);
+	json_t *canon = json_loads(stored, 0, NULL);
+	int err = 0, strict = out->inconclusive_exit == AB_EXIT_REJECTED;
+
+	cmd_clear_progress(out);
+	if (!canon) {
+		err = ab_error_set(AB_ERROR, "the report document does not read back as JSON");
+		goto out;
+	}
+	if ((err = emit_one("-", "md", canon, exp, samples, nsamples, names, strict)) < 0)
+		goto out;
+	fflush(stdout);
+	if (out->md_path && (err = emit_one(out->md_path, "md", canon, exp, samples, nsamples, names, strict)) < 0)
+		goto out;
+	if (out->json_path && (err = cmd_write_output(out->json_path, stored, strlen(stored))) < 0)
+		goto out;
+	if (out->tsv_path && (err = emit_one(out->tsv_path, "tsv", canon, exp, samples, nsamples, names, strict)) < 0)
+		goto out;
+	if (out->html_path && (err = emit_one(out->html_path, "html", canon, exp, samples, nsamples, names, strict)) < 0)
+		goto out;
+	if (out->summary_path && (err = emit_one(out->summary_path, "summary", canon, exp, samples, nsamples, names, strict)) < 0)
+		goto out;
+	if (out->junit_path && (err = emit_one(out->junit_path, "junit", canon, exp, samples, nsamples, names, strict)) < 0)
+		goto out;
+	github_actions(canon, strict);
+out:
+	if (canon && verdict == AB_INVALID)
+		print_invalid(canon);
+	json_decref(canon);
+	free(stored);
+	free(names);
+	if (err < 0)
+		return cmd_fail(err);
+	if (verdict == AB_INCONCLUSIVE_VERDICT && out->inconclusive_exit != AB_EXIT_INCONCLUSIVE) {
+		fprintf(stderr, "abtool: the verdict is inconclusive; --inconclusive=%s maps it to exit %d\n",
+			out->inconclusive_exit ? "reject" : "accept", out->inconclusive_exit);
+		return out->inconclusive_exit;
+	}
+	return ab_verdict_exit_code(verdict);
+}
+
+void cmd_output_init(struct cmd_output *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->inconclusive_exit = AB_EXIT_INCONCLUSIVE;
+}
+
+/* An output file that cannot be written is found before anything is
+ * built or measured, not after: its folder exists and a file can be
+ * created in it (what the writer does: a temporary file renamed into
+ * place; /proc, a read-only file system and missing permissions fail
+ * here), and the path is not a folder. A device or a FIFO (/dev/null) is
+ * written through. 0, or -1 after the usage message. */
+static int writable_output(const char *cmd, int c, const char *path)
+{
+	static const char *const names[] = {"--json", "--md", "--tsv", "--html", "--summary", "--junit"};
+	const char *name = names[c - CMD_OPT_JSON], *slash;
+	char *target, *dir, *probe = NULL;
+	struct stat st;
+	int fd, rc = -1;
+
+	if (!*path)
+		return cmd_usage(cmd, "%s: expected a file name", name), -1;
+	if (!strcmp(path, "-") || is_special(path))
+		return 0;
+	target = output_target(path);
+	slash = strrchr(target, '/');
+	dir = slash ? ab_xstrndup(target, slash == target ? 1 : (size_t)(slash - target)) : ab_xstrdup(".");
+	if (stat(target, &st) == 0 && S_ISDIR(st.st_mode)) {
+		cmd_usage(cmd, "%s %s: is a folder; give a file name", name, path);
+	} else if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		cmd_usage(cmd, "%s %s: the folder '%s' does not exist; create it first", name, path, dir);
+	} else {
+		probe = ab_xasprintf("%s/.abtool-probe.%ld", dir, (long)getpid());
+		if ((fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) {
+			cmd_usage(cmd, "%s %s: cannot be written: no file can be created in '%s' (%s)", name, path,
+				  dir, strerror(errno));
+		} else {
+			close(fd);
+			unlink(probe);
+			rc = 0;
+		}
+	}
+	free(probe);
+	free(dir);
+	free(target);
+	return rc;
+}
+
+int cmd_output_option(struct cmd_output *out, const char *cmd, int c, const char *arg)
+{
+	static const char *const names[] = {"--json", "--md", "--tsv", "--html", "--summary", "--junit"};
+	const char **paths[] = {&out->json_path, &out->md_path, &out->tsv_path, &out->html_path,
+				&out->summary_path, &out->junit_path};
+	size_t i;
+
+	if (c >= CMD_OPT_JSON && c <= CMD_OPT_JUNIT) {
+		if (writable_output(cmd, c, arg) < 0)
+			return -1;
+		/* one file per format, one format per file ('-' may repeat) */
+		if (*paths[c - CMD_OPT_JSON])
+			return cmd_usage(cmd, "%s given twice ('%s' and '%s')", names[c - CMD_OPT_JSON],
+					 *paths[c - CMD_OPT_JSON], arg), -1;
+		for (i = 0; i < 6 && strcmp(arg, "-"); i++)
+			if (*paths[i] && !strcmp(*paths[i], arg))
+				return cmd_usage(cmd, "%s and %s name the same file '%s': one would overwrite "
+						 "the other", names[i], names[c - CMD_OPT_JSON], arg), -1;
+	}
+	switch (c) {
+	case CMD_OPT_JSON:
+		out->json_path = arg;
+		return 1;
+	case CMD_OPT_MD:
+		out->md_path = arg;
+		return 1;
+	case CMD_OPT_TSV:
+		out->tsv_path = arg;
+		return 1;
+	case CMD_OPT_HTML:
+		out->html_path = arg;
+		return 1;
+	case CMD_OPT_SUMMARY:
+		out->summary_path = arg;
+		return 1;
+	case CMD_OPT_JUNIT:
+		out->junit_path = arg;
+		return 1;
+	case CMD_OPT_INCONCLUSIVE:
+		if (!strcmp(arg, "reject"))
+			out->inconclusive_exit = AB_EXIT_REJECTED;
+		else if (!strcmp(arg, "accept"))
+			out->inconclusive_exit = AB_EXIT_ACCEPTED;
+		else
+			return cmd_usage(cmd, "--inconclusive: expected reject or accept, got '%s'", arg), -1;
+		return 1;
+	case 'q':
+		out->quiet = 1;
+		return 1;
+	case 'v':
+		out->verbose = 1;
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,190 @@
+/* run_finish.c - a run's finish: the analysis, the report document and
+ * the stored verdict (see run.h). */
+#include "run.h"
+#include "measure.h"
+#include "env.h"
+#include "error.h"
+#include "jsontext.h"
+#include "report.h"
+#include "rules.h"
+#include "runner.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static json_t *build_json(const struct ab_build *b, const char *side, const struct ab_command *cmd)
+{
+	char *display = cmd && (cmd->shell || cmd->argv) ? ab_command_display(cmd) : ab_xstrdup("");
+	json_t *o = json_pack("{s:s, s:s, s:b, s:s, s:I, s:O}", "side", side, "command", display,
+			      "cached", b->cached, "status", ab_build_status_name(b->status),
+			      "duration_ns", (json_int_t)b->duration_ns, "artifacts", b->artifacts);
+
+	if (b->detail)
+		json_object_set_new(o, "detail", json_string(b->detail));
+	free(display);
+	return o;
+}
+
+/* The command line that runs the experiment again: the experiment file by
+ * its absolute path (the run may have been started in another folder),
+ * each word quoted for the shell where it needs it. */
+static char *reproduce_command(const struct ab_run *run)
+{
+	const char *path = json_string_value(json_object_get(run->options, "experiment_abspath"));
+	char *file, *out;
+
+	if (!path || !*path)
+		path = json_string_value(json_object_get(run->options, "experiment_path"));
+	file = ab_shell_quote(path && *path ? path : "EXP.yaml", 0);
+	if (!strcmp(run->kind, "calibrate"))  /* both sides are the parent: pin it */
+		out = ab_xasprintf("abtool calibrate %s --parent %s --seed %llu --pairs %d", file,
+				   run->revs.parent_hex, (unsigned long long)run->meta.seed, run->exp->pairs);
+	else if (!run->revs.exact_parent)
+		out = ab_xasprintf("abtool run %s --candidate %s --parent %s --seed %llu --pairs %d", file,
+				   run->revs.candidate_hex, run->revs.parent_hex,
+				   (unsigned long long)run->meta.seed, run->exp->pairs);
+	else
+		out = ab_xasprintf("abtool run %s --candidate %s --seed %llu --pairs %d", file,
+				   run->revs.candidate_hex, (unsigned long long)run->meta.seed, run->exp->pairs);
+	free(file);
+	/* The other repositories' commits and the overlay's source, pinned:
+	 * their revspecs (a dependency's HEAD, overlay.from: HEAD) may have
+	 * moved by the time the line is run. An overlay from the candidate or
+	 * the parent is pinned by those already. A calibration's dependencies
+	 * are at their parent on both sides: PARENT..PARENT. */
+	{
+		size_t i;
+
+		for (i = 0; i < run->ndeps; i++) {
+			char *pin = ab_xasprintf("%s=%s..%s", run->exp->dependencies[i].name,
+						 run->deps[i].parent_hex, run->deps[i].candidate_hex);
+			char *quoted = ab_shell_quote(pin, 0);
+			char *with = ab_xasprintf("%s --dependency %s", out, quoted);
+
+			free(pin);
+			free(quoted);
+			free(out);
+			out = with;
+		}
+		if (run->overlay && strcmp(json_string_value(json_object_get(run->overlay, "from")), "candidate") &&
+		    strcmp(json_string_value(json_object_get(run->overlay, "from")), "parent")) {
+			char *with = ab_xasprintf("%s --overlay-from %s", out,
+						  json_string_value(json_object_get(run->overlay, "source")));
+			free(out);
+			out = with;
+		}
+	}
+	if (json_is_string(json_object_get(run->options, "design"))) {
+		char *design = ab_shell_quote(json_string_value(json_object_get(run->options, "design")), 0);
+		char *with = ab_xasprintf("%s --design %s", out, design);
+
+		free(design);
+		free(out);
+		out = with;
+	}
+	return out;
+}
+
+int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
+{
+	const struct ab_experiment *exp = run->exp;
+	struct ab_report_input in;
+	struct ab_rule_record *rules;
+	json_t *doc, *builds = json_array(), *earlier = NULL;
+	char *reproduce = reproduce_command(run), *reasons, *text;
+	size_t i;
+	int err, side;
+
+	*doc_out = NULL;
+	/* The load after the samples, beside the one taken at the start. */
+	ab_env_record_load_after(run->host, "");
+	{
+		json_t *after = json_pack("{s:O, s:O, s:O}", "load_after_1m", json_object_get(run->host, "load_after_1m"),
+					  "load_after_5m", json_object_get(run->host, "load_after_5m"),
+					  "load_after_15m", json_object_get(run->host, "load_after_15m"));
+		text = json_dumps(after, JSON_COMPACT);
+		if (run->host_started)  /* a resumed run's report shows the host it started on */
+			json_object_update(run->host_started, after);
+		json_decref(after);
+		err = ab_store_run_patch_host(run->store, run->meta.id, text);
+		free(text);
+		if (err < 0)
+			goto out_free;
+	}
+	if ((err = ab_run_load_samples(run)) < 0)
+		goto out_free;
+	ab_analysis_run(a, exp, run->samples, run->nsamples);
+	ab_rules_evaluate(a, run->integrity, run->env_unmet);
+	if ((err = ab_store_same_comparison(run->store, exp->hash, run->revs.parent_hex,
+					    run->revs.candidate_hex, run->meta.id, &earlier)) < 0)
+		goto out_free;
+	for (side = 0; side < 2; side++)
+		json_array_append_new(builds, build_json(&run->builds[side], ab_side_name((enum ab_side)side),
+							 &exp->build));
+	memset(&in, 0, sizeof(in));
+	in.exp = exp;
+	in.analysis = a;
+	in.run_id = run->meta.id;
+	in.run_uuid = run->meta.uuid;
+	in.created_at = run->created_at;
+	in.repo = exp->repo;
+	in.parent_oid = run->revs.parent_hex;
+	in.candidate_oid = run->revs.candidate_hex;
+	in.parent_tree = run->revs.parent_tree_hex;
+	in.candidate_tree = run->revs.candidate_tree_hex;
+	in.parent_subject = run->revs.parent_subject;
+	in.candidate_subject = run->revs.candidate_subject;
+	in.exact_parent = run->revs.exact_parent;
+	in.seed = run->meta.seed;
+	in.builds = builds;
+	/* A resumed run's host is the one it started on, as `show` says; the
+	 * "resumed" member says where it was finished. */
+	in.host = run->host_started ? run->host_started : run->host;
+	in.earlier = earlier;
+	in.identity = run->identity;
+	in.reproduce = reproduce;
+	in.overlay = run->overlay;
+	in.dependencies = run->ndeps ? ab_run_deps_json(run) : NULL;
+	in.kind = run->kind;
+	in.host_now = run->host;
+	if (run->resumed) {
+		for (i = 0; i < run->nsamples; i++)
+			in.superseded_samples += run->samples[i].status == AB_SAMPLE_SUPERSEDED;
+		in.resumed = 1;
+		in.started_on = json_string_value(json_object_get(run->host_started, "hostname"));
+		in.host_change = run->host_change;
+	}
+	if (json_is_true(json_object_get(run->options, "dirty_worktree")))
+		in.dirty_workdir = run->revs.workdir ? run->revs.workdir : exp->repo;
+	in.calibration_block = (size_t)run->block_pairs;
+	doc = ab_report_document(&in);
+	json_decref(in.dependencies);
+
+	rules = ab_xcalloc(exp->nrules + 1, sizeof(*rules));
+	for (i = 0; i < exp->nrules; i++) {
+		rules[i].name = exp->rules[i].name;
+		rules[i].outcome = ab_outcome_name(a->rules[i].outcome);
+		rules[i].detail = a->rules[i].detail;
+	}
+	reasons = json_dumps(json_object_get(doc, "reasons"), JSON_COMPACT);
+	text = ab_report_json_text(doc);
+	err = ab_store_run_finish(run->store, run->meta.id, json_string_value(json_object_get(doc, "verdict")),
+				  reasons, text, rules, exp->nrules);
+	free(reasons);
+	free(text);
+	free(rules);
+	if (err < 0)
+		json_decref(doc);
+	else
+		*doc_out = doc;
+out_free:
+	json_decref(builds);
+	json_decref(earlier);
+	free(reproduce);
+	return err;
+}

@@ -1,0 +1,237 @@
+/* run_samples.c - the sample loop: every planned sample in plan order,
+ * each stored as it completes (see run.h). */
+#include "run.h"
+#include "measure.h"
+#include "env.h"
+#include "error.h"
+#include "report.h"
+#include "runner.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Expand the benchmark command of every row once. */
+static struct ab_command *expand_rows(const struct ab_experiment *exp, size_t nrows, int *err)
+{
+	struct ab_command *cmds = ab_xcalloc(nrows, sizeof(*cmds));
+	size_t r;
+
+	*err = 0;
+	for (r = 0; r < nrows && !*err; r++)
+		*err = ab_command_expand(&cmds[r], &exp->benchmark, exp, r);
+	return cmds;
+}
+
+static int run_one(struct ab_run *run, struct ab_sample *s, const struct ab_command *cmd,
+		   char *const *cwd, char **const *env, const char *cpus)
+{
+	struct ab_runner_spec spec;
+	struct ab_runner_result r;
+	char why[256], **wrapped = NULL, **padded = NULL, *pad;
+	int err;
+
+	memset(&spec, 0, sizeof(spec));
+	ab_measure_wrap(run->measure, cmd, &wrapped);
+	spec.shell = wrapped ? NULL : cmd->shell;
+	spec.argv = wrapped ? wrapped : cmd->argv;
+	spec.cwd = cwd[s->entry.side];
+	spec.env_extra = env[s->entry.side];
+	spec.cpus = cpus;
+	spec.no_aslr = !run->exp->aslr;
+	spec.fork_child = ab_measure_needs_fork(run->measure);
+	if ((pad = ab_measure_padding(run->measure, &s->entry, &s->padding_bytes))) {
+		char *const *e;
+		for (e = env[s->entry.side]; e && *e; e++)
+			ab_strv_push(&padded, ab_xstrdup(*e));
+		ab_strv_push(&padded, pad);
+		spec.env_extra = padded;
+	}
+	spec.timeout_ms = run->exp->timeout_ms;
+	spec.hash_stdout = ab_extract_wants_stdout_hash(run->extractor);
+	spec.stdin_null = 1;  /* a benchmark reading stdin must not steal abtool's */
+	if (run->exp->checksum.kind == AB_CHECKSUM_FILE) {
+		/* a file left by the previous sample must not pass for this one's */
+		char *path = ab_path_absolute(cwd[s->entry.side], run->exp->checksum.arg);
+		unlink(path);
+		free(path);
+	}
+	s->started_unix = (int64_t)time(NULL);
+	ab_measure_begin(run->measure);
+	err = ab_runner_run(&r, &spec);
+	ab_strv_free(wrapped);
+	ab_strv_free(padded);
+	if (err < 0) {
+		ab_runner_result_release(&r);
+		return err;
+	}
+	s->status = AB_SAMPLE_DONE;
+	s->wall_ns = r.wall_ns;
+	s->user_ns = r.user_ns;
+	s->sys_ns = r.sys_ns;
+	s->maxrss_bytes = r.maxrss_bytes;
+	s->minflt = r.minflt;
+	s->majflt = r.majflt;
+	s->nvcsw = r.nvcsw;
+	s->nivcsw = r.nivcsw;
+	s->exit_code = r.exited ? r.exit_code : -1;
+	s->signal = r.signal;
+	s->timed_out = r.timed_out;
+	if (!r.exited || r.exit_code != 0 || r.timed_out)
+		s->error = ab_xstrdup(ab_runner_describe(why, sizeof(why), &r, run->exp->timeout_ms));
+	else
+		ab_extract_sample(run->extractor, s, &r, cwd[s->entry.side]);
+	if (!s->metrics) {
+		size_t i;
+		s->nmetrics = run->exp->nmetrics;
+		s->metrics = ab_xmalloc((s->nmetrics ? s->nmetrics : 1) * sizeof(double));
+		for (i = 0; i < s->nmetrics; i++)
+			s->metrics[i] = NAN;
+	}
+	ab_measure_end(run->measure, s, &r);
+	if (s->error) {
+		/* Keep what a failed sample printed: it is the evidence. */
+		s->stdout_text = ab_xstrndup(r.out.data ? r.out.data : "", r.out.len);
+		s->stderr_text = ab_xstrndup(r.err.data ? r.err.data : "", r.err.len);
+	}
+	ab_runner_result_release(&r);
+	return 0;
+}
+
+/* Whether a finished sample lets the run go on: a success, or a timeout
+ * in a pair the row's allow_failed_pairs still tolerates. `failed_pairs`
+ * counts the pairs with a timeout per row, `pair_failed` marks them (row
+ * * pairs + pair), so that both sides of one pair timing out count once,
+ * as analysis.c counts them. */
+static int tolerated(const struct ab_sample *s, const struct ab_row_policy *policy, size_t pairs,
+		     size_t *failed_pairs, uint8_t *pair_failed)
+{
+	size_t row = s->entry.row, slot;
+
+	if (ab_sample_ok(s))
+		return 1;
+	if (!s->timed_out || s->entry.pair < 0 || (size_t)s->entry.pair >= pairs)
+		return 0;
+	slot = row * pairs + (size_t)s->entry.pair;
+	if (pair_failed[slot])
+		return 1;
+	if (failed_pairs[row] < policy[row].allow_failed_pairs) {
+		pair_failed[slot] = 1;
+		failed_pairs[row]++;
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether a sample's checksum breaks the row's integrity: it differs from
+ * the first checksum of the row (of its side, under may_change). */
+static int checksum_breaks(const struct ab_sample *s, const struct ab_row_policy *policy,
+			   char **first)
+{
+	size_t slot = s->entry.row * 2 + (policy[s->entry.row].checksum_may_change ? s->entry.side : 0);
+
+	if (!s->checksum || !ab_sample_ok(s))
+		return 0;
+	if (!first[slot]) {
+		first[slot] = s->checksum;
+		return 0;
+	}
+	return strcmp(first[slot], s->checksum) != 0;
+}
+
+int ab_run_samples(struct ab_run *run)
+{
+	const struct ab_experiment *exp = run->exp;
+	size_t nrows = ab_experiment_nrows(exp), i, done = 0, total = 0;
+	const char **names = ab_run_metric_names(exp);
+	char **labels = ab_xcalloc(nrows, sizeof(*labels)), **cpus = ab_xcalloc(nrows, sizeof(*cpus));
+	char **first_checksum = ab_xcalloc(nrows * 2, sizeof(char *));
+	struct ab_row_policy *policy = ab_xcalloc(nrows, sizeof(*policy));
+	size_t *failed_pairs = ab_xcalloc(nrows, sizeof(*failed_pairs)), pairs = (size_t)exp->pairs;
+	uint8_t *pair_failed = ab_xcalloc(nrows * pairs + 1, 1);
+	char *cwd[2] = {NULL, NULL}, **env[2] = {NULL, NULL};
+	struct ab_command *cmds = NULL;
+	int64_t spent_ns = 0;
+	size_t timed = 0;
+	int err = 0;
+
+	if (run->integrity)
+		goto out;  /* a side did not build: nothing to measure */
+	cmds = expand_rows(exp, nrows, &err);
+	if (err < 0)
+		goto out;
+	for (i = 0; i < 2; i++) {
+		struct ab_build_dep *deps = ab_run_side_deps(run, (int)i);
+		cwd[i] = ab_path_absolute(run->builds[i].dir, exp->workdir);
+		env[i] = ab_build_env(exp->env, deps, run->ndeps, run->builds[i].dir);
+		free(deps);
+	}
+	for (i = 0; i < nrows; i++) {
+		labels[i] = ab_row_label(exp, i);
+		cpus[i] = ab_measure_row_cpus(exp, i);
+		ab_experiment_row_policy(exp, i, &policy[i]);
+	}
+	for (i = 0; i < run->nsamples; i++) {
+		struct ab_sample *s = &run->samples[i];
+		total += s->status != AB_SAMPLE_SUPERSEDED;
+		done += s->status == AB_SAMPLE_DONE;
+		if (s->status == AB_SAMPLE_DONE) {
+			tolerated(s, policy, pairs, failed_pairs, pair_failed);
+			checksum_breaks(s, policy, first_checksum);
+		}
+	}
+	for (i = 0; i < run->nsamples; i++) {
+		struct ab_sample *s = &run->samples[i];
+		int64_t t0;
+
+		if (s->status != AB_SAMPLE_PLANNED)
+			continue;
+		if (ab_runner_interrupted()) {
+			err = ab_error_set(AB_EINTERRUPTED, "interrupted");
+			break;
+		}
+		if (run->events.sample_start)
+			run->events.sample_start(run->events.ctx, &s->entry, labels[s->entry.row], done, total,
+						 timed ? spent_ns / (int64_t)timed * (int64_t)(total - done) : -1);
+		t0 = ab_now_ns();
+		if ((err = run_one(run, s, &cmds[s->entry.row], cwd, env, cpus[s->entry.row])) < 0)
+			break;
+		if ((err = ab_store_sample_put(run->store, run->meta.id, s, names)) < 0)
+			break;
+		spent_ns += ab_now_ns() - t0;
+		timed++;
+		done++;
+		if (run->events.sample_done)
+			run->events.sample_done(run->events.ctx, s, labels[s->entry.row]);
+		if (!tolerated(s, policy, pairs, failed_pairs, pair_failed) || checksum_breaks(s, policy, first_checksum)) {
+			run->stopped_early = 1;
+			break;
+		}
+	}
+	if (err == AB_EINTERRUPTED)
+		ab_store_run_set_status(run->store, run->meta.id, "interrupted");
+out:
+	for (i = 0; cmds && i < nrows; i++)
+		ab_command_release(&cmds[i]);
+	free(cmds);
+	for (i = 0; i < nrows; i++) {
+		free(labels[i]);
+		free(cpus[i]);
+	}
+	free(labels);
+	free(cpus);
+	free(first_checksum);
+	free(policy);
+	free(failed_pairs);
+	free(pair_failed);
+	free(cwd[0]);
+	free(cwd[1]);
+	ab_strv_free(env[0]);
+	ab_strv_free(env[1]);
+	free(names);
+	return err;
+}

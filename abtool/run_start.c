@@ -1,0 +1,444 @@
+/* run_start.c - a run's start, new (ab_run_start) or resumed
+ * (ab_run_resume): revisions, host fingerprint, stored plan, builds (see
+ * run.h). */
+#include "run.h"
+#include "measure.h"
+#include "env.h"
+#include "error.h"
+#include "report.h"
+#include "runner.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static char **row_params(const struct ab_experiment *exp, size_t nrows)
+{
+	char **v = ab_xcalloc(nrows + 1, sizeof(*v));
+	size_t r;
+
+	for (r = 0; r < nrows; r++) {
+		json_t *p = ab_row_params(exp, r);
+		v[r] = json_dumps(p, JSON_COMPACT);
+		json_decref(p);
+	}
+	return v;
+}
+
+/* Captured text as a JSON string of at most `cap` bytes, cut at a UTF-8
+ * character boundary, with a note when cut (new reference). */
+static json_t *bounded_text(const struct ab_output *o, size_t cap)
+{
+	size_t n = o->data ? o->len : 0;
+	json_t *j;
+	char *s;
+
+	if (n <= cap) {
+		j = json_stringn(o->data ? o->data : "", n);
+		return j ? j : json_string("[abtool: output is not UTF-8 text]");
+	}
+	while (cap > 0 && ((unsigned char)o->data[cap] & 0xC0) == 0x80)
+		cap--;
+	s = ab_xasprintf("%.*s\n[abtool: %zu more bytes not kept]\n", (int)cap, o->data, n - cap);
+	j = json_string(s);
+	if (!j)  /* not UTF-8: keep it readable rather than drop it */
+		j = json_string("[abtool: output is not UTF-8 text]");
+	free(s);
+	return j;
+}
+
+void ab_run_env_commands(json_t *fp, char *const *commands, const char *cwd, int64_t timeout_ms)
+{
+	json_t *outputs = json_object(), *results = json_object();
+	char *const *c;
+	char why[256];
+
+	for (c = commands; c && *c; c++) {
+		struct ab_runner_spec rs;
+		struct ab_runner_result rr;
+		json_t *res;
+		memset(&rs, 0, sizeof(rs));
+		rs.shell = *c;
+		rs.cwd = cwd;
+		rs.stdin_null = 1;
+		rs.timeout_ms = timeout_ms > 0 ? timeout_ms : AB_ENV_COMMAND_TIMEOUT_MS;
+		rs.output_cap = 65536;
+		if (ab_runner_run(&rr, &rs) == 0) {
+			json_t *out = json_stringn(rr.out.data ? rr.out.data : "", rr.out.data ? rr.out.len : 0);
+			json_object_set_new(outputs, *c, out ? out : json_string("[abtool: output is not UTF-8 text]"));
+			res = json_pack("{s:s, s:o, s:o, s:b, s:o}",
+				"status", ab_runner_describe(why, sizeof(why), &rr, rs.timeout_ms),
+				"exit_code", rr.exited && !rr.timed_out ? json_integer(rr.exit_code) : json_null(),
+				"signal", rr.signal && !rr.timed_out ? json_integer(rr.signal) : json_null(),
+				"timed_out", rr.timed_out,
+				"stderr", bounded_text(&rr.err, AB_ENV_COMMAND_STDERR_CAP));
+		} else {
+			json_object_set_new(outputs, *c, json_sprintf("(could not run: %s)", ab_error_last()));
+			res = json_pack("{s:s+, s:n, s:n, s:b, s:s}", "status", "could not run: ", ab_error_last(),
+					"exit_code", "signal", "timed_out", 0, "stderr", "");
+		}
+		json_object_set_new(results, *c, res);
+		ab_runner_result_release(&rr);
+	}
+	json_object_set_new(fp, "commands", outputs);
+	json_object_set_new(fp, "command_results", results);
+}
+
+/* The host fingerprint, with the outputs of `environment.commands`. */
+static json_t *fingerprint(const struct ab_experiment *exp)
+{
+	json_t *fp = ab_env_fingerprint("");
+
+	if (exp->environment_commands)
+		ab_run_env_commands(fp, exp->environment_commands, exp->dir, exp->environment_commands_timeout_ms);
+	return fp;
+}
+
+static void init_common(struct ab_run *run, const struct ab_experiment *exp, struct ab_store *store,
+			const struct ab_run_events *events, const char *cache_dir)
+{
+	memset(run, 0, sizeof(*run));
+	run->exp = exp;
+	run->store = store;
+	if (events)
+		run->events = *events;
+	run->cache_dir = cache_dir ? ab_xstrdup(cache_dir) : ab_cache_dir();
+	run->host = fingerprint(exp);
+	if (exp->environment_require)
+		ab_env_check_requirements(run->host, exp->environment_require, &run->env_unmet);
+}
+
+/* Make the candidate side of `r` its parent: an A/A calibration. */
+static void parent_on_both_sides(struct ab_revs *r)
+{
+	git_oid_cpy(&r->candidate, &r->parent);
+	git_oid_cpy(&r->candidate_tree, &r->parent_tree);
+	memcpy(r->candidate_hex, r->parent_hex, sizeof(r->candidate_hex));
+	memcpy(r->candidate_tree_hex, r->parent_tree_hex, sizeof(r->candidate_tree_hex));
+	free(r->candidate_subject);
+	r->candidate_subject = ab_xstrdup(r->parent_subject);
+}
+
+int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store *store,
+		 const struct ab_run_options *opt, const struct ab_run_events *events)
+{
+	struct ab_plan plan = {0};
+	const char *salt[2] = {opt->salt_parent, opt->salt_candidate};
+	char **params = NULL, *host = NULL, *options = NULL;
+	size_t nrows = ab_experiment_nrows(exp);
+	size_t i;
+	int err;
+
+	init_common(run, exp, store, events, opt->cache_dir);
+	run->kind = opt->aa ? "calibrate" : "ab";
+	run->block_pairs = exp->pairs;
+	if (opt->pairs > 0 && !opt->aa) {
+		char source[32];
+
+		exp->pairs = opt->pairs;
+		snprintf(source, sizeof(source), "--pairs %d", opt->pairs);
+		if ((err = ab_experiment_check_pairs(exp, source)) < 0)
+			return err;
+	} else if (opt->pairs > 0) {
+		exp->pairs = opt->pairs;
+	}
+	if ((err = ab_revs_open(&run->revs, exp->repo, opt->candidate ? opt->candidate : exp->candidate,
+				opt->parent ? opt->parent : exp->parent, opt->parent ? 0 : exp->exact_parent)) < 0)
+		return err;
+	if (opt->aa) {
+		/* A/A: the candidate side is the parent too, in a tree of its own */
+		parent_on_both_sides(&run->revs);
+		salt[0] = "calibrate-a";
+		salt[1] = "calibrate-b";
+	}
+	if ((err = ab_run_resolve_inputs(run, opt)) < 0)
+		return err;
+	for (i = 0; opt->aa && i < run->ndeps; i++)  /* and every dependency at its parent */
+		parent_on_both_sides(&run->deps[i]);
+	run->dirty = !opt->aa && ab_revs_dirty(&run->revs) > 0;
+	if (run->events.resolved)
+		run->events.resolved(run->events.ctx, run);
+	if ((err = ab_extract_new(&run->extractor, exp)) < 0)
+		return err;
+	run->identity = ab_build_identity(NULL);
+
+	run->meta.seed = opt->have_seed ? opt->seed : ab_plan_random_seed();
+	run->measure = ab_measure_new(exp, run->meta.seed);
+	if ((err = ab_plan_build(&plan, nrows, (size_t)exp->pairs, (size_t)exp->warmup, run->meta.seed)) < 0)
+		return err;
+	params = row_params(exp, nrows);
+	run->options = json_pack("{s:s, s:s, s:s?, s:I, s:i, s:i}", "experiment_path", exp->path ? exp->path : "",
+				 "candidate_spec", opt->candidate ? opt->candidate : exp->candidate,
+				 "parent_spec", opt->parent,
+				 "seed", (json_int_t)run->meta.seed, "pairs", exp->pairs,
+				 "block_pairs", run->block_pairs);
+	{
+		char *abs = ab_path_absolute(NULL, exp->path);
+		json_object_set_new(run->options, "experiment_abspath", json_string(abs));
+		free(abs);
+	}
+	if (opt->design)
+		json_object_set_new(run->options, "design", json_string(opt->design));
+	if (run->ndeps)
+		json_object_set_new(run->options, "dependencies", ab_run_deps_json(run));
+	if (run->overlay) {  /* resume takes the overlay from this commit again */
+		json_object_set(run->options, "overlay_from", json_object_get(run->overlay, "from"));
+		json_object_set(run->options, "overlay_source", json_object_get(run->overlay, "source"));
+	}
+	if (run->dirty)
+		json_object_set_new(run->options, "dirty_worktree", json_true());
+	json_object_set_new(run->options, "pid", json_integer((json_int_t)getpid()));
+	json_object_set_new(run->options, "hostname", json_incref(json_object_get(run->host, "hostname")));
+	host = json_dumps(run->host, JSON_COMPACT);
+	options = json_dumps(run->options, JSON_COMPACT);
+	run->meta.kind = run->kind;
+	run->meta.experiment_hash = exp->hash;
+	run->meta.experiment_name = exp->name;
+	run->meta.experiment_path = exp->path;
+	run->meta.experiment_text = exp->text;
+	run->meta.design = exp->design;
+	run->meta.hypothesis = exp->hypothesis;
+	run->meta.repo = exp->repo;
+	run->meta.parent_oid = run->revs.parent_hex;
+	run->meta.candidate_oid = run->revs.candidate_hex;
+	run->meta.parent_tree = run->revs.parent_tree_hex;
+	run->meta.candidate_tree = run->revs.candidate_tree_hex;
+	run->meta.exact_parent = run->revs.exact_parent;
+	run->meta.pairs = exp->pairs;
+	run->meta.warmup = exp->warmup;
+	run->meta.host_json = host;
+	run->meta.options_json = options;
+	run->meta.row_params_json = params;
+	run->meta.nrows = nrows;
+	err = ab_store_run_create(store, &run->meta, &plan);
+	ab_utc_iso8601(run->created_at, sizeof(run->created_at), (int64_t)time(NULL));
+	ab_plan_release(&plan);
+	ab_strv_free(params);
+	run->meta.row_params_json = NULL;
+	free(host);
+	free(options);
+	run->meta.host_json = run->meta.options_json = NULL;
+	if (err < 0)
+		return err;
+	if (run->ndeps) {
+		json_t *deps = ab_run_deps_json(run);
+		err = ab_store_run_dependencies_put(store, run->meta.id, deps);
+		json_decref(deps);
+		if (err < 0)
+			return err;
+	}
+	/* The plan is loaded before the builds, so that an interrupted build
+	 * reports the run's samples. */
+	if ((err = ab_run_load_samples(run)) < 0)
+		return err;
+	if ((err = ab_run_prepare_builds(run, salt, NULL)) < 0) {
+		if (err == AB_EINTERRUPTED)
+			ab_store_run_set_status(store, run->meta.id, "interrupted");
+		return err;
+	}
+	return 0;
+}
+
+/* What differs between the fingerprint a run started on and this host. */
+static char *host_change(const json_t *then, const json_t *now)
+{
+	static const char *const keys[] = {"hostname", "cpu_model", "logical_cpus", "kernel", "memory_bytes"};
+	char *out = NULL, *next;
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		json_t *a = json_object_get(then, keys[i]), *b = json_object_get(now, keys[i]);
+		char *ta, *tb;
+		if (!a || !b || json_equal(a, b))
+			continue;
+		ta = json_dumps(a, JSON_ENCODE_ANY);
+		tb = json_dumps(b, JSON_ENCODE_ANY);
+		next = ab_xasprintf("%s%s%s %s -> %s", out ? out : "", out ? ", " : "", keys[i], ta, tb);
+		free(out);
+		free(ta);
+		free(tb);
+		out = next;
+	}
+	return out;
+}
+
+/* Supersede each half-finished pair and plan it again, whole, at the end. */
+static int replan_half_pairs(struct ab_run *run)
+{
+	struct ab_plan_entry *fresh = NULL;
+	uint32_t *old = NULL;
+	size_t nfresh = 0, nold = 0, i, j;
+	int err = 0;
+
+	for (i = 0; i < run->nsamples; i++) {
+		const struct ab_sample *s = &run->samples[i];
+		if (s->status != AB_SAMPLE_DONE)
+			continue;
+		for (j = 0; j < run->nsamples; j++) {
+			const struct ab_sample *t = &run->samples[j];
+			if (j == i || t->status != AB_SAMPLE_PLANNED || t->entry.row != s->entry.row ||
+			    t->entry.pair != s->entry.pair || t->entry.warmup != s->entry.warmup)
+				continue;
+			/* s ran, its partner t did not: both go, the pair comes back whole. */
+			old = ab_xrealloc(old, (nold + 2) * sizeof(*old));
+			old[nold++] = s->entry.seq;
+			old[nold++] = t->entry.seq;
+			fresh = ab_xrealloc(fresh, (nfresh + 2) * sizeof(*fresh));
+			fresh[nfresh] = s->entry.seq < t->entry.seq ? s->entry : t->entry;
+			fresh[nfresh + 1] = s->entry.seq < t->entry.seq ? t->entry : s->entry;
+			nfresh += 2;
+		}
+	}
+	if (nold && (err = ab_store_samples_supersede(run->store, run->meta.id, old, nold)) == 0)
+		err = ab_store_samples_append(run->store, run->meta.id, fresh, nfresh);
+	free(old);
+	free(fresh);
+	return err;
+}
+
+/* Whether the process that started a run is still alive on this host (an
+ * abtool process with that pid), so that resume does not run it twice. */
+static int still_running(const json_t *opts)
+{
+	json_int_t pid = json_integer_value(json_object_get(opts, "pid"));
+	const char *host = json_string_value(json_object_get(opts, "hostname"));
+	json_t *fp;
+	char path[64], *cmdline = NULL;
+	size_t len = 0;
+	int alive = 0;
+
+	if (pid <= 0 || !host || pid == getpid())
+		return 0;
+	fp = ab_env_fingerprint("");
+	if (json_string_value(json_object_get(fp, "hostname")) &&
+	    !strcmp(json_string_value(json_object_get(fp, "hostname")), host)) {
+		snprintf(path, sizeof(path), "/proc/%lld/cmdline", (long long)pid);
+		if (ab_read_file(&cmdline, &len, path) == 0)
+			alive = memmem(cmdline, len, "abtool", 6) != NULL;
+		free(cmdline);
+		ab_error_clear();
+	}
+	json_decref(fp);
+	return alive;
+}
+
+int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
+		  int64_t run_id, const struct ab_run_events *events)
+{
+	json_t *stored = NULL, *opts;
+	const char *status, *path;
+	const char *salt[2] = {"", ""};
+	int err, claimed = 0;
+
+	memset(exp_out, 0, sizeof(*exp_out));
+	memset(run, 0, sizeof(*run));
+	if ((err = ab_store_run_get(store, run_id, &stored)) < 0)
+		return err;
+	status = json_string_value(json_object_get(stored, "status"));
+	if (status && !strcmp(status, "finished")) {
+		err = ab_error_set(AB_EINVALID, "run %lld is already finished (verdict %s); see it with "
+				   "'abtool show %lld'", (long long)run_id,
+				   json_string_value(json_object_get(stored, "verdict")), (long long)run_id);
+		goto out;
+	}
+	opts = json_loads(json_string_value(json_object_get(stored, "options")), 0, NULL);
+	if (!opts)
+		opts = json_object();
+	if (still_running(opts)) {
+		err = ab_error_set(AB_EINVALID, "run %lld is still running (pid %lld on this host); wait for it, "
+				   "or stop it and resume then", (long long)run_id,
+				   (long long)json_integer_value(json_object_get(opts, "pid")));
+		json_decref(opts);
+		goto out;
+	}
+	path = json_string_value(json_object_get(opts, "experiment_abspath"));
+	err = ab_experiment_parse(exp_out, path ? path : json_string_value(json_object_get(stored, "experiment_path")),
+				  json_string_value(json_object_get(stored, "experiment_text")),
+				  strlen(json_string_value(json_object_get(stored, "experiment_text"))));
+	if (!err) {
+		const char *design = json_string_value(json_object_get(stored, "design"));
+
+		if (design && strcmp(design, exp_out->design)) {  /* run --design */
+			free(exp_out->design);
+			exp_out->design = ab_xstrdup(design);
+		}
+		exp_out->pairs = (int)json_integer_value(json_object_get(stored, "pairs"));
+		exp_out->warmup = (int)json_integer_value(json_object_get(stored, "warmup"));
+	}
+	init_common(run, exp_out, store, events, NULL);
+	run->options = opts;
+	if (err < 0)
+		goto out;
+	/* Take the run over: its options name this process from now on, so
+	 * a second resume finds it still running; and if one took it between
+	 * the check above and here, the options differ and this one stops. */
+	{
+		const char *before = json_string_value(json_object_get(stored, "options"));
+		json_t *host = json_object_get(run->host, "hostname");
+		char *now;
+		int taken;
+
+		json_object_set_new(opts, "pid", json_integer((json_int_t)getpid()));
+		if (json_is_string(host))
+			json_object_set(opts, "hostname", host);
+		now = json_dumps(opts, JSON_COMPACT);
+		taken = ab_store_run_claim(store, run_id, before, now);
+		free(now);
+		if (taken == 0)
+			taken = ab_error_set(AB_EINVALID, "run %lld is being resumed by another process; wait "
+					     "for it, or stop it and resume then", (long long)run_id);
+		if ((err = taken < 0 ? taken : 0) < 0)
+			goto out;
+		claimed = 1;
+	}
+	run->kind = json_string_value(json_object_get(stored, "kind")) &&
+			    !strcmp(json_string_value(json_object_get(stored, "kind")), "calibrate")
+		    ? "calibrate" : "ab";
+	run->block_pairs = (int)json_integer_value(json_object_get(opts, "block_pairs"));
+	if (run->block_pairs <= 0)
+		run->block_pairs = exp_out->pairs;
+	if (!strcmp(run->kind, "calibrate")) {
+		salt[0] = "calibrate-a";
+		salt[1] = "calibrate-b";
+	}
+	run->meta.id = run_id;
+	snprintf(run->meta.uuid, sizeof(run->meta.uuid), "%s", json_string_value(json_object_get(stored, "uuid")));
+	run->meta.seed = (uint64_t)json_integer_value(json_object_get(stored, "seed"));
+	run->measure = ab_measure_new(exp_out, run->meta.seed);
+	snprintf(run->created_at, sizeof(run->created_at), "%s",
+		 json_string_value(json_object_get(stored, "created_at")));
+	/* The stored commits, not the revspecs: a branch may have moved. */
+	if ((err = ab_revs_open(&run->revs, json_string_value(json_object_get(stored, "repo")),
+				json_string_value(json_object_get(stored, "candidate_oid")),
+				json_string_value(json_object_get(stored, "parent_oid")), 0)) < 0 ||
+	    (err = ab_run_resolve_deps(run, json_object_get(opts, "dependencies"), NULL, 0)) < 0 ||
+	    (err = ab_run_resolve_overlay(run, json_string_value(json_object_get(opts, "overlay_from")),
+				   json_string_value(json_object_get(opts, "overlay_source")))) < 0 ||
+	    (err = ab_extract_new(&run->extractor, exp_out)) < 0)
+		goto out;
+	run->identity = ab_build_identity(NULL);
+	{
+		json_t *then = json_loads(json_string_value(json_object_get(stored, "host")), 0, NULL);
+		run->host_change = host_change(then, run->host);
+		run->host_started = json_is_object(then) ? then : NULL;
+		if (!run->host_started)
+			json_decref(then);
+		run->resumed = 1;
+	}
+	if ((err = ab_store_run_set_status(store, run_id, "running")) < 0 ||
+	    (err = ab_run_load_samples(run)) < 0 ||
+	    (err = ab_run_prepare_builds(run, salt, json_object_get(stored, "builds"))) < 0 ||
+	    (err = replan_half_pairs(run)) < 0 ||
+	    (err = ab_run_load_samples(run)) < 0)
+		goto out;
+out:
+	/* in a build, or refused after taking the run over: not running any more */
+	if (err == AB_EINTERRUPTED || (err < 0 && claimed))
+		ab_store_run_set_status(store, run_id, "interrupted");
+	json_decref(stored);
+	return err;
+}
