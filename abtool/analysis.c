@@ -114,7 +114,7 @@ static void index_pairs(long *table, const struct ab_experiment *exp, const stru
 }
 
 /* A timed-out sample the row tolerates: the worst possible value for its
- * side (DESIGN.md "Schedule"), so that it counts as a loss and is never
+ * side (docs/rules.md, allow_failed_pairs), so that it counts as a loss and is never
  * dropped (dropping it would censor the slow side). A huge finite stand-in
  * keeps the rank statistics exact and the log ratios finite. When both
  * sides of a pair timed out, both take the same stand-in: d = ln 1 = 0
@@ -253,7 +253,7 @@ static long base_row(const struct ab_experiment *exp, long sp, size_t r, double 
 }
 
 /* Per-side scaling from medians, and the change in scaling B vs A from
- * the per-sweep differences of log ratios (DESIGN.md). */
+ * the per-sweep differences of log ratios (docs/statistics.md). */
 static void scaling(struct ab_analysis *a)
 {
 	const struct ab_experiment *exp = a->exp;

@@ -1,6 +1,6 @@
 /* analysis.h - from samples to the verdict: per-row statistics of every
  * metric, integrity (checksums, failed samples), the rules' outcomes and
- * the overall verdict (DESIGN.md "Statistics and verdict"). Pure: the same
+ * the overall verdict (docs/statistics.md). Pure: the same
  * samples give the same analysis, which is how `abtool report` and
  * `abtool resume` reproduce a run's verdict from the store. */
 #ifndef AB_ANALYSIS_H
@@ -149,7 +149,7 @@ json_t *ab_row_params(const struct ab_experiment *exp, size_t row);
 const char *ab_outcome_name(enum ab_outcome o);      /* pass, inconclusive, fail */
 const char *ab_verdict_name(enum ab_verdict v);      /* accepted, rejected, ... */
 
-/* The exit code DESIGN.md assigns to a verdict: 0, 1, 2, 3. */
+/* The exit code docs/cli.md ("Exit codes") assigns to a verdict: 0, 1, 2, 3. */
 int ab_verdict_exit_code(enum ab_verdict v);
 
 #endif

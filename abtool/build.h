@@ -1,5 +1,5 @@
-/* build.h - builds in materialized trees, cached (DESIGN.md "Trees and
- * builds"). An entry of the cache is one tree plus its build outputs, in
+/* build.h - builds in materialized trees, cached (docs/experiment-file.md,
+ * "Trees and the build cache"). An entry of the cache is one tree plus its build outputs, in
  * CACHE/builds/KEY/, where KEY is the SHA-256 of everything that decides
  * the build's result: the commit and its tree id, the overlay's blobs, the
  * dependencies' commits and places, the build command, the environment

@@ -1,6 +1,6 @@
 /* cmd.h - what the commands share: the command table's entry, the store
  * location rule, progress and error printing. Only cmd_*.c and main.c
- * print or exit (STYLE.md). The definitions are by concern: cmd.c
+ * print or exit (CONTRIBUTING.md, "Layout and layers"). The definitions are by concern: cmd.c
  * (messages), cmd_options.c (option tables), cmd_store.c (the store's
  * location), cmd_output.c (output files and rendering), cmd_progress.c
  * (progress and run events), cmd_measure.c (the measuring commands'
@@ -17,7 +17,7 @@
 #include "run.h"
 #include "store.h"
 
-/* Exit codes of DESIGN.md ("Command line"). */
+/* Exit codes (docs/architecture.md, "Exit codes"; docs/cli.md). */
 enum {
 	AB_EXIT_ACCEPTED = 0,
 	AB_EXIT_REJECTED = 1,

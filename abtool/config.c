@@ -1,5 +1,5 @@
-/* config.c - read and validate the experiment file (config.h, DESIGN.md
- * "Experiment file").
+/* config.c - read and validate the experiment file (config.h,
+ * docs/experiment-file.md).
  *
  * The file is loaded with libyaml's document API and validated on its
  * nodes, which carry their marks, in one pass over them. Conventions for

@@ -1,4 +1,4 @@
-/* config.h - the experiment file (DESIGN.md "Experiment file", a
+/* config.h - the experiment file (docs/experiment-file.md, a
  * contract): parsed with libyaml's document API and validated on its
  * nodes, so that every error names file:line:column and the key path,
  * e.g. "exp.yaml:12:5: accept[1].faster_by: expected a percentage like 5%".

@@ -1,5 +1,5 @@
-/* env.h - the host fingerprint stored with each run (DESIGN.md
- * "Measurement"): what machine, how loaded, how tuned; the warnings it
+/* env.h - the host fingerprint stored with each run (docs/measurement.md):
+ * what machine, how loaded, how tuned; the warnings it
  * implies; and the `environment.require` gate evaluated on it.
  *
  * Everything is read from files under a root folder, never from system

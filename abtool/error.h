@@ -35,7 +35,7 @@ int ab_error_code(void);
 
 void ab_error_clear(void);
 
-/* The process exit code DESIGN.md assigns to an error code: 64, 70 or 74
+/* The process exit code docs/architecture.md ("Exit codes") assigns to an error code: 64, 70 or 74
  * (AB_EINTERRUPTED maps to 130; callers that know the signal use 128+sig). */
 int ab_error_exit_code(int code);
 

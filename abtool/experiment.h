@@ -2,7 +2,7 @@
  * its types, and the queries the rest of abtool asks of it at run time
  * (the rows of the matrix, which rules select a row, the commands of a
  * row). Plain structs: nothing here knows YAML. The types follow the
- * experiment file (DESIGN.md "Experiment file"). */
+ * experiment file (docs/experiment-file.md). */
 #ifndef AB_EXPERIMENT_H
 #define AB_EXPERIMENT_H
 

@@ -1,4 +1,4 @@
-/* plan.h - the schedule (DESIGN.md "Schedule"): the seeded, complete,
+/* plan.h - the schedule (docs/experiment-file.md, "Schedule"): the seeded, complete,
  * ordered list of samples, stored before the first sample runs.
  *
  * Rows are visited round-robin (pair 1 of every row, then pair 2 …) so slow

@@ -1,4 +1,4 @@
-/* report.h - the run's reports. The JSON report (DESIGN.md "JSON report",
+/* report.h - the run's reports. The JSON report (docs/reports.md "JSON",
  * contract v1) is the canonical document: it is stored with the run, and
  * every other format renders from it (plus the raw samples for TSV), so
  * `abtool report` regenerates byte-identical reports from the store. */

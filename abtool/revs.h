@@ -1,6 +1,6 @@
 /* revs.h - revisions: the candidate and its exact parent, resolved with
  * libgit2 (no git subprocess), and the materialization of one revision as
- * a tree on disk (DESIGN.md "Trees and builds"). */
+ * a tree on disk (docs/experiment-file.md, "Trees and the build cache"). */
 #ifndef AB_REVS_H
 #define AB_REVS_H
 

@@ -1,5 +1,5 @@
 /* rules.c - acceptance rules, their outcomes per row and the verdict
- * (DESIGN.md "Statistics and verdict"; docs/rules.md).
+ * (docs/rules.md; docs/statistics.md).
  *
  * Inferential predicates decide on the decision interval [L, U] of the row
  * (exact one-sided 95% bounds): a predicate passes only when the bound

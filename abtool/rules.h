@@ -1,5 +1,5 @@
 /* rules.h - acceptance rules over an analysis: each rule's outcome on the
- * rows it selects, and the verdict (DESIGN.md "Statistics and verdict";
+ * rows it selects, and the verdict (docs/statistics.md;
  * docs/rules.md). The predicates are those of predicates.h. Run after
  * ab_analysis_run, which computes what the rules decide on. */
 #ifndef AB_RULES_H

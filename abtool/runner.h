@@ -1,7 +1,7 @@
 /* runner.h - one fresh process per sample: fork/exec in its own process
  * group, stdout/stderr captured with a size cap, killed as a group on
  * timeout, measured with CLOCK_MONOTONIC around fork…wait4 and with
- * wait4's rusage (DESIGN.md "Measurement"). This module is the hot path:
+ * wait4's rusage (docs/measurement.md; docs/architecture.md, "Processes"). This module is the hot path:
  * between the clock readings it only forks, polls pipes and waits. */
 #ifndef AB_RUNNER_H
 #define AB_RUNNER_H

@@ -1,5 +1,5 @@
-/* stats.h - paired statistics for one row (DESIGN.md "Statistics and
- * verdict"). Pure functions over arrays of doubles; no I/O, no allocation
+/* stats.h - paired statistics for one row (docs/statistics.md).
+ * Pure functions over arrays of doubles; no I/O, no allocation
  * visible to the caller beyond what is documented. Input arrays are
  * borrowed and never modified; results go to caller-owned memory.
  *

@@ -1,4 +1,4 @@
-/* store.h - the sqlite store (DESIGN.md "Store"): one file per repository,
+/* store.h - the sqlite store (docs/architecture.md, "The store"): one file per repository,
  * schema versioned with PRAGMA user_version and numbered migrations
  * embedded in the binary (store/migrations/NNNN_*.sql), WAL mode with
  * synchronous=NORMAL, foreign keys on, and a busy timeout so concurrent

@@ -1,6 +1,6 @@
 /* test_config.c - the experiment file: every bad file gives the exact
  * "PATH:LINE:COLUMN: key.path: message", and good files give the values
- * DESIGN.md "Experiment file" promises. */
+ * docs/experiment-file.md promises. */
 #include "testutil.h"
 #include "config.h"
 #include "error.h"
@@ -129,7 +129,7 @@ static const struct bad_case bad_cases[] = {
 	{ "exact_parent_not_bool",
 	  HEAD "exact_parent: yes\n",
 	  "exp.yaml:3:1: exact_parent: expected true or false" },
-	/* DESIGN.md's example message, literally */
+	/* docs/experiment-file.md's example message, literally */
 	{ "design_example_faster_by_without_percent",
 	  "name: demo\n"
 	  "benchmark: ./bench {lanes}\n"
@@ -407,7 +407,7 @@ static void test_recursive_alias(void **state)
 			    "exp.yaml:2:12: benchmark[0]: expected a string");
 }
 
-/* DESIGN.md's example, verbatim. */
+/* docs/experiment-file.md's example, verbatim. */
 static const char design_example[] =
 	"name: object-churn-batched-publication   # required\n"
 	"design: batched-publication              # design tag; history groups runs by it\n"
