@@ -4,6 +4,7 @@
 #include "runner.h"
 #include "util.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,7 @@ static void index_pairs(long *table, const struct ab_experiment *exp, const stru
 		if (s[i].status != AB_SAMPLE_DONE || e->pair < 0 || e->row >= nrows ||
 		    (size_t)e->pair >= pairs)
 			continue;
+		assert(e->side == AB_PARENT || e->side == AB_CANDIDATE);
 		table[(e->row * pairs + (size_t)e->pair) * 2 + e->side] = (long)i;
 	}
 }
@@ -378,6 +380,8 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 	size_t pairs = (size_t)exp->pairs, i, p;
 	long *pa = ab_xmalloc(pairs * sizeof(long)), *pb = ab_xmalloc(pairs * sizeof(long));
 	uint8_t *pair_failed = ab_xcalloc(pairs ? pairs : 1, 1);
+
+	assert(r < a->nrows);
 
 	rr->row = r;
 	rr->planned_pairs = pairs;

@@ -4,6 +4,7 @@
 #include "stats.h"
 #include "util.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@ static uint64_t positive_walsh(const double *s, size_t n)
 	uint64_t count = 0;
 	size_t i, p = n;
 
+	assert(ab_stats_is_sorted(s, n));
 	for (i = 0; i < n; i++) {
 		while (p > 0 && s[i] + s[p - 1] > 0)
 			p--;

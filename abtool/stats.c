@@ -5,6 +5,7 @@
 #include "error.h"
 #include "util.h"
 
+#include <assert.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -750,6 +751,16 @@ static double from_key(uint64_t k)
 /* How many Walsh averages 0.5 * (s[i] + s[j]), i <= j, are <= t, for s
  * sorted ascending: for each i they are ascending in j (rounding is
  * monotone), and the last j that qualifies only falls as i grows. O(n). */
+int ab_stats_is_sorted(const double *x, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (!(x[i - 1] <= x[i]))
+			return 0;
+	return 1;
+}
+
 static uint64_t walsh_count_le(const double *s, size_t n, double t)
 {
 	uint64_t count = 0;
@@ -773,6 +784,8 @@ static uint64_t walsh_count_le(const double *s, size_t n, double t)
 static double walsh_rank(const double *s, size_t n, size_t r)
 {
 	uint64_t lo = order_key(s[0]), hi = order_key(s[n - 1]), mid;
+
+	assert(n > 0 && ab_stats_is_sorted(s, n));
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;

@@ -78,6 +78,10 @@ struct ab_summary {
  * when n == 0. */
 double ab_stats_median(const double *x, size_t n);
 
+/* 1 when x[0..n) is in ascending order (NANs excluded), else 0: what the
+ * order statistics over sorted arrays assert of their input. */
+int ab_stats_is_sorted(const double *x, size_t n);
+
 /* Fill `out` from x[0..n) (borrowed). Outliers follow hyperfine's warning
  * rule: modified z-score 0.6745 (x - median) / MAD (Iglewicz & Hoaglin
  * 1993) beyond 10 in absolute value, i.e. |x - median| / MAD > 14.826. */
