@@ -673,32 +673,6 @@ static int replan_half_pairs(struct ab_run *run)
 	return err;
 }
 
-/* Whether the process that started a run is still alive on this host (an
- * abtool process with that pid), so that resume does not run it twice. */
-static int still_running(const json_t *opts)
-{
-	json_int_t pid = json_integer_value(json_object_get(opts, "pid"));
-	const char *host = json_string_value(json_object_get(opts, "hostname"));
-	json_t *fp;
-	char path[64], *cmdline = NULL;
-	size_t len = 0;
-	int alive = 0;
-
-	if (pid <= 0 || !host || pid == getpid())
-		return 0;
-	fp = ab_env_fingerprint("");
-	if (json_string_value(json_object_get(fp, "hostname")) &&
-	    !strcmp(json_string_value(json_object_get(fp, "hostname")), host)) {
-		snprintf(path, sizeof(path), "/proc/%lld/cmdline", (long long)pid);
-		if (ab_read_file(&cmdline, &len, path) == 0)
-			alive = memmem(cmdline, len, "abtool", 6) != NULL;
-		free(cmdline);
-		ab_error_clear();
-	}
-	json_decref(fp);
-	return alive;
-}
-
 int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
 		  int64_t run_id, const struct ab_run_events *events)
 {
@@ -721,7 +695,7 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	opts = json_loads(json_string_value(json_object_get(stored, "options")), 0, NULL);
 	if (!opts)
 		opts = json_object();
-	if (still_running(opts)) {
+	if (ab_store_run_owner(opts) == AB_OWNER_ALIVE) {  /* resume does not run it twice */
 		err = ab_error_set(AB_EINVALID, "run %lld is still running (pid %lld on this host); wait for it, "
 				   "or stop it and resume then", (long long)run_id,
 				   (long long)json_integer_value(json_object_get(opts, "pid")));
@@ -1185,21 +1159,26 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 		size_t k, superseded = 0;
 		const char *then = json_string_value(json_object_get(run->host_started, "hostname"));
 		const char *now = json_string_value(json_object_get(run->host, "hostname"));
+		char *cut;
 
 		for (k = 0; k < run->nsamples; k++)
 			superseded += run->samples[k].status == AB_SAMPLE_SUPERSEDED;
 		json_object_set_new(doc, "resumed", json_pack("{s:I, s:s?, s:s?, s:s?}",
 			"superseded_samples", (json_int_t)superseded, "started_on", then, "resumed_on", now,
 			"host_change", run->host_change));
+		/* nothing superseded: no "0 samples were" */
+		cut = superseded ? ab_xasprintf(": %zu sample%s of half-finished pairs %s superseded (run "
+						"again, whole, and left out of the statistics)", superseded,
+						superseded == 1 ? "" : "s", superseded == 1 ? "was" : "were")
+				 : ab_xstrdup("");
 		json_array_append_new(json_object_get(doc, "warnings"), json_sprintf(
-			"the run was interrupted and resumed%s%s%s: %zu sample%s of half-finished pairs %s "
-			"superseded (run again, whole, and left out of the statistics)%s%s%s",
-			now ? " on '" : "", now ? now : "", now ? "'" : "", superseded, superseded == 1 ? "" : "s",
-			superseded == 1 ? "was" : "were",
+			"the run was interrupted and resumed%s%s%s%s%s%s%s",
+			now ? " on '" : "", now ? now : "", now ? "'" : "", cut,
 			run->host_change ? "; it started on another host (" : "",
 			run->host_change ? run->host_change : "",
 			run->host_change ? "): samples from two machines are mixed, and Host names the one it "
 					   "started on" : ""));
+		free(cut);
 	}
 	if (json_is_true(json_object_get(run->options, "dirty_worktree")))
 		json_array_append_new(json_object_get(doc, "warnings"), json_sprintf(
