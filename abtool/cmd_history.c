@@ -109,6 +109,8 @@ static const char *run_state(const json_t *run)
 {
 	const char *verdict = json_string_value(json_object_get(run, "verdict"));
 
+	if (!verdict && json_is_false(json_object_get(run, "alive")))
+		return "dead";  /* running, but its process on this host is gone */
 	return verdict ? verdict : json_string_value(json_object_get(run, "status"));
 }
 

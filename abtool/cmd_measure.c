@@ -84,6 +84,8 @@ int cmd_finish_run(struct cmd_output *out, struct ab_run *run, int err, struct a
 	if (err < 0 || (err = ab_run_finish(run, analysis, doc)) < 0)
 		return cmd_run_failed(run, err);
 	rc = cmd_emit_reports(out, run->exp, run->samples, run->nsamples, *doc, analysis->verdict);
+	if ((err = ab_store_check_alive(run->store)) < 0)  /* deleted during the run */
+		return cmd_fail(err);
 	if (!out->quiet)
 		fprintf(stderr, "abtool: stored as run %lld in %s\n", (long long)run->meta.id,
 			ab_store_path(run->store));
@@ -115,6 +117,8 @@ int cmd_run_failed(const struct ab_run *run, int err)
 		fputs("\r\033[K", stderr);
 	rc = cmd_fail(err);
 	if (run->meta.id && run->store && err != AB_EINVALID && err != AB_ENOTFOUND) {
+		if (err != AB_ELOCKED)  /* not "running" when it is not: where the store takes it */
+			ab_store_run_abandon(run->store, run->meta.id);
 		/* the sample in flight is lost, not the ones committed before it */
 		fprintf(stderr, "abtool: run %lld is kept with the samples stored so far; once the problem "
 			"is fixed, finish it with 'abtool resume %lld --store %s'\n", (long long)run->meta.id,

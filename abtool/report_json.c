@@ -221,15 +221,22 @@ static void run_warnings(json_t *w, const struct ab_report_input *in, const char
 			json_array_append_new(w, json_sprintf("environment.commands: '%s' %s; its output in "
 							      "host.commands may be incomplete", cmd, status));
 	}
-	if (in->resumed)
+	if (in->resumed) {
+		/* nothing superseded: no "0 samples were" */
+		char *cut = n ? ab_xasprintf(": %zu sample%s of half-finished pairs %s superseded (run "
+					     "again, whole, and left out of the statistics)", n,
+					     n == 1 ? "" : "s", n == 1 ? "was" : "were")
+			      : ab_xstrdup("");
+
 		json_array_append_new(w, json_sprintf(
-			"the run was interrupted and resumed%s%s%s: %zu sample%s of half-finished pairs %s "
-			"superseded (run again, whole, and left out of the statistics)%s%s%s",
-			now ? " on '" : "", now ? now : "", now ? "'" : "", n, n == 1 ? "" : "s",
-			n == 1 ? "was" : "were", in->host_change ? "; it started on another host (" : "",
+			"the run was interrupted and resumed%s%s%s%s%s%s%s",
+			now ? " on '" : "", now ? now : "", now ? "'" : "", cut,
+			in->host_change ? "; it started on another host (" : "",
 			in->host_change ? in->host_change : "",
 			in->host_change ? "): samples from two machines are mixed, and Host names the one it "
 					  "started on" : ""));
+		free(cut);
+	}
 	if (in->dirty_workdir)
 		json_array_append_new(w, json_sprintf(
 			"the work tree of '%s' had uncommitted changes when the run started: they are not "

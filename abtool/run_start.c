@@ -300,32 +300,6 @@ static int replan_half_pairs(struct ab_run *run)
 	return err;
 }
 
-/* Whether the process that started a run is still alive on this host (an
- * abtool process with that pid), so that resume does not run it twice. */
-static int still_running(const json_t *opts)
-{
-	json_int_t pid = json_integer_value(json_object_get(opts, "pid"));
-	const char *host = json_string_value(json_object_get(opts, "hostname"));
-	json_t *fp;
-	char path[64], *cmdline = NULL;
-	size_t len = 0;
-	int alive = 0;
-
-	if (pid <= 0 || !host || pid == getpid())
-		return 0;
-	fp = ab_env_fingerprint("");
-	if (json_string_value(json_object_get(fp, "hostname")) &&
-	    !strcmp(json_string_value(json_object_get(fp, "hostname")), host)) {
-		snprintf(path, sizeof(path), "/proc/%lld/cmdline", (long long)pid);
-		if (ab_read_file(&cmdline, &len, path) == 0)
-			alive = memmem(cmdline, len, "abtool", 6) != NULL;
-		free(cmdline);
-		ab_error_clear();
-	}
-	json_decref(fp);
-	return alive;
-}
-
 int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
 		  int64_t run_id, const struct ab_run_events *events)
 {
@@ -348,7 +322,7 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	opts = json_loads(json_string_value(json_object_get(stored, "options")), 0, NULL);
 	if (!opts)
 		opts = json_object();
-	if (still_running(opts)) {
+	if (ab_store_run_owner(opts) == AB_OWNER_ALIVE) {  /* resume does not run it twice */
 		err = ab_error_set(AB_EINVALID, "run %lld is still running (pid %lld on this host); wait for it, "
 				   "or stop it and resume then", (long long)run_id,
 				   (long long)json_integer_value(json_object_get(opts, "pid")));

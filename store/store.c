@@ -37,6 +37,65 @@ static int user_version(struct ab_store *store, int *out)
 	return 0;
 }
 
+/* The schema version this binary knows: its highest embedded migration. */
+static int known_version(const struct ab_store *store)
+{
+	const struct ab_embedded_file *f;
+	const char *prefix = store->engine->migrations;
+	size_t len = strlen(prefix);
+	long version, known = 0;
+
+	for (f = ab_embedded; f->path; f++)
+		if (!strncmp(f->path, prefix, len) && (version = strtol(f->path + len, NULL, 10)) > known)
+			known = version;
+	return (int)known;
+}
+
+/* Refuse, before anything is written, a schema version that no
+ * migration of this binary leads to: a newer abtool's (its tables may
+ * mean other things) or a negative one (set by hand, or another
+ * program's database). */
+static int check_version(struct ab_store *store)
+{
+	int current = 0, known = known_version(store), err;
+
+	if ((err = user_version(store, &current)) < 0)
+		return err;
+	if (current > known)
+		return ab_error_set(AB_EIO, "store '%s' has schema version %d, newer than this abtool "
+				    "(%s) knows (%d): a newer abtool wrote it; use that abtool, or upgrade "
+				    "this one, or give another --store (the store is left as it was)",
+				    store->path, current, ABTOOL_VERSION, known);
+	if (current < 0)
+		return ab_error_set(AB_EIO, "store '%s' has schema version %d, which no abtool writes "
+				    "(abtool's are 1 to %d): it was set by hand, or the file is another "
+				    "program's database; keep a copy and give another --store (the store is "
+				    "left as it was)", store->path, current, known);
+	return 0;
+}
+
+/* Apply migration `f` (version `version`) over schema version `current`.
+ * A statement that does not apply (a table that already exists, or one
+ * that is missing) means the tables do not match the version. */
+static int apply(struct ab_store *store, const struct ab_embedded_file *f, long version, int current)
+{
+	struct ab_db_error e;
+
+	if (store->engine->exec(store->db, (const char *)f->data) < 0) {
+		store->engine->last_error(store->db, &e);
+		if (e.fault != AB_DB_FAULT_OTHER || e.sys_errno)
+			return ab_db_error(store, f->path);
+		return ab_error_set(AB_EIO, "store '%s' has schema version %d, but its tables are not "
+				    "that version's: migration %ld (%s) does not apply: %s; the version was "
+				    "set by hand, or the file is another program's database; keep a copy "
+				    "and give another --store", store->path, current, version, f->path,
+				    e.message);
+	}
+	if (store->engine->set_schema_version(store->db, (int)version) < 0)
+		return ab_db_error(store, "setting the schema version");
+	return 0;
+}
+
 /* Embedded migrations are "<the engine's prefix>NNNN_name.sql"; version N
  * is applied when the schema version is below N, each in its own write
  * transaction so that two processes opening a new store do not both
@@ -64,13 +123,8 @@ static int migrate(struct ab_store *store)
 			return err;
 		if ((err = user_version(store, &current)) < 0)
 			goto out_rollback;
-		if (current < version) {
-			err = ab_db_exec(store, (const char *)f->data, f->path);
-			if (!err && store->engine->set_schema_version(store->db, (int)version) < 0)
-				err = ab_db_error(store, "setting the schema version");
-			if (err < 0)
-				goto out_rollback;
-		}
+		if (current < version && (err = apply(store, f, version, current)) < 0)
+			goto out_rollback;
 		if ((err = ab_db_commit(store, "committing a migration")) < 0)
 			goto out_rollback;
 	}
@@ -103,6 +157,13 @@ int ab_store_open(struct ab_store **out, const char *path)
 			err = ab_db_error(store, what);
 		goto out_close;
 	}
+	/* The version first: a store this binary does not know stays as it is. */
+	if ((err = check_version(store)) < 0)
+		goto out_close;
+	if (store->engine->ready && store->engine->ready(store->db, &what) < 0) {
+		err = ab_db_error(store, what);
+		goto out_close;
+	}
 	if ((err = migrate(store)) < 0)
 		goto out_close;
 	sql = ab_sample_sql_update();
@@ -114,6 +175,21 @@ int ab_store_open(struct ab_store **out, const char *path)
 	return 0;
 out_close:
 	ab_store_close(store);
+	return err;
+}
+
+int ab_store_check_alive(struct ab_store *store)
+{
+	char *why;
+	int err;
+
+	if (!store->engine->alive || (err = store->engine->alive(store->db)) == 0)
+		return 0;
+	why = ab_xstrdup(ab_error_last());
+	err = ab_error_set(AB_EIO, "store '%s' is gone: %s; what abtool stored in it since is lost "
+			   "with it (reports already written are kept); give --store a file that stays "
+			   "where it is, and run again", store->path, why);
+	free(why);
 	return err;
 }
 

@@ -28,10 +28,24 @@ struct ab_store_engine;
  * Open (creating the file and its folder when missing) and migrate the
  * store at `path`. `*out` is new; close with ab_store_close. Errors: AB_EIO
  * when the file cannot be created or is not a usable sqlite database (the
- * message names the path and sqlite's reason), AB_ELOCKED when another
- * process holds it beyond the busy timeout.
+ * message names the path and sqlite's reason), when it cannot be written
+ * (a read-only file system, file or folder: sqlite's WAL needs files
+ * beside it even to read), when its schema version is newer than this
+ * binary's migrations or negative (both refused before anything is
+ * written, the file left as it was) or its tables do not match its
+ * version; AB_ELOCKED when another process holds it beyond the busy
+ * timeout.
  */
 int ab_store_open(struct ab_store **out, const char *path);
+
+/*
+ * Whether the store opened is still there (store_engine.h `alive`): for
+ * sqlite, the path still names the file opened (same device and inode),
+ * so that a store deleted or replaced while a run wrote to it is not
+ * reported as holding the run. 0, or AB_EIO with a message saying what
+ * happened and what to do.
+ */
+int ab_store_check_alive(struct ab_store *store);
 
 void ab_store_close(struct ab_store *store);
 
@@ -133,6 +147,34 @@ int ab_store_run_patch_host(struct ab_store *store, int64_t run_id, const char *
 
 /* Set a run's status ("running", "interrupted", "finished"). AB_EIO. */
 int ab_store_run_set_status(struct ab_store *store, int64_t run_id, const char *status);
+
+/*
+ * After a failure that ends the process running run `run_id`: mark the
+ * run "interrupted" if it is still "running", where the store still
+ * accepts the write, so that history and resume see it stopped. The
+ * failure's error message and code are kept, whatever happens here.
+ * Returns 1 when marked, 0 when the run was not running, or the store's
+ * negative error (a full disk, a lock: the run stays "running", and
+ * ab_store_run_owner tells it is dead).
+ */
+int ab_store_run_abandon(struct ab_store *store, int64_t run_id);
+
+/* ab_store_run_owner's answers. */
+enum ab_run_owner {
+	AB_OWNER_UNKNOWN = -1,  /* recorded on another host, or no pid recorded */
+	AB_OWNER_DEAD = 0,      /* this host, and no abtool process has that pid */
+	AB_OWNER_ALIVE = 1,     /* an abtool process with that pid runs on this host */
+};
+
+/*
+ * Whether the process recorded as running a run is alive: `options` is the
+ * run's options object (borrowed), whose "pid" and "hostname" run and
+ * resume set (hostname compared with gethostname(2); the process checked
+ * in /proc/PID/cmdline, which must name abtool, so that a reused pid is
+ * not taken for it). The calling process itself counts as dead: it is not
+ * running the run.
+ */
+enum ab_run_owner ab_store_run_owner(const json_t *options);
 
 /* Take an unfinished run over for a resume, in one statement: set its
  * status to "running" and its options (which name the process running
@@ -241,7 +283,11 @@ struct ab_history_filter {
  * ratios, candidate/parent; null without a report or a ratio) and
  * "dependencies": the further repositories the run measured, in the
  * experiment file's order, as [{name, parent, candidate}] (full commit
- * ids; empty without `dependencies:`).
+ * ids; empty without `dependencies:`), and "alive": for a "running" run,
+ * whether the process recorded as running it is (true), is gone (false:
+ * killed, or it stopped without marking the run) or cannot be told
+ * (null: another host); null for a run that is not running
+ * (ab_store_run_owner).
  *
  * `grep` is never read as FTS5 syntax: it is split into words and
  * "double-quoted phrases", each quoted as an FTS5 string (a word ending in

@@ -30,6 +30,12 @@ int ab_db_error(struct ab_store *store, const char *what)
 				    "is left with sqlite3 '%s' 'pragma integrity_check' (or save it with "
 				    "sqlite3's .recover), or give another --store", store->path, e.message, what,
 				    store->path);
+	case AB_DB_FAULT_READONLY:
+		return ab_error_set(AB_EIO, "store '%s' cannot be written: %s (while %s); abtool writes "
+				    "beside its store even to read it (sqlite's '%s-wal' and '%s-shm'), so it "
+				    "cannot be used where it is; copy it to a writable folder and pass --store "
+				    "with the copy, or make it writable", store->path, e.message, what,
+				    store->path, store->path);
 	default:
 		break;
 	}

@@ -81,6 +81,8 @@ enum ab_db_fault {
 	AB_DB_FAULT_NOTADB,    /* the file or server is not a database */
 	AB_DB_FAULT_CORRUPT,   /* the database is damaged */
 	AB_DB_FAULT_FULL,      /* no room: disk full or a size limit */
+	AB_DB_FAULT_READONLY,  /* the database cannot be written: a read-only file system,
+	                          file or folder (sqlite's WAL files cannot be made) */
 };
 
 struct ab_db_error {
@@ -118,11 +120,24 @@ struct ab_store_engine {
 	/* The embedded migrations' path prefix, e.g. "store/migrations/". */
 	const char *migrations;
 	/* Connect to the database `path` (created when missing), waiting up
-	 * to lock_wait_ms for another connection's lock. 0; or a negative
+	 * to lock_wait_ms for another connection's lock, without changing an
+	 * existing database: the store reads its schema version first and
+	 * leaves a store it does not know as it found it. 0; or a negative
 	 * AB_E* code with *out NULL and the error message set (ab_error_set,
 	 * naming the path); or a negative code with *out set: last_error
 	 * tells why and *what names the step that failed (close *out). */
 	int (*open)(struct ab_db **out, const char *path, int lock_wait_ms, const char **what);
+	/* After the store accepted the schema version: make the connection
+	 * ready for the store's reads and writes (sqlite: WAL mode, which
+	 * rewrites the file's header). NULL: nothing to do. 0 or negative,
+	 * *what naming the step that failed. */
+	int (*ready)(struct ab_db *db, const char **what);
+	/* Whether the database this connection opened is still the store's:
+	 * 0; or AB_EIO with the error message set (ab_error_set, naming the
+	 * path and what happened) when it is gone: for a file, it was deleted
+	 * or replaced since open (its path names another file, or none); for
+	 * a server, the connection is lost. Writes since then may be lost. */
+	int (*alive)(struct ab_db *db);
 	void (*close)(struct ab_db *db);
 	/* Run a script of statements without parameters. 0 or negative. */
 	int (*exec)(struct ab_db *db, const char *sql);

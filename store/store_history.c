@@ -7,8 +7,10 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define AB_SEARCH_MAX_TERMS 16
 
@@ -98,6 +100,41 @@ static void add_headline(json_t *o)
 	json_decref(hi);
 }
 
+enum ab_run_owner ab_store_run_owner(const json_t *options)
+{
+	json_int_t pid = json_integer_value(json_object_get(options, "pid"));
+	const char *host = json_string_value(json_object_get(options, "hostname"));
+	char here[HOST_NAME_MAX + 1], path[64], *cmdline = NULL;
+	size_t len = 0;
+	int alive;
+
+	if (pid <= 0 || !host || gethostname(here, sizeof(here)) < 0)
+		return AB_OWNER_UNKNOWN;
+	here[sizeof(here) - 1] = '\0';
+	if (strcmp(here, host))
+		return AB_OWNER_UNKNOWN;
+	if (pid == getpid())
+		return AB_OWNER_DEAD;
+	snprintf(path, sizeof(path), "/proc/%lld/cmdline", (long long)pid);
+	alive = ab_read_file(&cmdline, &len, path) == 0 && memmem(cmdline, len, "abtool", 6);
+	free(cmdline);
+	ab_error_clear();
+	return alive ? AB_OWNER_ALIVE : AB_OWNER_DEAD;
+}
+
+/* "alive" of a history row from its owner_options (the options of a
+ * running run, NULL for the others). */
+static void add_alive(json_t *o)
+{
+	const char *text = json_string_value(json_object_get(o, "owner_options"));
+	json_t *opts = text ? json_loads(text, 0, NULL) : NULL;
+	enum ab_run_owner owner = opts ? ab_store_run_owner(opts) : AB_OWNER_UNKNOWN;
+
+	json_object_set_new(o, "alive", owner == AB_OWNER_UNKNOWN ? json_null() : json_boolean(owner));
+	json_object_del(o, "owner_options");
+	json_decref(opts);
+}
+
 int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, json_t **out)
 {
 	const char *params[8 + AB_SEARCH_MAX_TERMS];
@@ -117,7 +154,8 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		   "n.design_id = r.design_id)) AS notes, r.metric, r.better, r.ratio_min, r.ratio_max, "
 		   "(SELECT json_group_array(json_object('name', x.name, 'parent', x.parent_oid, "
 		   "'candidate', x.candidate_oid)) FROM (SELECT name, parent_oid, candidate_oid "
-		   "FROM run_dependencies WHERE run_id = r.id ORDER BY rowid) x) AS dependencies "
+		   "FROM run_dependencies WHERE run_id = r.id ORDER BY rowid) x) AS dependencies, "
+		   "CASE WHEN r.status = 'running' THEN r.options END AS owner_options "
 		   "FROM runs r JOIN designs d ON d.id = r.design_id "
 		   "JOIN experiments e ON e.id = r.experiment_id WHERE 1");
 	if (f->verdict) {
@@ -175,6 +213,7 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 	while ((rc = ab_db_step(st)) == AB_DB_ROW) {
 		json_t *o = ab_db_row_object(st);
 		add_headline(o);
+		add_alive(o);
 		ab_json_parse_member(o, "reasons");
 		if (!json_is_array(json_object_get(o, "reasons")))
 			json_object_set_new(o, "reasons", json_array());

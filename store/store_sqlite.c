@@ -9,13 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
 struct ab_db {
 	sqlite3 *db;
 	char *path;
+	struct stat id;          /* the file at open: st_dev and st_ino */
+	int readonly;            /* sqlite fell back to read-only at open */
+	char reason[512];        /* the message of an AB_DB_FAULT_READONLY */
 };
 
 struct sq_stmt {
@@ -46,12 +51,54 @@ static int no_room(const char *path)
 	return full;
 }
 
+/*
+ * Why the store's file cannot be written, as text for a message into
+ * `buf`, or NULL when nothing says so: its file system is mounted
+ * read-only (statvfs ST_RDONLY), the file is not writable, or its folder
+ * is not (sqlite makes its -wal and -shm files there). The checks are
+ * access(2)'s, so root is refused only by a read-only file system.
+ */
+static const char *read_only_reason(const char *path, char *buf, size_t size)
+{
+	char *dir = ab_xstrdup(path), *slash = strrchr(dir, '/');
+	const char *folder = ".";
+	struct statvfs sv;
+	const char *out = buf;
+
+	if (slash) {
+		slash[slash == dir] = '\0';
+		folder = dir;
+	}
+	if (statvfs(folder, &sv) == 0 && (sv.f_flag & ST_RDONLY))
+		snprintf(buf, size, "its file system is mounted read-only");
+	else if (access(path, F_OK) == 0 && access(path, W_OK) < 0)
+		snprintf(buf, size, "the file is not writable (%s)", strerror(errno));
+	else if (access(folder, W_OK) < 0)
+		snprintf(buf, size, "its folder '%s' is not writable (%s)", folder, strerror(errno));
+	else
+		out = NULL;
+	free(dir);
+	return out;
+}
+
 static void sq_last_error(struct ab_db *db, struct ab_db_error *out)
 {
 	int rc = sqlite3_extended_errcode(db->db);
 
 	out->message = sqlite3_errmsg(db->db);
 	out->sys_errno = 0;
+	/* sqlite says "unable to open database file" with the errno of its
+	 * last attempt (ENOENT for a -shm it could not create): say why */
+	if (db->readonly || (rc & 0xff) == SQLITE_CANTOPEN || (rc & 0xff) == SQLITE_READONLY) {
+		db->reason[0] = '\0';
+		if (read_only_reason(db->path, db->reason, sizeof(db->reason)) || db->readonly) {
+			if (!db->reason[0])
+				snprintf(db->reason, sizeof(db->reason), "sqlite could open it read-only only");
+			out->fault = AB_DB_FAULT_READONLY;
+			out->message = db->reason;
+			return;
+		}
+	}
 	/* errno is the I/O error's only: other errors leave a stale one */
 	if ((rc & 0xff) == SQLITE_IOERR || (rc & 0xff) == SQLITE_FULL || (rc & 0xff) == SQLITE_CANTOPEN)
 		out->sys_errno = sqlite3_system_errno(db->db);
@@ -117,10 +164,14 @@ static int sq_open(struct ab_db **out, const char *path, int lock_wait_ms, const
 	if (sqlite3_open_v2(file, &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		int sys = db->db ? sqlite3_system_errno(db->db) : 0;
+		const char *ro = read_only_reason(path, db->reason, sizeof(db->reason));
+
+		/* sqlite's errno is its last attempt's: say why a read-only
+		 * place refused the file rather than "No such file" */
 		err = ab_error_set(AB_EIO, "cannot open the store '%s': %s%s%s; give --store a file in a "
 				   "folder you can write", path,
-				   db->db ? sqlite3_errmsg(db->db) : "out of memory",
-				   sys ? ": " : "", sys ? strerror(sys) : "");
+				   ro ? ro : db->db ? sqlite3_errmsg(db->db) : "out of memory",
+				   sys && !ro ? ": " : "", sys && !ro ? strerror(sys) : "");
 		free(file);
 		sq_close(db);
 		return err;
@@ -129,13 +180,43 @@ static int sq_open(struct ab_db **out, const char *path, int lock_wait_ms, const
 	sqlite3_busy_timeout(db->db, lock_wait_ms);
 	sqlite3_extended_result_codes(db->db, 1);
 	*out = db;
-	/* journal_mode=WAL touches the file first: a file that is not a
-	 * database fails here with SQLITE_NOTADB. */
-	*what = "enabling WAL";
-	if ((err = sq_exec(db, "PRAGMA journal_mode=WAL")) < 0)
-		return err;
+	/* sqlite opens a file it may not write read-only, without a word */
+	*what = "opening";
+	if (sqlite3_db_readonly(db->db, "main") == 1) {
+		db->readonly = 1;
+		return AB_EIO;
+	}
+	/* The file sqlite opened (it opens it at once), for sq_alive. */
+	if (stat(path, &db->id) < 0)
+		memset(&db->id, 0, sizeof(db->id));
+	/* Neither pragma touches the file. */
 	*what = "configuring";
 	return sq_exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON");
+}
+
+/* WAL mode is written to the file's header, and a file that is not a
+ * database fails here (SQLITE_NOTADB) if reading the version did not. */
+static int sq_ready(struct ab_db *db, const char **what)
+{
+	*what = "enabling WAL";
+	return sq_exec(db, "PRAGMA journal_mode=WAL");
+}
+
+/* The path names the file opened: the same device and inode. */
+static int sq_alive(struct ab_db *db)
+{
+	struct stat now;
+
+	if (!db->id.st_ino)
+		return 0;  /* not known at open: nothing to compare */
+	if (stat(db->path, &now) < 0)
+		return ab_error_set(AB_EIO, "the file was deleted while abtool had it open (%s)",
+				    strerror(errno));
+	if (now.st_dev != db->id.st_dev || now.st_ino != db->id.st_ino)
+		return ab_error_set(AB_EIO, "the file was replaced while abtool had it open (inode %llu, "
+				    "now %llu)", (unsigned long long)db->id.st_ino,
+				    (unsigned long long)now.st_ino);
+	return 0;
 }
 
 static int sq_prepare(struct ab_db *db, const char *sql, struct ab_db_stmt **out)
@@ -344,6 +425,8 @@ const struct ab_store_engine ab_store_engine_sqlite = {
 	.migrations = "store/migrations/",
 	.open = sq_open,
 	.close = sq_close,
+	.ready = sq_ready,
+	.alive = sq_alive,
 	.exec = sq_exec,
 	.prepare = sq_prepare,
 	.bind_int64 = sq_bind_int64,

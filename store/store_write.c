@@ -305,6 +305,27 @@ int ab_store_run_set_status(struct ab_store *store, int64_t run_id, const char *
 	return err;
 }
 
+int ab_store_run_abandon(struct ab_store *store, int64_t run_id)
+{
+	char *message = ab_xstrdup(ab_error_last());
+	int code = ab_error_code(), err;
+	struct ab_db_stmt *st;
+
+	if ((err = ab_db_prepare(store, &st, "UPDATE runs SET status = 'interrupted' WHERE id = ?1 "
+				       "AND status = 'running'")) == 0) {
+		ab_db_bind_int64(st, 1, run_id);
+		if ((err = ab_db_step_done(store, st, "marking the run interrupted")) == 0)
+			err = store->engine->changes(store->db) > 0;
+		ab_db_finalize(st);
+	}
+	if (code)
+		ab_error_set(code, "%s", message);
+	else
+		ab_error_clear();
+	free(message);
+	return err;
+}
+
 int ab_store_run_patch_host(struct ab_store *store, int64_t run_id, const char *fields_json)
 {
 	struct ab_db_stmt *st;

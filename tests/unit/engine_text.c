@@ -24,10 +24,12 @@
 #include "error.h"
 #include "util.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <sqlite3.h>
 
@@ -38,6 +40,8 @@ struct ab_db {
 	int code, sys;           /* the last failure: sqlite code, errno */
 	char *message;
 	int64_t changes, last_id;
+	char *path;
+	struct stat id;          /* the file at open, as a server's session */
 };
 
 /* A value as text with its type; text NULL for NULL. */
@@ -108,6 +112,7 @@ static void tx_close(struct ab_db *db)
 		return;
 	sqlite3_close_v2(db->db);
 	free(db->message);
+	free(db->path);
 	free(db);
 }
 
@@ -127,9 +132,25 @@ static int tx_open(struct ab_db **out, const char *path, int lock_wait_ms, const
 	}
 	sqlite3_busy_timeout(db->db, lock_wait_ms);
 	sqlite3_extended_result_codes(db->db, 1);
+	db->path = ab_xstrdup(path);
+	if (stat(path, &db->id) < 0)
+		memset(&db->id, 0, sizeof(db->id));
 	*out = db;
 	*what = "configuring";
 	return tx_exec(db, "PRAGMA foreign_keys=ON");
+}
+
+/* A server engine asks its connection; this one's "server" is the file,
+ * and the connection is lost when the file is. */
+static int tx_alive(struct ab_db *db)
+{
+	struct stat now;
+
+	errno = 0;
+	if (stat(db->path, &now) < 0 || now.st_ino != db->id.st_ino || now.st_dev != db->id.st_dev)
+		return ab_error_set(AB_EIO, "the connection to the server is lost (%s)",
+				    errno ? strerror(errno) : "another database");
+	return 0;
 }
 
 /* ?N as $N outside '...' and "..." (quotes doubled inside). */
@@ -537,6 +558,7 @@ const struct ab_store_engine ab_test_engine_text = {
 	.migrations = "store/migrations/",
 	.open = tx_open,
 	.close = tx_close,
+	.alive = tx_alive,
 	.exec = tx_exec,
 	.prepare = tx_prepare,
 	.bind_int64 = tx_bind_int64,

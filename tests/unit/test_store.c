@@ -8,11 +8,15 @@
 #include "store.h"
 #include "util.h"
 
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -724,6 +728,183 @@ static void test_run_round_trip(void **state)
 	free(path_b);
 }
 
+/* The SHA-256 of a file's bytes (into hex). */
+static void file_hash(const char *path, char hex[65])
+{
+	char *data = NULL;
+	size_t len = 0;
+
+	assert_int_equal(ab_read_file(&data, &len, path), 0);
+	ab_sha256_hex(hex, data, len);
+	free(data);
+}
+
+static void set_user_version(const char *path, int version)
+{
+	char sql[64];
+	sqlite3 *db;
+
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", version);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	exec_ok(db, sql);
+	sqlite3_close(db);
+}
+
+/* Open `path`, expecting AB_EIO with `phrase` in the message. */
+static void assert_open_refused(const char *path, const char *phrase)
+{
+	struct ab_store *store = NULL;
+
+	assert_int_equal(ab_store_open(&store, path), AB_EIO);
+	assert_null(store);
+	if (!strstr(ab_error_last(), phrase))
+		fail_msg("'%s' does not say '%s'", ab_error_last(), phrase);
+}
+
+/* A version newer than the migrations, or negative, is refused before
+ * the file is touched (no WAL switch: the bytes stay); a version whose
+ * tables do not match is named as such. */
+static void test_schema_versions(void **state)
+{
+	char *dir = ab_test_mktemp("store-version"), *path = ab_path_join(dir, "s.db");
+	char *plain = ab_path_join(dir, "plain.db"), *want, before[65], after[65];
+	struct ab_store *store;
+
+	(void)state;
+	assert_int_equal(ab_store_open(&store, path), 0);
+	ab_store_close(store);
+	set_user_version(path, 99);
+	file_hash(path, before);
+	want = ab_xasprintf("has schema version 99, newer than this abtool (%s) knows (%d)", ABTOOL_VERSION,
+			    latest_version());
+	assert_open_refused(path, want);
+	free(want);
+	file_hash(path, after);
+	assert_string_equal(before, after);
+	/* rollback-journal mode, as sqlite3 makes a file: still untouched */
+	set_user_version(plain, 99);
+	file_hash(plain, before);
+	assert_open_refused(plain, "has schema version 99");
+	file_hash(plain, after);
+	assert_string_equal(before, after);
+	set_user_version(path, -2);
+	assert_open_refused(path, "has schema version -2, which no abtool writes");
+	set_user_version(path, 0);
+	assert_open_refused(path, "has schema version 0, but its tables are not that version's: "
+			    "migration 1 (store/migrations/0001_init.sql) does not apply");
+	set_user_version(path, latest_version());
+	assert_int_equal(ab_store_open(&store, path), 0);
+	assert_int_equal(ab_store_schema_version(store), latest_version());
+	ab_store_close(store);
+	free(plain);
+	free(path);
+	ab_test_rmtemp(dir);
+}
+
+/* The store deleted or replaced under an open handle is found gone. */
+static void test_check_alive(void **state)
+{
+	struct fixture *f = *state;
+	char *away = ab_xasprintf("%s.away", f->path), *copy = ab_xasprintf("%s.copy", f->path);
+	char *cmd;
+
+	assert_int_equal(ab_store_check_alive(f->store), 0);
+	assert_int_equal(rename(f->path, away), 0);
+	assert_int_equal(ab_store_check_alive(f->store), AB_EIO);
+	assert_non_null(strstr(ab_error_last(), "is gone: "));
+	assert_non_null(strstr(ab_error_last(), "give --store a file that stays where it is"));
+	assert_int_equal(rename(away, f->path), 0);
+	assert_int_equal(ab_store_check_alive(f->store), 0);
+	cmd = ab_xasprintf("cp '%s' '%s' && mv '%s' '%s'", f->path, copy, copy, f->path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(ab_store_check_alive(f->store), AB_EIO);
+	free(cmd);
+	free(copy);
+	free(away);
+}
+
+static void set_options(struct fixture *f, int64_t run_id, const char *options)
+{
+	char *sql = ab_xasprintf("UPDATE runs SET options = '%s' WHERE id = %lld", options,
+				 (long long)run_id);
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	exec_ok(db, sql);
+	sqlite3_close(db);
+	free(sql);
+}
+
+/* The "alive" of run 3 (running) in history: 1, 0, or -1 for null. */
+static int history_alive(struct ab_store *store)
+{
+	struct ab_history_filter filter = {0};
+	json_t *list, *alive;
+	int out;
+
+	assert_int_equal(ab_store_history(store, &filter, &list), 0);
+	alive = json_object_get(json_array_get(list, 0), "alive");
+	assert_non_null(alive);
+	out = json_is_null(alive) ? -1 : json_is_true(alive);
+	assert_true(json_is_null(json_object_get(json_array_get(list, 1), "alive")));
+	json_decref(list);
+	return out;
+}
+
+/* Who runs a run: its recorded pid and host; and a run abandoned after a
+ * failure is interrupted, the failure's message kept. */
+static void test_owner_and_abandon(void **state)
+{
+	struct fixture *f = *state;
+	char host[HOST_NAME_MAX + 1], *opts;
+	json_t *o, *run;
+	pid_t child;
+
+	assert_int_equal(gethostname(host, sizeof(host)), 0);
+	host[sizeof(host) - 1] = '\0';
+	assert_int_equal(history_alive(f->store), -1);  /* no options recorded */
+	o = json_pack("{s:I, s:s}", "pid", (json_int_t)getpid(), "hostname", host);
+	assert_int_equal(ab_store_run_owner(o), AB_OWNER_DEAD);  /* the caller runs nothing */
+	json_decref(o);
+	o = json_pack("{s:I, s:s}", "pid", (json_int_t)1, "hostname", "elsewhere.invalid");
+	assert_int_equal(ab_store_run_owner(o), AB_OWNER_UNKNOWN);
+	json_decref(o);
+	assert_int_equal(ab_store_run_owner(NULL), AB_OWNER_UNKNOWN);
+	/* a process whose command line names abtool is one */
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		execl("/bin/sleep", "abtool-sleep", "30", (char *)NULL);
+		_exit(127);
+	}
+	usleep(100 * 1000);
+	opts = ab_xasprintf("{\"pid\":%lld,\"hostname\":\"%s\"}", (long long)child, host);
+	set_options(f, 3, opts);
+	o = json_loads(opts, 0, NULL);
+	assert_int_equal(ab_store_run_owner(o), AB_OWNER_ALIVE);
+	assert_int_equal(history_alive(f->store), 1);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	assert_int_equal(ab_store_run_owner(o), AB_OWNER_DEAD);
+	assert_int_equal(history_alive(f->store), 0);
+	json_decref(o);
+	free(opts);
+
+	ab_error_set(AB_EIO, "the failure");
+	assert_int_equal(ab_store_run_abandon(f->store, 3), 1);
+	assert_int_equal(ab_error_code(), AB_EIO);
+	assert_string_equal(ab_error_last(), "the failure");
+	assert_int_equal(ab_store_run_get(f->store, 3, &run), 0);
+	assert_string_equal(json_string_value(json_object_get(run, "status")), "interrupted");
+	json_decref(run);
+	assert_int_equal(history_alive(f->store), -1);  /* not running: not judged */
+	assert_int_equal(ab_store_run_abandon(f->store, 3), 0);
+	assert_int_equal(ab_store_run_abandon(f->store, 1), 0);  /* finished stays finished */
+	assert_int_equal(ab_store_run_get(f->store, 1, &run), 0);
+	assert_string_equal(json_string_value(json_object_get(run, "status")), "finished");
+	json_decref(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -738,6 +919,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_designs_standing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_export_import, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_round_trip, setup, teardown),
+		cmocka_unit_test(test_schema_versions),
+		cmocka_unit_test_setup_teardown(test_check_alive, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_owner_and_abandon, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
