@@ -332,6 +332,27 @@ static void test_default_boundaries(void **state)
 	assert_invalid(ab_seq_boundaries(&plan, &b), "look 2 (15 pairs) is odd");
 }
 
+/* A plan of one look is the fixed plan: its count is the fixed k, exact
+ * to 20 pairs and from the exact marginal beyond. */
+static void test_single_look(void **state)
+{
+	static const size_t ns[] = { 6, 8, 16, 20, 22, 64, 200 };
+	struct ab_seq_plan plan;
+	struct ab_seq_boundaries b;
+	double cov;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(ns); i++) {
+		assert_int_equal(ab_seq_plan_from_range(&plan, ns[i], ns[i]), 0);
+		assert_int_equal(ab_seq_boundaries(&plan, &b), 0);
+		ab_stats_walsh_k(ns[i], 0.05, &k, &cov);
+		assert_int_equal(b.c[0], k);
+		assert_close(b.coverage, cov, 12);
+		assert_true(b.se == 0);
+	}
+}
+
 /* ab_seq_interval is the Walsh-average interval at the given count. */
 static void test_interval(void **state)
 {
@@ -474,8 +495,8 @@ static void test_aa_rates(void **state)
 		skip();
 	assert_int_equal(ab_seq_boundaries(&plan, &b), 0);
 	simulate_plan(&sim, &b, 1, 0.05, 1, SIM_ROWS, 0xaa01);
-	printf("A/A, %d rows, looks 8..64: P(U < 1 at some look) %.4f, P(L > 1) %.4f "
-	       "(designed 0.05, attained %.4f, band %.4f..%.4f); fixed-n 90%% intervals %.4f, %.4f\n",
+	printf("A/A, %d rows, looks 8..64: P(U < 1 at some look) %.5f, P(L > 1) %.5f "
+	       "(designed 0.05, attained %.4f, band %.4f..%.4f); fixed-n 90%% intervals %.5f, %.5f\n",
 	       SIM_ROWS, sim.faster, sim.slower, b.alpha, 0.05 - band, 0.05 + band,
 	       sim.fixed_faster, sim.fixed_slower);
 	assert_true(fabs(sim.faster - 0.05) <= band);
@@ -627,6 +648,7 @@ int main(void)
 		cmocka_unit_test(test_exact_against_enumeration),
 		cmocka_unit_test(test_simulated_against_exact),
 		cmocka_unit_test(test_default_boundaries),
+		cmocka_unit_test(test_single_look),
 		cmocka_unit_test(test_interval),
 		cmocka_unit_test(test_aa_rates),
 		cmocka_unit_test(test_power),
