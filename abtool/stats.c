@@ -25,6 +25,11 @@ static uint64_t splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
+uint64_t ab_stats_splitmix64(uint64_t *state)
+{
+	return splitmix64(state);
+}
+
 /*
  * Rearrange x[lo..hi] so that x[k] holds the value of rank k, everything
  * before it is <= and everything after it >= (C++'s nth_element). Hoare
@@ -243,6 +248,15 @@ void ab_stats_signed_rank_null(double *out, size_t n)
 		for (w = 0; w < r; w++)
 			out[w] *= 0.5;
 	}
+}
+
+double ab_stats_norm_upper_quantile(double q)
+{
+	if (!(q > 0))
+		return isnan(q) ? NAN : INFINITY;
+	if (q >= 1)
+		return -INFINITY;
+	return norm_upper_quantile(q);
 }
 
 /* Normal approximation of P(W+ <= w) for n untied, nonzero differences. */
@@ -816,10 +830,21 @@ static void hodges_lehmann_counted(struct ab_hl *out, const double *d, size_t n,
 
 void ab_stats_hodges_lehmann(struct ab_hl *out, const double *d, size_t n, double alpha)
 {
+	size_t k;
+	double coverage;
+
+	ab_stats_walsh_k(n, alpha, &k, &coverage);
+	ab_stats_hodges_lehmann_k(out, d, n, k);
+	out->coverage = coverage;
+}
+
+void ab_stats_hodges_lehmann_k(struct ab_hl *out, const double *d, size_t n, size_t k)
+{
 	size_t m = n * (n + 1) / 2, idx[4], nidx = 0, i, j, w = 0;
 	double *walsh;
 
-	ab_stats_walsh_k(n, alpha, &out->k, &out->coverage);
+	out->k = 2 * k > m + 1 ? 0 : k;
+	out->coverage = NAN;
 	out->estimate = out->lower = out->upper = NAN;
 	if (n == 0)
 		return;

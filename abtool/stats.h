@@ -251,6 +251,27 @@ struct ab_hl {
 void ab_stats_hodges_lehmann(struct ab_hl *out, const double *d, size_t n, double alpha);
 
 /*
+ * The same for a given order statistic k instead of a level: [lower,
+ * upper] = [W_(k), W_(M-k+1)] of the M = n(n+1)/2 sorted Walsh averages,
+ * the estimate their median; out->k = k and out->coverage = NAN (the
+ * caller knows the level of its k: docs/statistics.md, "Sequential
+ * plans"). k == 0, or k > (M+1)/2 where the bounds would cross, gives
+ * NAN bounds and out->k = 0. Same memory and time as above.
+ */
+void ab_stats_hodges_lehmann_k(struct ab_hl *out, const double *d, size_t n, size_t k);
+
+/* The x with P(Z > x) = q for a standard normal Z, to double precision
+ * (A&S 26.2.23, then Halley steps on erfc). q <= 0 gives INFINITY, q >= 1
+ * -INFINITY, NAN gives NAN. */
+double ab_stats_norm_upper_quantile(double q);
+
+/* The next value of the SplitMix64 generator (Steele, Lea & Flood 2014)
+ * whose state is *state: the fixed-seed generator of stats.c's pivots,
+ * public for the seeded simulations of other modules (the same seed
+ * gives the same sequence on every machine). */
+uint64_t ab_stats_splitmix64(uint64_t *state);
+
+/*
  * Exact (Clopper–Pearson) two-sided confidence interval of a binomial
  * proportion: k successes in n trials at `level` (e.g. 0.95). The bounds
  * solve P(X >= k | p_lo) = (1-level)/2 and P(X <= k | p_hi) = (1-level)/2 by

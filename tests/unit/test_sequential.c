@@ -1,0 +1,663 @@
+/* test_sequential.c - sequential plans: the looks and their checks, the
+ * spending functions, the exact joint null against brute-force
+ * enumeration, the simulated joint null against the exact one, and seeded
+ * simulations of whole plans (A/A error rates with and without growing
+ * noise, fixed-n peeking, power and pairs used, repeated p-values), the
+ * figures of docs/statistics.md ("Sequential plans"). The 100,000-row
+ * simulations are skipped when ABTOOL_SANITIZED=1 (the sanitizer build);
+ * `build/tests/test_sequential` prints the figures. */
+#include "testutil.h"
+#include "error.h"
+#include "sequential.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+
+/* 3.29 standard errors: a two-sided 99.9% band of a binomial fraction. */
+#define Z999 3.2905267314919255
+
+static int sanitized(void)
+{
+	const char *s = getenv("ABTOOL_SANITIZED");
+
+	return s && strcmp(s, "1") == 0;
+}
+
+static double uniform(uint64_t *s)
+{
+	return ((double)(ab_stats_splitmix64(s) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* Box–Muller. */
+static double normal(uint64_t *s)
+{
+	double u = uniform(s), v = uniform(s);
+
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+static struct ab_seq_plan default_plan(void)
+{
+	struct ab_seq_plan plan;
+
+	assert_int_equal(ab_seq_plan_from_range(&plan, 8, 64), 0);
+	return plan;
+}
+
+/* ---- plans and spending ---------------------------------------------- */
+
+static void assert_looks(const struct ab_seq_plan *plan, const size_t *looks, size_t n)
+{
+	size_t k;
+
+	assert_int_equal(plan->nlooks, n);
+	for (k = 0; k < n; k++)
+		assert_int_equal(plan->looks[k], looks[k]);
+}
+
+static void assert_invalid(int rc, const char *phrase)
+{
+	assert_int_equal(rc, AB_EINVALID);
+	if (!strstr(ab_error_last(), phrase))
+		fail_msg("message '%s' lacks '%s'", ab_error_last(), phrase);
+}
+
+static void test_plan_from_range(void **state)
+{
+	static const size_t l64[] = { 8, 16, 32, 64 }, l48[] = { 8, 16, 32, 48 }, l8[] = { 8 };
+	static const size_t l6[] = { 6, 12, 24, 48, 96, 192, 256 };
+	struct ab_seq_plan plan;
+
+	(void)state;
+	assert_int_equal(ab_seq_plan_from_range(&plan, 8, 64), 0);
+	assert_looks(&plan, l64, ARRAY_SIZE(l64));
+	assert_int_equal(plan.spending, AB_SEQ_SPENDING_DEFAULT);
+	assert_true(plan.alpha == AB_STATS_ALPHA);
+	assert_int_equal(ab_seq_plan_from_range(&plan, 8, 48), 0);
+	assert_looks(&plan, l48, ARRAY_SIZE(l48));
+	assert_int_equal(ab_seq_plan_from_range(&plan, 8, 8), 0);
+	assert_looks(&plan, l8, ARRAY_SIZE(l8));
+	assert_int_equal(ab_seq_plan_from_range(&plan, 6, 256), 0);
+	assert_looks(&plan, l6, ARRAY_SIZE(l6));
+
+	assert_invalid(ab_seq_plan_from_range(&plan, 7, 64), "min (7 pairs) is odd");
+	assert_invalid(ab_seq_plan_from_range(&plan, 8, 63), "max (63 pairs) is odd");
+	assert_invalid(ab_seq_plan_from_range(&plan, 4, 64), "min (4 pairs) is below 5 pairs");
+	assert_invalid(ab_seq_plan_from_range(&plan, 16, 8), "max (8 pairs) is below min");
+	assert_invalid(ab_seq_plan_from_range(&plan, 8, 258), "above 256 pairs");
+}
+
+static void test_plan_from_looks(void **state)
+{
+	static const size_t ok[] = { 8, 12, 16, 24, 32, 48, 64 };
+	static const size_t odd[] = { 8, 15, 32 }, down[] = { 8, 16, 16 }, small[] = { 4, 8 };
+	size_t many[AB_SEQ_MAX_LOOKS + 1], i;
+	struct ab_seq_plan plan;
+
+	(void)state;
+	assert_int_equal(ab_seq_plan_from_looks(&plan, ok, ARRAY_SIZE(ok)), 0);
+	assert_looks(&plan, ok, ARRAY_SIZE(ok));
+	assert_invalid(ab_seq_plan_from_looks(&plan, odd, 3), "look 2 (15 pairs) is odd");
+	assert_invalid(ab_seq_plan_from_looks(&plan, down, 3),
+		       "look 3 (16 pairs) does not come after look 2 (16 pairs)");
+	assert_invalid(ab_seq_plan_from_looks(&plan, small, 2), "look 1 (4 pairs) is below");
+	assert_invalid(ab_seq_plan_from_looks(&plan, ok, 0), "at least one look");
+	for (i = 0; i < ARRAY_SIZE(many); i++)
+		many[i] = 6 + 2 * i;
+	assert_invalid(ab_seq_plan_from_looks(&plan, many, ARRAY_SIZE(many)), "at most 16");
+	assert_int_equal(ab_seq_plan_from_looks(&plan, ok, 2), 0);
+	plan.alpha = 0.5;
+	assert_invalid(ab_seq_plan_check(&plan), "alpha 0.5 is not between 0 and 0.5");
+	plan.alpha = 0.05;
+	plan.spending = (enum ab_seq_spending)7;
+	assert_invalid(ab_seq_plan_check(&plan), "unknown spending");
+}
+
+static void test_spending(void **state)
+{
+	enum ab_seq_spending all[] = { AB_SEQ_POCOCK, AB_SEQ_OBRIEN_FLEMING, AB_SEQ_LINEAR }, s;
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(all); i++) {
+		double prev = 0;
+
+		assert_int_equal(ab_seq_spending_parse(ab_seq_spending_name(all[i]), &s), 0);
+		assert_int_equal(s, all[i]);
+		assert_true(ab_seq_spend(all[i], 0.05, 0) == 0);
+		assert_close(ab_seq_spend(all[i], 0.05, 1), 0.05, 12);
+		for (j = 1; j <= 64; j++) {
+			double a = ab_seq_spend(all[i], 0.05, (double)j / 64);
+
+			assert_true(a >= prev && a <= 0.05 + 1e-15);
+			prev = a;
+		}
+	}
+	/* Lan & DeMets 1983: at t = 1/8 Pocock's spends 0.05 ln(1 + (e-1)/8),
+	 * O'Brien–Fleming's 2 - 2 Φ(1.959964 sqrt 8) = 3.0e-8 */
+	assert_close(ab_seq_spend(AB_SEQ_POCOCK, 0.05, 0.125), 0.05 * log(1 + (M_E - 1) / 8), 12);
+	assert_close(ab_seq_spend(AB_SEQ_OBRIEN_FLEMING, 0.05, 0.125),
+		     erfc(1.959963984540054 * sqrt(8) / M_SQRT2), 8);
+	assert_close(ab_seq_spend(AB_SEQ_OBRIEN_FLEMING, 0.05, 0.5), 0.005574, 3);
+	assert_close(ab_seq_spend(AB_SEQ_LINEAR, 0.05, 0.25), 0.0125, 12);
+	assert_string_equal(ab_seq_spending_name(AB_SEQ_OBRIEN_FLEMING), "obrien-fleming");
+	assert_invalid(ab_seq_spending_parse("haybittle", &s), "unknown spending 'haybittle'");
+}
+
+/* ---- the exact joint null against enumeration ------------------------ */
+
+struct enumeration {
+	size_t n, nlooks;
+	const size_t *looks, *c;
+	size_t hits[AB_SEQ_MAX_LOOKS];  /* (permutation, signs) crossed by look k */
+	size_t total;
+	int value[12];
+	int used[13];
+};
+
+/* Every sign pattern of one arrival order: ranks of the first n_k pairs
+ * among themselves, W_k of each sign pattern by adding the lowest bit. */
+static void enumerate_signs(struct enumeration *e)
+{
+	static size_t w[AB_SEQ_MAX_LOOKS][1 << 12];
+	size_t k, i, j, mask;
+
+	for (k = 0; k < e->nlooks; k++) {
+		size_t m = e->looks[k], rank[12];
+
+		for (i = 0; i < m; i++) {
+			rank[i] = 1;
+			for (j = 0; j < m; j++)
+				rank[i] += e->value[j] < e->value[i];
+		}
+		w[k][0] = 0;
+		for (mask = 1; mask < (size_t)1 << m; mask++)
+			w[k][mask] = w[k][mask & (mask - 1)] + rank[__builtin_ctzl(mask)];
+	}
+	for (mask = 0; mask < (size_t)1 << e->n; mask++) {
+		for (k = 0; k < e->nlooks; k++)
+			if (w[k][mask & (((size_t)1 << e->looks[k]) - 1)] < e->c[k])
+				break;
+		for (; k < e->nlooks; k++)
+			e->hits[k]++;
+		e->total++;
+	}
+}
+
+/* Every arrival order of the ranks 1 .. n. */
+static void enumerate_orders(struct enumeration *e, size_t depth)
+{
+	int v;
+
+	if (depth == e->n) {
+		enumerate_signs(e);
+		return;
+	}
+	for (v = 1; v <= (int)e->n; v++)
+		if (!e->used[v]) {
+			e->used[v] = 1;
+			e->value[depth] = v;
+			enumerate_orders(e, depth + 1);
+			e->used[v] = 0;
+		}
+}
+
+static void check_against_enumeration(const size_t *looks, size_t nlooks, const size_t *c)
+{
+	struct enumeration e;
+	double crossing[AB_SEQ_MAX_LOOKS];
+	size_t k;
+
+	memset(&e, 0, sizeof(e));
+	e.looks = looks;
+	e.nlooks = nlooks;
+	e.c = c;
+	e.n = looks[nlooks - 1];
+	enumerate_orders(&e, 0);
+	assert_int_equal(ab_seq_crossing_exact(looks, nlooks, c, crossing), 0);
+	for (k = 0; k < nlooks; k++) {
+		double want = (double)e.hits[k] / (double)e.total;
+
+		printf("looks ..%zu, c %zu: P(crossed) enumerated %.10f, dynamic program %.10f\n",
+		       looks[k], c[k], want, crossing[k]);
+		assert_true(fabs(crossing[k] - want) <= 1e-13);
+	}
+}
+
+/* All 8! arrival orders times 2^8 sign patterns (10.3 million paths),
+ * with counts that make every look matter. */
+static void test_exact_against_enumeration(void **state)
+{
+	static const size_t looks1[] = { 4, 6, 8 }, c1[] = { 1, 2, 4 };
+	static const size_t looks2[] = { 6, 8 }, c2[] = { 2, 5 };
+	static const size_t looks3[] = { 2, 5, 7, 8 }, c3[] = { 1, 2, 3, 5 };
+
+	(void)state;
+	check_against_enumeration(looks1, ARRAY_SIZE(looks1), c1);
+	check_against_enumeration(looks2, ARRAY_SIZE(looks2), c2);
+	check_against_enumeration(looks3, ARRAY_SIZE(looks3), c3);
+}
+
+/* One look alone is the fixed-n signed-rank null. */
+static void test_exact_single_look(void **state)
+{
+	double f[211], crossing, cdf = 0;
+	size_t looks[1] = { 20 }, c, w;
+
+	(void)state;
+	ab_stats_signed_rank_null(f, 20);
+	for (c = 0; c <= 60; c += 20) {
+		for (cdf = 0, w = 0; w < c; w++)
+			cdf += f[w];
+		assert_int_equal(ab_seq_crossing_exact(looks, 1, &c, &crossing), 0);
+		assert_true(fabs(crossing - cdf) <= 1e-14);
+	}
+	looks[0] = 21;
+	assert_int_equal(ab_seq_crossing_exact(looks, 1, &c, &crossing), AB_EINVALID);
+}
+
+/* The simulated null of the boundaries' later looks against the exact
+ * one, at the looks of an all-exact plan: within 4 standard errors. */
+static void test_simulated_against_exact(void **state)
+{
+	static const size_t looks[] = { 6, 8, 10, 12, 16, 20 };
+	struct ab_seq_plan plan;
+	struct ab_seq_boundaries b;
+	double sim[AB_SEQ_MAX_LOOKS], se[AB_SEQ_MAX_LOOKS], exact[AB_SEQ_MAX_LOOKS];
+	size_t k, rows = sanitized() ? 50000 : 400000, c1[AB_SEQ_MAX_LOOKS];
+
+	(void)state;
+	assert_int_equal(ab_seq_plan_from_looks(&plan, looks, ARRAY_SIZE(looks)), 0);
+	assert_int_equal(ab_seq_boundaries(&plan, &b), 0);
+	assert_int_equal(b.exact_looks, ARRAY_SIZE(looks));
+	assert_true(b.se == 0);
+	assert_int_equal(ab_seq_crossing_exact(looks, ARRAY_SIZE(looks), b.c, exact), 0);
+	assert_int_equal(ab_seq_crossing_simulated(looks, ARRAY_SIZE(looks), b.c, rows, 0x5e9, sim,
+						   se), 0);
+	for (k = 0; k < ARRAY_SIZE(looks); k++) {
+		printf("look %zu: c %zu, spent %.5f, exact %.6f, simulated %.6f (se %.6f)\n",
+		       looks[k], b.c[k], b.spent[k], exact[k], sim[k], se[k]);
+		assert_true(exact[k] == b.crossing[k]);
+		assert_true(b.crossing[k] <= b.spent[k] + 1e-12);
+		assert_true(fabs(sim[k] - exact[k]) <= 4 * se[k] + 1e-12);
+	}
+	/* each count is the largest that fits: one more would overspend */
+	for (k = 0; k < ARRAY_SIZE(looks); k++) {
+		memcpy(c1, b.c, sizeof(c1));
+		c1[k]++;
+		assert_int_equal(ab_seq_crossing_exact(looks, k + 1, c1, exact), 0);
+		assert_true(exact[k] > b.spent[k]);
+	}
+}
+
+/* ---- the default plan ------------------------------------------------ */
+
+static void test_default_boundaries(void **state)
+{
+	struct ab_seq_plan plan = default_plan();
+	struct ab_seq_boundaries b, again;
+	double fixed_cov;
+	size_t k, fixed_k;
+
+	(void)state;
+	assert_int_equal(ab_seq_boundaries(&plan, &b), 0);
+	printf("plan 8, 16, 32, 64, %s: attained alpha %.5f (se %.5f), simultaneous coverage %.4f\n",
+	       ab_seq_spending_name(plan.spending), b.alpha, b.se, b.coverage);
+	for (k = 0; k < b.nlooks; k++) {
+		ab_stats_walsh_k(b.looks[k], 0.05, &fixed_k, &fixed_cov);
+		printf("look %zu: c %zu (fixed-n %zu), spent %.5f, crossing %.5f, nominal %.5f\n",
+		       b.looks[k], b.c[k], fixed_k, b.spent[k], b.crossing[k], b.nominal[k]);
+		assert_true(b.c[k] > 0 && b.c[k] < fixed_k);
+		assert_true(b.crossing[k] <= b.spent[k] + 3 * b.se);
+		assert_true(k == 0 || b.crossing[k] >= b.crossing[k - 1] - 3 * b.se);
+	}
+	/* 8 pairs: P(W+ <= 1) = 2/256 fits Pocock's 0.00973, 3/256 does not */
+	assert_int_equal(b.c[0], 2);
+	assert_int_equal(b.exact_looks, 2);
+	assert_int_equal(b.rows, AB_SEQ_SIM_ROWS);
+	assert_true(b.se > 0 && b.se < 0.001);
+	assert_true(b.alpha > 0.048 && b.alpha <= 0.05 + 2 * b.se);
+	assert_close(b.coverage, 1 - 2 * b.alpha, 12);
+	/* the same plan, the same boundaries, also after recomputing */
+	ab_seq_cache_clear();
+	assert_int_equal(ab_seq_boundaries(&plan, &again), 0);
+	assert_memory_equal(&b, &again, sizeof(b));
+	plan.looks[1] = 15;
+	assert_invalid(ab_seq_boundaries(&plan, &b), "look 2 (15 pairs) is odd");
+}
+
+/* A plan of one look is the fixed plan: its count is the fixed k, exact
+ * to 20 pairs and from the exact marginal beyond. */
+static void test_single_look(void **state)
+{
+	static const size_t ns[] = { 6, 8, 16, 20, 22, 64, 200 };
+	struct ab_seq_plan plan;
+	struct ab_seq_boundaries b;
+	double cov;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(ns); i++) {
+		assert_int_equal(ab_seq_plan_from_range(&plan, ns[i], ns[i]), 0);
+		assert_int_equal(ab_seq_boundaries(&plan, &b), 0);
+		ab_stats_walsh_k(ns[i], 0.05, &k, &cov);
+		assert_int_equal(b.c[0], k);
+		assert_close(b.coverage, cov, 12);
+		assert_true(b.se == 0);
+	}
+}
+
+/* ab_seq_interval is the Walsh-average interval at the given count. */
+static void test_interval(void **state)
+{
+	double d[40];
+	struct ab_hl fixed, seq;
+	uint64_t rng = 77;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 40; i++)
+		d[i] = -0.02 + 0.05 * normal(&rng);
+	ab_stats_hodges_lehmann(&fixed, d, 40, 0.05);
+	ab_seq_interval(&seq, d, 40, fixed.k);
+	assert_true(seq.lower == fixed.lower && seq.upper == fixed.upper);
+	assert_true(seq.estimate == fixed.estimate && seq.k == fixed.k);
+	assert_true(isnan(seq.coverage));
+	ab_seq_interval(&seq, d, 40, fixed.k - 50);
+	assert_true(seq.lower < fixed.lower && seq.upper > fixed.upper);
+	ab_seq_interval(&seq, d, 40, 0);
+	assert_true(isnan(seq.lower) && isnan(seq.upper) && seq.estimate == fixed.estimate);
+	ab_seq_interval(&seq, d, 40, 411);  /* past the median: no interval */
+	assert_true(isnan(seq.lower) && seq.k == 0);
+}
+
+/* ---- simulations of whole plans -------------------------------------- */
+
+/* What a simulation of rows measures; fractions of rows. */
+struct plan_sim {
+	double faster, slower;               /* U < 1 / L > 1 at some look (no stopping) */
+	double fixed_faster, fixed_slower;   /* the same with fixed-n 90% intervals */
+	double first_pass;                   /* U < 1/1.1 at the first look */
+	double power;                        /* stopped with U < 1 (stop at U < 1 or L > 1) */
+	double mean_pairs;                   /* pairs used with that stopping rule */
+};
+
+/* The three counts of Walsh averages of d[0..n) a look needs, kept up to
+ * date pair by pair: #{avg >= 0}, #{avg <= 0}, #{avg >= theta}. */
+struct counts {
+	size_t ge0, le0, ge_theta;
+};
+
+static void add_pair(struct counts *c, const double *d, size_t i, double theta)
+{
+	size_t j;
+
+	for (j = 0; j <= i; j++) {
+		double avg = 0.5 * (d[j] + d[i]);
+
+		c->ge0 += avg >= 0;
+		c->le0 += avg <= 0;
+		c->ge_theta += avg >= theta;
+	}
+}
+
+/* The decisions read from the counts agree with the intervals
+ * ab_seq_interval gives (U < x exactly when fewer than c averages are
+ * >= x, L > x when fewer than c are <= x). */
+static void check_counts(const double *d, size_t n, size_t c, const struct counts *cn,
+			 double theta)
+{
+	struct ab_hl hl;
+
+	ab_seq_interval(&hl, d, n, c);
+	assert_true((hl.upper < 0) == (cn->ge0 < c));
+	assert_true((hl.lower > 0) == (cn->le0 < c));
+	assert_true((hl.upper < theta) == (cn->ge_theta < c));
+}
+
+/*
+ * `rows` rows of the plan b: d_i = ln(ratio) + sd g_i e_i, e_i standard
+ * normal, g_i growing linearly from 1 at the first pair to `growth` at the
+ * last (1: constant noise). theta = ln(1/1.1), the pass threshold of
+ * `faster_by: 10%`. The first 300 rows are checked against the intervals.
+ */
+static void simulate_plan(struct plan_sim *out, const struct ab_seq_boundaries *b, double ratio,
+			  double sd, double growth, size_t rows, uint64_t seed)
+{
+	size_t K = b->nlooks, n = b->looks[K - 1], fixed_k[AB_SEQ_MAX_LOOKS], r, i, k;
+	size_t faster = 0, slower = 0, ffaster = 0, fslower = 0, pass = 0, power = 0, pairs = 0;
+	double d[AB_SEQ_MAX_PAIRS], cov, theta = -log(1.1), mu = log(ratio);
+	uint64_t rng = seed;
+
+	for (k = 0; k < K; k++)
+		ab_stats_walsh_k(b->looks[k], 0.05, &fixed_k[k], &cov);
+	for (r = 0; r < rows; r++) {
+		struct counts cn = { 0, 0, 0 };
+		int f = 0, s = 0, ff = 0, fs = 0, stopped = 0;
+
+		for (i = 0, k = 0; i < n; i++) {
+			d[i] = mu + sd * (1 + (growth - 1) * (double)i / (double)(n - 1)) * normal(&rng);
+			add_pair(&cn, d, i, theta);
+			if (i + 1 != b->looks[k])
+				continue;
+			if (r < 300)
+				check_counts(d, i + 1, b->c[k], &cn, theta);
+			if (k == 0)
+				pass += cn.ge_theta < b->c[0];
+			f |= cn.ge0 < b->c[k];
+			s |= cn.le0 < b->c[k];
+			ff |= cn.ge0 < fixed_k[k];
+			fs |= cn.le0 < fixed_k[k];
+			if (!stopped && (f || s)) {
+				stopped = 1;
+				power += f;
+				pairs += i + 1;
+			}
+			k++;
+		}
+		if (!stopped)
+			pairs += n;
+		faster += f;
+		slower += s;
+		ffaster += ff;
+		fslower += fs;
+	}
+	out->faster = (double)faster / (double)rows;
+	out->slower = (double)slower / (double)rows;
+	out->fixed_faster = (double)ffaster / (double)rows;
+	out->fixed_slower = (double)fslower / (double)rows;
+	out->first_pass = (double)pass / (double)rows;
+	out->power = (double)power / (double)rows;
+	out->mean_pairs = (double)pairs / (double)rows;
+}
+
+#define SIM_ROWS 100000
+
+/* A/A rows of the default plan: the repeated bounds hold the designed 5%
+ * at every look; fixed-n intervals looked at the same way do not; noise
+ * that grows over the run (later pairs noisier, not exchangeable) costs
+ * a little. */
+static void test_aa_rates(void **state)
+{
+	struct ab_seq_plan plan = default_plan();
+	struct ab_seq_boundaries b;
+	struct plan_sim sim, grow;
+	double band = Z999 * sqrt(0.05 * 0.95 / SIM_ROWS);
+
+	(void)state;
+	if (sanitized())
+		skip();
+	assert_int_equal(ab_seq_boundaries(&plan, &b), 0);
+	simulate_plan(&sim, &b, 1, 0.05, 1, SIM_ROWS, 0xaa01);
+	printf("A/A, %d rows, looks 8..64: P(U < 1 at some look) %.5f, P(L > 1) %.5f "
+	       "(designed 0.05, attained %.4f, band %.4f..%.4f); fixed-n 90%% intervals %.5f, %.5f\n",
+	       SIM_ROWS, sim.faster, sim.slower, b.alpha, 0.05 - band, 0.05 + band,
+	       sim.fixed_faster, sim.fixed_slower);
+	assert_true(fabs(sim.faster - 0.05) <= band);
+	assert_true(fabs(sim.slower - 0.05) <= band);
+	assert_true(sim.fixed_faster > 0.10 && sim.fixed_slower > 0.10);
+
+	simulate_plan(&grow, &b, 1, 0.05, 3, SIM_ROWS, 0xaa02);
+	printf("A/A, noise growing 1x..3x over the run: P(U < 1 at some look) %.4f, P(L > 1) %.4f; "
+	       "fixed-n %.4f, %.4f\n", grow.faster, grow.slower, grow.fixed_faster, grow.fixed_slower);
+	assert_true(grow.faster <= 0.06 && grow.slower <= 0.06);
+}
+
+/* Per-pair noise sd 0.05 in ln ratio: a 2x effect decides `faster_by:
+ * 10%` at the first look; a 3% one is found with power >= 0.95 using at
+ * most half of the 64 pairs on average. */
+static void test_power(void **state)
+{
+	struct ab_seq_plan plan = default_plan();
+	struct ab_seq_boundaries b;
+	struct plan_sim half, small;
+
+	(void)state;
+	if (sanitized())
+		skip();
+	assert_int_equal(ab_seq_boundaries(&plan, &b), 0);
+	simulate_plan(&half, &b, 0.5, 0.05, 1, SIM_ROWS, 0xbb01);
+	simulate_plan(&small, &b, 0.97, 0.05, 1, SIM_ROWS, 0xbb02);
+	printf("ratio 0.5: U < 1/1.1 at the first look in %.4f of rows\n", half.first_pass);
+	printf("ratio 0.97: power %.4f, mean pairs used %.2f of 64\n", small.power,
+	       small.mean_pairs);
+	assert_true(half.first_pass >= 0.99);
+	assert_true(small.power >= 0.95);
+	assert_true(small.mean_pairs <= 32);
+}
+
+/* The figures behind the default spending (docs/statistics.md). */
+static void test_spending_choice(void **state)
+{
+	enum ab_seq_spending all[] = { AB_SEQ_POCOCK, AB_SEQ_LINEAR, AB_SEQ_OBRIEN_FLEMING };
+	struct ab_seq_plan plan = default_plan();
+	struct ab_seq_boundaries b;
+	struct plan_sim aa, half, small;
+	size_t i, rows = 20000;
+
+	(void)state;
+	if (sanitized())
+		skip();
+	for (i = 0; i < ARRAY_SIZE(all); i++) {
+		plan.spending = all[i];
+		assert_int_equal(ab_seq_boundaries(&plan, &b), 0);
+		simulate_plan(&aa, &b, 1, 0.05, 1, rows, 0xcc01);
+		simulate_plan(&half, &b, 0.5, 0.05, 1, rows, 0xcc02);
+		simulate_plan(&small, &b, 0.97, 0.05, 1, rows, 0xcc03);
+		printf("%-14s c %zu %zu %zu %zu | A/A %.4f | 0.5 first look %.4f | "
+		       "0.97 power %.4f, pairs %.1f\n", ab_seq_spending_name(all[i]), b.c[0], b.c[1],
+		       b.c[2], b.c[3], aa.faster, half.first_pass, small.power, small.mean_pairs);
+		if (all[i] == AB_SEQ_OBRIEN_FLEMING) {
+			assert_int_equal(b.c[0], 0);  /* no bound at 8 pairs */
+			assert_true(half.first_pass == 0);
+		} else {
+			assert_true(half.first_pass >= 0.99);
+		}
+	}
+}
+
+/* ---- repeated p-values ----------------------------------------------- */
+
+/* A row's repeated p-value agrees with its repeated bounds, never rises
+ * as looks are added, and is valid under the null at several levels. */
+static void test_repeated_p(void **state)
+{
+	static const double levels[] = { 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5 };
+	struct ab_seq_plan plan = default_plan();
+	struct ab_seq_boundaries b;
+	size_t rows = sanitized() ? 1500 : 30000, below[ARRAY_SIZE(levels)] = { 0 }, r, k, i;
+	double d[64], neg[64], p, prev, q;
+	uint64_t rng = 0xdd01;
+
+	(void)state;
+	assert_int_equal(ab_seq_boundaries(&plan, &b), 0);
+	for (r = 0; r < rows; r++) {
+		/* a third of the rows null, the others a small effect either way */
+		double mu = r % 3 == 0 ? 0 : r % 3 == 1 ? -0.01 : 0.01;
+		int refuted = 0;
+
+		for (i = 0; i < 64; i++) {
+			d[i] = mu + 0.05 * normal(&rng);
+			neg[i] = -d[i];
+		}
+		prev = 1;
+		for (k = 0; k < b.nlooks; k++) {
+			struct ab_hl hl;
+
+			ab_seq_interval(&hl, d, b.looks[k], b.c[k]);
+			refuted |= hl.upper < 0;
+			assert_int_equal(ab_seq_repeated_p(&plan, d, b.looks[k], 0, AB_SEQ_LESS, &p), 0);
+			assert_true(p <= prev);
+			assert_true(refuted ? p <= b.alpha : p > plan.alpha);
+			prev = p;
+		}
+		/* the other side by symmetry */
+		assert_int_equal(ab_seq_repeated_p(&plan, neg, 64, 0, AB_SEQ_GREATER, &q), 0);
+		assert_true(q == p);
+		if (mu == 0)
+			for (i = 0; i < ARRAY_SIZE(levels); i++)
+				below[i] += p <= levels[i];
+	}
+	for (i = 0; i < ARRAY_SIZE(levels); i++) {
+		double n0 = (double)((rows + 2) / 3), rate = (double)below[i] / n0;
+
+		printf("null rows: P(repeated p <= %.3f) = %.4f\n", levels[i], rate);
+		assert_true(rate <= levels[i] + Z999 * sqrt(levels[i] * (1 - levels[i]) / n0));
+	}
+	/* fewer pairs than the first look, a bad value */
+	assert_int_equal(ab_seq_repeated_p(&plan, d, 7, 0, AB_SEQ_LESS, &p), 0);
+	assert_true(p == 1);
+	d[3] = NAN;
+	assert_invalid(ab_seq_repeated_p(&plan, d, 8, 0, AB_SEQ_LESS, &p), "pair 4");
+	assert_true(p == 1);
+}
+
+/* A clear effect: every pair far below θ. At 8 pairs the smallest
+ * repeated p of the default plan: T = z(1/256) / z(2/256) = 1.10, and the
+ * plan's bounds scaled by 1.10 are crossed with probability 0.030 under
+ * the null. At 64 pairs P(W_64 = 0) = 2^-64 dominates. */
+static void test_repeated_p_clear(void **state)
+{
+	struct ab_seq_plan plan = default_plan();
+	double d[64], p8, p64;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 64; i++)
+		d[i] = -0.7 + 0.001 * (double)(i % 5);
+	assert_int_equal(ab_seq_repeated_p(&plan, d, 8, log(1 / 1.1), AB_SEQ_LESS, &p8), 0);
+	assert_int_equal(ab_seq_repeated_p(&plan, d, 64, log(1 / 1.1), AB_SEQ_LESS, &p64), 0);
+	printf("all pairs at ratio 0.5: repeated p %.3g at 8 pairs, %.3g at 64\n", p8, p64);
+	assert_true(p8 > 0.025 && p8 < 0.035 && p8 <= 0.05);
+	assert_true(p64 > 0 && p64 < 1e-18);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plan_from_range),
+		cmocka_unit_test(test_plan_from_looks),
+		cmocka_unit_test(test_spending),
+		cmocka_unit_test(test_exact_single_look),
+		cmocka_unit_test(test_exact_against_enumeration),
+		cmocka_unit_test(test_simulated_against_exact),
+		cmocka_unit_test(test_default_boundaries),
+		cmocka_unit_test(test_single_look),
+		cmocka_unit_test(test_interval),
+		cmocka_unit_test(test_aa_rates),
+		cmocka_unit_test(test_power),
+		cmocka_unit_test(test_spending_choice),
+		cmocka_unit_test(test_repeated_p),
+		cmocka_unit_test(test_repeated_p_clear),
+	};
+	int failed = cmocka_run_group_tests(tests, NULL, NULL);
+
+	ab_seq_cache_clear();
+	return failed;
+}
