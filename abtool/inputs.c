@@ -84,6 +84,8 @@ int ab_inputs_hash(json_t **out, char hash[65], char *const *paths)
 
 		err = walk(&w, *p, "", 0);
 		ab_sha256_final(w.sha, hex);
+		if (!err && !is_dir)  /* a file's hash is its content's, as sha256sum says */
+			err = ab_sha256_file(hex, *p);
 		if (err)
 			break;
 		json_array_append_new(*out, json_pack("{s:s, s:s, s:s, s:I, s:I}", "path", *p, "type",

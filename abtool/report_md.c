@@ -379,11 +379,13 @@ static void subset_note(FILE *f, const json_t *subset)
 		fprintf(f, "%s", i ? ", " : " Added for the scaling predicates (the base row): ");
 		md(f, json_string_value(v), MD_CODE);
 	}
+	if (json_array_size(json_object_get(subset, "added")))
+		fputc('.', f);
 	json_array_foreach(json_object_get(subset, "not_evaluated"), i, v) {
 		fprintf(f, "%s", i ? ", " : " Not evaluated (every row outside the subset): ");
 		md(f, json_string_value(v), MD_CODE);
 	}
-	fprintf(f, "\n\n");
+	fprintf(f, "%s\n\n", json_array_size(json_object_get(subset, "not_evaluated")) ? "." : "");
 }
 
 static void provenance(FILE *f, const json_t *doc)

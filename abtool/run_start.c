@@ -130,6 +130,24 @@ static int plan_rows(struct ab_plan *plan, const struct ab_experiment *exp, uint
 	return err;
 }
 
+/* What the command line changes in the plan: --pairs (checked against the
+ * rules' min_pair_wins, except in a calibration), --warmup, --row. */
+static int plan_options(struct ab_experiment *exp, const struct ab_run_options *opt)
+{
+	char source[32];
+	int err;
+
+	if (opt->pairs > 0) {
+		exp->pairs = opt->pairs;
+		snprintf(source, sizeof(source), "--pairs %d", opt->pairs);
+		if (!opt->aa && (err = ab_experiment_check_pairs(exp, source)) < 0)
+			return err;
+	}
+	if (opt->have_warmup)
+		exp->warmup = opt->warmup;
+	return ab_experiment_select_rows(exp, opt->rows, opt->nrows);
+}
+
 /* What a subset and a --warmup add to the options that reproduce a run:
  * "warmup", "rows" (the --row specs), "rows_added" (base rows a scaling
  * predicate needs) and "partial"; and the inputs' hashes. */
@@ -195,19 +213,7 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	init_common(run, exp, store, events, opt->cache_dir);
 	run->kind = opt->aa ? "calibrate" : "ab";
 	run->block_pairs = exp->pairs;
-	if (opt->pairs > 0 && !opt->aa) {
-		char source[32];
-
-		exp->pairs = opt->pairs;
-		snprintf(source, sizeof(source), "--pairs %d", opt->pairs);
-		if ((err = ab_experiment_check_pairs(exp, source)) < 0)
-			return err;
-	} else if (opt->pairs > 0) {
-		exp->pairs = opt->pairs;
-	}
-	if (opt->have_warmup)
-		exp->warmup = opt->warmup;
-	if ((err = ab_experiment_select_rows(exp, opt->rows, opt->nrows)) < 0)
+	if ((err = plan_options(exp, opt)) < 0)
 		return err;
 	if ((err = ab_revs_open(&run->revs, exp->repo, opt->candidate ? opt->candidate : exp->candidate,
 				opt->parent ? opt->parent : exp->parent, opt->parent ? 0 : exp->exact_parent)) < 0)
