@@ -325,8 +325,9 @@ int ab_template_check(const char *tmpl, const struct ab_experiment *exp,
  * Restrict `exp` to the rows that `specs` (n strings NAME=VALUE, as --row
  * gives them) select: the values given for one parameter OR together,
  * different parameters AND. Rows a scaling predicate needs (the base row
- * of the scaling parameter, with the same other values) are added, and
- * named in exp->subset_added. Sets exp->row_subset and exp->subset_specs
+ * of a selected row that a rule with a scaling predicate selects: the
+ * smallest value of the scaling parameter, the same other values) are
+ * added, and named in exp->subset_added. Sets exp->row_subset and exp->subset_specs
  * (owned by exp). n == 0 leaves `exp` as it is. Errors: AB_EINVALID for a
  * malformed spec, an unknown parameter or a value not in the matrix (the
  * message names what the matrix offers).

@@ -114,14 +114,16 @@ static int parse_specs(struct ab_selector *sel, const struct ab_experiment *exp,
 	return err;
 }
 
-/* Whether any rule has a scaling predicate (its rows need the base row). */
-static int rules_scale(const struct ab_experiment *exp)
+/* Whether a rule with a scaling predicate selects row `row` (it then
+ * needs the row's base row). */
+static int row_scales(const struct ab_experiment *exp, size_t row)
 {
 	size_t i;
 
 	for (i = 0; i < exp->nrules; i++)
-		if (!isnan(exp->rules[i].min_scaling_parent) || !isnan(exp->rules[i].min_scaling_candidate) ||
-		    !isnan(exp->rules[i].scaling_not_worse))
+		if ((!isnan(exp->rules[i].min_scaling_parent) || !isnan(exp->rules[i].min_scaling_candidate) ||
+		     !isnan(exp->rules[i].scaling_not_worse)) &&
+		    ab_selector_match(&exp->rules[i].where, exp, row))
 			return 1;
 	return 0;
 }
@@ -140,8 +142,8 @@ int ab_experiment_select_rows(struct ab_experiment *exp, const char *const *spec
 		mask = ab_xcalloc(nrows, 1);
 		for (r = 0; r < nrows; r++)
 			mask[r] = (uint8_t)ab_selector_match(&sel, exp, r);
-		for (r = 0; r < nrows && rules_scale(exp); r++) {
-			long base = mask[r] == 1 ? ab_experiment_scaling_base(exp, r) : -1;
+		for (r = 0; r < nrows; r++) {
+			long base = mask[r] == 1 && row_scales(exp, r) ? ab_experiment_scaling_base(exp, r) : -1;
 			char *label = ab_xstrdup(""), *next;
 
 			if (base < 0 || mask[base]) {

@@ -750,6 +750,14 @@ static void test_inputs_hooks_rows(void **state)
 	assert_null(e.subset_added[1]);
 	assert_int_equal(ab_experiment_scaling_base(&e, 3), 0);
 	ab_experiment_release(&e);
+	/* lanes=2: no rule with a scaling predicate selects it, so no base row is added */
+	load_ok(&e, LANES "scaling: {parameter: lanes, work: total}\n"
+		"accept:\n  - {name: s, where: {lanes: 4}, scaling_not_worse: 10%}\n"
+		"  - {name: r, where: {lanes: 2}, no_regression: 5%}\n");
+	assert_int_equal(ab_experiment_select_rows(&e, two, 1), 0);
+	assert_int_equal(ab_experiment_row_selected(&e, 0), 0);
+	assert_null(e.subset_added);
+	ab_experiment_release(&e);
 	/* without a scaling predicate nothing is added; one parameter's values OR */
 	load_ok(&e, LANES);
 	assert_int_equal(ab_experiment_select_rows(&e, two, 2), 0);
