@@ -110,6 +110,8 @@ struct ab_rule_result {
 	char *detail;             /* one line for the whole rule (new) */
 	struct ab_rule_row *rows; /* the rows the rule selects, in row order */
 	size_t nrows;
+	int not_evaluated;        /* a subset run (--row) measured none of its rows: outcome
+	                             inconclusive, and no part of the verdict */
 };
 
 struct ab_analysis {

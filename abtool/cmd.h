@@ -240,7 +240,8 @@ enum cmd_group {
 	CMD_OWN,        /* the command's own option: cmd_args.own handles it */
 	CMD_REVISIONS,  /* --candidate, --parent: into cmd_args.run */
 	CMD_PINS,       /* --dependency, --overlay-from: into cmd_args.pins, cmd_args.run */
-	CMD_PLAN,       /* --pairs, --seed: into cmd_args.run */
+	CMD_PLAN,       /* --pairs, --seed, --warmup: into cmd_args.run */
+	CMD_ROWS,       /* --row NAME=VALUE (run, check, calibrate): into cmd_args.run.rows */
 	CMD_STORE,      /* --store: cmd_args.store */
 	CMD_OUTPUTS,    /* --json ... --junit, --inconclusive, --quiet, --verbose: cmd_args.out */
 	CMD_FORMAT,     /* --format, --output (report, export): cmd_args.format, .output */
@@ -272,11 +273,19 @@ struct cmd_option {
 	{"overlay-from", 0, "REV", "take the overlay's paths from REV (candidate, parent or a "       \
 	 "revspec) instead of overlay.from", NULL, CMD_PINS, 'O', 0, 0}
 
-/* --pairs from `min_pairs` to 100000 (run 1, calibrate 5), --seed >= 0. */
+/* --pairs from `min_pairs` to 100000 (run 1, calibrate 5), --seed >= 0, --warmup 0 to 1000. */
 #define CMD_PLAN_OPTIONS(min_pairs, pairs_help, pairs_default)                                    \
 	{"pairs", 0, "N", pairs_help, pairs_default, CMD_PLAN, 'p', (min_pairs), 100000},          \
 	{"seed", 0, "N", "the plan's seed (a non-negative integer); the same seed gives the same "    \
-	 "order of samples", "a random seed, stored", CMD_PLAN, 's', 0, INT64_MAX}
+	 "order of samples", "a random seed, stored", CMD_PLAN, 's', 0, INT64_MAX},                 \
+	{"warmup", 0, "N", "warmup pairs per row instead of the file's warmup: (never analysed)",     \
+	 NULL, CMD_PLAN, 'w', 0, 1000}
+
+/* --row NAME=VALUE: measure a subset of the matrix (repeatable; values of one parameter
+ * OR together, different parameters AND). */
+#define CMD_ROW_OPTION                                                                            \
+	{"row", 0, "NAME=VALUE", "only the matrix rows with this value (repeatable: one parameter's " \
+	 "values OR, different parameters AND); a partial run", NULL, CMD_ROWS, 'r', 0, 0}
 
 #define CMD_STORE_OPTION                                                                          \
 	{"store", 0, "DB", "the store file", "$ABTOOL_STORE, else .git/abtool/abtool.db",             \

@@ -17,6 +17,7 @@ const struct cmd_option cmd_calibrate_options[] = {
 	CMD_REVISION_OPTIONS,
 	CMD_PLAN_OPTIONS(5, "pairs per row", "4 x the experiment's pairs, four blocks"),
 	CMD_PIN_OPTIONS,  /* both sides are built at the pinned parent */
+	CMD_ROW_OPTION,
 	CMD_STORE_OPTION,
 	CMD_HELP_OPTION,
 	CMD_OUTPUT_OPTIONS('q', 'v'),

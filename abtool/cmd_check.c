@@ -118,6 +118,7 @@ const struct cmd_option cmd_check_options[] = {
 	CMD_HELP_OPTION,
 	CMD_REVISION_OPTIONS,
 	CMD_PIN_OPTIONS,
+	CMD_ROW_OPTION,
 	CMD_OPTIONS_END,
 };
 
@@ -128,7 +129,7 @@ int cmd_check(int argc, char **argv)
 	struct ab_revs *revs = &run.revs;
 	struct cmd_args args;
 	const struct ab_run_options *opt = &args.run;
-	size_t nrows, r, i;
+	size_t nrows, r, i, measured;
 	int err, rc = 0, stop;
 
 	memset(&run, 0, sizeof(run));
@@ -146,6 +147,10 @@ int cmd_check(int argc, char **argv)
 		rc = cmd_fail(err);
 		ab_experiment_release(&exp);
 		goto out_pins;
+	}
+	if ((err = ab_experiment_select_rows(&exp, opt->rows, opt->nrows)) < 0) {
+		rc = cmd_fail(err);
+		goto out;
 	}
 	run.exp = &exp;
 	if ((err = ab_revs_open(revs, exp.repo, opt->candidate ? opt->candidate : exp.candidate,
@@ -167,27 +172,42 @@ int cmd_check(int argc, char **argv)
 	if (revs->parent_descends)
 		cmd_warn_swapped(revs);
 	print_inputs(&run);
-	printf("rows      %zu:", nrows);
-	for (r = 0; r < nrows; r++) {
-		char *label = ab_row_label(&exp, r);
-		printf("%s %s", r ? "," : "", label);
+	for (r = 0, measured = 0; r < nrows; r++)
+		measured += (size_t)ab_experiment_row_selected(&exp, r);
+	if (exp.row_subset)
+		printf("rows      %zu of %zu (--row, a partial run):", measured, nrows);
+	else
+		printf("rows      %zu:", nrows);
+	for (r = 0, i = 0; r < nrows; r++) {
+		char *label;
+		if (!ab_experiment_row_selected(&exp, r))
+			continue;
+		label = ab_row_label(&exp, r);
+		printf("%s %s", i++ ? "," : "", label);
 		free(label);
 	}
-	printf("\nplan      %zu samples: %d pairs and %d warmup pair%s per row, metric %s\n",
-	       nrows * 2 * (size_t)(exp.pairs + exp.warmup), exp.pairs, exp.warmup,
+	printf("\n");
+	for (i = 0; exp.subset_added && exp.subset_added[i]; i++)
+		printf("added     %s: the base row a scaling predicate needs\n", exp.subset_added[i]);
+	printf("plan      %zu samples: %d pairs and %d warmup pair%s per row, metric %s\n",
+	       measured * 2 * (size_t)(exp.pairs + exp.warmup), exp.pairs, exp.warmup,
 	       exp.warmup == 1 ? "" : "s", exp.metric);
 	for (i = 0; i < exp.nrules; i++) {
-		size_t n = 0;
+		size_t n = 0, outside = 0;
 		printf("rule      %s:", exp.rules[i].name);
 		for (r = 0; r < nrows; r++) {
 			char *label;
 			if (!ab_selector_match(&exp.rules[i].where, &exp, r))
 				continue;
+			if (!ab_experiment_row_selected(&exp, r)) {
+				outside++;
+				continue;
+			}
 			label = ab_row_label(&exp, r);
 			printf("%s %s", n++ ? "," : "", label);
 			free(label);
 		}
-		printf("\n");
+		printf("%s\n", !n && outside ? " not evaluated: every row it selects is outside the subset" : "");
 	}
 	if (!exp.nrules)
 		printf("rules     none: the verdict will be inconclusive\n");

@@ -11,6 +11,25 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A subset run (--row): which rows it measures, and the base rows added
+ * for the scaling predicates. */
+static void print_subset(const struct ab_experiment *exp)
+{
+	size_t r, nrows = ab_experiment_nrows(exp), n = 0;
+	char *const *s;
+
+	if (!exp || !exp->row_subset)
+		return;
+	for (r = 0; r < nrows; r++)
+		n += (size_t)ab_experiment_row_selected(exp, r);
+	fprintf(stderr, "abtool: a partial run of %zu of %zu rows (", n, nrows);
+	for (s = exp->subset_specs; s && *s; s++)
+		fprintf(stderr, "%s--row %s", s == exp->subset_specs ? "" : ", ", *s);
+	fprintf(stderr, "): it sets no design's standing\n");
+	for (s = exp->subset_added; s && *s; s++)
+		fprintf(stderr, "abtool: row %s is added: a scaling predicate needs it as the base row\n", *s);
+}
+
 int cmd_measure(struct cmd_measure *m)
 {
 	struct cmd_output *out = &m->args->out;
@@ -42,6 +61,8 @@ int cmd_measure(struct cmd_measure *m)
 		       : ab_run_start(&m->run, &m->exp, m->store, &m->args->run, &events);
 	if (err == 0 && m->started)
 		err = m->started(m);
+	if (err == 0 && !out->quiet)
+		print_subset(m->run.exp);
 	if (err == 0)
 		err = ab_run_samples(&m->run);
 	rc = cmd_finish_run(out, &m->run, err, &analysis, &doc);

@@ -67,10 +67,33 @@ static int plan(struct cmd_args *a, const struct cmd_option *o, const char *arg)
 		a->run.pairs = (int)v;
 		return CMD_GO_ON;
 	}
+	if (o->code == 'w') {
+		if (ab_parse_int64(&v, arg) < 0 || v < o->min || v > o->max)
+			return cmd_usage(a->cmd, "--warmup: expected an integer from %lld to %lld, got '%s'",
+					 o->min, o->max, arg);
+		a->run.have_warmup = 1;
+		a->run.warmup = (int)v;
+		return CMD_GO_ON;
+	}
 	if (ab_parse_int64(&v, arg) < 0 || v < o->min)
 		return cmd_usage(a->cmd, "--seed: expected a non-negative integer, got '%s'", arg);
 	a->run.have_seed = 1;
 	a->run.seed = (uint64_t)v;
+	return CMD_GO_ON;
+}
+
+/* CMD_ROWS: --row NAME=VALUE, checked against the matrix when the
+ * experiment is loaded (ab_experiment_select_rows). */
+static int rows(struct cmd_args *a, const struct cmd_option *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+
+	(void)o;
+	if (!eq || eq == arg)
+		return cmd_usage(a->cmd, "--row: expected NAME=VALUE (a matrix parameter and one of its "
+				 "values, e.g. lanes=8), got '%s'", arg);
+	a->run.rows = ab_xrealloc(a->run.rows, (a->run.nrows + 1) * sizeof(*a->run.rows));
+	a->run.rows[a->run.nrows++] = arg;
 	return CMD_GO_ON;
 }
 
@@ -130,6 +153,7 @@ static int own_option(struct cmd_args *a, const struct cmd_option *o, const char
 /* The handler of each group, by enum cmd_group. */
 static int (*const handlers[])(struct cmd_args *, const struct cmd_option *, const char *) = {
 	[CMD_OWN] = own_option, [CMD_REVISIONS] = revisions, [CMD_PINS] = pins, [CMD_PLAN] = plan,
+	[CMD_ROWS] = rows,
 	[CMD_STORE] = store, [CMD_OUTPUTS] = outputs, [CMD_FORMAT] = format, [CMD_HELP] = help,
 };
 
@@ -216,4 +240,7 @@ void cmd_args_release(struct cmd_args *args)
 	memset(&args->pins, 0, sizeof(args->pins));
 	args->run.dep_pins = NULL;
 	args->run.ndep_pins = 0;
+	free(args->run.rows);
+	args->run.rows = NULL;
+	args->run.nrows = 0;
 }

@@ -22,9 +22,9 @@ static void print_memory(struct ab_store *store, const struct ab_run *run)
 	size_t i;
 
 	if (ab_store_same_comparison(store, run->exp->hash, run->revs.parent_hex, run->revs.candidate_hex,
-				     run->meta.id, &earlier) == 0 && json_array_size(earlier)) {
-		fprintf(stderr, "abtool: this comparison (same experiment file and commits) was run %zu "
-			"time%s before:", json_array_size(earlier), json_array_size(earlier) == 1 ? "" : "s");
+				     run->inputs_hash, run->meta.id, &earlier) == 0 && json_array_size(earlier)) {
+		fprintf(stderr, "abtool: this comparison (same experiment file, commits%s) was run %zu "
+			"time%s before:", run->inputs ? " and inputs" : "", json_array_size(earlier), json_array_size(earlier) == 1 ? "" : "s");
 		json_array_foreach(earlier, i, e)
 			fprintf(stderr, "%s run %lld %s", i ? "," : "",
 				(long long)json_integer_value(json_object_get(e, "id")),
@@ -170,6 +170,7 @@ const struct cmd_option cmd_run_options[] = {
 	{"design", 0, "NAME", "the design the run is recorded under instead of the file's design: (a "
 	 "gate's pull request or branch)", NULL, CMD_OWN, 'D', 0, 0},
 	CMD_PIN_OPTIONS,
+	CMD_ROW_OPTION,
 	CMD_HELP_OPTION,
 	CMD_OUTPUT_OPTIONS('q', 'v'),
 	CMD_OPTIONS_END,

@@ -343,7 +343,8 @@ int cmd_show(int argc, char **argv)
 	}
 	run = json_object_get(doc, "run");
 	if ((err = ab_store_same_comparison(store, str(json_object_get(doc, "experiment"), "hash"),
-					    str(run, "parent_oid"), str(run, "candidate_oid"), id, &same)) < 0) {
+					    str(run, "parent_oid"), str(run, "candidate_oid"),
+					    str(json_object_get(run, "options"), "inputs_hash"), id, &same)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}

@@ -122,6 +122,35 @@ static int h_artifacts(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *
 	return err;
 }
 
+/* inputs: [PATH, ...]: files or folders the benchmark reads from outside
+ * the trees, relative to the experiment file's folder or absolute (their
+ * existence is checked when a run hashes them). */
+static int h_inputs(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+{
+	struct ab_experiment *exp = c->exp;
+	size_t n, i, save;
+	char *p = NULL;
+	int err = 0;
+
+	(void)field;
+	if (!v || v->type != YAML_SEQUENCE_NODE)
+		return cfg_fail(c, k->start_mark, "expected a list of paths (files or folders)");
+	n = cfg_nitems(v);
+	exp->inputs = ab_xcalloc(n + 1, sizeof(*exp->inputs));
+	for (i = 0; i < n && !err; i++) {
+		yaml_node_t *item = cfg_node(c, v->data.sequence.items.start[i]);
+
+		save = cfg_path_index(c, i);
+		err = cfg_get_string(c, item->start_mark, item, 0, &p);
+		if (!err)
+			exp->inputs[exp->ninputs++] = ab_path_absolute(exp->dir, p);
+		free(p);
+		p = NULL;
+		cfg_path_pop(c, save);
+	}
+	return err;
+}
+
 static int get_command(struct ctx *c, yaml_node_t *k, yaml_node_t *v, struct ab_command *out)
 {
 	size_t n, i, save;
@@ -947,6 +976,9 @@ static const struct key_handler top_keys[] = {
 	EXP_KEY(checksum, h_checksum),
 	EXP_KEY(matrix, h_matrix),
 	EXP_KEY(benchmark, h_benchmark),
+	EXP_KEY(prepare, h_benchmark),
+	EXP_KEY(cleanup, h_benchmark),
+	EXP_KEY(inputs, h_inputs),
 	EXP_KEY(metrics, h_metrics),
 	EXP_KEY(metric, cfg_h_metric),
 	{ "scaling", h_scaling, 0 },

@@ -151,6 +151,12 @@ void ab_experiment_release(struct ab_experiment *exp)
 	ab_command_release(&exp->build);
 	ab_strv_free(exp->artifacts);
 	ab_command_release(&exp->benchmark);
+	ab_command_release(&exp->prepare);
+	ab_command_release(&exp->cleanup);
+	ab_strv_free(exp->inputs);
+	free(exp->row_subset);
+	ab_strv_free(exp->subset_specs);
+	ab_strv_free(exp->subset_added);
 	free(exp->workdir);
 	ab_strv_free(exp->env);
 	free(exp->checksum.arg);

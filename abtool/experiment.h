@@ -189,6 +189,14 @@ struct ab_experiment {
 	char **env;                   /* NULL-terminated "NAME=value" set for builds and samples */
 	size_t nenv;
 	struct ab_checksum checksum;
+	/* `prepare:` and `cleanup:`: run before and after every sample (warmups too) in the
+	 * sample's folder with its environment and the row's placeholders, outside the timed
+	 * window; either may be empty (no hook) */
+	struct ab_command prepare, cleanup;
+	/* `inputs:` files or folders outside the trees that the benchmark reads: absolute
+	 * paths (given relative to the file's folder, or absolute), NULL-terminated, or NULL */
+	char **inputs;
+	size_t ninputs;
 
 	/* Matrix and metrics */
 	struct ab_param *matrix;      /* may be empty: one row without parameters */
@@ -235,6 +243,12 @@ struct ab_experiment {
 	json_t *environment_require;  /* {key: typed value} for ab_env_check_requirements, or NULL */
 	char **environment_commands;  /* shell commands whose output joins the fingerprint, or NULL */
 	int64_t environment_commands_timeout_ms;  /* per command, default 30000 (30s) */
+
+	/* A subset of the matrix (run, check, calibrate --row; ab_experiment_select_rows) */
+	uint8_t *row_subset;          /* nrows flags, 1 for a row the run measures; NULL: every row */
+	char **subset_specs;          /* the --row NAME=VALUE selections as given (NULL-terminated) */
+	char **subset_added;          /* labels of rows added because a scaling predicate needs
+	                                 them (the base rows), NULL-terminated, or NULL */
 
 	/* Marks for semantic errors found by later stages: the keys, or 0
 	 * when the key is absent */
@@ -306,6 +320,27 @@ int ab_values_equal(const char *a, const char *b);
  * first unknown one (pointing into tmpl). */
 int ab_template_check(const char *tmpl, const struct ab_experiment *exp,
 		      const char **bad, size_t *badlen);
+
+/*
+ * Restrict `exp` to the rows that `specs` (n strings NAME=VALUE, as --row
+ * gives them) select: the values given for one parameter OR together,
+ * different parameters AND. Rows a scaling predicate needs (the base row
+ * of a selected row that a rule with a scaling predicate selects: the
+ * smallest value of the scaling parameter, the same other values) are
+ * added, and named in exp->subset_added. Sets exp->row_subset and exp->subset_specs
+ * (owned by exp). n == 0 leaves `exp` as it is. Errors: AB_EINVALID for a
+ * malformed spec, an unknown parameter or a value not in the matrix (the
+ * message names what the matrix offers).
+ */
+int ab_experiment_select_rows(struct ab_experiment *exp, const char *const *specs, size_t n);
+
+/* 1 when row `row` is measured: there is no subset, or it is in it. */
+int ab_experiment_row_selected(const struct ab_experiment *exp, size_t row);
+
+/* The row with the smallest value of the scaling parameter and the same
+ * values of every other parameter as `row` (the base row of the scaling
+ * predicates), or -1 when the experiment has no scaling. */
+long ab_experiment_scaling_base(const struct ab_experiment *exp, size_t row);
 
 /* Free what rule `r` owns (not `r` itself). */
 void ab_rule_release(struct ab_rule *r);

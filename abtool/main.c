@@ -8,21 +8,21 @@
 
 const struct ab_command_entry ab_commands[] = {
 	{"run", cmd_run,
-	 "EXP.yaml [--candidate REV] [--parent REV] [--pairs N] [--seed N] [--store DB]\n"
-	 "                  [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV]\n"
+	 "EXP.yaml [--candidate REV] [--parent REV] [--pairs N] [--seed N] [--warmup N] [--store DB]\n"
+	 "                  [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV] [--row NAME=VALUE]\n"
 	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
 	 "                  [--inconclusive=reject|accept] [--design NAME] [--new-evidence TEXT] [--quiet] [--verbose]",
 	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict", cmd_run_options},
 	{"check", cmd_check, "EXP.yaml [--candidate REV] [--parent REV] [--dependency NAME=PARENT..CANDIDATE]\n"
-	 "                  [--overlay-from REV] [--store DB]",
+	 "                  [--overlay-from REV] [--row NAME=VALUE] [--store DB]",
 	 "validate an experiment file and show its plan and the rows each rule selects", cmd_check_options},
 	{"analyze", cmd_analyze,
 	 "FILE [--accept RULES.yaml] [--metric NAME] [--unit U] [--better lower|higher]\n"
 	 "                  [--json F] [--md F] [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept]",
 	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV)", cmd_analyze_options},
 	{"calibrate", cmd_calibrate,
-	 "EXP.yaml [--pairs N] [--seed N] [--candidate REV] [--parent REV] [--store DB]\n"
-	 "                  [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV]\n"
+	 "EXP.yaml [--pairs N] [--seed N] [--warmup N] [--candidate REV] [--parent REV] [--store DB]\n"
+	 "                  [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV] [--row NAME=VALUE]\n"
 	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F] [--quiet] [--verbose]",
 	 "A/A on the parent built twice: the noise floor, false-outcome rates, pairs needed", cmd_calibrate_options},
 	{"resume", cmd_resume, "RUN [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"

@@ -40,6 +40,10 @@ struct ab_report_input {
 	json_t *overlay;               /* {from, source, paths: [{path, type, oid}]} or NULL */
 	json_t *dependencies;          /* [{name, repo, path, env, exact_parent, parent {oid, subject},
 	                                    candidate {oid, subject}}] or NULL */
+	const json_t *inputs;          /* `inputs:` as hashed ([{path, type, sha256, bytes, files}],
+	                                  ab_inputs_hash) with their identity `inputs_hash`, or NULL;
+	                                  the "subset" member comes from exp->subset_specs */
+	const char *inputs_hash;
 	/* What a finished run adds to the warnings, beyond the analysis's
 	 * (ab_run_finish; zero for analyze): */
 	const json_t *host_now;        /* the fingerprint at the finish, or NULL: each of its

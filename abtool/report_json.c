@@ -249,6 +249,25 @@ static void run_warnings(json_t *w, const struct ab_report_input *in, const char
 			"comparison in disguise (did the change reach the build?)"));
 }
 
+/* A subset run's "subset" member: the --row specs, the rows added for the
+ * scaling predicates, the rules not evaluated (new reference). */
+static json_t *subset_json(const struct ab_experiment *exp, const struct ab_analysis *a)
+{
+	json_t *rows = json_array(), *added = json_array(), *skipped = json_array();
+	char *const *s;
+	size_t i;
+
+	for (s = exp->subset_specs; s && *s; s++)
+		json_array_append_new(rows, json_string(*s));
+	for (s = exp->subset_added; s && *s; s++)
+		json_array_append_new(added, json_string(*s));
+	for (i = 0; a->rules && i < exp->nrules; i++)
+		if (a->rules[i].not_evaluated)
+			json_array_append_new(skipped, json_string(exp->rules[i].name));
+	return json_pack("{s:o, s:o, s:o, s:b}", "rows", rows, "added", added, "not_evaluated", skipped,
+			 "partial", 1);
+}
+
 json_t *ab_report_document(const struct ab_report_input *in)
 {
 	const struct ab_experiment *exp = in->exp;
@@ -299,6 +318,11 @@ json_t *ab_report_document(const struct ab_report_input *in)
 		}
 		json_object_set_new(doc, "dependencies", deps);
 	}
+	if (in->inputs)
+		json_object_set_new(doc, "inputs", json_pack("{s:s, s:O}", "sha256",
+			in->inputs_hash ? in->inputs_hash : "", "paths", in->inputs));
+	if (exp->subset_specs)
+		json_object_set_new(doc, "subset", subset_json(exp, a));
 	json_object_set_new(doc, "builds", in->builds ? json_incref(in->builds) : json_array());
 	if (in->identity)
 		json_object_set_new(doc, "compiler_identity", json_string(in->identity));

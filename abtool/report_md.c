@@ -345,6 +345,49 @@ static void dependency_rows(FILE *f, const json_t *deps)
 	}
 }
 
+/* The inputs outside the trees: one line each, the same on both sides. */
+static void input_rows(FILE *f, const json_t *inputs)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(json_object_get(inputs, "paths"), i, p) {
+		fprintf(f, "| input ");
+		md(f, ab_report_str(p, "path"), MD_CODE | MD_CELL);
+		fprintf(f, " (%s, %lld bytes) SHA-256 | ", ab_report_str(p, "type"),
+			(long long)json_integer_value(json_object_get(p, "bytes")));
+		md_short(f, ab_report_str(p, "sha256"), 12, MD_CODE | MD_CELL);
+		fprintf(f, "… | same |\n");
+	}
+}
+
+/* A partial run (--row): what was measured, added, and not evaluated. */
+static void subset_note(FILE *f, const json_t *subset)
+{
+	size_t i;
+	json_t *v;
+
+	if (!json_is_object(subset))
+		return;
+	fprintf(f, "**Partial run**: only the rows selected by");
+	json_array_foreach(json_object_get(subset, "rows"), i, v) {
+		fprintf(f, "%s --row ", i ? "," : "");
+		md(f, json_string_value(v), MD_CODE);
+	}
+	fprintf(f, " were measured; it sets no design's standing.");
+	json_array_foreach(json_object_get(subset, "added"), i, v) {
+		fprintf(f, "%s", i ? ", " : " Added for the scaling predicates (the base row): ");
+		md(f, json_string_value(v), MD_CODE);
+	}
+	if (json_array_size(json_object_get(subset, "added")))
+		fputc('.', f);
+	json_array_foreach(json_object_get(subset, "not_evaluated"), i, v) {
+		fprintf(f, "%s", i ? ", " : " Not evaluated (every row outside the subset): ");
+		md(f, json_string_value(v), MD_CODE);
+	}
+	fprintf(f, "%s\n\n", json_array_size(json_object_get(subset, "not_evaluated")) ? "." : "");
+}
+
 static void provenance(FILE *f, const json_t *doc)
 {
 	const json_t *par = json_object_get(doc, "parent"), *cand = json_object_get(doc, "candidate");
@@ -388,9 +431,11 @@ static void provenance(FILE *f, const json_t *doc)
 	}
 	overlay_rows(f, json_object_get(doc, "overlay"));
 	dependency_rows(f, json_object_get(doc, "dependencies"));
+	input_rows(f, json_object_get(doc, "inputs"));
 	fprintf(f, "| benchmark | ");
 	md(f, ab_report_str(doc, "benchmark"), MD_CODE | MD_CELL);
 	fprintf(f, " | same |\n\n");
+	subset_note(f, json_object_get(doc, "subset"));
 	if (json_is_object(json_object_get(doc, "overlay")) &&
 	    strcmp(ab_report_str(json_object_get(doc, "overlay"), "from"), "parent")) {
 		fprintf(f, "The parent ran with an overlay: the paths above were taken from ");

@@ -479,6 +479,21 @@ static char *row_head(const struct ab_analysis *a, size_t row, size_t metric)
 	return out;
 }
 
+/* Whether a rule selects rows of the matrix, all of them outside the run's subset. */
+static int selects_outside_subset(const struct ab_rule *rule, const struct ab_experiment *exp)
+{
+	size_t r, nrows = ab_experiment_nrows(exp), n = 0;
+
+	for (r = 0; r < nrows; r++) {
+		if (!ab_selector_match(&rule->where, exp, r))
+			continue;
+		if (ab_experiment_row_selected(exp, r))
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
 static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule,
 			  struct ab_analysis *a)
 {
@@ -536,6 +551,9 @@ static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule
 				end = stpcpy(end, "; ");
 			end = stpcpy(end, res->rows[i].detail);
 		}
+	} else if (exp->row_subset && selects_outside_subset(rule, exp)) {
+		res->not_evaluated = 1;
+		res->detail = ab_xstrdup("not evaluated: every row it selects is outside the subset (--row)");
 	} else {
 		res->detail = ab_xstrdup("selects no row: inconclusive");
 	}
@@ -548,6 +566,7 @@ void ab_rules_evaluate(struct ab_analysis *a, char *const *integrity, char *cons
 	char *const *reason;
 	size_t i, r;
 	int invalid = 0, failed = 0, inconclusive = 0;
+	size_t evaluated = 0;
 
 	/* Integrity first: no speed claim is made from a wrong or broken side. */
 	for (reason = integrity; reason && *reason; reason++, invalid = 1)
@@ -590,17 +609,25 @@ void ab_rules_evaluate(struct ab_analysis *a, char *const *integrity, char *cons
 	a->rules = ab_xcalloc(exp->nrules ? exp->nrules : 1, sizeof(*a->rules));
 	for (i = 0; i < exp->nrules; i++) {
 		evaluate_rule(&a->rules[i], &exp->rules[i], a);
+		if (a->rules[i].not_evaluated)
+			continue;  /* a subset run decides on the rules it measured */
+		evaluated++;
 		failed |= a->rules[i].outcome == AB_FAIL;
 		inconclusive |= a->rules[i].outcome == AB_INCONCLUSIVE;
 	}
 	if (!invalid) {
 		for (i = 0; i < exp->nrules; i++)
-			if (a->rules[i].outcome == (failed ? AB_FAIL : AB_INCONCLUSIVE))
+			if (!a->rules[i].not_evaluated &&
+			    a->rules[i].outcome == (failed ? AB_FAIL : AB_INCONCLUSIVE))
 				ab_strv_push(&a->reasons, ab_xasprintf("%s: %s", exp->rules[i].name,
 								       a->rules[i].detail));
 		if (!exp->nrules) {
 			ab_strv_push(&a->reasons, ab_xstrdup("no acceptance rules: add an 'accept:' list to the "
 							     "experiment file (or give abtool analyze --accept RULES.yaml)"));
+			inconclusive = 1;
+		} else if (!evaluated) {
+			ab_strv_push(&a->reasons, ab_xstrdup("no rule selects a row of the subset (--row): "
+							     "nothing was evaluated"));
 			inconclusive = 1;
 		}
 	}

@@ -47,6 +47,7 @@ void ab_run_release(struct ab_run *run)
 		ab_revs_release(&run->deps[i]);
 	free(run->deps);
 	json_decref(run->overlay);
+	json_decref(run->inputs);
 	ab_build_release(&run->builds[0]);
 	ab_build_release(&run->builds[1]);
 	ab_strv_free(run->integrity);

@@ -69,6 +69,9 @@ struct ab_run {
 	int resumed;                      /* this process resumed the run */
 	int dirty;                        /* the user's work tree had uncommitted changes at the start */
 	int stopped_early;                /* a failed sample or checksum mismatch stopped the samples */
+	json_t *inputs;                   /* `inputs:` as hashed at the start (ab_inputs_hash), or NULL */
+	char inputs_hash[65];             /* their identity, "" without inputs */
+	char inputs_stamp[65];            /* their sizes and modification times at the start */
 };
 
 /* A dependency's revisions named on the command line (`run --dependency
@@ -99,6 +102,11 @@ struct ab_run_options {
 	size_t ndep_pins;
 	const char *overlay_from;  /* overrides overlay.from (candidate, parent or a revspec),
 	                              or NULL */
+	int have_warmup;           /* --warmup given: `warmup` overrides the file's warmup */
+	int warmup;
+	const char **rows;         /* --row NAME=VALUE selections (borrowed strings; the array is
+	                              cmd_args'), or NULL: every row */
+	size_t nrows;
 };
 
 /*
@@ -203,6 +211,20 @@ int ab_run_resolve_deps(struct ab_run *run, const json_t *stored, const struct a
  * when the run started, so that a moved branch does not change a run
  * (run_inputs.c). */
 int ab_run_resolve_overlay(struct ab_run *run, const char *from, const char *source_hex);
+
+/* Hash the experiment's `inputs:` into run->inputs, inputs_hash and
+ * inputs_stamp (nothing without inputs). `stored` (a resume: the run's
+ * stored hashes, borrowed; NULL for a new run) must match them, or the
+ * resume is refused with AB_EINVALID naming the changed input. Errors of
+ * ab_inputs_hash (run_inputs.c). */
+int ab_run_hash_inputs(struct ab_run *run, const json_t *stored);
+
+/* Whether the inputs still have the sizes and modification times they had
+ * at the start (1), or changed (0: the reason is added to run->integrity,
+ * which makes the run invalid; `when` says around which sample, e.g.
+ * "before sample 12"). A check that fails to stat counts as a change
+ * (run_inputs.c). */
+int ab_run_inputs_unchanged(struct ab_run *run, const char *when);
 
 /* The dependencies as the report and the store record them (new;
  * run_inputs.c). */

@@ -4,6 +4,7 @@
 #include "measure.h"
 #include "env.h"
 #include "error.h"
+#include "inputs.h"
 #include "jsontext.h"
 #include "report.h"
 #include "rules.h"
@@ -79,6 +80,25 @@ static char *reproduce_command(const struct ab_run *run)
 			out = with;
 		}
 	}
+	{
+		/* a subset and a warmup other than the file's */
+		const json_t *v;
+		size_t i;
+
+		if (json_is_integer(json_object_get(run->options, "warmup"))) {
+			char *with = ab_xasprintf("%s --warmup %d", out, run->exp->warmup);
+			free(out);
+			out = with;
+		}
+		json_array_foreach(json_object_get(run->options, "rows"), i, v) {
+			char *quoted = ab_shell_quote(json_string_value(v) ? json_string_value(v) : "", 0);
+			char *with = ab_xasprintf("%s --row %s", out, quoted);
+
+			free(quoted);
+			free(out);
+			out = with;
+		}
+	}
 	if (json_is_string(json_object_get(run->options, "design"))) {
 		char *design = ab_shell_quote(json_string_value(json_object_get(run->options, "design")), 0);
 		char *with = ab_xasprintf("%s --design %s", out, design);
@@ -118,10 +138,24 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 	}
 	if ((err = ab_run_load_samples(run)) < 0)
 		goto out_free;
+	if (run->inputs) {
+		/* the inputs' content at the end: a change that kept size and time shows here */
+		json_t *now = NULL;
+		char hash[65];
+		const char *changed;
+
+		if (ab_inputs_hash(&now, hash, exp->inputs) < 0)
+			ab_strv_push(&run->integrity, ab_xasprintf("inputs could not be hashed at the end of "
+								   "the run: %s", ab_error_last()));
+		else if ((changed = ab_inputs_changed(run->inputs, now)))
+			ab_strv_push(&run->integrity, ab_xasprintf("inputs changed during the run: %s has "
+								   "another content hash at the end", changed));
+		json_decref(now);
+	}
 	ab_analysis_run(a, exp, run->samples, run->nsamples);
 	ab_rules_evaluate(a, run->integrity, run->env_unmet);
 	if ((err = ab_store_same_comparison(run->store, exp->hash, run->revs.parent_hex,
-					    run->revs.candidate_hex, run->meta.id, &earlier)) < 0)
+					    run->revs.candidate_hex, run->inputs_hash, run->meta.id, &earlier)) < 0)
 		goto out_free;
 	for (side = 0; side < 2; side++)
 		json_array_append_new(builds, build_json(&run->builds[side], ab_side_name((enum ab_side)side),
@@ -150,6 +184,8 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 	in.reproduce = reproduce;
 	in.overlay = run->overlay;
 	in.dependencies = run->ndeps ? ab_run_deps_json(run) : NULL;
+	in.inputs = run->inputs;
+	in.inputs_hash = run->inputs_hash;
 	in.kind = run->kind;
 	in.host_now = run->host;
 	if (run->resumed) {

@@ -5,6 +5,7 @@
 #include "measure.h"
 #include "env.h"
 #include "error.h"
+#include "inputs.h"
 #include "report.h"
 #include "runner.h"
 #include "util.h"
@@ -173,4 +174,38 @@ json_t *ab_run_deps_json(const struct ab_run *run)
 			"parent_oid", r->parent_hex, "candidate_oid", r->candidate_hex));
 	}
 	return arr;
+}
+
+int ab_run_hash_inputs(struct ab_run *run, const json_t *stored)
+{
+	const char *changed;
+	int err;
+
+	if (!run->exp->ninputs)
+		return 0;
+	if ((err = ab_inputs_hash(&run->inputs, run->inputs_hash, run->exp->inputs)) < 0 ||
+	    (err = ab_inputs_stamp(run->inputs_stamp, run->exp->inputs)) < 0)
+		return err;
+	if (stored && (changed = ab_inputs_changed(stored, run->inputs)))
+		return ab_error_set(AB_EINVALID, "run %lld: the input %s changed since the run started (its "
+				    "content hash differs): samples of the old and the new content would be "
+				    "mixed; restore it, or start a new run", (long long)run->meta.id, changed);
+	return 0;
+}
+
+int ab_run_inputs_unchanged(struct ab_run *run, const char *when)
+{
+	char now[65];
+	int err;
+
+	if (!run->exp->ninputs)
+		return 1;
+	err = ab_inputs_stamp(now, run->exp->inputs);
+	if (err == 0 && !strcmp(now, run->inputs_stamp))
+		return 1;
+	ab_strv_push(&run->integrity, ab_xasprintf("inputs changed during the run (%s %s): %s",
+						   err ? "could not stat them" : "size or modification time differs",
+						   when, err ? ab_error_last() : "samples of different inputs are "
+						   "not comparable"));
+	return 0;
 }

@@ -15,26 +15,105 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Expand the benchmark command of every row once. */
-static struct ab_command *expand_rows(const struct ab_experiment *exp, size_t nrows, int *err)
+/* Expand command `tmpl` (the benchmark, prepare: or cleanup:) of every row
+ * once; an empty command stays empty. */
+static struct ab_command *expand_rows(const struct ab_experiment *exp, const struct ab_command *tmpl,
+				      size_t nrows, int *err)
 {
 	struct ab_command *cmds = ab_xcalloc(nrows, sizeof(*cmds));
 	size_t r;
 
 	*err = 0;
-	for (r = 0; r < nrows && !*err; r++)
-		*err = ab_command_expand(&cmds[r], &exp->benchmark, exp, r);
+	for (r = 0; r < nrows && !*err && (tmpl->shell || tmpl->argv); r++)
+		*err = ab_command_expand(&cmds[r], tmpl, exp, r);
 	return cmds;
 }
 
-static int run_one(struct ab_run *run, struct ab_sample *s, const struct ab_command *cmd,
+/* Every metric of a sample that produced none: unavailable (NAN). */
+static void metrics_unavailable(struct ab_sample *s, size_t nmetrics)
+{
+	size_t i;
+
+	if (s->metrics)
+		return;
+	s->nmetrics = nmetrics;
+	s->metrics = ab_xmalloc((nmetrics ? nmetrics : 1) * sizeof(double));
+	for (i = 0; i < nmetrics; i++)
+		s->metrics[i] = NAN;
+}
+
+/* The last `cap` bytes of captured output, as a new string. */
+static char *output_tail(const struct ab_output *o, size_t cap)
+{
+	size_t n = o->data ? o->len : 0;
+
+	return ab_xstrndup(n > cap ? o->data + n - cap : (o->data ? o->data : ""), n > cap ? cap : n);
+}
+
+/* The most of a failed hook's output a sample keeps. */
+#define HOOK_OUTPUT_TAIL 4096
+
+/*
+ * Run hook `cmd` (`what`: "prepare" or "cleanup", expanded for the row;
+ * nothing when empty) for sample `s`, in the sample's folder with its
+ * environment, outside the timed window. Returns 0 when it succeeded (or
+ * there is none); 1 when it failed, recorded in `s` (its own message and
+ * the tail of its output) unless `s` failed already; or a runner error.
+ */
+static int run_hook(struct ab_run *run, struct ab_sample *s, const char *what,
+		    const struct ab_command *cmd, const char *cwd, char *const *env)
+{
+	struct ab_runner_spec spec;
+	struct ab_runner_result r;
+	char why[256];
+	int err;
+
+	if (!cmd->shell && !cmd->argv)
+		return 0;
+	memset(&spec, 0, sizeof(spec));
+	spec.shell = cmd->shell;
+	spec.argv = cmd->shell ? NULL : cmd->argv;
+	spec.cwd = cwd;
+	spec.env_extra = env;
+	spec.timeout_ms = run->exp->timeout_ms;
+	spec.stdin_null = 1;
+	spec.output_cap = HOOK_OUTPUT_TAIL;
+	if ((err = ab_runner_run(&r, &spec)) < 0) {
+		ab_runner_result_release(&r);
+		return err;
+	}
+	err = !r.exited || r.exit_code != 0 || r.timed_out;
+	if (err && !s->error) {
+		s->status = AB_SAMPLE_DONE;
+		s->error = ab_xasprintf("%s: failed (%s)", what,
+					ab_runner_describe(why, sizeof(why), &r, run->exp->timeout_ms));
+		free(s->stdout_text);
+		free(s->stderr_text);
+		s->stdout_text = output_tail(&r.out, HOOK_OUTPUT_TAIL);
+		s->stderr_text = output_tail(&r.err, HOOK_OUTPUT_TAIL);
+	}
+	ab_runner_result_release(&r);
+	return err;
+}
+
+/* The commands of one row: the benchmark and its hooks. */
+struct row_commands {
+	const struct ab_command *benchmark, *prepare, *cleanup;
+};
+
+static int run_one(struct ab_run *run, struct ab_sample *s, const struct row_commands *rc,
 		   char *const *cwd, char **const *env, const char *cpus)
 {
+	const struct ab_command *cmd = rc->benchmark;
 	struct ab_runner_spec spec;
 	struct ab_runner_result r;
 	char why[256], **wrapped = NULL, **padded = NULL, *pad;
 	int err;
 
+	if ((err = run_hook(run, s, "prepare", rc->prepare, cwd[s->entry.side], env[s->entry.side]))) {
+		metrics_unavailable(s, run->exp->nmetrics);
+		return err < 0 ? err : 0;  /* a failed prepare: the sample failed, not run */
+	}
 	memset(&spec, 0, sizeof(spec));
 	ab_measure_wrap(run->measure, cmd, &wrapped);
 	spec.shell = wrapped ? NULL : cmd->shell;
@@ -85,13 +164,7 @@ static int run_one(struct ab_run *run, struct ab_sample *s, const struct ab_comm
 		s->error = ab_xstrdup(ab_runner_describe(why, sizeof(why), &r, run->exp->timeout_ms));
 	else
 		ab_extract_sample(run->extractor, s, &r, cwd[s->entry.side]);
-	if (!s->metrics) {
-		size_t i;
-		s->nmetrics = run->exp->nmetrics;
-		s->metrics = ab_xmalloc((s->nmetrics ? s->nmetrics : 1) * sizeof(double));
-		for (i = 0; i < s->nmetrics; i++)
-			s->metrics[i] = NAN;
-	}
+	metrics_unavailable(s, run->exp->nmetrics);
 	ab_measure_end(run->measure, s, &r);
 	if (s->error) {
 		/* Keep what a failed sample printed: it is the evidence. */
@@ -99,7 +172,8 @@ static int run_one(struct ab_run *run, struct ab_sample *s, const struct ab_comm
 		s->stderr_text = ab_xstrndup(r.err.data ? r.err.data : "", r.err.len);
 	}
 	ab_runner_result_release(&r);
-	return 0;
+	err = run_hook(run, s, "cleanup", rc->cleanup, cwd[s->entry.side], env[s->entry.side]);
+	return err < 0 ? err : 0;
 }
 
 /* Whether a finished sample lets the run go on: a success, or a timeout
@@ -154,14 +228,19 @@ int ab_run_samples(struct ab_run *run)
 	size_t *failed_pairs = ab_xcalloc(nrows, sizeof(*failed_pairs)), pairs = (size_t)exp->pairs;
 	uint8_t *pair_failed = ab_xcalloc(nrows * pairs + 1, 1);
 	char *cwd[2] = {NULL, NULL}, **env[2] = {NULL, NULL};
-	struct ab_command *cmds = NULL;
+	struct ab_command *cmds = NULL, *prepare = NULL, *cleanup = NULL;
+	char when[64];
 	int64_t spent_ns = 0;
 	size_t timed = 0;
 	int err = 0;
 
 	if (run->integrity)
 		goto out;  /* a side did not build: nothing to measure */
-	cmds = expand_rows(exp, nrows, &err);
+	cmds = expand_rows(exp, &exp->benchmark, nrows, &err);
+	if (err == 0)
+		prepare = expand_rows(exp, &exp->prepare, nrows, &err);
+	if (err == 0)
+		cleanup = expand_rows(exp, &exp->cleanup, nrows, &err);
 	if (err < 0)
 		goto out;
 	for (i = 0; i < 2; i++) {
@@ -197,11 +276,26 @@ int ab_run_samples(struct ab_run *run)
 		if (run->events.sample_start)
 			run->events.sample_start(run->events.ctx, &s->entry, labels[s->entry.row], done, total,
 						 timed ? spent_ns / (int64_t)timed * (int64_t)(total - done) : -1);
-		t0 = ab_now_ns();
-		if ((err = run_one(run, s, &cmds[s->entry.row], cwd, env, cpus[s->entry.row])) < 0)
+		/* the inputs' sizes and times around every sample (a hash would disturb the timing) */
+		snprintf(when, sizeof(when), "before sample %u", (unsigned)s->entry.seq + 1);
+		if (!ab_run_inputs_unchanged(run, when)) {
+			run->stopped_early = 1;
 			break;
+		}
+		t0 = ab_now_ns();
+		{
+			struct row_commands rc = {&cmds[s->entry.row], &prepare[s->entry.row],
+						  &cleanup[s->entry.row]};
+			if ((err = run_one(run, s, &rc, cwd, env, cpus[s->entry.row])) < 0)
+				break;
+		}
 		if ((err = ab_store_sample_put(run->store, run->meta.id, s, names)) < 0)
 			break;
+		snprintf(when, sizeof(when), "after sample %u", (unsigned)s->entry.seq + 1);
+		if (!ab_run_inputs_unchanged(run, when)) {
+			run->stopped_early = 1;
+			break;
+		}
 		spent_ns += ab_now_ns() - t0;
 		timed++;
 		done++;
@@ -217,7 +311,13 @@ int ab_run_samples(struct ab_run *run)
 out:
 	for (i = 0; cmds && i < nrows; i++)
 		ab_command_release(&cmds[i]);
+	for (i = 0; prepare && i < nrows; i++)
+		ab_command_release(&prepare[i]);
+	for (i = 0; cleanup && i < nrows; i++)
+		ab_command_release(&cleanup[i]);
 	free(cmds);
+	free(prepare);
+	free(cleanup);
 	for (i = 0; i < nrows; i++) {
 		free(labels[i]);
 		free(cpus[i]);

@@ -112,6 +112,83 @@ static void init_common(struct ab_run *run, const struct ab_experiment *exp, str
 		ab_env_check_requirements(run->host, exp->environment_require, &run->env_unmet);
 }
 
+/* The plan over the measured rows: a subset (--row) is planned as a
+ * smaller matrix whose rows are then renumbered to the experiment's own
+ * (so that the store, the analysis and later shards keep one numbering). */
+static int plan_rows(struct ab_plan *plan, const struct ab_experiment *exp, uint64_t seed)
+{
+	size_t nrows = ab_experiment_nrows(exp), *rows = ab_xcalloc(nrows, sizeof(*rows)), k = 0, r, i;
+	int err;
+
+	for (r = 0; r < nrows; r++)
+		if (ab_experiment_row_selected(exp, r))
+			rows[k++] = r;
+	err = ab_plan_build(plan, k, (size_t)exp->pairs, (size_t)exp->warmup, seed);
+	for (i = 0; err == 0 && i < plan->n; i++)
+		plan->entries[i].row = (uint32_t)rows[plan->entries[i].row];
+	free(rows);
+	return err;
+}
+
+/* What the command line changes in the plan: --pairs (checked against the
+ * rules' min_pair_wins, except in a calibration), --warmup, --row. */
+static int plan_options(struct ab_experiment *exp, const struct ab_run_options *opt)
+{
+	char source[32];
+	int err;
+
+	if (opt->pairs > 0) {
+		exp->pairs = opt->pairs;
+		snprintf(source, sizeof(source), "--pairs %d", opt->pairs);
+		if (!opt->aa && (err = ab_experiment_check_pairs(exp, source)) < 0)
+			return err;
+	}
+	if (opt->have_warmup)
+		exp->warmup = opt->warmup;
+	return ab_experiment_select_rows(exp, opt->rows, opt->nrows);
+}
+
+/* What a subset and a --warmup add to the options that reproduce a run:
+ * "warmup", "rows" (the --row specs), "rows_added" (base rows a scaling
+ * predicate needs) and "partial"; and the inputs' hashes. */
+static void subset_options(json_t *options, const struct ab_run *run, const struct ab_run_options *opt)
+{
+	const struct ab_experiment *exp = run->exp;
+	char *const *s;
+
+	if (opt->have_warmup)
+		json_object_set_new(options, "warmup", json_integer(exp->warmup));
+	if (exp->subset_specs) {
+		json_t *specs = json_array(), *added = json_array();
+		for (s = exp->subset_specs; *s; s++)
+			json_array_append_new(specs, json_string(*s));
+		for (s = exp->subset_added; s && *s; s++)
+			json_array_append_new(added, json_string(*s));
+		json_object_set_new(options, "rows", specs);
+		json_object_set_new(options, "rows_added", added);
+		json_object_set_new(options, "partial", json_true());
+	}
+	if (run->inputs) {
+		json_object_set(options, "inputs", run->inputs);
+		json_object_set_new(options, "inputs_hash", json_string(run->inputs_hash));
+	}
+}
+
+/* A resumed run's subset, from its stored options (the --row specs). */
+static int resume_subset(struct ab_experiment *exp, const json_t *opts)
+{
+	const json_t *specs = json_object_get(opts, "rows"), *v;
+	const char **v_specs = ab_xcalloc(json_array_size(specs) + 1, sizeof(*v_specs));
+	size_t i;
+	int err;
+
+	json_array_foreach(specs, i, v)
+		v_specs[i] = json_string_value(v) ? json_string_value(v) : "";
+	err = ab_experiment_select_rows(exp, v_specs, json_array_size(specs));
+	free(v_specs);
+	return err;
+}
+
 /* Make the candidate side of `r` its parent: an A/A calibration. */
 static void parent_on_both_sides(struct ab_revs *r)
 {
@@ -136,16 +213,8 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	init_common(run, exp, store, events, opt->cache_dir);
 	run->kind = opt->aa ? "calibrate" : "ab";
 	run->block_pairs = exp->pairs;
-	if (opt->pairs > 0 && !opt->aa) {
-		char source[32];
-
-		exp->pairs = opt->pairs;
-		snprintf(source, sizeof(source), "--pairs %d", opt->pairs);
-		if ((err = ab_experiment_check_pairs(exp, source)) < 0)
-			return err;
-	} else if (opt->pairs > 0) {
-		exp->pairs = opt->pairs;
-	}
+	if ((err = plan_options(exp, opt)) < 0)
+		return err;
 	if ((err = ab_revs_open(&run->revs, exp->repo, opt->candidate ? opt->candidate : exp->candidate,
 				opt->parent ? opt->parent : exp->parent, opt->parent ? 0 : exp->exact_parent)) < 0)
 		return err;
@@ -160,6 +229,8 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	for (i = 0; opt->aa && i < run->ndeps; i++)  /* and every dependency at its parent */
 		parent_on_both_sides(&run->deps[i]);
 	run->dirty = !opt->aa && ab_revs_dirty(&run->revs) > 0;
+	if ((err = ab_run_hash_inputs(run, NULL)) < 0)
+		return err;
 	if (run->events.resolved)
 		run->events.resolved(run->events.ctx, run);
 	if ((err = ab_extract_new(&run->extractor, exp)) < 0)
@@ -168,7 +239,7 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 
 	run->meta.seed = opt->have_seed ? opt->seed : ab_plan_random_seed();
 	run->measure = ab_measure_new(exp, run->meta.seed);
-	if ((err = ab_plan_build(&plan, nrows, (size_t)exp->pairs, (size_t)exp->warmup, run->meta.seed)) < 0)
+	if ((err = plan_rows(&plan, exp, run->meta.seed)) < 0)
 		return err;
 	params = row_params(exp, nrows);
 	run->options = json_pack("{s:s, s:s, s:s?, s:I, s:i, s:i}", "experiment_path", exp->path ? exp->path : "",
@@ -191,6 +262,7 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	}
 	if (run->dirty)
 		json_object_set_new(run->options, "dirty_worktree", json_true());
+	subset_options(run->options, run, opt);
 	json_object_set_new(run->options, "pid", json_integer((json_int_t)getpid()));
 	json_object_set_new(run->options, "hostname", json_incref(json_object_get(run->host, "hostname")));
 	host = json_dumps(run->host, JSON_COMPACT);
@@ -342,6 +414,7 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 		}
 		exp_out->pairs = (int)json_integer_value(json_object_get(stored, "pairs"));
 		exp_out->warmup = (int)json_integer_value(json_object_get(stored, "warmup"));
+		err = resume_subset(exp_out, opts);
 	}
 	init_common(run, exp_out, store, events, NULL);
 	run->options = opts;
@@ -392,7 +465,8 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	    (err = ab_run_resolve_deps(run, json_object_get(opts, "dependencies"), NULL, 0)) < 0 ||
 	    (err = ab_run_resolve_overlay(run, json_string_value(json_object_get(opts, "overlay_from")),
 				   json_string_value(json_object_get(opts, "overlay_source")))) < 0 ||
-	    (err = ab_extract_new(&run->extractor, exp_out)) < 0)
+	    (err = ab_extract_new(&run->extractor, exp_out)) < 0 ||
+	    (err = ab_run_hash_inputs(run, json_object_get(opts, "inputs"))) < 0)
 		goto out;
 	run->identity = ab_build_identity(NULL);
 	{

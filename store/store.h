@@ -209,13 +209,15 @@ int ab_store_run_finish(struct ab_store *store, int64_t run_id, const char *verd
 int ab_store_run_get(struct ab_store *store, int64_t run_id, json_t **out);
 
 /*
- * Earlier finished runs of the same comparison (experiment hash and both
- * revisions), oldest first, as a JSON array of {id, created_at, verdict}
+ * Earlier finished runs of the same comparison (experiment hash, both
+ * revisions and the hash of the inputs outside the trees: `inputs_hash`,
+ * NULL or "" for a run without inputs, matched against the runs' stored
+ * options), oldest first, as a JSON array of {id, created_at, verdict}
  * (new reference). `exclude_run` is left out. AB_EIO.
  */
 int ab_store_same_comparison(struct ab_store *store, const char *experiment_hash,
 			     const char *parent_oid, const char *candidate_oid,
-			     int64_t exclude_run, json_t **out);
+			     const char *inputs_hash, int64_t exclude_run, json_t **out);
 
 /*
  * The report of the newest finished calibration (kind "calibrate") of the

@@ -12,6 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A subset run (--row) is partial: its verdict speaks for some rows only,
+ * so it sets no design's standing. The options are compact JSON written by
+ * abtool, where the key can only appear unescaped as a key (a quote inside
+ * a string is escaped), so the match is exact and needs no JSON functions
+ * of the engine. */
+#define AB_STORE_NOT_PARTIAL "AND coalesce(r.options, '') NOT LIKE '%\"partial\":true%' "
+
 #define AB_SEARCH_MAX_TERMS 16
 
 /*
@@ -247,7 +254,7 @@ int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
 			   "WITH x AS (SELECT d.id, d.name, d.created_at, "
 			   "(SELECT count(*) FROM runs r WHERE r.design_id = d.id) AS runs, "
 			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id AND r.kind = 'ab' "
-			   "AND r.verdict IN ('accepted', 'rejected') "
+			   "AND r.verdict IN ('accepted', 'rejected') " AB_STORE_NOT_PARTIAL 
 			   "ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS decided, "
 			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id "
 			   "ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS newest, "

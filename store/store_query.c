@@ -58,14 +58,14 @@ out_free:
 
 int ab_store_same_comparison(struct ab_store *store, const char *experiment_hash,
 			     const char *parent_oid, const char *candidate_oid,
-			     int64_t exclude_run, json_t **out)
+			     const char *inputs_hash, int64_t exclude_run, json_t **out)
 {
 	struct ab_db_stmt *st;
 	int err, rc;
 
 	*out = json_array();
 	if ((err = ab_db_prepare(store, &st,
-			   "SELECT r.id, r.created_at, r.verdict FROM runs r JOIN experiments e "
+			   "SELECT r.id, r.created_at, r.verdict, r.options FROM runs r JOIN experiments e "
 			   "ON e.id = r.experiment_id WHERE e.hash = ?1 AND r.parent_oid = ?2 AND "
 			   "r.candidate_oid = ?3 AND r.id != ?4 AND r.status = 'finished' ORDER BY r.id")) < 0)
 		return err;
@@ -73,8 +73,20 @@ int ab_store_same_comparison(struct ab_store *store, const char *experiment_hash
 	ab_db_bind_text(st, 2, parent_oid);
 	ab_db_bind_text(st, 3, candidate_oid);
 	ab_db_bind_int64(st, 4, exclude_run);
-	while ((rc = ab_db_step(st)) == AB_DB_ROW)
-		json_array_append_new(*out, ab_db_row_object(st));
+	while ((rc = ab_db_step(st)) == AB_DB_ROW) {
+		json_t *o = ab_db_row_object(st);
+		json_t *opts = json_loads(json_string_value(json_object_get(o, "options")) ?
+					  json_string_value(json_object_get(o, "options")) : "{}", 0, NULL);
+		const char *theirs = json_string_value(json_object_get(opts, "inputs_hash"));
+
+		/* the inputs outside the trees are part of what was compared */
+		json_object_del(o, "options");
+		if (!strcmp(theirs ? theirs : "", inputs_hash ? inputs_hash : ""))
+			json_array_append_new(*out, o);
+		else
+			json_decref(o);
+		json_decref(opts);
+	}
 	if (rc != AB_DB_DONE)
 		err = ab_db_error(store, "reading earlier runs");
 	ab_db_finalize(st);

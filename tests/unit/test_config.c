@@ -331,6 +331,18 @@ static const struct bad_case bad_cases[] = {
 	{ "benchmark_argv_unknown_placeholder",
 	  "name: x\nbenchmark: [./bench, '--n={count}']\nmatrix: {lanes: [1, 2]}\n",
 	  "exp.yaml:2:22: benchmark[1]: unknown placeholder '{count}'; matrix parameters are: lanes (write {{ and }} for literal braces)" },
+	{ "prepare_unknown_placeholder",
+	  LANES "prepare: echo {lane} > token\n",
+	  "exp.yaml:4:1: prepare: unknown placeholder '{lane}'; did you mean '{lanes}'?" },
+	{ "cleanup_empty_list",
+	  LANES "cleanup: []\n",
+	  "exp.yaml:4:1: cleanup: expected a non-empty list of strings" },
+	{ "inputs_not_a_list",
+	  HEAD "inputs: /data/corpus.txt\n",
+	  "exp.yaml:3:1: inputs: expected a list of paths (files or folders)" },
+	{ "inputs_empty_path",
+	  HEAD "inputs: [a.txt, '']\n",
+	  "exp.yaml:3:17: inputs[1]: expected a non-empty string" },
 	{ "benchmark_empty_list",
 	  "name: x\nbenchmark: []\n",
 	  "exp.yaml:2:1: benchmark: expected a non-empty list of strings" },
@@ -704,6 +716,59 @@ static void test_row_order_two_parameters(void **state)
 	ab_experiment_release(&e);
 }
 
+/* inputs: relative to the file's folder, or absolute; the hooks' argv
+ * and placeholders; --row subsets with the scaling base row added. */
+static void test_inputs_hooks_rows(void **state)
+{
+	struct ab_experiment e;
+	const char *lanes4[] = {"lanes=4"}, *bad[] = {"lanes=3"}, *two[] = {"lanes=2", "lanes=8"};
+	struct ab_command cmd;
+	char *want = ab_path_absolute(tmp, "data/corpus.txt");
+
+	(void)state;
+	load_ok(&e, LANES "inputs: [data/corpus.txt, /abs/dict]\nprepare: [sh, -c, 'echo {lanes}']\n"
+		"scaling: {parameter: lanes, work: total}\n"
+		"accept:\n  - {name: s, where: {lanes: 4}, scaling_not_worse: 10%}\n");
+	assert_int_equal(e.ninputs, 2);
+	assert_string_equal(e.inputs[0], want);
+	assert_string_equal(e.inputs[1], "/abs/dict");
+	assert_int_equal(ab_command_expand(&cmd, &e.prepare, &e, 2), 0);
+	assert_string_equal(cmd.argv[2], "echo 4");
+	ab_command_release(&cmd);
+	assert_null(e.cleanup.shell);
+	assert_null(e.cleanup.argv);
+	assert_int_equal(ab_experiment_select_rows(&e, bad, 1), AB_EINVALID);
+	assert_string_equal(ab_error_last(), "--row lanes=3: '3' is not a value of lanes; its values are: "
+			    "1, 2, 4, 8");
+	assert_null(e.row_subset);
+	assert_int_equal(ab_experiment_select_rows(&e, lanes4, 1), 0);
+	assert_int_equal(ab_experiment_row_selected(&e, 0), 1);  /* lanes=1: the base row, added */
+	assert_int_equal(ab_experiment_row_selected(&e, 1), 0);
+	assert_int_equal(ab_experiment_row_selected(&e, 2), 1);
+	assert_int_equal(ab_experiment_row_selected(&e, 3), 0);
+	assert_string_equal(e.subset_added[0], "lanes=1");
+	assert_null(e.subset_added[1]);
+	assert_int_equal(ab_experiment_scaling_base(&e, 3), 0);
+	ab_experiment_release(&e);
+	/* lanes=2: no rule with a scaling predicate selects it, so no base row is added */
+	load_ok(&e, LANES "scaling: {parameter: lanes, work: total}\n"
+		"accept:\n  - {name: s, where: {lanes: 4}, scaling_not_worse: 10%}\n"
+		"  - {name: r, where: {lanes: 2}, no_regression: 5%}\n");
+	assert_int_equal(ab_experiment_select_rows(&e, two, 1), 0);
+	assert_int_equal(ab_experiment_row_selected(&e, 0), 0);
+	assert_null(e.subset_added);
+	ab_experiment_release(&e);
+	/* without a scaling predicate nothing is added; one parameter's values OR */
+	load_ok(&e, LANES);
+	assert_int_equal(ab_experiment_select_rows(&e, two, 2), 0);
+	assert_int_equal(ab_experiment_row_selected(&e, 1) + ab_experiment_row_selected(&e, 3), 2);
+	assert_int_equal(ab_experiment_row_selected(&e, 0) + ab_experiment_row_selected(&e, 2), 0);
+	assert_null(e.subset_added);
+	assert_int_equal(ab_experiment_scaling_base(&e, 3), -1);
+	ab_experiment_release(&e);
+	free(want);
+}
+
 /* Which of the 8 rows (workload small/large x lanes 1,2,4,8) rule i
  * selects, as a string of 0/1. */
 static void assert_selects(const struct ab_experiment *e, size_t rule, const char *want)
@@ -904,6 +969,7 @@ int main(void)
 		cmocka_unit_test(test_argv_commands_and_values),
 		cmocka_unit_test(test_checksum_kinds),
 		cmocka_unit_test(test_row_order_two_parameters),
+		cmocka_unit_test(test_inputs_hooks_rows),
 		cmocka_unit_test(test_selectors),
 		cmocka_unit_test(test_rule_options),
 		cmocka_unit_test(test_aliases),
