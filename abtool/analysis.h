@@ -123,6 +123,9 @@ struct ab_analysis {
 	char **warnings;                   /* things a careful reader should know; NULL-terminated */
 	char **rule_warnings;              /* those about the rules (e.g. an interval wider than a
 	                                      margin); NULL-terminated */
+	size_t refutations;                /* members of the verdict's family: the distinct (row,
+	                                      quantity, side) the rules' inferential bounds can refute
+	                                      on, over which Holm adjusts (docs/statistics.md) */
 	size_t samples_done, samples_planned;
 };
 

@@ -1277,8 +1277,10 @@ static void method(FILE *f, const json_t *doc)
 		"pairs run in balanced AB|BA blocks chosen by a seeded coin; rows are visited round-robin. Ratios "
 		"are Hodges–Lehmann estimates of candidate/parent over per-pair log ratios. The 90%% CI is made "
 		"of exact one-sided 95%% bounds (Wilcoxon signed-rank); a rule passes only when its bound clears "
-		"the margin, fails when the other bound refutes it (Holm-adjusted across a rule's rows), and is "
-		"inconclusive otherwise.</p>\n<h2>Reproduce</h2>\n<pre>");
+		"the margin, fails when the other bound refutes it (Holm-adjusted over the verdict's family: "
+		"every distinct row, quantity and refuted side of any rule, counted once), and is "
+		"inconclusive otherwise; observational predicates are outside that claim.</p>\n"
+		"<h2>Reproduce</h2>\n<pre>");
 	esc(f, str(doc, "reproduce"));
 	fprintf(f, "</pre>\n<p>Raw samples: <code>abtool report %lld --format tsv</code>.</p>\n</section>\n",
 		integer(doc, "run_id"));

@@ -985,7 +985,9 @@ static void method(FILE *f, const json_t *doc)
 		"Ratios are Hodges–Lehmann estimates of candidate/parent over per-pair log ratios. "
 		"The 90%% CI is made of exact one-sided 95%% bounds (Wilcoxon signed-rank); a rule "
 		"passes only when its bound clears the margin, fails when the other bound refutes it "
-		"(Holm-adjusted across a rule's rows), and is inconclusive otherwise.\n\n");
+		"(Holm-adjusted over the verdict's family: every distinct row, quantity and refuted side "
+		"of any rule, counted once), and is inconclusive otherwise; observational predicates are "
+		"outside that claim.\n\n");
 	fprintf(f, "## Reproduce\n");
 	md(f, str(doc, "reproduce"), MD_BLOCK);
 	fprintf(f, "\nRaw samples: `abtool report %lld --format tsv`.\n",
