@@ -453,6 +453,9 @@ static void add_aa(struct fixture *f, size_t rows, size_t pairs, double sd, uint
 			}
 }
 
+/* 3.29 standard errors: a two-sided 99.9% band of a binomial fraction. */
+#define Z999 3.2905267314919255
+
 /* P(X <= k) for X ~ Binomial(n, p). */
 static double binom_cdf(size_t k, size_t n, double p)
 {
@@ -520,6 +523,52 @@ static void test_family_aa_rate(void **state)
 	ab_experiment_release(&f.exp);
 	free(yaml);
 	free(with);
+}
+
+/*
+ * Item 6: the run-level false-alarm rate of the order-effect warning. A/A
+ * runs of 10 rows × 8 pairs in balanced AB|BA blocks, no order effect
+ * (normal noise of sd 1%): unadjusted, a row is material about 5% of the
+ * time and a run warns about 40% of the time (1 − 0.95^10); with the
+ * t-test's p Holm-adjusted over the rows, a run warns at most 5% of the
+ * time (asserted against the upper end of the 99.9% band around 5%).
+ */
+static void test_order_warning_run_rate(void **state)
+{
+	const size_t rows = 10, runs = 1500;
+	size_t run, r, warned = 0, warned_raw = 0, rows_raw = 0;
+	uint64_t seed = 0x0de7e1;
+	struct fixture f;
+	double band;
+
+	(void)state;
+	load(&f, "name: r\nbenchmark: ./b {x}\nmatrix: {x: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]}\npairs: 8\n");
+	for (run = 0; run < runs; run++) {
+		int any = 0, any_raw = 0;
+
+		add_aa(&f, rows, 8, 0.01, &seed);
+		ab_analysis_run(&f.a, &f.exp, f.s, f.n);
+		for (r = 0; r < rows; r++) {
+			const struct ab_order_effect *o = &f.a.rows[r].order_effect;
+			int raw = fabs(o->effect) >= log(1.005) && o->p < 0.05;
+
+			any |= o->material;
+			any_raw |= raw;
+			rows_raw += raw;
+			assert_true(o->p_adjusted >= o->p);
+		}
+		warned += any;
+		warned_raw += any_raw;
+		ab_analysis_release(&f.a);
+	}
+	band = Z999 * sqrt(0.05 * 0.95 / (double)runs);
+	print_message("A/A, 10 rows x 8 pairs: order warning in %.2f%% of runs (Holm over rows); unadjusted "
+		      "%.2f%% of rows, %.2f%% of runs\n", 100.0 * (double)warned / (double)runs,
+		      100.0 * (double)rows_raw / (double)(runs * rows), 100.0 * (double)warned_raw / (double)runs);
+	assert_true((double)warned / (double)runs <= 0.05 + band);
+	assert_true((double)warned_raw / (double)runs > 0.3);
+	ab_samples_free(f.s, f.n);
+	ab_experiment_release(&f.exp);
 }
 
 /* Selectors: a rule sees only its rows; every row must pass. */
@@ -1089,6 +1138,7 @@ int main(void)
 		cmocka_unit_test(test_family_across_rules),
 		cmocka_unit_test(test_family_looser_rule),
 		cmocka_unit_test(test_family_aa_rate),
+		cmocka_unit_test(test_order_warning_run_rate),
 		cmocka_unit_test(test_selectors_and_intersection),
 		cmocka_unit_test(test_higher_is_better),
 		cmocka_unit_test(test_scaling),
