@@ -212,9 +212,11 @@ char *ab_report_order_effect_note(const json_t *doc)
 		return NULL;
 	if (!material)
 		return ab_xasprintf("Order effect (AB against BA pairs): running second changes a ratio by at "
-				    "most %.2f%% (%s); material (at least 0.5%% with p below 0.05 after Holm's adjustment over the rows) in no row.",
+				    "most %.2f%% (%s); material (at least 0.5%% with p below 0.05 after Holm's "
+				    "adjustment over the rows) in no row.",
 				    100 * largest, worst);
-	return ab_xasprintf("Order effect (AB against BA pairs): material (at least 0.5%% with p below 0.05 after Holm's adjustment over the rows) in "
+	return ab_xasprintf("Order effect (AB against BA pairs): material (at least 0.5%% with p below 0.05 "
+			    "after Holm's adjustment over the rows) in "
 			    "%zu of %zu rows, up to %.2f%% (%s); the balanced order cancels it in the ratio, "
 			    "and the warnings give those rows' crossover estimates.", material, rows,
 			    100 * largest, worst);
