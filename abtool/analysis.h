@@ -43,7 +43,10 @@ struct ab_order_effect {
 	size_t n_ab, n_ba;
 	double effect;            /* π = (mean d_AB − mean d_BA) / 2, log scale; NAN when a group is empty */
 	double p;                 /* two-sided pooled two-sample t-test of π = 0; NAN when undefined */
-	int material;             /* |π| ≥ ln 1.005 and p < 0.05 */
+	double p_adjusted;        /* p after Holm's adjustment over the run's rows with a p (so that
+	                             a run without an order effect warns at most 5% of the time);
+	                             NAN when p is */
+	int material;             /* |π| ≥ ln 1.005 and p_adjusted < 0.05 */
 	double crossover_ratio;   /* exp(τ), τ = (mean d_AB + mean d_BA) / 2 */
 	double crossover_lower, crossover_upper;  /* 90% t interval of exp(τ) */
 };
@@ -125,6 +128,9 @@ struct ab_analysis {
 	char **warnings;                   /* things a careful reader should know; NULL-terminated */
 	char **rule_warnings;              /* those about the rules (e.g. an interval wider than a
 	                                      margin); NULL-terminated */
+	size_t refutations;                /* members of the verdict's family: the distinct (row,
+	                                      quantity, side) the rules' inferential bounds can refute
+	                                      on, over which Holm adjusts (docs/statistics.md) */
 	size_t samples_done, samples_planned;
 };
 

@@ -131,7 +131,9 @@ static json_t *real_or_null(double v)
 }
 
 /* The thresholds of a rule's inferential predicates: name, θ, and
- * whether the predicate passes below θ (U < θ) or above it (L > θ). */
+ * whether the predicate passes below θ (U < θ) or above it (L > θ).
+ * equivalent_within gives its two sides, 1+δ below and 1/(1+δ) above
+ * (each side's power; both must pass). At most 8. */
 static size_t thresholds(const struct ab_rule *r, const char **names, double *theta, int *below)
 {
 	const struct ab_predicate *p;
@@ -139,13 +141,23 @@ static size_t thresholds(const struct ab_rule *r, const char **names, double *th
 	size_t n = 0;
 	int reciprocal;
 
-	for (p = ab_predicates; p->name; p++)
-		if (p->decide == AB_DECIDE_BOUND && !p->on_scaling && ab_predicate_is_set(p, r)) {
+	for (p = ab_predicates; p->name; p++) {
+		if (p->on_scaling || !ab_predicate_is_set(p, r))
+			continue;
+		if (p->decide == AB_DECIDE_BOUND) {
 			names[n] = p->name;
 			theta[n] = ab_predicate_theta(p, ab_predicate_value(p, r), AB_LOWER_IS_BETTER,
 						      &side, &reciprocal);
 			below[n++] = side == AB_PASS_BELOW;
+		} else if (p->decide == AB_DECIDE_EQUIVALENCE) {
+			names[n] = names[n + 1] = p->name;
+			theta[n] = 1 + ab_predicate_value(p, r);
+			theta[n + 1] = 1 / theta[n];
+			below[n] = 1;
+			below[n + 1] = 0;
+			n += 2;
 		}
+	}
 	return n;
 }
 

@@ -117,6 +117,7 @@ struct ab_rule {
 	double no_regression;      /* margins δ (fractions) */
 	double faster_by;
 	double slower_by;
+	double equivalent_within;  /* δ of TOST: both bounds inside [1/(1+δ), 1+δ] */
 	int64_t min_pair_wins;     /* a count >= 1, or -1 */
 	double min_pair_wins_frac; /* a fraction (0, 1] of the row's pairs, or NAN */
 	double max_ratio;          /* ratios B/A as is, on the bound */

@@ -46,6 +46,9 @@ enum ab_predicate_store {
 enum ab_decide {
 	AB_DECIDE_NONE = 0,    /* integrity: decides nothing itself */
 	AB_DECIDE_BOUND,       /* a bound of the interval against a threshold θ */
+	AB_DECIDE_EQUIVALENCE, /* both bounds inside [1/θ, θ], θ = 1+δ: two one-sided
+	                          tests (TOST, Schuirmann 1987); rules.c decides it as two
+	                          bounds, U < θ and L > 1/θ */
 	AB_DECIDE_PAIR_WINS,   /* the pairs the candidate wins against a count */
 	AB_DECIDE_ESTIMATE,    /* the point estimate against a ratio */
 	AB_DECIDE_SCALING,     /* one side's scaling at the row against a floor */

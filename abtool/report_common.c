@@ -140,12 +140,30 @@ char *ab_report_interval_note(const json_t *doc)
 			    "pairs); bold ratios exclude 1.", 100 * level, ab_report_int(first, "pairs"));
 }
 
-const char ab_report_method_text[] =
-	"Each sample is a fresh process. Within each row, pairs run in balanced AB|BA blocks chosen by a "
-	"seeded coin; rows are visited round-robin. Ratios are Hodges–Lehmann estimates of candidate/parent "
-	"over per-pair log ratios. The 90% CI is made of exact one-sided 95% bounds (Wilcoxon signed-rank); "
-	"a rule passes only when its bound clears the margin, fails when the other bound refutes it "
-	"(Holm-adjusted across a rule's rows), and is inconclusive otherwise.";
+/* The family a document's refutations were adjusted over: 1 for the
+ * verdict's one family, 0 for a document stored before it, whose rules
+ * were adjusted over each rule's own rows. */
+static int verdict_family(const json_t *doc)
+{
+	return json_object_get(doc, "error_control") != NULL;
+}
+
+const char *ab_report_method_text(const json_t *doc)
+{
+	if (verdict_family(doc))
+		return "Each sample is a fresh process. Within each row, pairs run in balanced AB|BA blocks "
+		       "chosen by a seeded coin; rows are visited round-robin. Ratios are Hodges–Lehmann "
+		       "estimates of candidate/parent over per-pair log ratios. The 90% CI is made of exact "
+		       "one-sided 95% bounds (Wilcoxon signed-rank); a rule passes only when its bound clears "
+		       "the margin, fails when the other bound refutes it (Holm-adjusted over the verdict's "
+		       "family: every distinct row, quantity and refuted side of any rule, counted once), and "
+		       "is inconclusive otherwise; observational predicates are outside that claim.";
+	return "Each sample is a fresh process. Within each row, pairs run in balanced AB|BA blocks chosen by a "
+	       "seeded coin; rows are visited round-robin. Ratios are Hodges–Lehmann estimates of candidate/parent "
+	       "over per-pair log ratios. The 90% CI is made of exact one-sided 95% bounds (Wilcoxon signed-rank); "
+	       "a rule passes only when its bound clears the margin, fails when the other bound refutes it "
+	       "(Holm-adjusted across a rule's rows), and is inconclusive otherwise.";
+}
 
 /* A value of a unit abtool does not scale itself (ops/s, count, lanes):
  * 4 significant digits below 10,000 ("1234 ops/s", "12.35 ops/s"), a
@@ -335,13 +353,15 @@ char *ab_report_order_effect_note(const json_t *doc)
 	}
 	if (!rows)
 		return NULL;
+	const char *adjusted = verdict_family(doc) ? " after Holm's adjustment over the rows" : "";
+
 	if (!material)
 		return ab_xasprintf("Order effect (AB against BA pairs): running second changes a ratio by at "
-				    "most %.2f%% (%s); material (at least 0.5%% with p below 0.05) in no row.",
-				    100 * largest, worst);
-	return ab_xasprintf("Order effect (AB against BA pairs): material (at least 0.5%% with p below 0.05) in "
+				    "most %.2f%% (%s); material (at least 0.5%% with p below 0.05%s) in no row.",
+				    100 * largest, worst, adjusted);
+	return ab_xasprintf("Order effect (AB against BA pairs): material (at least 0.5%% with p below 0.05%s) in "
 			    "%zu of %zu rows, up to %.2f%% (%s); the balanced order cancels it in the ratio, "
-			    "and the warnings give those rows' crossover estimates.", material, rows,
+			    "and the warnings give those rows' crossover estimates.", adjusted, material, rows,
 			    100 * largest, worst);
 }
 

@@ -66,8 +66,9 @@ char *ab_report_plan_line(const json_t *doc);
  * NULL when the row has no ci_level. */
 char *ab_report_interval_note(const json_t *doc);
 
-/* The Method paragraph of the reports, plain text. */
-extern const char ab_report_method_text[];
+/* The Method paragraph of the reports, plain text (static): it names the
+ * multiplicity adjustment the document was decided with (error_control). */
+const char *ab_report_method_text(const json_t *doc);
 
 /*
  * The report's line on the order effect, plain text (new string), or NULL

@@ -806,7 +806,7 @@ static void notes(FILE *f, const json_t *doc)
 static void method(FILE *f, const json_t *doc)
 {
 	fprintf(f, "<section id=\"method\">\n<h2>Method</h2>\n<p>%s</p>\n<h2>Reproduce</h2>\n<pre>",
-		ab_report_method_text);
+		ab_report_method_text(doc));
 	ab_report_escape_xml(f, ab_report_str(doc, "reproduce"));
 	fprintf(f, "</pre>\n<p>Raw samples: <code>abtool report %lld --format tsv</code>.</p>\n</section>\n",
 		ab_report_int(doc, "run_id"));

@@ -289,6 +289,11 @@ json_t *ab_report_document(const struct ab_report_input *in)
 	json_object_set_new(doc, "hypothesis", exp->hypothesis ? json_string(exp->hypothesis) : json_null());
 	json_object_set_new(doc, "verdict", json_string(calibrated ? "calibrated" : ab_verdict_name(a->verdict)));
 	json_object_set_new(doc, "reasons", calibrated ? json_array() : strv_json(a->reasons));
+	/* Which error control decided the refutations (docs/statistics.md): the
+	 * renderers name it, and documents stored before it existed keep
+	 * naming the per-rule Holm adjustment they were decided with. */
+	json_object_set_new(doc, "error_control", json_pack("{s:s, s:I}", "family", "verdict",
+							    "refutations", (json_int_t)a->refutations));
 	{
 		json_t *w = strv_json(a->warnings);
 		char *const *x;

@@ -753,7 +753,7 @@ static void notes(FILE *f, const json_t *doc)
 
 static void method(FILE *f, const json_t *doc)
 {
-	fprintf(f, "## Method\n%s\n\n", ab_report_method_text);
+	fprintf(f, "## Method\n%s\n\n", ab_report_method_text(doc));
 	fprintf(f, "## Reproduce\n");
 	md(f, ab_report_str(doc, "reproduce"), MD_BLOCK);
 	fprintf(f, "\nRaw samples: `abtool report %lld --format tsv`.\n", ab_report_int(doc, "run_id"));

@@ -1,29 +1,37 @@
 /* rules.c - acceptance rules, their outcomes per row and the verdict
- * (docs/rules.md; docs/statistics.md).
+ * (DESIGN.md "Statistics and verdict"; docs/rules.md).
  *
  * Inferential predicates decide on the decision interval [L, U] of the row
  * (exact one-sided 95% bounds): a predicate passes only when the bound
  * that must clear its threshold does, fails when the other bound refutes
- * it, and is inconclusive otherwise. A rule over several rows passes only
- * when every row passes (intersection–union, Berger 1982: a conjunction of
- * level-α tests is a level-α test, no adjustment needed), and a row's
- * refutation fails the rule only when it also survives Holm's step-down
- * adjustment across the rule's rows (Holm 1979), so that many noisy rows
- * cannot manufacture a rejection. Observational predicates (pair wins,
- * point-estimate ratios, per-side scaling) decide on observed values and
- * say so. Predicates in one rule combine by AND: fail > inconclusive >
- * pass; dispersion gates can turn a pass into inconclusive, never hide a
- * fail. */
+ * it, and is inconclusive otherwise; equivalent_within is two such bounds
+ * (TOST, Schuirmann 1987). A rule over several rows passes only when
+ * every row passes (intersection–union, Berger 1982: a conjunction of
+ * level-α tests is a level-α test, no adjustment needed). A refutation
+ * fails its rule only when it also survives Holm's step-down adjustment
+ * (Holm 1979) over the verdict's family: the distinct (row, quantity,
+ * refuted side) on which any rule can refute, each counted once and ranked
+ * by its strongest refutation (docs/statistics.md, "Many rows, many
+ * rules"), so that neither many noisy rows nor many rules can manufacture
+ * a rejection, and a redundant looser rule changes nothing. Observational
+ * predicates (pair wins, point-estimate ratios, per-side scaling) decide
+ * on observed values, outside that claim, and say so. Predicates in one
+ * rule combine by AND: fail > inconclusive > pass; dispersion gates can
+ * turn a pass into inconclusive, never hide a fail. */
 #include "rules.h"
 #include "predicates.h"
 #include "util.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* An inferential predicate of a rule: pass when the interval lies on one
- * side of a threshold θ (a ratio), fail when it lies on the other. */
+/* One one-sided component of an inferential predicate of a rule: pass
+ * when the interval lies on one side of a threshold θ (a ratio), refuted
+ * when it lies on the other. A bound predicate has one component;
+ * equivalent_within has two, its upper (pass when U < 1+δ) and, next to
+ * it, its lower (pass when L > 1/(1+δ)). */
 struct inferential {
 	const char *key;          /* the rule key, for messages */
 	enum ab_pass_side kind;
@@ -33,6 +41,7 @@ struct inferential {
 	char *refuted;            /* what a fail shows: "a regression above 2%" (new) */
 	char *inconclusive;       /* "cannot exclude a regression above 2%" (new) */
 	int on_scaling;           /* decides on the scaling change instead of the metric */
+	int tost;                 /* 1: equivalent_within's upper component, 2: its lower; 0: a bound */
 };
 
 /* One row's evidence for an inferential predicate. */
@@ -44,10 +53,17 @@ struct interval {
 	size_t n;
 };
 
-struct eval {
-	enum ab_outcome outcome;
-	double p_refute;          /* one-sided signed-rank p of the refutation */
-	char *phrase;             /* new */
+#define NO_MEMBER SIZE_MAX
+
+/* One component judged on one row. */
+struct judged {
+	struct interval iv;
+	enum ab_outcome raw;      /* on the bounds alone */
+	double p;                 /* one-sided signed-rank p of the refutation; 1 without a bound */
+	size_t member;            /* its member of the verdict's family, or NO_MEMBER (no bound) */
+	double q;                 /* p after the family's Holm adjustment */
+	enum ab_outcome outcome;  /* after the adjustment: a refutation that does not survive it
+	                             is inconclusive */
 };
 
 static char *pct(double fraction)
@@ -55,76 +71,90 @@ static char *pct(double fraction)
 	return ab_xasprintf("%.4g%%", 100 * fraction);
 }
 
-static struct eval eval_interval(const struct inferential *pr, const struct interval *iv)
+/* The bounds of `iv` against component `pr`, and the one-sided p of its
+ * refutation: the signed-rank test of d against ln θ, H0: ratio ≤ θ for a
+ * component that passes below θ (its refutation is L > θ), ratio ≥ θ for
+ * one that passes above (refuted by U < θ). */
+static void judge(struct judged *j, const struct inferential *pr, const struct interval *iv)
 {
-	struct eval e = {AB_INCONCLUSIVE, 1.0, NULL};
+	int below = pr->kind == AB_PASS_BELOW;
 	struct ab_signed_rank sr;
-	int pass, refutes;
 
-	if (!iv->available) {
-		e.phrase = ab_xasprintf("%s: %s", pr->key, iv->why);
-		return e;
+	memset(j, 0, sizeof(*j));
+	j->iv = *iv;
+	j->raw = AB_INCONCLUSIVE;
+	j->p = j->q = 1.0;
+	j->member = NO_MEMBER;
+	if (iv->available && !isnan(iv->lower)) {
+		if (below ? iv->upper < pr->theta : iv->lower > pr->theta)
+			j->raw = AB_PASS;
+		else if (below ? iv->lower > pr->theta : iv->upper < pr->theta)
+			j->raw = AB_FAIL;
+		ab_stats_signed_rank(&sr, iv->d, iv->n, log(pr->theta));
+		j->p = below ? sr.p_greater : sr.p_less;
 	}
-	if (isnan(iv->lower)) {
-		e.phrase = ab_xasprintf("%s: %zu pair%s too few for a one-sided 95%% bound", pr->key, iv->n,
-					iv->n == 1 ? " is" : "s are");
-		return e;
-	}
-	pass = pr->kind == AB_PASS_BELOW ? iv->upper < pr->theta : iv->lower > pr->theta;
-	refutes = pr->kind == AB_PASS_BELOW ? iv->lower > pr->theta : iv->upper < pr->theta;
-	ab_stats_signed_rank(&sr, iv->d, iv->n, log(pr->theta));
-	e.p_refute = pr->kind == AB_PASS_BELOW ? sr.p_greater : sr.p_less;
-	if (pass) {
-		e.outcome = AB_PASS;
-		e.phrase = ab_xasprintf("%s bound %.3f %s %s (%s)", pr->kind == AB_PASS_BELOW ? "upper" : "lower",
-					pr->kind == AB_PASS_BELOW ? iv->upper : iv->lower,
-					pr->kind == AB_PASS_BELOW ? "below" : "above", pr->threshold, pr->meaning);
-	} else if (refutes) {
-		e.outcome = AB_FAIL;
-		e.phrase = ab_xasprintf("%s bound %.3f %s %s (%s)", pr->kind == AB_PASS_BELOW ? "lower" : "upper",
-					pr->kind == AB_PASS_BELOW ? iv->lower : iv->upper,
-					pr->kind == AB_PASS_BELOW ? "above" : "below", pr->threshold, pr->refuted);
-	} else {
-		e.phrase = ab_xasprintf("%s (the interval contains %s)", pr->inconclusive, pr->threshold);
-	}
-	return e;
+	j->outcome = j->raw;
 }
 
-struct ranked_p {
-	double p;
-	size_t i;
-};
-
-/* Ascending p, ties in row order (a stable order). */
-static int by_p(const void *pa, const void *pb)
+/* A component's finding on a row, after the family's adjustment over m
+ * members: "lower bound 1.027 above 1.020 (a regression above 2%), kept
+ * by Holm's adjustment over the verdict's 3 refutations (p 0.0117)".
+ * Returns new memory. */
+static char *bound_phrase(const struct inferential *pr, const struct judged *j, size_t m)
 {
-	const struct ranked_p *a = pa, *b = pb;
+	const struct interval *iv = &j->iv;
+	int below = pr->kind == AB_PASS_BELOW;
+	char *s, *out;
 
-	if (a->p != b->p)
-		return a->p < b->p ? -1 : 1;
-	return (a->i > b->i) - (a->i < b->i);
+	if (!iv->available)
+		return ab_xasprintf("%s: %s", pr->key, iv->why);
+	if (isnan(iv->lower))
+		return ab_xasprintf("%s: %zu pair%s too few for a one-sided 95%% bound", pr->key, iv->n,
+				    iv->n == 1 ? " is" : "s are");
+	if (j->raw == AB_PASS)
+		return ab_xasprintf("%s bound %.3f %s %s (%s)", below ? "upper" : "lower",
+				    below ? iv->upper : iv->lower, below ? "below" : "above", pr->threshold,
+				    pr->meaning);
+	if (j->raw == AB_INCONCLUSIVE)
+		return ab_xasprintf("%s (the interval contains %s)", pr->inconclusive, pr->threshold);
+	s = ab_xasprintf("%s bound %.3f %s %s (%s)", below ? "lower" : "upper", below ? iv->lower : iv->upper,
+			 below ? "above" : "below", pr->threshold, pr->refuted);
+	if (m <= 1)
+		return s;
+	out = ab_xasprintf("%s, %s Holm's adjustment over the verdict's %zu refutations (p %.3g)", s,
+			   j->outcome == AB_FAIL ? "kept by" : "but not after", m, j->q);
+	free(s);
+	return out;
 }
 
-/* Holm's step-down adjustment (Holm 1979) of p[0..m) into q. Sorted in
- * O(m log m): `abtool analyze` can give a rule thousands of rows. */
-static void holm(double *q, const double *p, size_t m)
+/* equivalent_within on a row from its upper (`up`, U < 1+δ) and lower
+ * (`lo`, L > 1/(1+δ)) components: pass when both pass, fail when the
+ * interval lies wholly outside [1/(1+δ), 1+δ] (one component refuted, and
+ * the refutation kept by the family's adjustment), inconclusive otherwise.
+ * Returns new memory; *o receives the outcome. */
+static char *equivalence_phrase(const struct inferential *up, const struct judged *ju,
+				const struct inferential *lo, const struct judged *jl, size_t m,
+				enum ab_outcome *o)
 {
-	struct ranked_p *r = ab_xmalloc((m ? m : 1) * sizeof(*r));
-	double running = 0;
-	size_t i;
+	const struct interval *iv = &ju->iv;
 
-	for (i = 0; i < m; i++) {
-		r[i].p = p[i];
-		r[i].i = i;
+	if (ju->raw == AB_FAIL || jl->raw == AB_FAIL) {
+		const struct judged *j = ju->raw == AB_FAIL ? ju : jl;
+		*o = j->outcome;
+		return bound_phrase(ju->raw == AB_FAIL ? up : lo, j, m);
 	}
-	qsort(r, m, sizeof(*r), by_p);
-	for (i = 0; i < m; i++) {
-		double adj = fmin(1.0, (double)(m - i) * r[i].p);
-		if (adj > running)
-			running = adj;
-		q[r[i].i] = running;
+	if (!iv->available || isnan(iv->lower)) {
+		*o = AB_INCONCLUSIVE;
+		return bound_phrase(up, ju, m);
 	}
-	free(r);
+	if (ju->raw == AB_PASS && jl->raw == AB_PASS) {
+		*o = AB_PASS;
+		return ab_xasprintf("interval [%.3f, %.3f] inside [%s, %s] (%s)", iv->lower, iv->upper,
+				    lo->threshold, up->threshold, up->meaning);
+	}
+	*o = AB_INCONCLUSIVE;
+	return ab_xasprintf("%s (the interval [%.3f, %.3f] is not inside [%s, %s])", up->inconclusive,
+			    iv->lower, iv->upper, lo->threshold, up->threshold);
 }
 
 /* One predicate's finding on a row. */
@@ -215,94 +245,6 @@ static struct interval scaling_interval(const struct ab_row_result *rr)
 		iv.n = sc->n;
 	}
 	return iv;
-}
-
-/* Evaluate one inferential predicate over the rule's rows with the Holm
- * step on its refutations. */
-static void run_inferential(struct row_state *rows, size_t m, const struct inferential *pr,
-			    struct ab_analysis *a, size_t metric, const char *rule_name)
-{
-	struct eval *ev = ab_xcalloc(m ? m : 1, sizeof(*ev));
-	double *p = ab_xmalloc((m ? m : 1) * sizeof(double)), *q = ab_xmalloc((m ? m : 1) * sizeof(double));
-	size_t i;
-
-	for (i = 0; i < m; i++) {
-		const struct ab_row_result *rr = &a->rows[rows[i].row];
-		struct interval iv = pr->on_scaling ? scaling_interval(rr) : metric_interval(rr, metric);
-		ev[i] = eval_interval(pr, &iv);
-		p[i] = ev[i].p_refute;
-		if (ev[i].outcome == AB_INCONCLUSIVE && iv.available && !isnan(iv.lower) && pr->theta != 1 &&
-		    log(iv.upper / iv.lower) > fabs(log(pr->theta))) {
-			/* The width shrinks about as 1/sqrt(n). */
-			double w = log(iv.upper / iv.lower), margin = fabs(log(pr->theta));
-			char *label = ab_row_label(a->exp, rr->row);
-			ab_strv_push(&a->rule_warnings, ab_xasprintf("%s: the 90%% interval is %.2f%% wide, wider "
-				"than the %.2f%% margin of '%s' (%s): it can hardly be decided; about %.0f pairs would "
-				"narrow it to the margin", label, 100 * expm1(w), 100 * expm1(margin), rule_name, pr->key,
-				ceil((double)iv.n * (w / margin) * (w / margin))));
-			free(label);
-		}
-	}
-	holm(q, p, m);
-	for (i = 0; i < m; i++) {
-		if (ev[i].outcome == AB_FAIL && m > 1 && q[i] > AB_STATS_ALPHA) {
-			char *phrase = ab_xasprintf("%s, but not after Holm's adjustment over %zu rows "
-						    "(p %.3g)", ev[i].phrase, m, q[i]);
-			free(ev[i].phrase);
-			ev[i].phrase = phrase;
-			ev[i].outcome = AB_INCONCLUSIVE;
-		}
-		add_phrase(&rows[i], ev[i].outcome, ev[i].phrase);
-		free(ev[i].phrase);
-	}
-	free(ev);
-	free(p);
-	free(q);
-}
-
-/* A threshold as shown: "1.020", or "0.909 = 1/1.1" when it is the
- * reciprocal of a margin, so that "faster by 10%" is recognisable. */
-static char *threshold_text(double theta, double margin, int reciprocal)
-{
-	return reciprocal ? ab_xasprintf("%.3f = 1/%.4g", theta, 1 + margin) : ab_xasprintf("%.3f", theta);
-}
-
-/* The inferential predicates a rule declares, in the table's order. For
- * a higher-is-better metric the thresholds are the reciprocals. */
-static size_t inferentials(struct inferential *out, const struct ab_rule *rule, enum ab_better better)
-{
-	const struct ab_predicate *p;
-	size_t n = 0;
-
-	for (p = ab_predicates; p->name; p++) {
-		double x, theta;
-		char *shown;
-		int reciprocal;
-
-		if (p->decide != AB_DECIDE_BOUND || !ab_predicate_is_set(p, rule))
-			continue;
-		x = ab_predicate_value(p, rule);
-		theta = ab_predicate_theta(p, x, better, &out[n].kind, &reciprocal);
-		shown = p->arg == AB_ARG_PERCENT ? pct(x) : ab_xasprintf("%.4g", x);
-		out[n].key = p->name;
-		out[n].theta = theta;
-		out[n].threshold = threshold_text(theta, x, reciprocal);
-		out[n].meaning = ab_xasprintf(p->meaning, shown);
-		out[n].refuted = ab_xasprintf(p->refuted, shown);
-		out[n].inconclusive = ab_xasprintf(p->inconclusive, shown);
-		out[n].on_scaling = p->on_scaling;
-		n++;
-		free(shown);
-	}
-	return n;
-}
-
-static void release_predicate(struct inferential *pr)
-{
-	free(pr->threshold);
-	free(pr->meaning);
-	free(pr->refuted);
-	free(pr->inconclusive);
 }
 
 /* The decide functions of the observational predicates (enum ab_decide):
@@ -479,6 +421,245 @@ static char *row_head(const struct ab_analysis *a, size_t row, size_t metric)
 	return out;
 }
 
+/* A threshold as shown: "1.020", or "0.909 = 1/1.1" when it is the
+ * reciprocal of a margin, so that "faster by 10%" is recognisable. */
+static char *threshold_text(double theta, double margin, int reciprocal)
+{
+	return reciprocal ? ab_xasprintf("%.3f = 1/%.4g", theta, 1 + margin) : ab_xasprintf("%.3f", theta);
+}
+
+/* Component out[n] of predicate `p` with value x, threshold θ on `side`. */
+static void component(struct inferential *out, const struct ab_predicate *p, double x, double theta,
+		      enum ab_pass_side side, int reciprocal, int tost)
+{
+	char *shown = p->arg == AB_ARG_PERCENT ? pct(x) : ab_xasprintf("%.4g", x);
+
+	out->key = p->name;
+	out->kind = side;
+	out->theta = theta;
+	out->threshold = threshold_text(theta, x, reciprocal);
+	out->meaning = ab_xasprintf(p->meaning, shown);
+	out->refuted = ab_xasprintf(p->refuted, shown);
+	out->inconclusive = ab_xasprintf(p->inconclusive, shown);
+	out->on_scaling = p->on_scaling;
+	out->tost = tost;
+	free(shown);
+}
+
+/* The components of the inferential predicates a rule declares, in the
+ * table's order. For a higher-is-better metric the bound predicates'
+ * thresholds are the reciprocals; equivalence is symmetric. */
+static size_t inferentials(struct inferential *out, const struct ab_rule *rule, enum ab_better better)
+{
+	const struct ab_predicate *p;
+	enum ab_pass_side side;
+	size_t n = 0;
+	int reciprocal;
+
+	for (p = ab_predicates; p->name; p++) {
+		double x, theta;
+
+		if ((p->decide != AB_DECIDE_BOUND && p->decide != AB_DECIDE_EQUIVALENCE) ||
+		    !ab_predicate_is_set(p, rule))
+			continue;
+		x = ab_predicate_value(p, rule);
+		theta = ab_predicate_theta(p, x, better, &side, &reciprocal);
+		if (p->decide == AB_DECIDE_BOUND) {
+			component(&out[n++], p, x, theta, side, reciprocal, 0);
+			continue;
+		}
+		component(&out[n++], p, x, 1 + x, AB_PASS_BELOW, 0, 1);
+		component(&out[n++], p, x, 1 / (1 + x), AB_PASS_ABOVE, 1, 2);
+	}
+	return n;
+}
+
+static void release_predicate(struct inferential *pr)
+{
+	free(pr->threshold);
+	free(pr->meaning);
+	free(pr->refuted);
+	free(pr->inconclusive);
+}
+
+/* A rule while it is evaluated: its rows, its inferential components and
+ * their judgements, which the verdict's family adjusts before the rule's
+ * findings are written. */
+struct rule_work {
+	size_t metric;
+	struct row_state *rows;
+	size_t n;
+	struct inferential comps[16];  /* more than the table's bound predicates, equivalence twice */
+	size_t ncomps;
+	struct judged *j;              /* [c * n + i]: component c on row i */
+};
+
+/* The warning for an interval too wide to decide component c on a row:
+ * wider than the margin |ln θ| of a bound, or than the range 2 ln(1+δ)
+ * of an equivalence, which it must fit in. The width shrinks about as
+ * 1/sqrt(n). */
+static void width_warning(struct ab_analysis *a, const struct rule_work *w, size_t c, size_t i,
+			  const char *rule_name)
+{
+	const struct inferential *pr = &w->comps[c];
+	const struct judged *j = &w->j[c * w->n + i];
+	const struct interval *iv = &j->iv;
+	double wlog, margin;
+	char *label;
+
+	if (!iv->available || isnan(iv->lower) || pr->theta == 1 || pr->tost == 2)
+		return;
+	if (pr->tost ? j->raw == AB_FAIL || w->j[(c + 1) * w->n + i].raw == AB_FAIL
+		     : j->raw != AB_INCONCLUSIVE)
+		return;
+	wlog = log(iv->upper / iv->lower);
+	margin = pr->tost ? 2 * log(pr->theta) : fabs(log(pr->theta));
+	if (wlog <= margin)
+		return;
+	label = ab_row_label(a->exp, w->rows[i].row);
+	ab_strv_push(&a->rule_warnings, ab_xasprintf("%s: the 90%% interval is %.2f%% wide, wider than the "
+		"%.2f%% %s of '%s' (%s): it can hardly be decided; about %.0f pairs would narrow it to the %s",
+		label, 100 * expm1(wlog), 100 * expm1(margin), pr->tost ? "range" : "margin", rule_name,
+		pr->key, ceil((double)iv->n * (wlog / margin) * (wlog / margin)),
+		pr->tost ? "range" : "margin"));
+	free(label);
+}
+
+/* Select the rule's rows and judge its inferential components on them. */
+static void rule_start(struct rule_work *w, const struct ab_rule *rule, struct ab_analysis *a)
+{
+	const struct ab_experiment *exp = a->exp;
+	size_t r, c, i;
+
+	memset(w, 0, sizeof(*w));
+	w->metric = metric_index(exp, rule->metric ? rule->metric : exp->metric);
+	w->rows = ab_xcalloc(a->nrows ? a->nrows : 1, sizeof(*w->rows));
+	/* Rows never measured (absent from an analyze input) are not judged. */
+	for (r = 0; r < a->nrows; r++)
+		if (ab_selector_match(&rule->where, exp, r) && a->rows[r].samples)
+			w->rows[w->n++].row = r;
+	w->ncomps = inferentials(w->comps, rule, exp->metrics[w->metric].better);
+	w->j = ab_xcalloc(w->ncomps * w->n + 1, sizeof(*w->j));
+	for (c = 0; c < w->ncomps; c++)
+		for (i = 0; i < w->n; i++) {
+			const struct ab_row_result *rr = &a->rows[w->rows[i].row];
+			struct interval iv = w->comps[c].on_scaling ? scaling_interval(rr)
+								    : metric_interval(rr, w->metric);
+			judge(&w->j[c * w->n + i], &w->comps[c], &iv);
+		}
+	for (c = 0; c < w->ncomps; c++)
+		for (i = 0; i < w->n; i++)
+			width_warning(a, w, c, i, rule->name);
+}
+
+/* A judgement with a bound, keyed by its member of the family. */
+struct member_ref {
+	size_t row, quantity;     /* quantity: a metric's index, or nmetrics for the scaling change */
+	int side;                 /* enum ab_pass_side of the component (the refuted side opposite) */
+	struct judged *j;
+};
+
+static int by_member(const void *pa, const void *pb)
+{
+	const struct member_ref *a = pa, *b = pb;
+
+	if (a->row != b->row)
+		return a->row < b->row ? -1 : 1;
+	if (a->quantity != b->quantity)
+		return a->quantity < b->quantity ? -1 : 1;
+	return (a->side > b->side) - (a->side < b->side);
+}
+
+/*
+ * The verdict's family (docs/statistics.md, "Many rows, many rules"): its
+ * members are the distinct (row, quantity, side) that some rule's
+ * component can refute on, whatever the rules' thresholds; each counts
+ * once in m. A member's p is that of its strongest refutation, the
+ * smallest p of its components, and Holm's step-down over the members'
+ * p gives each member its rank r. A refutation at p on a member of rank r
+ * is kept when q = max(q of the member ranked r-1, min(1, (m-r) p)) ≤ α:
+ * judged at the level α/(m-r) of its member's rank once the members
+ * ranked before it are rejected. A looser threshold on the same member
+ * has a larger p, so it changes neither m, nor the member's p, nor any
+ * rank: it changes no other outcome. With m = 1 the bound decides alone,
+ * as before. Returns m.
+ */
+static size_t family_adjust(struct rule_work *w, size_t nrules, const struct ab_analysis *a)
+{
+	struct member_ref *refs;
+	size_t nrefs = 0, k, c, i, m = 0, *rank, *by_rank;
+	double *pm, *qm;
+
+	for (k = 0; k < nrules; k++)
+		nrefs += w[k].ncomps * w[k].n;
+	refs = ab_xmalloc((nrefs + 1) * sizeof(*refs));
+	nrefs = 0;
+	for (k = 0; k < nrules; k++)
+		for (c = 0; c < w[k].ncomps; c++)
+			for (i = 0; i < w[k].n; i++) {
+				struct judged *j = &w[k].j[c * w[k].n + i];
+				if (!j->iv.available || isnan(j->iv.lower))
+					continue;
+				refs[nrefs++] = (struct member_ref){ w[k].rows[i].row,
+					w[k].comps[c].on_scaling ? a->exp->nmetrics : w[k].metric,
+					(int)w[k].comps[c].kind, j };
+			}
+	qsort(refs, nrefs, sizeof(*refs), by_member);
+	pm = ab_xmalloc((nrefs + 1) * sizeof(*pm));
+	for (i = 0; i < nrefs; i++) {
+		if (i == 0 || by_member(&refs[i - 1], &refs[i]))
+			pm[m++] = refs[i].j->p;
+		refs[i].j->member = m - 1;
+		pm[m - 1] = fmin(pm[m - 1], refs[i].j->p);
+	}
+	qm = ab_xmalloc((m + 1) * sizeof(*qm));
+	rank = ab_xmalloc((m + 1) * sizeof(*rank));
+	by_rank = ab_xmalloc((m + 1) * sizeof(*by_rank));
+	ab_stats_holm(qm, rank, pm, m);
+	for (k = 0; k < m; k++)
+		by_rank[rank[k]] = k;
+	for (i = 0; i < nrefs; i++) {
+		struct judged *j = refs[i].j;
+		size_t r = rank[j->member];
+		double before = r ? qm[by_rank[r - 1]] : 0;
+
+		j->q = fmax(before, fmin(1.0, (double)(m - r) * j->p));
+		if (j->raw == AB_FAIL && m > 1 && j->q > AB_STATS_ALPHA)
+			j->outcome = AB_INCONCLUSIVE;
+	}
+	free(refs);
+	free(pm);
+	free(qm);
+	free(rank);
+	free(by_rank);
+	return m;
+}
+
+/* The components' findings on the rule's rows, after the adjustment. */
+static void inferential_findings(struct rule_work *w, size_t m)
+{
+	size_t c, i;
+
+	for (c = 0; c < w->ncomps; c++) {
+		if (w->comps[c].tost == 2)
+			continue;
+		for (i = 0; i < w->n; i++) {
+			const struct judged *j = &w->j[c * w->n + i];
+			enum ab_outcome o = j->outcome;
+			char *phrase = w->comps[c].tost
+				? equivalence_phrase(&w->comps[c], j, &w->comps[c + 1],
+						     &w->j[(c + 1) * w->n + i], m, &o)
+				: bound_phrase(&w->comps[c], j, m);
+			add_phrase(&w->rows[i], o, phrase);
+			free(phrase);
+		}
+	}
+	for (c = 0; c < w->ncomps; c++)
+		release_predicate(&w->comps[c]);
+	free(w->j);
+	w->j = NULL;
+}
+
 /* Whether a rule selects rows of the matrix, all of them outside the run's subset. */
 static int selects_outside_subset(const struct ab_rule *rule, const struct ab_experiment *exp)
 {
@@ -494,32 +675,24 @@ static int selects_outside_subset(const struct ab_rule *rule, const struct ab_ex
 	return n > 0;
 }
 
-static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule,
-			  struct ab_analysis *a)
+/* The rule's findings on its rows (the inferential ones adjusted over the
+ * verdict's m refutations), its outcome and its detail. Frees w. */
+static void rule_finish(struct ab_rule_result *res, struct rule_work *w, const struct ab_rule *rule,
+			struct ab_analysis *a, size_t m)
 {
-	const struct ab_experiment *exp = a->exp;
-	size_t metric = metric_index(exp, rule->metric ? rule->metric : exp->metric), r, n = 0, i, np, len;
-	struct inferential preds[16];   /* more than the table's bound predicates */
+	struct row_state *rows = w->rows;
+	size_t n = w->n, i, len;
 	const struct ab_predicate *p;
-	struct row_state *rows = ab_xcalloc(a->nrows ? a->nrows : 1, sizeof(*rows));
 	enum ab_outcome worst = AB_PASS;
 	int has_decider;
 
-	/* Rows never measured (absent from an analyze input) are not judged. */
-	for (r = 0; r < a->nrows; r++)
-		if (ab_selector_match(&rule->where, exp, r) && a->rows[r].samples)
-			rows[n++].row = r;
-	np = inferentials(preds, rule, exp->metrics[metric].better);
-	for (i = 0; i < np; i++) {
-		run_inferential(rows, n, &preds[i], a, metric, rule->name);
-		release_predicate(&preds[i]);
-	}
+	inferential_findings(w, m);
 	for (p = ab_predicates, has_decider = 0; p->name; p++)
 		has_decider |= (p->kind == AB_PREDICATE_INFERENTIAL || p->kind == AB_PREDICATE_OBSERVATIONAL) &&
 			       ab_predicate_is_set(p, rule);
 	for (i = 0; i < n; i++) {
-		observational(&rows[i], rule, a, metric);
-		dispersion(&rows[i], rule, a, metric, !has_decider);
+		observational(&rows[i], rule, a, w->metric);
+		dispersion(&rows[i], rule, a, w->metric, !has_decider);
 		if (!rows[i].nfindings)  /* integrity-only rule */
 			add_phrase(&rows[i], AB_PASS, "integrity settings only");
 	}
@@ -527,7 +700,7 @@ static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule
 	res->rows = ab_xcalloc(n ? n : 1, sizeof(*res->rows));
 	res->nrows = n;
 	for (i = 0; i < n; i++) {
-		char *head = row_head(a, rows[i].row, metric), *phrases = join_findings(&rows[i]);
+		char *head = row_head(a, rows[i].row, w->metric), *phrases = join_findings(&rows[i]);
 		res->rows[i].row = rows[i].row;
 		res->rows[i].outcome = rows[i].outcome;
 		res->rows[i].detail = ab_xasprintf("%s: %s: %s", head, phrases, ab_outcome_name(rows[i].outcome));
@@ -551,18 +724,20 @@ static void evaluate_rule(struct ab_rule_result *res, const struct ab_rule *rule
 				end = stpcpy(end, "; ");
 			end = stpcpy(end, res->rows[i].detail);
 		}
-	} else if (exp->row_subset && selects_outside_subset(rule, exp)) {
+	} else if (a->exp->row_subset && selects_outside_subset(rule, a->exp)) {
 		res->not_evaluated = 1;
 		res->detail = ab_xstrdup("not evaluated: every row it selects is outside the subset (--row)");
 	} else {
 		res->detail = ab_xstrdup("selects no row: inconclusive");
 	}
 	free(rows);
+	w->rows = NULL;
 }
 
 void ab_rules_evaluate(struct ab_analysis *a, char *const *integrity, char *const *unmet)
 {
 	const struct ab_experiment *exp = a->exp;
+	struct rule_work *work;
 	char *const *reason;
 	size_t i, r;
 	int invalid = 0, failed = 0, inconclusive = 0;
@@ -607,14 +782,19 @@ void ab_rules_evaluate(struct ab_analysis *a, char *const *integrity, char *cons
 	}
 
 	a->rules = ab_xcalloc(exp->nrules ? exp->nrules : 1, sizeof(*a->rules));
+	work = ab_xcalloc(exp->nrules ? exp->nrules : 1, sizeof(*work));
+	for (i = 0; i < exp->nrules; i++)
+		rule_start(&work[i], &exp->rules[i], a);
+	a->refutations = family_adjust(work, exp->nrules, a);
 	for (i = 0; i < exp->nrules; i++) {
-		evaluate_rule(&a->rules[i], &exp->rules[i], a);
+		rule_finish(&a->rules[i], &work[i], &exp->rules[i], a, a->refutations);
 		if (a->rules[i].not_evaluated)
 			continue;  /* a subset run decides on the rules it measured */
 		evaluated++;
 		failed |= a->rules[i].outcome == AB_FAIL;
 		inconclusive |= a->rules[i].outcome == AB_INCONCLUSIVE;
 	}
+	free(work);
 	if (!invalid) {
 		for (i = 0; i < exp->nrules; i++)
 			if (!a->rules[i].not_evaluated &&
@@ -649,3 +829,4 @@ void ab_rules_evaluate(struct ab_analysis *a, char *const *integrity, char *cons
 		a->verdict = AB_INCONCLUSIVE_VERDICT;
 	}
 }
+

@@ -343,6 +343,18 @@ void ab_stats_mann_whitney(struct ab_mann_whitney *out, const double *a, size_t 
 			   size_t n_b);
 
 /*
+ * Holm's step-down adjustment (Holm 1979) of the p-values p[0..m): q[i]
+ * is the smallest family-wise level at which hypothesis i is rejected,
+ * max over the ranks r' <= r of min(1, (m - r') p_(r')), where r is i's
+ * rank in ascending p (ties in index order). Rejecting every i with
+ * q[i] <= alpha controls the family-wise error rate at alpha for any
+ * dependence between the tests. `rank` (or NULL) receives each i's rank,
+ * 0-based. O(m log m); m == 0 does nothing. Allocates internally; never
+ * fails.
+ */
+void ab_stats_holm(double *q, size_t *rank, const double *p, size_t m);
+
+/*
  * Coverage of the distribution-free interval [x_(r), x_(n-r+1)] for the
  * median of a continuous distribution from n independent values (order
  * statistics, 1-based r): 1 - 2 P(X <= r - 1) for X ~ Binomial(n, 1/2)

@@ -66,6 +66,24 @@ expect_exit 0 "$ABTOOL" analyze "$T/wide.tsv" --accept "$T/pass.yaml"
 # a higher-is-better reading of the same numbers rejects the gain
 expect_exit 1 "$ABTOOL" analyze "$T/wide.tsv" --accept "$T/pass.yaml" --better higher
 
+# equivalent_within (TOST): 16 pairs of 0.1% noise around a ratio r. An
+# A/A passes (exit 0), 10% slower fails (1), at the margin it cannot be
+# shown either way (2).
+for r in 1.0 1.1 1.02; do
+	awk -v r=$r 'BEGIN { print "pair\torder\tparent\tcandidate"
+		for (i = 1; i <= 16; i++) {
+			a = ((i * 7) % 11 - 5) / 5; b = ((i * 5) % 13 - 6) / 6
+			printf "%d\t%s\t%.4f\t%.4f\n", i, ((int((i - 1) / 2) + i - 1) % 2) ? "BA" : "AB",
+				1000 * (1 + 0.001 * a), 1000 * r * (1 + 0.001 * b) } }' > "$T/eq_$r.tsv"
+done
+printf 'accept:\n  - name: no change\n    equivalent_within: 2%%\n' > "$T/eq.yaml"
+expect_exit 0 "$ABTOOL" analyze "$T/eq_1.0.tsv" --accept "$T/eq.yaml"
+assert_contains "$T/out" "inside [0.980 = 1/1.02, 1.020] (equivalent within 2%): pass"
+expect_exit 1 "$ABTOOL" analyze "$T/eq_1.1.tsv" --accept "$T/eq.yaml"
+assert_contains "$T/out" "above 1.020 (a difference beyond 2%), kept by Holm's adjustment over the verdict's 2 refutations"
+expect_exit 2 "$ABTOOL" analyze "$T/eq_1.02.tsv" --accept "$T/eq.yaml"
+assert_contains "$T/out" "cannot show equivalence within 2% (the interval [1.019, 1.020] is not inside [0.980 = 1/1.02, 1.020]): inconclusive"
+
 # Bad input
 printf 'lanes\tparent\tcandidate\n1\t100\tfast\n' > "$T/bad1.tsv"
 expect_exit 64 "$ABTOOL" analyze "$T/bad1.tsv"
@@ -99,9 +117,9 @@ assert_contains "$T/err" "missing.tsv"
 	done
 } >"$T/order.tsv"
 expect_exit 0 "$ABTOOL" analyze "$T/order.tsv"
-assert_contains "$T/out" "Order effect (AB against BA pairs): material (at least 0.5% with p below 0.05) in 1 of 1 rows, up to 10.54% (all)"
+assert_contains "$T/out" "Order effect (AB against BA pairs): material (at least 0.5% with p below 0.05 after Holm's adjustment over the rows) in 1 of 1 rows, up to 10.54% (all)"
 assert_contains "$T/out" "the crossover estimate 1.001 [0.999, 1.003] removes it"
 sed 's/^\([0-9]*\)\tBA\t1000\t9/\1\tBA\t1000\t11/' "$T/order.tsv" >"$T/no-order.tsv"
 expect_exit 0 "$ABTOOL" analyze "$T/no-order.tsv"
-assert_contains "$T/out" "Order effect (AB against BA pairs): running second changes a ratio by at most 0.05% (all); material (at least 0.5% with p below 0.05) in no row."
+assert_contains "$T/out" "Order effect (AB against BA pairs): running second changes a ratio by at most 0.05% (all); material (at least 0.5% with p below 0.05 after Holm's adjustment over the rows) in no row."
 echo ok

@@ -1,13 +1,15 @@
 # serial
 # `abtool init`: every template passes `abtool check` and, run against the
 # demo repository, gives the verdict its header comment states, and
-# rejects the same change the other way round (2x slower). init never
-# overwrites a file, and an unknown template lists the known ones.
+# rejects the same change the other way round (2x slower). The equivalence
+# template also passes an A/A (a candidate that only changes a README).
+# init never overwrites a file, and an unknown template lists the known
+# ones.
 . "$(dirname "$0")/lib.sh"
 
 expect_exit 0 "$ABTOOL" demo --dir "$T/demo"
 "$ABTOOL" init --list > "$T/list" || fail "init --list"
-for t in no-regression lane-split memory pr-gate; do
+for t in no-regression lane-split memory pr-gate equivalence; do
 	grep -q "^  $t " "$T/list" || fail "template $t not listed"
 	expect_exit 0 "$ABTOOL" init --template "$t" "$T/demo/$t.yaml"
 	expect_exit 0 "$ABTOOL" check "$T/demo/$t.yaml"
@@ -20,11 +22,28 @@ for t in no-regression lane-split memory pr-gate; do
 	# and the gate closes: the same two commits the other way round make
 	# a candidate about 2x slower, which every template rejects
 	expect_exit 1 "$ABTOOL" run "$T/demo/$t.yaml" --candidate HEAD~1 --parent HEAD --json "$T/$t-slower.json"
-	case "$(jqv "$T/$t-slower.json" '.reasons[0]')" in
+	case "$t: $(jqv "$T/$t-slower.json" '.reasons[0]')" in
+	equivalence:*"(a difference beyond "*"): fail"*) ;;
+	equivalence:*) fail "template $t on a 2x slower candidate: $(jqv "$T/$t-slower.json" '.reasons[0]')" ;;
 	*"(a regression above "*"): fail"*) ;;
 	*) fail "template $t on a 2x slower candidate: $(jqv "$T/$t-slower.json" '.reasons[0]')" ;;
 	esac
 done
+# The equivalence template on an A/A: a README-only candidate against its
+# exact parent (the demo's faster version on both sides) is accepted. It
+# is never rejected; on a machine too loaded for its 5% margin (the report
+# warns about RSD) it may stay inconclusive, said so here.
+echo "notes" > "$T/demo/README"
+git -C "$T/demo" add README
+git -C "$T/demo" commit -qm "README only"
+"$ABTOOL" run "$T/demo/equivalence.yaml" --json "$T/aa.json" > "$T/out" 2> "$T/err"
+rc=$?
+case $rc in
+0) [ "$(jqv "$T/aa.json" .verdict)" = accepted ] || fail "equivalence A/A: verdict $(jqv "$T/aa.json" .verdict)" ;;
+2) grep -q "RSD above 5%" "$T/out" || fail "equivalence A/A inconclusive on a quiet machine: $(jqv "$T/aa.json" '.reasons[0]')"
+   echo "note: the equivalence A/A stayed inconclusive on this loaded machine: $(jqv "$T/aa.json" '.reasons[0]')" ;;
+*) fail "equivalence A/A: exit $rc ($(jqv "$T/aa.json" '.reasons[0]'))" ;;
+esac
 # never overwrite
 expect_exit 64 "$ABTOOL" init --template memory "$T/demo/memory.yaml"
 assert_contains "$T/err" "already exists"

@@ -117,7 +117,7 @@ static void test_table_is_consistent(void **state)
 	for (p = ab_predicates; p->name; p++) {
 		assert_false(ab_predicate_is_set(p, &r));
 		assert_true(p->offset + sizeof(int) <= sizeof(struct ab_rule));
-		if (p->decide == AB_DECIDE_BOUND) {
+		if (p->decide == AB_DECIDE_BOUND || p->decide == AB_DECIDE_EQUIVALENCE) {
 			assert_int_equal(p->kind, AB_PREDICATE_INFERENTIAL);
 			assert_non_null(p->meaning);
 			assert_non_null(p->refuted);

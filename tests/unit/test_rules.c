@@ -35,6 +35,27 @@ static void load(struct fixture *f, const char *yaml)
 	f->s = ab_xcalloc((size_t)ab_experiment_nrows(&f->exp) * MAXP * 2, sizeof(*f->s));
 }
 
+/* The next sample of f: pair i of `row` on `side`, in the order of an
+ * AB|BA block, done, checksum 42, every metric 0 (the caller sets them). */
+static struct ab_sample *next_sample(struct fixture *f, size_t row, size_t i, size_t side)
+{
+	struct ab_sample *s = &f->s[f->n];
+
+	ab_sample_release(s);
+	memset(s, 0, sizeof(*s));
+	s->entry.seq = (uint32_t)f->n++;
+	s->entry.row = (uint32_t)row;
+	s->entry.pair = (int32_t)i;
+	s->entry.warmup = -1;
+	s->entry.order = (uint8_t)((i / 2 + i) & 1);
+	s->entry.side = (uint8_t)side;
+	s->status = AB_SAMPLE_DONE;
+	s->nmetrics = f->exp.nmetrics;
+	s->metrics = ab_xcalloc(s->nmetrics, sizeof(double));
+	s->checksum = ab_xstrdup("42");
+	return s;
+}
+
 /* Add the pairs of one row: parent value a0 (every metric), candidate
  * a0 * ratio * exp(pattern[i]) for metric `m` (others equal to the
  * parent's). */
@@ -44,22 +65,11 @@ static void add_row(struct fixture *f, size_t row, size_t metric, double ratio, 
 
 	for (i = 0; i < pairs; i++) {
 		for (side = 0; side < 2; side++) {
-			struct ab_sample *s = &f->s[f->n];
+			struct ab_sample *s = next_sample(f, row, i, side);
 			double a0 = 100e6 * (1 + 0.01 * (double)(i % 3));
-			s->entry.seq = (uint32_t)f->n;
-			s->entry.row = (uint32_t)row;
-			s->entry.pair = (int32_t)i;
-			s->entry.warmup = -1;
-			s->entry.order = (uint8_t)((i / 2 + i) & 1);
-			s->entry.side = (uint8_t)side;
-			s->status = AB_SAMPLE_DONE;
-			s->nmetrics = f->exp.nmetrics;
-			s->metrics = ab_xmalloc(s->nmetrics * sizeof(double));
 			for (m = 0; m < s->nmetrics; m++)
 				s->metrics[m] = side && m == metric ? a0 * ratio * exp(pattern[i % 8]) : a0;
 			s->wall_ns = (int64_t)s->metrics[0];
-			s->checksum = ab_xstrdup("42");
-			f->n++;
 		}
 	}
 }
@@ -248,7 +258,7 @@ static void test_holm(void **state)
 		add_row(&f, r, 0, 1.02, shifted);
 	analyse(&f);
 	assert_int_equal(f.a.rules[0].outcome, AB_INCONCLUSIVE);
-	assert_non_null(strstr(f.a.rules[0].detail, "but not after Holm's adjustment over 3 rows"));
+	assert_non_null(strstr(f.a.rules[0].detail, "but not after Holm's adjustment over the verdict's 3 refutations"));
 	assert_int_equal(f.a.verdict, AB_INCONCLUSIVE_VERDICT);
 	release(&f);
 
@@ -266,6 +276,331 @@ static void test_holm(void **state)
 	assert_null(strstr(f.a.rules[0].detail, "lanes=1"));
 	assert_int_equal(f.a.verdict, AB_REJECTED);
 	release(&f);
+}
+
+/* equivalent_within (TOST): pass when both bounds lie inside
+ * [1/(1+δ), 1+δ], fail when the interval lies wholly outside it (either
+ * side), inconclusive otherwise; symmetric for a higher-is-better metric. */
+static void test_equivalence(void **state)
+{
+	const char *rule = "    equivalent_within: 2%\n";
+	char *d;
+
+	(void)state;
+	assert_int_equal(one(rule, 0, 1.0, TIGHT, &d), AB_PASS);
+	assert_non_null(strstr(d, "] inside [0.980 = 1/1.02, 1.020] (equivalent within 2%): pass"));
+	free(d);
+	assert_int_equal(one(rule, 0, 1.10, TIGHT, &d), AB_FAIL);
+	/* its two sides are two members of the family */
+	assert_non_null(strstr(d, "above 1.020 (a difference beyond 2%), kept by Holm's adjustment over the "
+			       "verdict's 2 refutations (p 0.0078"));
+	free(d);
+	assert_int_equal(one(rule, 0, 0.90, TIGHT, &d), AB_FAIL);
+	assert_non_null(strstr(d, "below 0.980 = 1/1.02 (a difference beyond 2%), kept by"));
+	free(d);
+	/* near the margin: the interval straddles 1.02 */
+	assert_int_equal(one(rule, 0, 1.02, TIGHT, &d), AB_INCONCLUSIVE);
+	assert_non_null(strstr(d, "cannot show equivalence within 2% (the interval [1.01"));
+	assert_non_null(strstr(d, "is not inside [0.980 = 1/1.02, 1.020]): inconclusive"));
+	free(d);
+	assert_int_equal(one(rule, 0, 1.0, NOISY, NULL), AB_INCONCLUSIVE);
+	assert_int_equal(one("    metric: maxrss_bytes\n    equivalent_within: 1%\n", 4, 1.0, TIGHT, NULL),
+			 AB_PASS);
+}
+
+/* The verdict's family spans rules: three single-row rules refuting at
+ * p = 10/256 each are adjusted over 3 refutations, as one rule over the
+ * three rows is; nested margins on one row count once. */
+static void test_family_across_rules(void **state)
+{
+	struct fixture f;
+	size_t r;
+
+	(void)state;
+	load(&f, HEAD2 "accept:\n  - name: a\n    where: {lanes: 1}\n    no_regression: 2%\n"
+		       "  - name: b\n    where: {lanes: 2}\n    no_regression: 2%\n"
+		       "  - name: c\n    where: {lanes: 4}\n    no_regression: 2%\n");
+	for (r = 0; r < 3; r++)
+		add_row(&f, r, 0, 1.02, EDGE);
+	analyse(&f);
+	assert_int_equal(f.a.refutations, 3);
+	for (r = 0; r < 3; r++) {
+		assert_int_equal(f.a.rules[r].outcome, AB_INCONCLUSIVE);
+		assert_non_null(strstr(f.a.rules[r].detail, "(a regression above 2%), but not after Holm's "
+				       "adjustment over the verdict's 3 refutations (p 0.117): inconclusive"));
+	}
+	assert_int_equal(f.a.verdict, AB_INCONCLUSIVE_VERDICT);
+	release(&f);
+
+	/* one row, four rules on its ratio's upper side: one refutation, so
+	 * the bound decides alone; the scaling-free lower side of
+	 * equivalent_within is a second member */
+	load(&f, HEAD "accept:\n  - name: a\n    no_regression: 2%\n  - name: b\n    max_ratio: 1.05\n"
+		      "  - name: c\n    faster_by: 1%\n    max_ratio: 1.01\n");
+	add_row(&f, 0, 0, 1.2, TIGHT);
+	analyse(&f);
+	assert_int_equal(f.a.refutations, 1);
+	for (r = 0; r < 3; r++) {
+		assert_int_equal(f.a.rules[r].outcome, AB_FAIL);
+		assert_null(strstr(f.a.rules[r].detail, "Holm"));
+	}
+	release(&f);
+	load(&f, HEAD "accept:\n  - name: a\n    no_regression: 2%\n  - name: e\n    equivalent_within: 5%\n");
+	add_row(&f, 0, 0, 1.2, TIGHT);
+	analyse(&f);
+	assert_int_equal(f.a.refutations, 2);
+	assert_int_equal(f.a.rules[0].outcome, AB_FAIL);
+	assert_int_equal(f.a.rules[1].outcome, AB_FAIL);
+	assert_non_null(strstr(f.a.rules[1].detail, "(a difference beyond 5%), kept by Holm's adjustment "
+			       "over the verdict's 2 refutations (p 0.0078"));
+	release(&f);
+}
+
+/* Evaluate `yaml` on the samples of `g` (the same matrix and metrics). */
+static void reanalyse(struct fixture *f, const char *yaml, const struct fixture *g)
+{
+	memset(f, 0, sizeof(*f));
+	if (ab_experiment_parse(&f->exp, "/tmp/rules.yaml", yaml, strlen(yaml)) < 0)
+		fail_msg("parse: %s", ab_error_last());
+	ab_analysis_run(&f->a, &f->exp, g->s, g->n);
+	ab_rules_evaluate(&f->a, NULL, NULL);
+}
+
+/* The rules of `rules` (an experiment with the same matrix and metrics)
+ * evaluated on the row analysis of `f`: the statistics are computed once
+ * and borrowed. Release with release_rules_only. */
+static void rules_only(struct ab_analysis *out, const struct ab_analysis *a, const struct ab_experiment *rules)
+{
+	*out = *a;
+	out->exp = rules;
+	out->rules = NULL;
+	out->reasons = out->warnings = out->rule_warnings = NULL;
+	ab_rules_evaluate(out, NULL, NULL);
+}
+
+static void release_rules_only(struct ab_analysis *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->exp->nrules; i++) {
+		size_t r;
+		for (r = 0; r < x->rules[i].nrows; r++)
+			free(x->rules[i].rows[r].detail);
+		free(x->rules[i].rows);
+		free(x->rules[i].detail);
+	}
+	free(x->rules);
+	ab_strv_free(x->reasons);
+	ab_strv_free(x->rule_warnings);
+}
+
+/* Every outcome and reason of the first `nrules` rules, and the verdict,
+ * agree between two evaluations. */
+static void assert_same_outcomes(const struct ab_analysis *x, const struct ab_analysis *y, size_t nrules)
+{
+	size_t i, r;
+
+	assert_int_equal(x->verdict, y->verdict);
+	assert_int_equal(x->refutations, y->refutations);
+	for (i = 0; i < nrules; i++) {
+		assert_int_equal(x->rules[i].outcome, y->rules[i].outcome);
+		assert_string_equal(x->rules[i].detail, y->rules[i].detail);
+		for (r = 0; r < x->rules[i].nrows; r++)
+			assert_int_equal(x->rules[i].rows[r].outcome, y->rules[i].rows[r].outcome);
+	}
+}
+
+/* A redundant looser rule changes nothing: max_ratio: 1.1 over every row
+ * next to single-row max_ratio: 1.0 rules, on a run where one row is a
+ * regression of 10% (refuted at 1.0 with p 1/256, not at 1.1) and two
+ * refute at the edge. Closed testing over every (row, θ) would count the
+ * looser hypothesis of that row as not rejected and test the others at
+ * stricter levels (the third row at 0.05/2 instead of 0.05). */
+static void test_family_looser_rule(void **state)
+{
+	const char *rules = "accept:\n  - name: a\n    where: {lanes: 1}\n    max_ratio: 1.0\n"
+			    "  - name: b\n    where: {lanes: 2}\n    max_ratio: 1.0\n"
+			    "  - name: c\n    where: {lanes: 4}\n    max_ratio: 1.0\n";
+	char *with = ab_xasprintf(HEAD2 "%s  - name: looser\n    max_ratio: 1.1\n", rules);
+	char *without = ab_xasprintf(HEAD2 "%s", rules);
+	struct fixture f, g;
+
+	(void)state;
+	load(&f, without);
+	add_row(&f, 0, 0, 1.03, EDGE);   /* p 2/256 */
+	add_row(&f, 1, 0, 1.1, TIGHT);   /* p 1/256 */
+	add_row(&f, 2, 0, 1.0, EDGE);
+	analyse(&f);
+	reanalyse(&g, with, &f);
+	assert_same_outcomes(&f.a, &g.a, 3);
+	assert_int_equal(f.a.rules[1].outcome, AB_FAIL);
+	assert_int_equal(g.a.rules[3].outcome, AB_INCONCLUSIVE);
+	/* Holm: 3/256, then 2 × 2/256, then 10/256, each at most 0.05 */
+	assert_int_equal(f.a.rules[0].outcome, AB_FAIL);
+	assert_int_equal(f.a.rules[2].outcome, AB_FAIL);
+	assert_non_null(strstr(f.a.rules[2].detail, "kept by Holm's adjustment over the verdict's 3 "
+			       "refutations (p 0.0391)"));
+	ab_analysis_release(&g.a);
+	ab_experiment_release(&g.exp);
+	release(&f);
+	free(with);
+	free(without);
+}
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+static double normal(uint64_t *s)
+{
+	double u = ((double)(splitmix64(s) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((double)(splitmix64(s) >> 11) + 0.5) / 9007199254740992.0;
+
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/* An A/A run of `rows` rows and `pairs` pairs into f->s: both sides
+ * 100e6 times exp(normal noise of sd `sd`), rows visited round-robin,
+ * pairs in AB|BA blocks. */
+static void add_aa(struct fixture *f, size_t rows, size_t pairs, double sd, uint64_t *seed)
+{
+	size_t i, r, side;
+
+	f->n = 0;
+	for (i = 0; i < pairs; i++)
+		for (r = 0; r < rows; r++)
+			for (side = 0; side < 2; side++) {
+				struct ab_sample *s = next_sample(f, r, i, side);
+				s->metrics[0] = 100e6 * exp(sd * normal(seed));
+				s->wall_ns = (int64_t)s->metrics[0];
+			}
+}
+
+/* 3.29 standard errors: a two-sided 99.9% band of a binomial fraction. */
+#define Z999 3.2905267314919255
+
+/* P(X <= k) for X ~ Binomial(n, p). */
+static double binom_cdf(size_t k, size_t n, double p)
+{
+	double sum = 0, lp = 0;
+	size_t i;
+
+	for (i = 0; i <= k && i <= n; i++) {
+		lp = lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) +
+		     (double)i * log(p) + (double)(n - i) * log1p(-p);
+		sum += exp(lp);
+	}
+	return sum;
+}
+
+/*
+ * Item 3's acceptance: A/A runs of 10 rows × 8 pairs with ten single-row
+ * max_ratio: 1.0 rules. Under no change each row's refutation p is the
+ * exact one-sided signed-rank p of 8 continuous pairs, a multiple of
+ * 1/256; the verdict is rejected exactly when Holm's first step rejects,
+ * min p ≤ 0.05/10, which for 8 pairs is p = 1/256 (every pair slower). So
+ * the designed false-rejection rate is 1 − (255/256)^10 = 3.834%; the
+ * rate must lie in the 99.9% binomial band around it (before the family
+ * it was 32.9%: each rule alone at 10/256). Adding a looser max_ratio: 1.1
+ * over every row changes no outcome of any run.
+ */
+static void test_family_aa_rate(void **state)
+{
+	const size_t rows = 10, runs = 1000;
+	char *yaml = ab_xstrdup("name: r\nbenchmark: ./b {x}\nmatrix: {x: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]}\n"
+				"pairs: 8\naccept:\n"), *with, *next;
+	double level = 1 - pow(255.0 / 256.0, 10);
+	size_t r, run, rejected = 0, lo = 0, hi = 0;
+	uint64_t seed = 0xfa3117;
+	struct ab_experiment looser;
+	struct ab_analysis g;
+	struct fixture f;
+
+	(void)state;
+	for (r = 0; r < rows; r++) {
+		next = ab_xasprintf("%s  - name: row %zu\n    where: {x: %zu}\n    max_ratio: 1.0\n", yaml, r, r);
+		free(yaml);
+		yaml = next;
+	}
+	with = ab_xasprintf("%s  - name: looser\n    max_ratio: 1.1\n", yaml);
+	load(&f, yaml);
+	if (ab_experiment_parse(&looser, "/tmp/rules.yaml", with, strlen(with)) < 0)
+		fail_msg("parse: %s", ab_error_last());
+	for (run = 0; run < runs; run++) {
+		add_aa(&f, rows, 8, 0.01, &seed);
+		analyse(&f);
+		rules_only(&g, &f.a, &looser);
+		assert_int_equal(f.a.refutations, rows);
+		assert_same_outcomes(&f.a, &g, rows);
+		rejected += f.a.verdict == AB_REJECTED;
+		release_rules_only(&g);
+		ab_analysis_release(&f.a);
+	}
+	/* the 99.9% band: P(X < lo) ≤ 0.0005 and P(X > hi) ≤ 0.0005 */
+	while (binom_cdf(lo, runs, level) <= 0.0005)
+		lo++;
+	for (hi = lo; 1 - binom_cdf(hi, runs, level) > 0.0005; hi++)
+		;
+	print_message("A/A, 10 rows x 8 pairs, ten max_ratio: 1.0 rules: %zu of %zu runs rejected (%.2f%%; "
+		      "designed %.3f%%, 99.9%% band %zu..%zu)\n", rejected, runs,
+		      100.0 * (double)rejected / (double)runs, 100 * level, lo, hi);
+	assert_true(rejected >= lo && rejected <= hi);
+	ab_samples_free(f.s, f.n);
+	ab_experiment_release(&f.exp);
+	ab_experiment_release(&looser);
+	free(yaml);
+	free(with);
+}
+
+/*
+ * Item 6: the run-level false-alarm rate of the order-effect warning. A/A
+ * runs of 10 rows × 8 pairs in balanced AB|BA blocks, no order effect
+ * (normal noise of sd 1%): unadjusted, a row is material about 5% of the
+ * time and a run warns about 40% of the time (1 − 0.95^10); with the
+ * t-test's p Holm-adjusted over the rows, a run warns at most 5% of the
+ * time (asserted against the upper end of the 99.9% band around 5%).
+ */
+static void test_order_warning_run_rate(void **state)
+{
+	const size_t rows = 10, runs = 1000;
+	size_t run, r, warned = 0, warned_raw = 0, rows_raw = 0;
+	uint64_t seed = 0x0de7e1;
+	struct fixture f;
+	double band;
+
+	(void)state;
+	load(&f, "name: r\nbenchmark: ./b {x}\nmatrix: {x: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]}\npairs: 8\n");
+	for (run = 0; run < runs; run++) {
+		int any = 0, any_raw = 0;
+
+		add_aa(&f, rows, 8, 0.01, &seed);
+		ab_analysis_run(&f.a, &f.exp, f.s, f.n);
+		for (r = 0; r < rows; r++) {
+			const struct ab_order_effect *o = &f.a.rows[r].order_effect;
+			int raw = fabs(o->effect) >= log(1.005) && o->p < 0.05;
+
+			any |= o->material;
+			any_raw |= raw;
+			rows_raw += raw;
+			assert_true(o->p_adjusted >= o->p);
+		}
+		warned += any;
+		warned_raw += any_raw;
+		ab_analysis_release(&f.a);
+	}
+	band = Z999 * sqrt(0.05 * 0.95 / (double)runs);
+	print_message("A/A, 10 rows x 8 pairs: order warning in %.2f%% of runs (Holm over rows); unadjusted "
+		      "%.2f%% of rows, %.2f%% of runs\n", 100.0 * (double)warned / (double)runs,
+		      100.0 * (double)rows_raw / (double)(runs * rows), 100.0 * (double)warned_raw / (double)runs);
+	assert_true((double)warned / (double)runs <= 0.05 + band);
+	assert_true((double)warned_raw / (double)runs > 0.3);
+	ab_samples_free(f.s, f.n);
+	ab_experiment_release(&f.exp);
 }
 
 /* Selectors: a rule sees only its rows; every row must pass. */
@@ -831,6 +1166,11 @@ int main(void)
 		cmocka_unit_test(test_dispersion),
 		cmocka_unit_test(test_combination),
 		cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_equivalence),
+		cmocka_unit_test(test_family_across_rules),
+		cmocka_unit_test(test_family_looser_rule),
+		cmocka_unit_test(test_family_aa_rate),
+		cmocka_unit_test(test_order_warning_run_rate),
 		cmocka_unit_test(test_selectors_and_intersection),
 		cmocka_unit_test(test_higher_is_better),
 		cmocka_unit_test(test_scaling),
