@@ -78,23 +78,19 @@ int cmd_help(const char *name);
 /* Print "abtool: warning: ..." to stderr. */
 void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Route stdout through the terminal filter (cmd_term_safe's rules, one
- * stream): for the text of `show` and `check`, which prints commit
+/* Route stdout through the terminal filter (cmd_term_stderr's rules): for the text of `show` and `check`, which prints commit
  * subjects, names and notes that a repository or a pull request controls
  * (an escape sequence could retitle or rewrite the terminal). */
 void cmd_plain_stdout(void);
 
-/* The one function that text for a terminal goes through: `s` with every
- * control character but newline and tab replaced by a space: C0 and DEL,
- * and C1 (U+0080-U+009F) in a UTF-8 locale, or the bytes the locale calls
- * controls in another (docs/security.md, "Terminal text"). New string;
- * NULL gives "". */
-char *cmd_term_safe(const char *s);
-
-/* Route stderr, for the whole process, through the same filter (main()
- * does it before any command runs): every message, warning and error,
- * the design names, notes, subjects and benchmark output tails they
- * embed included, reaches the terminal without control characters.
+/* Route stderr, for the whole process, through the terminal filter
+ * (main() does it before any command runs), the one function that text
+ * for a terminal goes through: every control character but newline and
+ * tab becomes a space: C0 and DEL, and C1 (U+0080-U+009F) in a UTF-8 or
+ * the C locale, or the bytes the locale calls controls in another
+ * (docs/security.md, "Terminal text"). So every message, warning and
+ * error, the design names, notes, subjects and benchmark output tails
+ * they embed included, reaches the terminal without control characters.
  * Unbuffered like stderr. */
 void cmd_term_stderr(void);
 
@@ -413,7 +409,7 @@ int cmd_terminal_columns(void);
 size_t cmd_text_width(const char *s);
 
 /* `s` on one line (control characters, newline and tab included, become
- * spaces as in cmd_term_safe), cut to at most
+ * spaces as in cmd_term_stderr), cut to at most
  * `max` columns with "…" when longer (max 0: no cut). New string; NULL
  * gives "". */
 char *cmd_one_line(const char *s, size_t max);

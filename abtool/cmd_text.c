@@ -37,7 +37,7 @@ size_t cmd_text_width(const char *s)
  * environment sets it (LC_ALL, LC_CTYPE, LANG), read once with
  * newlocale() so that abtool's own locale stays "C". */
 static struct {
-	int init, utf8;
+	int init, c1_utf8;  /* replace C1 controls as UTF-8: a UTF-8 or the C locale */
 	locale_t loc;    /* (locale_t)0 when the environment's locale is unknown */
 } term;
 
@@ -52,7 +52,7 @@ static void term_init(void)
 	codeset = term.loc ? nl_langinfo_l(CODESET, term.loc) : "ANSI_X3.4-1968";
 	/* In "C" (ASCII) bytes from 0x80 are no text at all, and the terminal
 	 * is most likely UTF-8, which would act on a C1 control in UTF-8. */
-	term.utf8 = !strcasecmp(codeset, "UTF-8") || !strcasecmp(codeset, "utf8") ||
+	term.c1_utf8 = !strcasecmp(codeset, "UTF-8") || !strcasecmp(codeset, "utf8") ||
 		    !strcmp(codeset, "ANSI_X3.4-1968");
 }
 
@@ -83,28 +83,19 @@ static size_t term_clean(char *out, const char *in, size_t n, int lines, int *he
 
 		if ((c < 0x20 && !(lines && (c == '\n' || c == '\t'))) || c == 0x7f) {
 			out[w++] = ' ';
-		} else if (term.utf8 && c == 0xC2 && i + 1 == n && held) {
+		} else if (term.c1_utf8 && c == 0xC2 && i + 1 == n && held) {
 			*held = 1;
-		} else if (term.utf8 && c == 0xC2 && i + 1 < n &&
+		} else if (term.c1_utf8 && c == 0xC2 && i + 1 < n &&
 			   (unsigned char)in[i + 1] >= 0x80 && (unsigned char)in[i + 1] <= 0x9F) {
 			out[w++] = ' ';
 			i++;
-		} else if (!term.utf8 && c >= 0x80 && term.loc && iscntrl_l(c, term.loc)) {
+		} else if (!term.c1_utf8 && c >= 0x80 && term.loc && iscntrl_l(c, term.loc)) {
 			out[w++] = ' ';
 		} else {
 			out[w++] = (char)c;
 		}
 	}
 	return w;
-}
-
-char *cmd_term_safe(const char *s)
-{
-	size_t len = s ? strlen(s) : 0;
-	char *out = ab_xmalloc(len + 1);
-
-	out[term_clean(out, s ? s : "", len, 1, NULL)] = '\0';
-	return out;
 }
 
 static int write_all(int fd, const char *buf, size_t n)
@@ -189,8 +180,10 @@ void cmd_plain_stdout(void)
 
 void cmd_term_stderr(void)
 {
-	FILE *f = term_filter(stderr, STDERR_FILENO, _IONBF);
+	FILE *f;
 
+	term_init();  /* once, before any thread could race to it */
+	f = term_filter(stderr, STDERR_FILENO, _IONBF);
 	if (f)
 		stderr = f;  /* unbuffered, as stderr is */
 }
