@@ -148,31 +148,29 @@ static int term_close(void *cookie)
 
 	if (ts->held)
 		write_all(ts->fd, "\xC2", 1);
-	free(ts);
+	ts->held = 0;
 	return 0;
 }
 
-/* `stream` (stdout or stderr) replaced by a filter of its fd; NULL when
- * the filter cannot be made (the stream is left as it was). */
-static FILE *term_filter(FILE *stream, int fd, int mode)
+/* `stream` (stdout or stderr) replaced by a filter of its fd through
+ * `ts` (static: the streams live as long as the process); NULL when the
+ * filter cannot be made (the stream is left as it was). */
+static FILE *term_filter(FILE *stream, struct term_stream *ts, int mode)
 {
 	static const cookie_io_functions_t io = { .write = term_write, .close = term_close };
-	struct term_stream *ts = ab_xcalloc(1, sizeof(*ts));
 	FILE *f;
 
 	fflush(stream);
-	ts->fd = fd;
-	if (!(f = fopencookie(ts, "w", io))) {
-		free(ts);
+	if (!(f = fopencookie(ts, "w", io)))
 		return NULL;
-	}
 	setvbuf(f, NULL, mode, mode == _IONBF ? 0 : 8192);
 	return f;
 }
 
 void cmd_plain_stdout(void)
 {
-	FILE *f = term_filter(stdout, STDOUT_FILENO, _IOFBF);
+	static struct term_stream ts = { STDOUT_FILENO, 0 };
+	FILE *f = term_filter(stdout, &ts, _IOFBF);
 
 	if (f)
 		stdout = f;  /* flushed by exit() like every open stream */
@@ -180,10 +178,11 @@ void cmd_plain_stdout(void)
 
 void cmd_term_stderr(void)
 {
+	static struct term_stream ts = { STDERR_FILENO, 0 };
 	FILE *f;
 
 	term_init();  /* once, before any thread could race to it */
-	f = term_filter(stderr, STDERR_FILENO, _IONBF);
+	f = term_filter(stderr, &ts, _IONBF);
 	if (f)
 		stderr = f;  /* unbuffered, as stderr is */
 }
