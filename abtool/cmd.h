@@ -78,12 +78,25 @@ int cmd_help(const char *name);
 /* Print "abtool: warning: ..." to stderr. */
 void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Route stdout through a filter that turns control characters other than
- * newline and tab into spaces: for the text of `show` and `check`, which
- * prints commit subjects, names and notes that a repository or a pull
- * request controls (an escape sequence could retitle or rewrite the
- * terminal). */
+/* Route stdout through the terminal filter (cmd_term_stderr's rules): for the text of `show` and `check`, which prints commit
+ * subjects, names and notes that a repository or a pull request controls
+ * (an escape sequence could retitle or rewrite the terminal). */
 void cmd_plain_stdout(void);
+
+/* Route stderr, for the whole process, through the terminal filter
+ * (main() does it before any command runs), the one function that text
+ * for a terminal goes through: every control character but newline and
+ * tab becomes a space: C0 and DEL, and C1 (U+0080-U+009F) in a UTF-8 or
+ * the C locale, or the bytes the locale calls controls in another
+ * (docs/security.md, "Terminal text"). So every message, warning and
+ * error, the design names, notes, subjects and benchmark output tails
+ * they embed included, reaches the terminal without control characters.
+ * Unbuffered like stderr. */
+void cmd_term_stderr(void);
+
+/* abtool's own control sequence, which the filter would blank: erase the
+ * progress line ("\r" and ESC [K written to fd 2 after flushing stderr). */
+void cmd_term_erase_line(void);
 
 /* Warn that the parent descends from the candidate (ab_revs.parent_descends):
  * --candidate and --parent were probably swapped. */
@@ -404,7 +417,8 @@ int cmd_terminal_columns(void);
 /* Display width of UTF-8 text: one column per code point. */
 size_t cmd_text_width(const char *s);
 
-/* `s` on one line (control characters become spaces), cut to at most
+/* `s` on one line (control characters, newline and tab included, become
+ * spaces as in cmd_term_stderr), cut to at most
  * `max` columns with "…" when longer (max 0: no cut). New string; NULL
  * gives "". */
 char *cmd_one_line(const char *s, size_t max);

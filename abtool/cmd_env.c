@@ -183,6 +183,7 @@ int cmd_env(int argc, char **argv)
 		free(text);
 		json_decref(doc);
 	} else {
+		cmd_plain_stdout();  /* the commands' outputs */
 		print_text(fp, warnings);
 	}
 	json_decref(warnings);

@@ -52,6 +52,7 @@ int cmd_import(int argc, char **argv)
 		goto out;
 	}
 	run = json_object_get(doc, "run");
+	cmd_plain_stdout();  /* names from the imported file */
 	if (existed)
 		printf("run %s is already in the store '%s' as run %lld; nothing imported\n",
 		       json_string_value(json_object_get(run, "uuid")), ab_store_path(store), (long long)id);

@@ -135,7 +135,7 @@ int cmd_run_failed(const struct ab_run *run, int err)
 	int rc;
 
 	if (isatty(STDERR_FILENO))
-		fputs("\r\033[K", stderr);
+		cmd_term_erase_line();
 	rc = cmd_fail(err);
 	if (run->meta.id && run->store && err != AB_EINVALID && err != AB_ENOTFOUND) {
 		if (err != AB_ELOCKED)  /* not "running" when it is not: where the store takes it */
@@ -158,7 +158,7 @@ int cmd_interrupted(const struct ab_run *run)
 		done += run->samples[i].status == AB_SAMPLE_DONE;
 	}
 	if (isatty(STDERR_FILENO))
-		fputs("\r\033[K", stderr);
+		cmd_term_erase_line();
 	if (run->meta.id)
 		fprintf(stderr, "abtool: interrupted by %s: run %lld is kept with %zu of %zu samples; "
 			"finish it with 'abtool resume %lld --store %s'\n", sig == SIGTERM ? "SIGTERM" : "SIGINT",

@@ -77,6 +77,7 @@ int cmd_note(int argc, char **argv)
 		rc = err == AB_EINVALID ? cmd_usage("note", "%s", ab_error_last()) : cmd_fail(err);
 		goto out;
 	}
+	cmd_plain_stdout();  /* the design's name comes from users */
 	if (design) {
 		printf("note %lld added to design '%s'\n", (long long)note_id, design);
 	} else if (ab_store_run_get(store, run_id, &run) == 0) {

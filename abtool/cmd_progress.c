@@ -11,7 +11,7 @@
 void cmd_clear_progress(struct cmd_output *out)
 {
 	if (out->progress_dirty) {
-		fputs("\r\033[K", stderr);
+		cmd_term_erase_line();
 		out->progress_dirty = 0;
 	}
 }
@@ -72,7 +72,8 @@ static void on_sample_start(void *ctx, const struct ab_plan_entry *e, const char
 		long s = (long)(eta_ns / 1000000000);
 		snprintf(eta, sizeof(eta), " · ETA %ld:%02ld", s / 60, s % 60);
 	}
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %s%s", done + 1, total, row, what,
+	cmd_term_erase_line();
+	fprintf(stderr, "[%zu/%zu] %s %s %s%s", done + 1, total, row, what,
 		ab_side_name((enum ab_side)e->side), eta);
 	out->progress_dirty = 1;
 }

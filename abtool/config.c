@@ -17,7 +17,8 @@
  * Anchors and aliases are resolved (libyaml's loader makes an alias share
  * the anchored node), so an error in an aliased value points at the
  * anchored original. Merge keys (`<<`) are not supported and are reported
- * as unknown keys.
+ * as unknown keys. Before the load, check_shape() bounds the nesting and
+ * what the aliases expand to (the walk visits an alias's node each time).
  *
  * The layers, each including only those below it:
  *   config.c        the text checks, the document, the entry points;
@@ -33,6 +34,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -136,31 +138,174 @@ static char *folder_of(const char *path)
 /* Deeper than any experiment or rules file needs (they nest 4 levels). */
 #define MAX_YAML_DEPTH 64
 
-/* Refuse nesting deeper than MAX_YAML_DEPTH before loading the document:
- * libyaml's scanner spends time proportional to the nesting depth on
- * every token, so a 1 MiB file of '[' took minutes of CPU (quadratic).
- * Reading events stops at the first level too deep. A syntax error is
- * left for the load to report. */
-static int check_depth(struct ctx *c, const char *text, size_t len)
+/* What the document may expand to with its aliases resolved
+ * (docs/experiment-file.md, "How the file is read"): far more than a real
+ * file (at most 1 MiB, so at most about 500,000 nodes without aliases),
+ * far less than the gigabytes a "billion laughs" asks for. */
+#define MAX_EXPANDED_NODES 1000000
+#define MAX_EXPANDED_BYTES (64u << 20)
+
+/* The expanded size of one anchored node, by anchor name */
+struct anchor_size {
+	char *name;         /* owned; NULL: a free slot */
+	uint64_t nodes, bytes;
+};
+
+/* The event pass's state: the running expanded totals of the document,
+ * the anchors defined so far (open addressing, size a power of 2), and
+ * the collections open at each depth with the totals at their start. */
+struct shape {
+	uint64_t nodes, bytes;
+	struct anchor_size *anchors;
+	size_t nanchors, cap;
+	struct {
+		const char *anchor;     /* borrowed from the start event, kept alive below */
+		yaml_event_t start;
+		uint64_t nodes, bytes;
+	} open[MAX_YAML_DEPTH + 1];
+	int depth;
+};
+
+static size_t anchor_slot(const struct shape *sh, const char *name)
+{
+	uint64_t h = 1469598103934665603ull;  /* FNV-1a, 64 bits */
+	const unsigned char *p;
+	size_t i;
+
+	for (p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	for (i = (size_t)h & (sh->cap - 1); sh->anchors[i].name; i = (i + 1) & (sh->cap - 1))
+		if (!strcmp(sh->anchors[i].name, name))
+			break;
+	return i;
+}
+
+/* Record (or, for a redefined anchor, replace) the expanded size of the
+ * node anchored as `name`. */
+static void anchor_define(struct shape *sh, const char *name, uint64_t nodes, uint64_t bytes)
+{
+	struct anchor_size *a;
+	size_t i;
+
+	if (2 * (sh->nanchors + 1) > sh->cap) {
+		struct anchor_size *old = sh->anchors;
+		size_t oldcap = sh->cap;
+
+		sh->cap = oldcap ? 2 * oldcap : 64;
+		sh->anchors = ab_xcalloc(sh->cap, sizeof(*sh->anchors));
+		for (i = 0; i < oldcap; i++)
+			if (old[i].name)
+				sh->anchors[anchor_slot(sh, old[i].name)] = old[i];
+		free(old);
+	}
+	a = &sh->anchors[anchor_slot(sh, name)];
+	if (!a->name) {
+		a->name = ab_xstrdup(name);
+		sh->nanchors++;
+	}
+	a->nodes = nodes;
+	a->bytes = bytes;
+}
+
+/* Account for one event: a node adds 1 node (a scalar also its bytes), an
+ * alias the expanded size of its anchor's node. Refuses, at the alias,
+ * an alias that takes the totals past the limits, and an alias inside
+ * the node it names (a cycle, which the walk would follow for ever). */
+static int shape_event(struct ctx *c, struct shape *sh, yaml_event_t *ev)
+{
+	const char *anchor = NULL;
+	int i;
+
+	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		for (i = 0; i < sh->depth; i++)
+			if (sh->open[i].anchor && !strcmp(sh->open[i].anchor, (char *)ev->data.alias.anchor))
+				return cfg_fail(c, ev->start_mark, "alias *%s refers to the node that contains it "
+						"(a cycle); copy the value instead", ev->data.alias.anchor);
+		if (!sh->cap || !sh->anchors[anchor_slot(sh, (char *)ev->data.alias.anchor)].name)
+			return 0;  /* undefined: the load reports it */
+		{
+			const struct anchor_size *a = &sh->anchors[anchor_slot(sh, (char *)ev->data.alias.anchor)];
+
+			sh->nodes += a->nodes;
+			sh->bytes += a->bytes;
+		}
+		if (sh->nodes > MAX_EXPANDED_NODES || sh->bytes > MAX_EXPANDED_BYTES)
+			return cfg_fail(c, ev->start_mark, "alias *%s takes the file past what its aliases may "
+					"expand to (%d nodes and %u MiB of text in all, counting each alias as a "
+					"copy of its value); anchor smaller values, or write fewer aliases",
+					ev->data.alias.anchor, MAX_EXPANDED_NODES, MAX_EXPANDED_BYTES >> 20);
+		return 0;
+	case YAML_SCALAR_EVENT:
+		sh->nodes++;
+		sh->bytes += ev->data.scalar.length;
+		if (ev->data.scalar.anchor)
+			anchor_define(sh, (char *)ev->data.scalar.anchor, 1, ev->data.scalar.length);
+		return 0;
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		anchor = (const char *)(ev->type == YAML_SEQUENCE_START_EVENT ? ev->data.sequence_start.anchor
+									     : ev->data.mapping_start.anchor);
+		if (sh->depth >= MAX_YAML_DEPTH)
+			return cfg_fail(c, ev->start_mark, "YAML nested more than %d levels deep (an "
+					"experiment or rules file needs a few)", MAX_YAML_DEPTH);
+		sh->nodes++;
+		sh->open[sh->depth].anchor = anchor;
+		sh->open[sh->depth].start = *ev;  /* owns the anchor until the end event */
+		sh->open[sh->depth].nodes = sh->nodes - 1;
+		sh->open[sh->depth].bytes = sh->bytes;
+		sh->depth++;
+		ev->type = YAML_NO_EVENT;  /* not deleted by the caller */
+		return 0;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		if (sh->depth == 0)
+			return 0;
+		sh->depth--;
+		if ((anchor = sh->open[sh->depth].anchor))
+			anchor_define(sh, anchor, sh->nodes - sh->open[sh->depth].nodes,
+				      sh->bytes - sh->open[sh->depth].bytes);
+		yaml_event_delete(&sh->open[sh->depth].start);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Check the document's shape from its events before loading it: nesting
+ * at most MAX_YAML_DEPTH deep (libyaml's scanner spends time proportional
+ * to the depth on every token, so a 1 MiB file of '[' took minutes of
+ * CPU), and aliases that expand to at most MAX_EXPANDED_NODES nodes and
+ * MAX_EXPANDED_BYTES of scalar text in all. The walk that reads the
+ * loaded document visits an alias's node at every alias and builds its
+ * values each time, so 5,000 aliases of a 200 KB string took 988 MB; here
+ * each anchor's expanded size is computed once, when its node ends, and
+ * an alias adds it, so the pass is linear in the events and allocates
+ * only the anchors' names. A syntax error is left for the load to report.
+ */
+static int check_shape(struct ctx *c, const char *text, size_t len)
 {
 	yaml_parser_t parser;
 	yaml_event_t ev;
-	int depth = 0, err = 0, done = 0;
+	struct shape sh;
+	int err = 0, done = 0;
+	size_t i;
 
 	if (!yaml_parser_initialize(&parser))
 		return 0;
+	memset(&sh, 0, sizeof(sh));
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	while (!done && !err && yaml_parser_parse(&parser, &ev)) {
-		if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) {
-			if (++depth > MAX_YAML_DEPTH)
-				err = cfg_fail(c, ev.start_mark, "YAML nested more than %d levels deep (an "
-					   "experiment or rules file needs a few)", MAX_YAML_DEPTH);
-		} else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT) {
-			depth--;
-		}
 		done = ev.type == YAML_STREAM_END_EVENT;
+		err = shape_event(c, &sh, &ev);
 		yaml_event_delete(&ev);
 	}
+	while (sh.depth > 0)
+		yaml_event_delete(&sh.open[--sh.depth].start);
+	for (i = 0; i < sh.cap; i++)
+		free(sh.anchors[i].name);
+	free(sh.anchors);
 	yaml_parser_delete(&parser);
 	return err;
 }
@@ -177,7 +322,7 @@ static int load_document(struct ctx *c, const char *path, const char *text, size
 	c->doc = &doc;
 	err = check_text(c, (const unsigned char *)text, len, len, &mark);
 	if (!err)
-		err = check_depth(c, text, len);
+		err = check_shape(c, text, len);
 	if (err)
 		return err;
 	if (!yaml_parser_initialize(&parser))

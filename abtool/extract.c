@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,6 +155,68 @@ static char *json_value_text(json_t *v, int *nul)
 	return NULL;
 }
 
+/* The offset of the first byte of text that is not part of valid UTF-8
+ * (RFC 3629: shortest form, no surrogates, at most U+10FFFF), or len. */
+static size_t invalid_utf8_at(const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = 0, n, j;
+	uint32_t cp, min;
+
+	while (i < len) {
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((s[i] & 0xE0) == 0xC0)
+			cp = s[i] & 0x1F, n = 2, min = 0x80;
+		else if ((s[i] & 0xF0) == 0xE0)
+			cp = s[i] & 0x0F, n = 3, min = 0x800;
+		else if ((s[i] & 0xF8) == 0xF0)
+			cp = s[i] & 0x07, n = 4, min = 0x10000;
+		else
+			return i;
+		if (n > len - i)
+			return i;
+		for (j = 1; j < n; j++) {
+			if ((s[i + j] & 0xC0) != 0x80)
+				return i;
+			cp = cp << 6 | (s[i + j] & 0x3F);
+		}
+		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			return i;
+		i += n;
+	}
+	return len;
+}
+
+/* Why a regex found nothing when stdout is not UTF-8 (new string, "" when
+ * it is): PCRE2_MATCH_INVALID_UTF lets no match cross an invalid byte, so
+ * a checksum printed as raw bytes is never matched although it printed. */
+static char *not_utf8_hint(const char *out, size_t len)
+{
+	size_t at = invalid_utf8_at(out, len), line = 1, i;
+
+	if (at == len)
+		return ab_xstrdup("");
+	for (i = 0; i < at; i++)
+		line += out[i] == '\n';
+	return ab_xasprintf("; stdout is not valid UTF-8 (byte 0x%02x at offset %zu, line %zu) and a "
+			    "regex matches only UTF-8 text, so it cannot match there: print the checksum "
+			    "as text (hex digits, say), or hash the whole output with "
+			    "checksum: {stdout: sha256}", (unsigned char)out[at], at, line);
+}
+
+static char *regex_not_found(const char *regex, const char *out, size_t len)
+{
+	char *hint = not_utf8_hint(out, len),
+	     *msg = ab_xasprintf("checksum not found in stdout: no match of checksum.regex '%s'%s",
+				 regex, hint);
+
+	free(hint);
+	return msg;
+}
+
 static void fail(struct ab_sample *s, char *why)
 {
 	if (!s->error)
@@ -204,10 +267,15 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 			text = json_value_text(json_object_get(json, m->pattern), &nul);
 		if (text && nul)
 			fail(s, ab_xasprintf("metric '%s': the value holds a NUL byte", m->name));
-		else if (!text || ab_parse_double(&v, text) < 0)
-			fail(s, text ? ab_xasprintf("metric '%s': '%s' is not a number", m->name, text)
-				     : ab_xasprintf("metric '%s' not found in stdout%s", m->name,
-						    m->source == AB_METRIC_JSON && bad ? bad : ""));
+		else if (text && ab_parse_double(&v, text) < 0)
+			fail(s, ab_xasprintf("metric '%s': '%s' is not a number", m->name, text));
+		else if (!text && m->source == AB_METRIC_REGEX) {
+			char *hint = not_utf8_hint(out, r->out.len);
+
+			fail(s, ab_xasprintf("metric '%s' not found in stdout%s", m->name, hint));
+			free(hint);
+		} else if (!text)
+			fail(s, ab_xasprintf("metric '%s' not found in stdout%s", m->name, bad ? bad : ""));
 		s->metrics[i] = v;
 		free(text);
 	}
@@ -256,8 +324,7 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 		fail(s, exp->checksum.kind == AB_CHECKSUM_FILE
 			     ? ab_xasprintf("checksum file '%s' was not written", exp->checksum.arg)
 			     : exp->checksum.kind == AB_CHECKSUM_REGEX
-			     ? ab_xasprintf("checksum not found in stdout: no match of checksum.regex '%s'",
-					    exp->checksum.arg)
+			     ? regex_not_found(exp->checksum.arg, out, r->out.len)
 			     : ab_xasprintf("checksum not found in stdout: no JSON line with the key '%s' "
 					    "(checksum.json)%s", exp->checksum.arg, bad ? bad : ""));
 	}

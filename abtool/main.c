@@ -78,6 +78,9 @@ int main(int argc, char **argv)
 	 * which sqlite and our writes report, not kill abtool between a
 	 * sample and its commit. Children get the default back (runner.c). */
 	signal(SIGXFSZ, SIG_IGN);
+	/* Messages embed design names, notes, subjects and benchmark output:
+	 * no control character of theirs reaches the terminal. */
+	cmd_term_stderr();
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		if (argc >= 3 && !strcmp(argv[1], "help"))
 			return cmd_help(argv[2]);

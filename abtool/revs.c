@@ -56,6 +56,27 @@ static void short_hex(char out[13], const git_oid *oid)
 	out[10] = '\0';
 }
 
+/* "names a tree, not a commit" for a revision that does not peel to a
+ * commit; libgit2 says "the git_object of id '...' can not be
+ * successfully peeled into a commit (git_object_t=1)". A tag is followed
+ * to what it points at. */
+static int not_a_commit(git_object *obj, const char *spec, const char *role)
+{
+	git_object *target = NULL;
+	const git_object *what = obj;
+	char h[13];
+	int err;
+
+	if (git_object_type(obj) == GIT_OBJECT_TAG && git_object_peel(&target, obj, GIT_OBJECT_ANY) == 0)
+		what = target;
+	short_hex(h, git_object_id(what));
+	err = ab_error_set(AB_EINVALID, "%s revision '%s' names a %s (%s), not a commit; give a commit, "
+			   "branch or tag that points at a commit (without a suffix such as ^{tree} or "
+			   ":path)", role, spec, git_object_type2string(git_object_type(what)), h);
+	git_object_free(target);
+	return err;
+}
+
 static int resolve(git_commit **out, git_repository *repo, const char *spec, const char *role,
 		   const char *path)
 {
@@ -88,11 +109,10 @@ static int resolve(git_commit **out, git_repository *repo, const char *spec, con
 				    "branch or tag of that repository ('git log --oneline' lists commits)",
 				    role, spec, path, ab_revs_git_error());
 	err = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
-	git_object_free(obj);
 	if (err < 0)
-		return ab_error_set(AB_EINVALID, "%s revision '%s' does not name a commit: %s", role,
-				    spec, ab_revs_git_error());
-	return 0;
+		err = not_a_commit(obj, spec, role);
+	git_object_free(obj);
+	return err;
 }
 
 /* Stop the walk (a negative return) at the first gitlink: a submodule's commit. */

@@ -416,7 +416,33 @@ static void test_recursive_alias(void **state)
 
 	(void)state;
 	assert_string_equal(load_bytes(text, strlen(text), AB_EINVALID),
-			    "exp.yaml:2:12: benchmark[0]: expected a string");
+			    "exp.yaml:2:16: alias *b refers to the node that contains it (a cycle); "
+			    "copy the value instead");
+}
+
+/* Aliases whose expansion passes the limits are refused at the alias
+ * that passes them, before the walk builds anything. */
+static void test_alias_fanout(void **state)
+{
+	char text[2048];
+	size_t n;
+	int i, j;
+
+	(void)state;
+	n = (size_t)snprintf(text, sizeof(text), "name: x\nbenchmark: ./b\nl0: &a0 [");
+	for (j = 0; j < 10; j++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s\"lol\"", j ? "," : "");
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "]\n");
+	for (i = 1; i < 10; i++) {
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "l%d: &a%d [", i, i);
+		for (j = 0; j < 10; j++)
+			n += (size_t)snprintf(text + n, sizeof(text) - n, "%s*a%d", j ? "," : "", i - 1);
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "]\n");
+	}
+	assert_string_equal(load_bytes(text, n, AB_EINVALID),
+			    "exp.yaml:8:38: alias *a4 takes the file past what its aliases may expand to "
+			    "(1000000 nodes and 64 MiB of text in all, counting each alias as a copy of its "
+			    "value); anchor smaller values, or write fewer aliases");
 }
 
 /* docs/experiment-file.md's example, verbatim. */
@@ -964,6 +990,7 @@ int main(void)
 		cmocka_unit_test(test_bad_binary_garbage),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_recursive_alias),
+		cmocka_unit_test(test_alias_fanout),
 		cmocka_unit_test(test_design_example),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_argv_commands_and_values),
