@@ -516,10 +516,11 @@ static void warnings(struct ab_analysis *a)
 			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu sample(s) ran while other processes used "
 				"more than half a CPU (flagged 'contended'); rules with max_flagged_samples can "
 				"refuse to decide on them", label, rr->flagged));
-		if (rr->truncated)
+		if (rr->truncated && ab_experiment_stdout_reads(exp))
 			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu sample(s) printed more output than abtool "
-				"keeps (flagged 'output_truncated'): checksums and metrics were read from the first "
-				"1 MiB and the last 64 KiB of stdout; print less", label, rr->truncated));
+				"keeps (flagged 'output_truncated'): %s were read from the first 1 MiB and the "
+				"last 64 KiB of stdout; print less", label, rr->truncated,
+				ab_experiment_stdout_reads(exp)));
 		if (rr->failed_pairs)
 			ab_strv_push(&a->warnings, timeout_warning(label, rr));
 		free(label);

@@ -110,6 +110,7 @@ static void print_sample_hint(const struct ab_run *run, const struct ab_sample *
 static void on_sample_done(void *ctx, const struct ab_sample *s, const char *row)
 {
 	struct cmd_output *out = ctx;
+	const char *reads;
 	char t[32];
 
 	if (!ab_sample_ok(s)) {
@@ -123,12 +124,15 @@ static void on_sample_done(void *ctx, const struct ab_sample *s, const char *row
 		print_sample_hint(out->run, s);
 		return;
 	}
-	if ((s->flags & AB_FLAG_OUTPUT_TRUNCATED) && !out->warned_truncated && !out->quiet) {
+	reads = out->run && out->run->exp ? ab_experiment_stdout_reads(out->run->exp) : NULL;
+	/* Only what was read from the kept text is affected (checksum
+	 * {stdout: sha256} hashes the whole stream). */
+	if ((s->flags & AB_FLAG_OUTPUT_TRUNCATED) && reads && !out->warned_truncated && !out->quiet) {
 		cmd_clear_progress(out);
 		cmd_warn("%s: %s sample %u printed more output than abtool keeps (the first 1 MiB and the "
-			 "last 64 KiB of stdout and of stderr; flagged output_truncated): checksums and metrics "
-			 "come from what was kept; print less", row, ab_side_name((enum ab_side)s->entry.side),
-			 s->entry.seq);
+			 "last 64 KiB of stdout and of stderr; flagged output_truncated): %s come from "
+			 "what was kept; print less", row, ab_side_name((enum ab_side)s->entry.side),
+			 s->entry.seq, reads);
 		out->warned_truncated = 1;
 	}
 	if (out->verbose) {
