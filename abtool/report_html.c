@@ -224,6 +224,29 @@ static void ratio_cell(FILE *f, const json_t *m)
 		fprintf(f, " [too few pairs]");
 }
 
+/* The checksum cell of a row: the common value, the change its policy
+ * allowed (parent → candidate), a mismatch, or "not checked". */
+static void checksum_cell(FILE *f, const json_t *row)
+{
+	const char *was, *now;
+
+	if (json_is_true(json_object_get(row, "checksum_match"))) {
+		fprintf(f, "<code>");
+		ab_report_escape_xml(f, ab_report_str(row, "checksum"));
+		fprintf(f, "</code> <span class=\"o-pass\">✓</span>");
+	} else if (ab_report_checksum_changed(row, &was, &now)) {
+		fprintf(f, "<code>");
+		ab_report_escape_xml(f, was);
+		fprintf(f, "</code> → <code>");
+		ab_report_escape_xml(f, now);
+		fprintf(f, "</code> <span class=\"o-pass\">changed, allowed (may_change)</span>");
+	} else if (json_is_false(json_object_get(row, "checksum_match"))) {
+		fprintf(f, "<strong class=\"o-fail\">mismatch ✗</strong>");
+	} else {
+		fprintf(f, "not checked");
+	}
+}
+
 static void rows_table(FILE *f, const json_t *doc)
 {
 	const json_t *rows = json_object_get(doc, "rows"), *plan = json_object_get(doc, "plan");
@@ -279,15 +302,7 @@ static void rows_table(FILE *f, const json_t *doc)
 		ratio_cell(f, row);
 		fprintf(f, "</td><td class=\"n\">%lld/%lld</td><td class=\"nw\">",
 			ab_report_int(row, "pair_wins"), ab_report_int(row, "pairs"));
-		if (json_is_true(json_object_get(row, "checksum_match"))) {
-			fprintf(f, "<code>");
-			ab_report_escape_xml(f, ab_report_str(row, "checksum"));
-			fprintf(f, "</code> <span class=\"o-pass\">✓</span>");
-		} else if (json_is_false(json_object_get(row, "checksum_match"))) {
-			fprintf(f, "<strong class=\"o-fail\">mismatch ✗</strong>");
-		} else {
-			fprintf(f, "not checked");
-		}
+		checksum_cell(f, row);
 		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</tbody></table></div>\n");
