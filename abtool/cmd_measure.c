@@ -84,6 +84,9 @@ int cmd_finish_run(struct cmd_output *out, struct ab_run *run, int err, struct a
 	if (err < 0 || (err = ab_run_finish(run, analysis, doc)) < 0)
 		return cmd_run_failed(run, err);
 	rc = cmd_emit_reports(out, run->exp, run->samples, run->nsamples, *doc, analysis->verdict);
+	/* the run is stored as invalid; the fault is the experiment file's */
+	if (run->experiment_wrong && rc == AB_EXIT_INVALID)
+		rc = AB_EXIT_USAGE;
 	if (!out->quiet)
 		fprintf(stderr, "abtool: stored as run %lld in %s\n", (long long)run->meta.id,
 			ab_store_path(run->store));

@@ -41,7 +41,11 @@ static void on_build_done(void *ctx, const char *side, const struct ab_build *b)
 	if (b->damaged && !out->quiet)
 		fprintf(stderr, "%s: the cached build was damaged (%s); built it again\n", side,
 			b->damaged);
-	if (b->status != AB_BUILD_OK) {
+	if (b->status == AB_BUILD_NO_ARTIFACT) {
+		/* the build succeeded: its log is not about the artifact */
+		fprintf(stderr, "abtool: %s build: %s (the build %s and succeeded; its log is in %s)\n",
+			side, b->detail, b->cached ? "was reused from the cache" : "ran", b->log_path);
+	} else if (b->status != AB_BUILD_OK) {
 		char *tail = ab_build_log_tail(b, 20);
 		fprintf(stderr, "abtool: %s build failed (%s); last lines of %s:\n%s%s", side,
 			b->detail ? b->detail : ab_build_status_name(b->status), b->log_path, tail,

@@ -69,6 +69,8 @@ struct ab_run {
 	int resumed;                      /* this process resumed the run */
 	int dirty;                        /* the user's work tree had uncommitted changes at the start */
 	int stopped_early;                /* a failed sample or checksum mismatch stopped the samples */
+	int experiment_wrong;             /* invalid because of the experiment file itself (neither
+	                                     side's build makes a declared artifact): exit 64 */
 };
 
 /* A dependency's revisions named on the command line (`run --dependency
