@@ -137,6 +137,20 @@ static void print_dependency_matches(const json_t *run, size_t wid, const char *
 	}
 }
 
+/* The reason column: "identical artifacts; " before the run's first
+ * reason when both sides' declared artifacts are byte-identical (the
+ * change may not have reached the build), fitted to `room` columns. New
+ * string. */
+static char *history_reason(const json_t *run, const char *reason, size_t room)
+{
+	char *text = ab_xasprintf("%s%s", json_is_true(json_object_get(run, "identical_artifacts"))
+				  ? "identical artifacts; " : "", reason ? reason : "");
+	char *out = cmd_one_line(text, room);
+
+	free(text);
+	return out;
+}
+
 static void print_table(const json_t *list, const char *rev)
 {
 	size_t i, wid = 2, wdesign = 6, wexp = 10, wratio = 9;
@@ -175,7 +189,7 @@ static void print_table(const json_t *list, const char *rev)
 
 		/* Fit the reason to the terminal; in a pipe, keep ~100 columns. */
 		room = columns > 0 ? ((size_t)columns > used + 20 ? (size_t)columns - used : 20) : 100;
-		why = cmd_one_line(reason ? reason : "", room);
+		why = history_reason(run, reason, room);
 		printf("%*lld  %-16s  ", (int)wid, (long long)json_integer_value(json_object_get(run, "id")),
 		       cmd_short_time(buf, sizeof(buf), json_string_value(json_object_get(run, "created_at"))));
 		cmd_put_padded(stdout, design, wdesign);

@@ -42,6 +42,10 @@ int cmd_measure(struct cmd_measure *m)
 		       : ab_run_start(&m->run, &m->exp, m->store, &m->args->run, &events);
 	if (err == 0 && m->started)
 		err = m->started(m);
+	if (err == 0 && !out->quiet && ab_run_artifacts_identical(&m->run))
+		cmd_warn("every declared artifact is byte-identical on both sides: did the change reach "
+			 "the build? The run still counts (the benchmark may read its workload from the "
+			 "tree), and history, show and designs mark it");
 	if (err == 0)
 		err = ab_run_samples(&m->run);
 	rc = cmd_finish_run(out, &m->run, err, &analysis, &doc);

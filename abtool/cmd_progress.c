@@ -173,6 +173,10 @@ static void on_resolved(void *ctx, const struct ab_run *run)
 			 "or --parent)", run->revs.parent_hex, run->revs.candidate_hex);
 	if (run->revs.parent_descends)
 		cmd_warn_swapped(&run->revs);
+	if (run->candidate_only_experiment)
+		cmd_warn("the candidate %.10s changes only the experiment file '%s': this run compares a "
+			 "build with itself (measured because --candidate names it; the change is in its "
+			 "parent %.10s)", run->revs.candidate_hex, run->exp->path, run->revs.parent_hex);
 }
 
 struct ab_run_events cmd_run_events(struct cmd_output *out)

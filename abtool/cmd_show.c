@@ -86,7 +86,9 @@ static void print_header(const json_t *doc, int64_t id)
 	printf("\n");
 	if (strcmp(str(run, "kind"), "ab"))
 		printf("kind        %s\n", str(run, "kind"));
-	printf("verdict     %s\n", verdict ? verdict : "none yet");
+	printf("verdict     %s%s\n", verdict ? verdict : "none yet",
+	       ab_report_artifacts_identical(json_object_get(run, "report"))
+	       ? " (identical artifacts: every declared artifact is byte-identical on both sides)" : "");
 	json_array_foreach(reasons, i, r)
 		printf("  - %s\n", json_string_value(r));
 	if (verdict && !strcmp(verdict, "accepted") && !json_array_size(reasons))

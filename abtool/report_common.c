@@ -79,6 +79,14 @@ int ab_report_checksum_changed(const json_t *row, const char **parent, const cha
 	return 1;
 }
 
+int ab_report_artifacts_identical(const json_t *doc)
+{
+	const json_t *a = json_object_get(ab_report_build_of(doc, "parent"), "artifacts");
+	const json_t *b = json_object_get(ab_report_build_of(doc, "candidate"), "artifacts");
+
+	return !strcmp(ab_report_str(doc, "kind"), "ab") && json_object_size(a) && json_equal(a, b);
+}
+
 const json_t *ab_report_build_of(const json_t *doc, const char *side)
 {
 	size_t i;

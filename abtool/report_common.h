@@ -40,6 +40,11 @@ const char *ab_report_outcome_mark(const char *outcome);
  */
 int ab_report_checksum_changed(const json_t *row, const char **parent, const char **candidate);
 
+/* 1 when the document is of an A/B run (not a calibration) whose builds
+ * both declare artifacts and every one is byte-identical on both sides
+ * (doc.builds[].artifacts): the change may not have reached the build. */
+int ab_report_artifacts_identical(const json_t *doc);
+
 /* The build of side `side` ("parent" or "candidate") in doc.builds
  * (borrowed), or NULL. */
 const json_t *ab_report_build_of(const json_t *doc, const char *side);

@@ -168,6 +168,9 @@ static void verdict_box(FILE *f, const json_t *doc)
 	fprintf(f, "\">\n<p><strong id=\"verdict-text\">Verdict: ");
 	ab_report_escape_xml(f, verdict);
 	fprintf(f, ".</strong> ");
+	if (ab_report_artifacts_identical(doc))
+		fprintf(f, "<span class=\"warn\">⚠ Identical artifacts: every declared artifact is "
+			"byte-identical on both sides.</span> ");
 	if (!strcmp(verdict, "invalid")) {
 		fprintf(f, "No speed claim is made from a wrong or broken side:</p>\n<ul>\n");
 		json_array_foreach(reasons, i, r) {

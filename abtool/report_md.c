@@ -238,6 +238,8 @@ static void header(FILE *f, const json_t *doc)
 	fputs("**Verdict: ", f);
 	md(f, verdict, MD_TEXT);
 	fputs(".**", f);
+	if (ab_report_artifacts_identical(doc))
+		fputs(" ⚠ Identical artifacts: every declared artifact is byte-identical on both sides.", f);
 	if (!strcmp(verdict, "invalid")) {
 		fprintf(f, " No speed claim is made from a wrong or broken side:\n");
 		reason_items(f, reasons);

@@ -221,3 +221,12 @@ int ab_run_prepare_builds(struct ab_run *run, const char *salt[2], const json_t 
 	check_both_missing(run);
 	return 0;
 }
+
+int ab_run_artifacts_identical(const struct ab_run *run)
+{
+	const struct ab_build *b = run->builds;
+
+	return run->kind && !strcmp(run->kind, "ab") && b[0].status == AB_BUILD_OK &&
+	       b[1].status == AB_BUILD_OK && json_object_size(b[0].artifacts) &&
+	       json_equal(b[0].artifacts, b[1].artifacts);
+}

@@ -241,7 +241,9 @@ struct ab_history_filter {
  * ratios, candidate/parent; null without a report or a ratio) and
  * "dependencies": the further repositories the run measured, in the
  * experiment file's order, as [{name, parent, candidate}] (full commit
- * ids; empty without `dependencies:`).
+ * ids; empty without `dependencies:`), and "identical_artifacts": true
+ * when the run is an A/B run whose ok builds both declare artifacts and
+ * every one hashes the same on both sides (from the stored builds).
  *
  * `grep` is never read as FTS5 syntax: it is split into words and
  * "double-quoted phrases", each quoted as an FTS5 string (a word ending in
@@ -256,9 +258,10 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *fil
 /*
  * Every design, the one with the most recent run first, as a JSON array
  * (new reference) of {id, design, created_at, runs, latest_run,
- * latest_created_at, latest_verdict, latest_reasons (array or null):
- * the design's standing, from its newest A/B run (kind 'ab') whose
- * verdict is accepted or rejected; newest_run, newest_created_at,
+ * latest_created_at, latest_verdict, latest_reasons (array or null),
+ * latest_identical_artifacts (as "identical_artifacts" of
+ * ab_store_history): the design's standing, from its newest A/B run
+ * (kind 'ab') whose verdict is accepted or rejected; newest_run, newest_created_at,
  * newest_status, newest_kind, newest_verdict (or null): the newest run of
  * any kind and status; notes (count of notes on the design and its runs),
  * last_note, last_note_created_at (or null)}. An inconclusive or invalid

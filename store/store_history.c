@@ -77,6 +77,15 @@ static int search_terms(char ***out, const char *text)
 	return 0;
 }
 
+/* 1 when the A/B run R's builds both declare artifacts and every one
+ * hashes the same on both sides (the builds' artifacts column holds the
+ * sorted compact JSON {path: sha256}, so equal text is equal content):
+ * derived from the stored builds, no column of its own. */
+#define IDENTICAL_ARTIFACTS(R) \
+	"(SELECT count(*) FROM builds p JOIN builds c ON c.run_id = p.run_id AND c.side = 'candidate' " \
+	"WHERE p.run_id = " R ".id AND p.side = 'parent' AND " R ".kind = 'ab' AND p.status = 'ok' " \
+	"AND c.status = 'ok' AND p.artifacts NOT IN ('', '{}') AND p.artifacts = c.artifacts)"
+
 /* ratio_best and ratio_worst of a history row from its ratio_min and
  * ratio_max columns (which is best depends on the metric's direction). */
 static void add_headline(json_t *o)
@@ -117,7 +126,8 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		   "n.design_id = r.design_id)) AS notes, r.metric, r.better, r.ratio_min, r.ratio_max, "
 		   "(SELECT json_group_array(json_object('name', x.name, 'parent', x.parent_oid, "
 		   "'candidate', x.candidate_oid)) FROM (SELECT name, parent_oid, candidate_oid "
-		   "FROM run_dependencies WHERE run_id = r.id ORDER BY rowid) x) AS dependencies "
+		   "FROM run_dependencies WHERE run_id = r.id ORDER BY rowid) x) AS dependencies, "
+		   IDENTICAL_ARTIFACTS("r") " AS identical_artifacts "
 		   "FROM runs r JOIN designs d ON d.id = r.design_id "
 		   "JOIN experiments e ON e.id = r.experiment_id WHERE 1");
 	if (f->verdict) {
@@ -181,6 +191,8 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		ab_json_parse_member(o, "dependencies");
 		if (!json_is_array(json_object_get(o, "dependencies")))
 			json_object_set_new(o, "dependencies", json_array());
+		json_object_set_new(o, "identical_artifacts",
+				    json_boolean(json_integer_value(json_object_get(o, "identical_artifacts"))));
 		json_array_append_new(list, o);
 	}
 	if (rc != AB_DB_DONE) {
@@ -218,7 +230,8 @@ int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
 			   "FROM designs d) "
 			   "SELECT x.id, x.name AS design, x.created_at, x.runs, "
 			   "l.id AS latest_run, l.created_at AS latest_created_at, l.verdict AS latest_verdict, "
-			   "l.reasons AS latest_reasons, w.id AS newest_run, w.created_at AS newest_created_at, "
+			   "l.reasons AS latest_reasons, " IDENTICAL_ARTIFACTS("l") " AS latest_identical_artifacts, "
+			   "w.id AS newest_run, w.created_at AS newest_created_at, "
 			   "w.status AS newest_status, w.kind AS newest_kind, w.verdict AS newest_verdict, "
 			   "(SELECT count(*) FROM notes n WHERE n.design_id = x.id OR n.run_id IN "
 			   "(SELECT r.id FROM runs r WHERE r.design_id = x.id)) AS notes, "
@@ -233,6 +246,8 @@ int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
 	while ((rc = ab_db_step(st)) == AB_DB_ROW) {
 		json_t *o = ab_db_row_object(st);
 		ab_json_parse_member(o, "latest_reasons");
+		json_object_set_new(o, "latest_identical_artifacts",
+				    json_boolean(json_integer_value(json_object_get(o, "latest_identical_artifacts"))));
 		json_array_append_new(list, o);
 	}
 	if (rc != AB_DB_DONE) {
