@@ -503,12 +503,12 @@ static void warnings(struct ab_analysis *a)
 				"the statistics)", label, rm->st.parent.outliers + rm->st.candidate.outliers));
 		if (rm->available && rm->st.pairs >= 6 &&
 		    (rm->st.signed_rank.p_two_sided < 0.05) != (rm->st.sign_p_two_sided < 0.05))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: the signed-rank test (p %.3g) and the sign "
-				"test on pair wins (p %.3g) disagree at 0.05: a few large pairs drive the result",
+			ab_strv_push(&a->warnings, ab_xasprintf("%s: the signed-rank test (two-sided p %.3g) and "
+				"the sign test on pair wins (two-sided p %.3g) disagree at 0.05: a few large pairs drive the result",
 				label, rm->st.signed_rank.p_two_sided, rm->st.sign_p_two_sided));
 		if (o->material)
 			ab_strv_push(&a->warnings, ab_xasprintf("%s: order effect: running second changes %s by "
-				"%+.1f%% (p %.2g); the crossover estimate %.3f [%.3f, %.3f] removes it, and the "
+				"%+.1f%% (two-sided p %.2g); the crossover estimate %.3f [%.3f, %.3f] removes it, and the "
 				"balanced order already cancels it in the ratio", label,
 				exp->metrics[a->primary].name, 100 * expm1(o->effect), o->p, o->crossover_ratio,
 				o->crossover_lower, o->crossover_upper));

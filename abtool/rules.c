@@ -217,6 +217,52 @@ static struct interval scaling_interval(const struct ab_row_result *rr)
 	return iv;
 }
 
+/* 1 when x is within 15% of 1.0. */
+static int near_one(double x)
+{
+	return x > 0.85 && x < 1.15;
+}
+
+/*
+ * A single-threaded row (both sides' median CPU occupancy near 1) left
+ * inconclusive on wall time while samples were contended, whose CPU time
+ * decides the same predicate: one line (once per run) suggesting
+ * `metric: cpu_ns` for the next experiment, and why switching after
+ * seeing the data is not evidence (choosing the metric that decides is a
+ * forking path: the error rates hold only for a metric fixed in advance).
+ */
+static void suggest_cpu_ns(struct ab_analysis *a, const struct ab_row_result *rr, size_t metric,
+			   const struct inferential *pr, const char *rule_name)
+{
+	const struct ab_experiment *exp = a->exp;
+	const struct ab_metric *cpu = ab_experiment_metric(exp, "cpu_ns");
+	struct interval iv;
+	struct eval e;
+	char **w, *label;
+
+	if (!cpu || pr->on_scaling || strcmp(exp->metrics[metric].name, "wall_ns") || !rr->flagged ||
+	    !near_one(rr->quality[0].occupancy) || !near_one(rr->quality[1].occupancy))
+		return;
+	for (w = a->rule_warnings; w && *w; w++)
+		if (strstr(*w, "'metric: cpu_ns'"))
+			return;
+	iv = metric_interval(rr, (size_t)(cpu - exp->metrics));
+	e = eval_interval(pr, &iv);
+	if (e.outcome != AB_INCONCLUSIVE) {
+		label = ab_row_label(exp, rr->row);
+		ab_strv_push(&a->rule_warnings, ab_xasprintf("%s: '%s' (%s) is inconclusive on wall time "
+			"while %zu sample(s) were contended, but the row is single-threaded (CPU occupancy "
+			"%.2f) and its CPU time decides it (cpu_ns ratio %.3f [%.3f, %.3f]: %s); consider "
+			"'metric: cpu_ns' for the next experiment, which other processes disturb less; "
+			"switching this run's metric after seeing the data is not evidence (a metric chosen "
+			"because it decides voids the error rates, which hold for one fixed in advance)",
+			label, rule_name, pr->key, rr->flagged, rr->quality[1].occupancy, iv.estimate, iv.lower,
+			iv.upper, e.outcome == AB_PASS ? "pass" : "fail"));
+		free(label);
+	}
+	free(e.phrase);
+}
+
 /* Evaluate one inferential predicate over the rule's rows with the Holm
  * step on its refutations. */
 static void run_inferential(struct row_state *rows, size_t m, const struct inferential *pr,
@@ -231,6 +277,8 @@ static void run_inferential(struct row_state *rows, size_t m, const struct infer
 		struct interval iv = pr->on_scaling ? scaling_interval(rr) : metric_interval(rr, metric);
 		ev[i] = eval_interval(pr, &iv);
 		p[i] = ev[i].p_refute;
+		if (ev[i].outcome == AB_INCONCLUSIVE)
+			suggest_cpu_ns(a, rr, metric, pr, rule_name);
 		if (ev[i].outcome == AB_INCONCLUSIVE && iv.available && !isnan(iv.lower) && pr->theta != 1 &&
 		    log(iv.upper / iv.lower) > fabs(log(pr->theta))) {
 			/* The width shrinks about as 1/sqrt(n). */
@@ -247,7 +295,7 @@ static void run_inferential(struct row_state *rows, size_t m, const struct infer
 	for (i = 0; i < m; i++) {
 		if (ev[i].outcome == AB_FAIL && m > 1 && q[i] > AB_STATS_ALPHA) {
 			char *phrase = ab_xasprintf("%s, but not after Holm's adjustment over %zu rows "
-						    "(p %.3g)", ev[i].phrase, m, q[i]);
+						    "(one-sided adjusted p %.3g)", ev[i].phrase, m, q[i]);
 			free(ev[i].phrase);
 			ev[i].phrase = phrase;
 			ev[i].outcome = AB_INCONCLUSIVE;

@@ -243,7 +243,9 @@ struct ab_history_filter {
  * experiment file's order, as [{name, parent, candidate}] (full commit
  * ids; empty without `dependencies:`), and "identical_artifacts": true
  * when the run is an A/B run whose ok builds both declare artifacts and
- * every one hashes the same on both sides (from the stored builds).
+ * every one hashes the same on both sides (from the stored builds), and
+ * "rules": the names of the run's rules in the file's order (empty
+ * before it is finished).
  *
  * `grep` is never read as FTS5 syntax: it is split into words and
  * "double-quoted phrases", each quoted as an FTS5 string (a word ending in

@@ -127,7 +127,9 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		   "(SELECT json_group_array(json_object('name', x.name, 'parent', x.parent_oid, "
 		   "'candidate', x.candidate_oid)) FROM (SELECT name, parent_oid, candidate_oid "
 		   "FROM run_dependencies WHERE run_id = r.id ORDER BY rowid) x) AS dependencies, "
-		   IDENTICAL_ARTIFACTS("r") " AS identical_artifacts "
+		   IDENTICAL_ARTIFACTS("r") " AS identical_artifacts, "
+		   "(SELECT json_group_array(x.name) FROM (SELECT name FROM rule_results "
+		   "WHERE run_id = r.id ORDER BY idx) x) AS rules "
 		   "FROM runs r JOIN designs d ON d.id = r.design_id "
 		   "JOIN experiments e ON e.id = r.experiment_id WHERE 1");
 	if (f->verdict) {
@@ -191,6 +193,9 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		ab_json_parse_member(o, "dependencies");
 		if (!json_is_array(json_object_get(o, "dependencies")))
 			json_object_set_new(o, "dependencies", json_array());
+		ab_json_parse_member(o, "rules");
+		if (!json_is_array(json_object_get(o, "rules")))
+			json_object_set_new(o, "rules", json_array());
 		json_object_set_new(o, "identical_artifacts",
 				    json_boolean(json_integer_value(json_object_get(o, "identical_artifacts"))));
 		json_array_append_new(list, o);
