@@ -202,7 +202,7 @@ int ab_store_sample_times(struct ab_store *store, const char *experiment_hash, s
  * searched with the FTS5 index: most shared terms first, then the best
  * bm25 rank; at most 3 (NULL or empty `words`: none). A JSON array (new
  * reference) of {id, created_at, design, experiment, verdict, reason,
- * same_design}. AB_EIO.
+ * same_design, identical_artifacts (as in ab_store_history)}. AB_EIO.
  */
 int ab_store_rejected_memory(struct ab_store *store, const char *design, char *const *words,
 			     json_t **out);

@@ -77,15 +77,6 @@ static int search_terms(char ***out, const char *text)
 	return 0;
 }
 
-/* 1 when the A/B run R's builds both declare artifacts and every one
- * hashes the same on both sides (the builds' artifacts column holds the
- * sorted compact JSON {path: sha256}, so equal text is equal content):
- * derived from the stored builds, no column of its own. */
-#define IDENTICAL_ARTIFACTS(R) \
-	"(SELECT count(*) FROM builds p JOIN builds c ON c.run_id = p.run_id AND c.side = 'candidate' " \
-	"WHERE p.run_id = " R ".id AND p.side = 'parent' AND " R ".kind = 'ab' AND p.status = 'ok' " \
-	"AND c.status = 'ok' AND p.artifacts NOT IN ('', '{}') AND p.artifacts = c.artifacts)"
-
 /* ratio_best and ratio_worst of a history row from its ratio_min and
  * ratio_max columns (which is best depends on the metric's direction). */
 static void add_headline(json_t *o)
@@ -127,7 +118,7 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		   "(SELECT json_group_array(json_object('name', x.name, 'parent', x.parent_oid, "
 		   "'candidate', x.candidate_oid)) FROM (SELECT name, parent_oid, candidate_oid "
 		   "FROM run_dependencies WHERE run_id = r.id ORDER BY rowid) x) AS dependencies, "
-		   IDENTICAL_ARTIFACTS("r") " AS identical_artifacts, "
+		   AB_SQL_IDENTICAL_ARTIFACTS("r") " AS identical_artifacts, "
 		   "(SELECT json_group_array(x.name) FROM (SELECT name FROM rule_results "
 		   "WHERE run_id = r.id ORDER BY idx) x) AS rules "
 		   "FROM runs r JOIN designs d ON d.id = r.design_id "
@@ -235,7 +226,7 @@ int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
 			   "FROM designs d) "
 			   "SELECT x.id, x.name AS design, x.created_at, x.runs, "
 			   "l.id AS latest_run, l.created_at AS latest_created_at, l.verdict AS latest_verdict, "
-			   "l.reasons AS latest_reasons, " IDENTICAL_ARTIFACTS("l") " AS latest_identical_artifacts, "
+			   "l.reasons AS latest_reasons, " AB_SQL_IDENTICAL_ARTIFACTS("l") " AS latest_identical_artifacts, "
 			   "w.id AS newest_run, w.created_at AS newest_created_at, "
 			   "w.status AS newest_status, w.kind AS newest_kind, w.verdict AS newest_verdict, "
 			   "(SELECT count(*) FROM notes n WHERE n.design_id = x.id OR n.run_id IN "

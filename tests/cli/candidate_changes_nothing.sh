@@ -48,6 +48,10 @@ assert_contains "$T/out" "(identical artifacts: every declared artifact is byte-
 sqlite3 "$db2" "update runs set verdict = 'rejected' where id = 1"
 expect_exit 0 "$ABTOOL" designs --store "$db2" --rejected
 assert_contains "$T/out" "identical artifacts; "
+# and the memory a new run of the design prints says so when it cites it
+expect_decided "$ABTOOL" run "$T/r2/exp.yaml" --store "$db2"
+assert_contains "$T/err" "abtool: this design 'e2e-design' was rejected in run 1 ("
+grep -q "was rejected in run 1 (.*): identical artifacts; " "$T/err" || fail "the memory does not mark run 1"
 # an A/B run with different artifacts is not marked
 expect_exit 0 "$ABTOOL" history --store "$db"
 assert_not_contains "$T/out" "identical artifacts"
