@@ -313,7 +313,9 @@ static char *cached_damage(struct ab_build *b, const struct ab_build_spec *spec,
 		free(path);
 		if (err < 0 || (was && strcmp(was, hex))) {
 			json_decref(now);
-			return err == AB_ENOTFOUND ? ab_xasprintf("artifact '%s' is gone", *a)
+			/* not hashed by the entry's build: it may never have been there */
+			return err == AB_ENOTFOUND && !was ? ab_xasprintf("artifact '%s' is not in it", *a)
+			       : err == AB_ENOTFOUND ? ab_xasprintf("artifact '%s' is gone", *a)
 			       : err < 0 ? ab_xasprintf("artifact '%s' cannot be read", *a)
 			       : ab_xasprintf("artifact '%s' changed since it was built", *a);
 		}

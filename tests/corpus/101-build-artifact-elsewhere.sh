@@ -26,7 +26,7 @@ expect_decided "$ABTOOL" run "$T/repo/exp.yaml" --store "$db" --quiet
 echo "artifacts: [datagen]" >>"$T/repo/exp.yaml"
 expect_fail 64 "abtool: parent build: artifact 'datagen' was not found in the tree; files in the tree with that name: tests/datagen (the build ran and succeeded; its log is in " \
 	"$ABTOOL" run "$T/repo/exp.yaml" --store "$db"
-assert_contains "$T/err" "parent: the cached build was damaged (artifact 'datagen' is gone); built it again"
+assert_contains "$T/err" "parent: the cached build was damaged (artifact 'datagen' is not in it); built it again"
 assert_contains "$T/err" "abtool: candidate build: artifact 'datagen' was not found in the tree; files in the tree with that name: tests/datagen"
 assert_contains "$T/err" "abtool: invalid: the experiment file is wrong: neither side's build makes artifact 'datagen' (paths in 'artifacts:' are relative to the tree); correct 'artifacts:' in $T/repo/exp.yaml"
 assert_not_contains "$T/err" "last lines of"
