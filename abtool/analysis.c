@@ -529,24 +529,25 @@ static void warnings(struct ab_analysis *a)
 				"the statistics)", label, rm->st.parent.outliers + rm->st.candidate.outliers));
 		if (rm->available && rm->st.pairs >= 6 &&
 		    (rm->st.signed_rank.p_two_sided < 0.05) != (rm->st.sign_p_two_sided < 0.05))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: the signed-rank test (p %.3g) and the sign "
-				"test on pair wins (p %.3g) disagree at 0.05: a few large pairs drive the result",
+			ab_strv_push(&a->warnings, ab_xasprintf("%s: the signed-rank test (two-sided p %.3g) and "
+				"the sign test on pair wins (two-sided p %.3g) disagree at 0.05: a few large pairs drive the result",
 				label, rm->st.signed_rank.p_two_sided, rm->st.sign_p_two_sided));
 		if (o->material)
 			ab_strv_push(&a->warnings, ab_xasprintf("%s: order effect: running second changes %s by "
-				"%+.1f%% (p %.2g, %.2g after Holm's adjustment over the rows: a run without an "
-				"order effect warns at most 5%% of the time); the crossover estimate %.3f [%.3f, "
-				"%.3f] removes it, and the balanced order already cancels it in the ratio", label,
+				"%+.1f%% (two-sided p %.2g, %.2g after Holm's adjustment over the rows: a run "
+				"without an order effect warns at most 5%% of the time); the crossover estimate %.3f "
+				"[%.3f, %.3f] removes it, and the balanced order already cancels it in the ratio", label,
 				exp->metrics[a->primary].name, 100 * expm1(o->effect), o->p, o->p_adjusted,
 				o->crossover_ratio, o->crossover_lower, o->crossover_upper));
 		if (rr->flagged)
 			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu sample(s) ran while other processes used "
 				"more than half a CPU (flagged 'contended'); rules with max_flagged_samples can "
 				"refuse to decide on them", label, rr->flagged));
-		if (rr->truncated)
+		if (rr->truncated && ab_experiment_stdout_reads(exp))
 			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu sample(s) printed more output than abtool "
-				"keeps (flagged 'output_truncated'): checksums and metrics were read from the first "
-				"1 MiB and the last 64 KiB of stdout; print less", label, rr->truncated));
+				"keeps (flagged 'output_truncated'): %s were read from the first 1 MiB and the "
+				"last 64 KiB of stdout; print less", label, rr->truncated,
+				ab_experiment_stdout_reads(exp)));
 		if (rr->failed_pairs)
 			ab_strv_push(&a->warnings, timeout_warning(label, rr));
 		free(label);

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -125,6 +126,86 @@ static int read_state(const char *state_path, struct ab_build *b, char **tree_st
 	return ok;
 }
 
+/* nftw's callback state of find_same_name (nftw passes no context). */
+static struct {
+	const char *name;   /* the file name looked for */
+	size_t root_len;    /* of the tree's path, to make paths relative */
+	char **found;
+	size_t n;
+} same_name_walk;
+
+static int same_name_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	if (type == FTW_D && !strcmp(path + ftw->base, ".git"))
+		return FTW_SKIP_SUBTREE;
+	if (type != FTW_D && type != FTW_DP && !strcmp(path + ftw->base, same_name_walk.name) &&
+	    same_name_walk.n < 8) {
+		ab_strv_push(&same_name_walk.found, ab_xstrdup(path + same_name_walk.root_len + 1));
+		same_name_walk.n++;
+	}
+	return FTW_CONTINUE;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The files of the tree `dir` (outside .git) whose file name is the last
+ * component of `artifact`, relative to `dir`, sorted, at most 8
+ * (NULL-terminated new array, or NULL when none). */
+static char **find_same_name(const char *dir, const char *artifact)
+{
+	const char *slash = strrchr(artifact, '/');
+	char **out;
+
+	memset(&same_name_walk, 0, sizeof(same_name_walk));
+	same_name_walk.name = slash ? slash + 1 : artifact;
+	same_name_walk.root_len = strlen(dir);
+	if (*same_name_walk.name)
+		nftw(dir, same_name_visit, 16, FTW_PHYS | FTW_ACTIONRETVAL);
+	out = same_name_walk.found;
+	if (out)
+		qsort(out, same_name_walk.n, sizeof(*out), compare_strings);
+	memset(&same_name_walk, 0, sizeof(same_name_walk));
+	return out;
+}
+
+/* The strings of `v` joined by ", " (new string). */
+static char *join_list(char *const *v)
+{
+	char *out = ab_xstrdup(""), *next;
+
+	for (; v && *v; v++) {
+		next = ab_xasprintf("%s%s%s", out, *out ? ", " : "", *v);
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
+/* Mark the build as missing the declared artifact `a`: its status, the
+ * artifact, the files of the tree with its name, and the detail that says
+ * all three. */
+static void missing_artifact(struct ab_build *b, const char *a)
+{
+	char *list;
+
+	b->status = AB_BUILD_NO_ARTIFACT;
+	free(b->missing);
+	b->missing = ab_xstrdup(a);
+	ab_strv_free(b->same_name);
+	b->same_name = find_same_name(b->dir, a);
+	list = b->same_name ? join_list(b->same_name) : NULL;
+	free(b->detail);
+	b->detail = list ? ab_xasprintf("artifact '%s' was not found in the tree; files in the tree "
+					"with that name: %s", a, list)
+			 : ab_xasprintf("artifact '%s' was not found in the tree, nor any file of "
+					"that name", a);
+	free(list);
+}
+
 static int hash_artifacts(struct ab_build *b, char *const *artifacts)
 {
 	char *const *a;
@@ -135,9 +216,7 @@ static int hash_artifacts(struct ab_build *b, char *const *artifacts)
 
 		free(path);
 		if (err == AB_ENOTFOUND) {
-			b->status = AB_BUILD_NO_ARTIFACT;
-			free(b->detail);
-			b->detail = ab_xasprintf("artifact '%s' was not built", *a);
+			missing_artifact(b, *a);
 			return 0;
 		}
 		if (err < 0)
@@ -234,7 +313,9 @@ static char *cached_damage(struct ab_build *b, const struct ab_build_spec *spec,
 		free(path);
 		if (err < 0 || (was && strcmp(was, hex))) {
 			json_decref(now);
-			return err == AB_ENOTFOUND ? ab_xasprintf("artifact '%s' is gone", *a)
+			/* not hashed by the entry's build: it may never have been there */
+			return err == AB_ENOTFOUND && !was ? ab_xasprintf("artifact '%s' is not in it", *a)
+			       : err == AB_ENOTFOUND ? ab_xasprintf("artifact '%s' is gone", *a)
 			       : err < 0 ? ab_xasprintf("artifact '%s' cannot be read", *a)
 			       : ab_xasprintf("artifact '%s' changed since it was built", *a);
 		}
@@ -447,6 +528,8 @@ void ab_build_release(struct ab_build *b)
 	free(b->dir);
 	free(b->log_path);
 	free(b->detail);
+	free(b->missing);
+	ab_strv_free(b->same_name);
 	json_decref(b->artifacts);
 	memset(b, 0, sizeof(*b));
 }

@@ -68,6 +68,11 @@ struct ab_build {
 	enum ab_build_status status;
 	int64_t duration_ns;   /* of the original build (also when cached) */
 	char *detail;          /* how a failed build ended ("exit 2"), or NULL */
+	char *missing;         /* AB_BUILD_NO_ARTIFACT: the declared artifact not found (its path
+	                          relative to the tree), or NULL; new */
+	char **same_name;      /* AB_BUILD_NO_ARTIFACT: files in the tree (outside .git) with the
+	                          missing artifact's file name, relative to the tree, sorted, at
+	                          most 8; NULL-terminated, or NULL when none; new */
 	json_t *artifacts;     /* {path: sha256 hex} (new reference) */
 };
 

@@ -37,7 +37,13 @@ static void print_table(const json_t *list)
 		size_t room = columns > 0 ? ((size_t)columns > used + 20 ? (size_t)columns - used : 20) : 100;
 		char *name = cmd_one_line(str(d, "design"), wdesign), *why, t[32], run[32];
 
-		why = cmd_one_line(reason ? reason : "", room);
+		{
+			char *text = ab_xasprintf("%s%s", json_is_true(json_object_get(d,
+						  "latest_identical_artifacts")) ? "identical artifacts; " : "",
+						  reason ? reason : "");
+			why = cmd_one_line(text, room);
+			free(text);
+		}
 		cmd_put_padded(stdout, name, wdesign);
 		if (json_is_integer(latest)) {
 			snprintf(run, sizeof(run), "%lld", (long long)json_integer_value(latest));

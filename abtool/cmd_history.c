@@ -139,9 +139,41 @@ static void print_dependency_matches(const json_t *run, size_t wid, const char *
 	}
 }
 
+/* The reason column: "identical artifacts; " before the run's first
+ * reason when both sides' declared artifacts are byte-identical (the
+ * change may not have reached the build), fitted to `room` columns. New
+ * string. */
+static char *history_reason(const json_t *run, const char *reason, size_t room)
+{
+	const char *verdict = json_string_value(json_object_get(run, "verdict"));
+	const json_t *rules = json_object_get(run, "rules"), *r;
+	char *passed = NULL, *text, *out, *next;
+	size_t i;
+
+	/* An accepted run has no reasons: say which rules passed. */
+	if (!reason && verdict && !strcmp(verdict, "accepted") && json_array_size(rules)) {
+		json_array_foreach(rules, i, r) {
+			next = ab_xasprintf("%s%s%s", passed ? passed : "", passed ? ", " : "",
+					    json_string_value(r) ? json_string_value(r) : "");
+			free(passed);
+			passed = next;
+		}
+		next = ab_xasprintf("%s passed: %s", json_array_size(rules) == 1 ? "the rule"
+			: json_array_size(rules) == 2 ? "both rules" : "every rule", passed);
+		free(passed);
+		passed = next;
+	}
+	text = ab_xasprintf("%s%s", json_is_true(json_object_get(run, "identical_artifacts"))
+			    ? "identical artifacts; " : "", reason ? reason : passed ? passed : "");
+	out = cmd_one_line(text, room);
+	free(text);
+	free(passed);
+	return out;
+}
+
 static void print_table(const json_t *list, const char *rev)
 {
-	size_t i, wid = 2, wdesign = 6, wexp = 10, wratio = 9;
+	size_t i, wid = 2, wdesign = 6, wexp = 10, wratio = 26;
 	int columns = cmd_terminal_columns();
 	json_t *run;
 	char buf[80];
@@ -166,7 +198,8 @@ static void print_table(const json_t *list, const char *rev)
 	fputs("  ", stdout);
 	cmd_put_padded(stdout, "experiment", wexp);
 	printf("  %-22s  %-12s  ", "parent..candidate", "verdict");
-	cmd_put_padded(stdout, "ratio B/A", wratio);
+	/* the lowest–highest row ratio: a range over rows, not an interval */
+	cmd_put_padded(stdout, "ratio B/A, range over rows", wratio);
 	printf("  reason\n");
 	json_array_foreach(list, i, run) {
 		const char *reason = json_string_value(json_array_get(json_object_get(run, "reasons"), 0));
@@ -177,7 +210,7 @@ static void print_table(const json_t *list, const char *rev)
 
 		/* Fit the reason to the terminal; in a pipe, keep ~100 columns. */
 		room = columns > 0 ? ((size_t)columns > used + 20 ? (size_t)columns - used : 20) : 100;
-		why = cmd_one_line(reason ? reason : "", room);
+		why = history_reason(run, reason, room);
 		printf("%*lld  %-16s  ", (int)wid, (long long)json_integer_value(json_object_get(run, "id")),
 		       cmd_short_time(buf, sizeof(buf), json_string_value(json_object_get(run, "created_at"))));
 		cmd_put_padded(stdout, design, wdesign);

@@ -63,6 +63,10 @@ int cmd_measure(struct cmd_measure *m)
 		err = m->started(m);
 	if (err == 0 && !out->quiet)
 		print_subset(m->run.exp);
+	if (err == 0 && !out->quiet && ab_run_artifacts_identical(&m->run))
+		cmd_warn("every declared artifact is byte-identical on both sides: did the change reach "
+			 "the build? The run still counts (the benchmark may read its workload from the "
+			 "tree), and history, show and designs mark it");
 	if (err == 0)
 		err = ab_run_samples(&m->run);
 	rc = cmd_finish_run(out, &m->run, err, &analysis, &doc);
@@ -107,6 +111,9 @@ int cmd_finish_run(struct cmd_output *out, struct ab_run *run, int err, struct a
 	rc = cmd_emit_reports(out, run->exp, run->samples, run->nsamples, *doc, analysis->verdict);
 	if ((err = ab_store_check_alive(run->store)) < 0)  /* deleted during the run */
 		return cmd_fail(err);
+	/* the run is stored as invalid; the fault is the experiment file's */
+	if (run->experiment_wrong && rc == AB_EXIT_INVALID)
+		rc = AB_EXIT_USAGE;
 	if (!out->quiet)
 		fprintf(stderr, "abtool: stored as run %lld in %s\n", (long long)run->meta.id,
 			ab_store_path(run->store));

@@ -41,7 +41,11 @@ static void on_build_done(void *ctx, const char *side, const struct ab_build *b)
 	if (b->damaged && !out->quiet)
 		fprintf(stderr, "%s: the cached build was damaged (%s); built it again\n", side,
 			b->damaged);
-	if (b->status != AB_BUILD_OK) {
+	if (b->status == AB_BUILD_NO_ARTIFACT) {
+		/* the build succeeded: its log is not about the artifact */
+		fprintf(stderr, "abtool: %s build: %s (the build %s and succeeded; its log is in %s)\n",
+			side, b->detail, b->cached ? "was reused from the cache" : "ran", b->log_path);
+	} else if (b->status != AB_BUILD_OK) {
 		char *tail = ab_build_log_tail(b, 20);
 		fprintf(stderr, "abtool: %s build failed (%s); last lines of %s:\n%s%s", side,
 			b->detail ? b->detail : ab_build_status_name(b->status), b->log_path, tail,
@@ -111,6 +115,7 @@ static void print_sample_hint(const struct ab_run *run, const struct ab_sample *
 static void on_sample_done(void *ctx, const struct ab_sample *s, const char *row)
 {
 	struct cmd_output *out = ctx;
+	const char *reads;
 	char t[32];
 
 	if (!ab_sample_ok(s)) {
@@ -124,12 +129,15 @@ static void on_sample_done(void *ctx, const struct ab_sample *s, const char *row
 		print_sample_hint(out->run, s);
 		return;
 	}
-	if ((s->flags & AB_FLAG_OUTPUT_TRUNCATED) && !out->warned_truncated && !out->quiet) {
+	reads = out->run && out->run->exp ? ab_experiment_stdout_reads(out->run->exp) : NULL;
+	/* Only what was read from the kept text is affected (checksum
+	 * {stdout: sha256} hashes the whole stream). */
+	if ((s->flags & AB_FLAG_OUTPUT_TRUNCATED) && reads && !out->warned_truncated && !out->quiet) {
 		cmd_clear_progress(out);
 		cmd_warn("%s: %s sample %u printed more output than abtool keeps (the first 1 MiB and the "
-			 "last 64 KiB of stdout and of stderr; flagged output_truncated): checksums and metrics "
-			 "come from what was kept; print less", row, ab_side_name((enum ab_side)s->entry.side),
-			 s->entry.seq);
+			 "last 64 KiB of stdout and of stderr; flagged output_truncated): %s come from "
+			 "what was kept; print less", row, ab_side_name((enum ab_side)s->entry.side),
+			 s->entry.seq, reads);
 		out->warned_truncated = 1;
 	}
 	if (out->verbose) {
@@ -166,6 +174,10 @@ static void on_resolved(void *ctx, const struct ab_run *run)
 			 "or --parent)", run->revs.parent_hex, run->revs.candidate_hex);
 	if (run->revs.parent_descends)
 		cmd_warn_swapped(&run->revs);
+	if (run->candidate_only_experiment)
+		cmd_warn("the candidate %.10s changes only the experiment file '%s': this run compares a "
+			 "build with itself (measured because --candidate names it; the change is in its "
+			 "parent %.10s)", run->revs.candidate_hex, run->exp->path, run->revs.parent_hex);
 }
 
 struct ab_run_events cmd_run_events(struct cmd_output *out)

@@ -87,13 +87,14 @@ static int consult_memory(struct ab_store *store, const struct ab_experiment *ex
 
 	if (ab_store_rejected_memory(store, exp->design, words, &memory) == 0 && !quiet) {
 		json_array_foreach(memory, i, m)
-			fprintf(stderr, "abtool: %s '%s' was rejected in run %lld (%s, %s): %s\n",
+			fprintf(stderr, "abtool: %s '%s' was rejected in run %lld (%s, %s): %s%s\n",
 				json_is_true(json_object_get(m, "same_design")) ? "this design" : "a similar design",
 				json_string_value(json_object_get(m, "design")),
 				(long long)json_integer_value(json_object_get(m, "id")),
 				json_string_value(json_object_get(m, "created_at")),
 				json_string_value(json_object_get(m, "experiment")),
-				json_string_value(json_object_get(m, "reason")));
+				json_is_true(json_object_get(m, "identical_artifacts"))
+				? "identical artifacts; " : "", json_string_value(json_object_get(m, "reason")));
 	}
 	if ((exp->block_rejected || by_store) && ab_store_designs(store, 0, &designs) == 0) {
 		json_array_foreach(designs, i, m)

@@ -86,7 +86,9 @@ static void print_header(const json_t *doc, int64_t id)
 	printf("\n");
 	if (strcmp(str(run, "kind"), "ab"))
 		printf("kind        %s\n", str(run, "kind"));
-	printf("verdict     %s\n", verdict ? verdict : "none yet");
+	printf("verdict     %s%s\n", verdict ? verdict : "none yet",
+	       ab_report_artifacts_identical(json_object_get(run, "report"))
+	       ? " (identical artifacts: every declared artifact is byte-identical on both sides)" : "");
 	json_array_foreach(reasons, i, r)
 		printf("  - %s\n", json_string_value(r));
 	if (verdict && !strcmp(verdict, "accepted") && !json_array_size(reasons))
@@ -226,7 +228,7 @@ static void print_rows(const json_t *doc, int64_t id)
 	json_array_foreach(rows, i, row) {
 		const json_t *ci = json_object_get(row, "ci"), *match = json_object_get(row, "checksum_match");
 		char a[32], b[32], ratio[32], interval[48], wins[32];
-		const char *unit = str(row, "unit");
+		const char *unit = str(row, "unit"), *was, *now;
 
 		ab_report_format_value(a, sizeof(a), num(json_object_get(row, "parent"), "median"), unit);
 		ab_report_format_value(b, sizeof(b), num(json_object_get(row, "candidate"), "median"), unit);
@@ -243,7 +245,9 @@ static void print_rows(const json_t *doc, int64_t id)
 		printf("  ");
 		cmd_put_padded(stdout, str(row, "label"), wlabel);
 		printf("  %10s  %10s  %9s  %-16s  %9s  %s\n", a, b, ratio, interval, wins,
-		       json_is_true(match) ? "match" : json_is_false(match) ? "MISMATCH" : "-");
+		       json_is_true(match) ? "match"
+		       : ab_report_checksum_changed(row, &was, &now) ? "changed (may_change)"
+		       : json_is_false(match) ? "MISMATCH" : "-");
 		if (json_is_string(json_object_get(row, "unavailable")))
 			printf("  %*s  %s\n", (int)wlabel, "", str(row, "unavailable"));
 	}

@@ -287,6 +287,20 @@ const struct ab_metric *ab_experiment_metric(const struct ab_experiment *exp, co
 	return NULL;
 }
 
+const char *ab_experiment_stdout_reads(const struct ab_experiment *exp)
+{
+	int checksums = exp->checksum.kind == AB_CHECKSUM_REGEX || exp->checksum.kind == AB_CHECKSUM_JSON;
+	int metrics = 0;
+	size_t i;
+
+	for (i = 0; i < exp->nmetrics; i++)
+		if (exp->metrics[i].source == AB_METRIC_REGEX || exp->metrics[i].source == AB_METRIC_JSON)
+			metrics = 1;
+	if (checksums && metrics)
+		return "checksums and metrics";
+	return checksums ? "checksums" : metrics ? "metrics" : NULL;
+}
+
 long ab_experiment_param(const struct ab_experiment *exp, const char *name)
 {
 	return find_param_n(exp, name, strlen(name));

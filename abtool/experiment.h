@@ -287,6 +287,16 @@ void ab_experiment_row_policy(const struct ab_experiment *exp, size_t row,
 /* The metric named `name` (borrowed), or NULL. */
 const struct ab_metric *ab_experiment_metric(const struct ab_experiment *exp, const char *name);
 
+/*
+ * What a sample reads from the text of its stdout that abtool keeps (the
+ * first 1 MiB and the last 64 KiB), so what output beyond that can affect:
+ * "checksums and metrics", "checksums" (checksum.regex, checksum.json),
+ * "metrics" (`metrics:` entries, which read stdout), or NULL when nothing
+ * is read from the kept text (checksum {stdout: sha256} hashes the whole
+ * stream, {file: PATH} a file). A static string.
+ */
+const char *ab_experiment_stdout_reads(const struct ab_experiment *exp);
+
 /* Index of the matrix parameter named `name`, or -1. */
 long ab_experiment_param(const struct ab_experiment *exp, const char *name);
 

@@ -57,6 +57,36 @@ const char *ab_report_outcome_mark(const char *outcome)
 	return !strcmp(outcome, "pass") ? "✓" : !strcmp(outcome, "fail") ? "✗" : "?";
 }
 
+int ab_report_checksum_changed(const json_t *row, const char **parent, const char **candidate)
+{
+	const char *v[2] = {NULL, NULL};
+	const json_t *x;
+	size_t i;
+
+	if (strcmp(ab_report_str(row, "checksum_policy"), "may_change") ||
+	    !json_is_false(json_object_get(row, "checksum_match")))
+		return 0;
+	json_array_foreach(json_object_get(row, "checksum_values"), i, x) {
+		int side = !strcmp(ab_report_str(x, "side"), "candidate");
+		if (v[side] || !json_is_string(json_object_get(x, "value")))
+			return 0;
+		v[side] = ab_report_str(x, "value");
+	}
+	if (!v[0] || !v[1])
+		return 0;
+	*parent = v[0];
+	*candidate = v[1];
+	return 1;
+}
+
+int ab_report_artifacts_identical(const json_t *doc)
+{
+	const json_t *a = json_object_get(ab_report_build_of(doc, "parent"), "artifacts");
+	const json_t *b = json_object_get(ab_report_build_of(doc, "candidate"), "artifacts");
+
+	return !strcmp(ab_report_str(doc, "kind"), "ab") && json_object_size(a) && json_equal(a, b);
+}
+
 const json_t *ab_report_build_of(const json_t *doc, const char *side)
 {
 	size_t i;

@@ -31,6 +31,20 @@ void ab_report_escape_xml(FILE *f, const char *s);
 /* The mark of a rule's outcome: "✓" pass, "✗" fail, "?" otherwise. */
 const char *ab_report_outcome_mark(const char *outcome);
 
+/*
+ * Whether row `row` (an element of doc.rows) shows a checksum change that
+ * its policy allowed: checksum_policy "may_change", the sides' checksums
+ * differ (checksum_match false) and each side printed one value
+ * (checksum_values). Then *parent and *candidate are the two values
+ * (borrowed from `row`) and it returns 1; else 0.
+ */
+int ab_report_checksum_changed(const json_t *row, const char **parent, const char **candidate);
+
+/* 1 when the document is of an A/B run (not a calibration) whose builds
+ * both declare artifacts and every one is byte-identical on both sides
+ * (doc.builds[].artifacts): the change may not have reached the build. */
+int ab_report_artifacts_identical(const json_t *doc);
+
 /* The build of side `side` ("parent" or "candidate") in doc.builds
  * (borrowed), or NULL. */
 const json_t *ab_report_build_of(const json_t *doc, const char *side);

@@ -168,6 +168,9 @@ static void verdict_box(FILE *f, const json_t *doc)
 	fprintf(f, "\">\n<p><strong id=\"verdict-text\">Verdict: ");
 	ab_report_escape_xml(f, verdict);
 	fprintf(f, ".</strong> ");
+	if (ab_report_artifacts_identical(doc))
+		fprintf(f, "<span class=\"warn\">⚠ Identical artifacts: every declared artifact is "
+			"byte-identical on both sides.</span> ");
 	if (!strcmp(verdict, "invalid")) {
 		fprintf(f, "No speed claim is made from a wrong or broken side:</p>\n<ul>\n");
 		json_array_foreach(reasons, i, r) {
@@ -222,6 +225,29 @@ static void ratio_cell(FILE *f, const json_t *m)
 		fprintf(f, " [%.3f, %.3f]", l, u);
 	else
 		fprintf(f, " [too few pairs]");
+}
+
+/* The checksum cell of a row: the common value, the change its policy
+ * allowed (parent → candidate), a mismatch, or "not checked". */
+static void checksum_cell(FILE *f, const json_t *row)
+{
+	const char *was, *now;
+
+	if (json_is_true(json_object_get(row, "checksum_match"))) {
+		fprintf(f, "<code>");
+		ab_report_escape_xml(f, ab_report_str(row, "checksum"));
+		fprintf(f, "</code> <span class=\"o-pass\">✓</span>");
+	} else if (ab_report_checksum_changed(row, &was, &now)) {
+		fprintf(f, "<code>");
+		ab_report_escape_xml(f, was);
+		fprintf(f, "</code> → <code>");
+		ab_report_escape_xml(f, now);
+		fprintf(f, "</code> <span class=\"o-pass\">changed, allowed (may_change)</span>");
+	} else if (json_is_false(json_object_get(row, "checksum_match"))) {
+		fprintf(f, "<strong class=\"o-fail\">mismatch ✗</strong>");
+	} else {
+		fprintf(f, "not checked");
+	}
 }
 
 static void rows_table(FILE *f, const json_t *doc)
@@ -279,15 +305,7 @@ static void rows_table(FILE *f, const json_t *doc)
 		ratio_cell(f, row);
 		fprintf(f, "</td><td class=\"n\">%lld/%lld</td><td class=\"nw\">",
 			ab_report_int(row, "pair_wins"), ab_report_int(row, "pairs"));
-		if (json_is_true(json_object_get(row, "checksum_match"))) {
-			fprintf(f, "<code>");
-			ab_report_escape_xml(f, ab_report_str(row, "checksum"));
-			fprintf(f, "</code> <span class=\"o-pass\">✓</span>");
-		} else if (json_is_false(json_object_get(row, "checksum_match"))) {
-			fprintf(f, "<strong class=\"o-fail\">mismatch ✗</strong>");
-		} else {
-			fprintf(f, "not checked");
-		}
+		checksum_cell(f, row);
 		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</tbody></table></div>\n");

@@ -238,6 +238,8 @@ static void header(FILE *f, const json_t *doc)
 	fputs("**Verdict: ", f);
 	md(f, verdict, MD_TEXT);
 	fputs(".**", f);
+	if (ab_report_artifacts_identical(doc))
+		fputs(" ⚠ Identical artifacts: every declared artifact is byte-identical on both sides.", f);
 	if (!strcmp(verdict, "invalid")) {
 		fprintf(f, " No speed claim is made from a wrong or broken side:\n");
 		reason_items(f, reasons);
@@ -515,6 +517,27 @@ static void value_cell(FILE *f, double value, const char *unit)
 	md(f, ab_report_format_value(buf, sizeof(buf), value, unit), MD_TEXT | MD_CELL);
 }
 
+/* The checksum cell of a row: the common value, the change its policy
+ * allowed (parent → candidate), a mismatch, or "not checked". */
+static void checksum_cell(FILE *f, const json_t *row)
+{
+	const char *was, *now;
+
+	if (json_is_true(json_object_get(row, "checksum_match"))) {
+		md(f, ab_report_str(row, "checksum"), MD_CODE | MD_CELL);
+		fputs(" ✓", f);
+	} else if (ab_report_checksum_changed(row, &was, &now)) {
+		md(f, was, MD_CODE | MD_CELL);
+		fputs(" → ", f);
+		md(f, now, MD_CODE | MD_CELL);
+		fputs(" changed, allowed (may_change)", f);
+	} else if (json_is_false(json_object_get(row, "checksum_match"))) {
+		fputs("**mismatch** ✗", f);
+	} else {
+		fputs("not checked", f);
+	}
+}
+
 static void rows_table(FILE *f, const json_t *doc)
 {
 	const json_t *rows = json_object_get(doc, "rows"), *plan = json_object_get(doc, "plan");
@@ -575,14 +598,7 @@ static void rows_table(FILE *f, const json_t *doc)
 		fprintf(f, "| ");
 		ratio_cell(f, row);
 		fprintf(f, " | %lld/%lld | ", ab_report_int(row, "pair_wins"), ab_report_int(row, "pairs"));
-		if (json_is_true(json_object_get(row, "checksum_match"))) {
-			md(f, ab_report_str(row, "checksum"), MD_CODE | MD_CELL);
-			fputs(" ✓", f);
-		} else if (json_is_false(json_object_get(row, "checksum_match"))) {
-			fputs("**mismatch** ✗", f);
-		} else {
-			fputs("not checked", f);
-		}
+		checksum_cell(f, row);
 		fprintf(f, " |\n");
 	}
 	fputc('\n', f);

@@ -251,6 +251,35 @@ void ab_revs_release(struct ab_revs *revs)
 	memset(revs, 0, sizeof(*revs));
 }
 
+int ab_revs_changed_paths(char ***out, int *more, const struct ab_revs *revs, size_t max)
+{
+	git_tree *a = NULL, *b = NULL;
+	git_diff *diff = NULL;
+	size_t i, n;
+	int err = 0;
+
+	*out = NULL;
+	*more = 0;
+	if (git_tree_lookup(&a, revs->repo, &revs->parent_tree) < 0 ||
+	    git_tree_lookup(&b, revs->repo, &revs->candidate_tree) < 0 ||
+	    git_diff_tree_to_tree(&diff, revs->repo, a, b, NULL) < 0) {
+		err = ab_error_set(AB_EIO, "cannot compare the trees of %.10s and %.10s: %s",
+				   revs->parent_hex, revs->candidate_hex, ab_revs_git_error());
+		goto out;
+	}
+	n = git_diff_num_deltas(diff);
+	for (i = 0; i < n && i < max; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		ab_strv_push(out, ab_xstrdup(d->new_file.path ? d->new_file.path : d->old_file.path));
+	}
+	*more = n > max;
+out:
+	git_diff_free(diff);
+	git_tree_free(a);
+	git_tree_free(b);
+	return err;
+}
+
 int ab_revs_dirty(struct ab_revs *revs)
 {
 	git_status_options opts;

@@ -42,6 +42,15 @@ int ab_revs_open(struct ab_revs *out, const char *repo_path, const char *candida
 
 void ab_revs_release(struct ab_revs *revs);
 
+/*
+ * The paths (relative to the repository's root) whose blobs differ
+ * between the parent's and the candidate's trees, at most `max` of them,
+ * into *out (NULL-terminated new array, or NULL when the trees are the
+ * same); *more is set to 1 when there were more than `max`. Errors:
+ * AB_EIO when a tree cannot be read or compared.
+ */
+int ab_revs_changed_paths(char ***out, int *more, const struct ab_revs *revs, size_t max);
+
 /* 1 when the candidate is the checked-out commit (HEAD) and tracked files
  * of the user's work tree or index differ from it (their changes are not
  * measured: only commits are); 0 when clean, bare, or the candidate is

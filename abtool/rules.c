@@ -121,7 +121,8 @@ static char *bound_phrase(const struct inferential *pr, const struct judged *j, 
 			 below ? "above" : "below", pr->threshold, pr->refuted);
 	if (m <= 1)
 		return s;
-	out = ab_xasprintf("%s, %s Holm's adjustment over the verdict's %zu refutations (p %.3g)", s,
+	out = ab_xasprintf("%s, %s Holm's adjustment over the verdict's %zu refutations (one-sided "
+			   "adjusted p %.3g)", s,
 			   j->outcome == AB_FAIL ? "kept by" : "but not after", m, j->q);
 	free(s);
 	return out;
@@ -245,6 +246,51 @@ static struct interval scaling_interval(const struct ab_row_result *rr)
 		iv.n = sc->n;
 	}
 	return iv;
+}
+
+/* 1 when x is within 15% of 1.0. */
+static int near_one(double x)
+{
+	return x > 0.85 && x < 1.15;
+}
+
+/*
+ * A single-threaded row (both sides' median CPU occupancy near 1) left
+ * inconclusive on wall time while samples were contended, whose CPU time
+ * decides the same predicate: one line (once per run) suggesting
+ * `metric: cpu_ns` for the next experiment, and why switching after
+ * seeing the data is not evidence (choosing the metric that decides is a
+ * forking path: the error rates hold only for a metric fixed in advance).
+ */
+static void suggest_cpu_ns(struct ab_analysis *a, const struct ab_row_result *rr, size_t metric,
+			   const struct inferential *pr, const char *rule_name)
+{
+	const struct ab_experiment *exp = a->exp;
+	const struct ab_metric *cpu = ab_experiment_metric(exp, "cpu_ns");
+	struct interval iv;
+	struct judged e;
+	char **w, *label;
+
+	if (!cpu || pr->on_scaling || pr->tost || strcmp(exp->metrics[metric].name, "wall_ns") || !rr->flagged ||
+	    !near_one(rr->quality[0].occupancy) || !near_one(rr->quality[1].occupancy))
+		return;
+	for (w = a->rule_warnings; w && *w; w++)
+		if (strstr(*w, "'metric: cpu_ns'"))
+			return;
+	iv = metric_interval(rr, (size_t)(cpu - exp->metrics));
+	judge(&e, pr, &iv);
+	if (e.raw != AB_INCONCLUSIVE) {
+		label = ab_row_label(exp, rr->row);
+		ab_strv_push(&a->rule_warnings, ab_xasprintf("%s: '%s' (%s) is inconclusive on wall time "
+			"while %zu sample(s) were contended, but the row is single-threaded (CPU occupancy "
+			"%.2f) and its CPU time decides it (cpu_ns ratio %.3f [%.3f, %.3f]: %s); consider "
+			"'metric: cpu_ns' for the next experiment, which other processes disturb less; "
+			"switching this run's metric after seeing the data is not evidence (a metric chosen "
+			"because it decides voids the error rates, which hold for one fixed in advance)",
+			label, rule_name, pr->key, rr->flagged, rr->quality[1].occupancy, iv.estimate, iv.lower,
+			iv.upper, e.raw == AB_PASS ? "pass" : "fail"));
+		free(label);
+	}
 }
 
 /* The decide functions of the observational predicates (enum ab_decide):
@@ -546,6 +592,8 @@ static void rule_start(struct rule_work *w, const struct ab_rule *rule, struct a
 			struct interval iv = w->comps[c].on_scaling ? scaling_interval(rr)
 								    : metric_interval(rr, w->metric);
 			judge(&w->j[c * w->n + i], &w->comps[c], &iv);
+			if (w->j[c * w->n + i].raw == AB_INCONCLUSIVE)
+				suggest_cpu_ns(a, rr, w->metric, &w->comps[c], rule->name);
 		}
 	for (c = 0; c < w->ncomps; c++)
 		for (i = 0; i < w->n; i++)

@@ -72,6 +72,10 @@ struct ab_run {
 	json_t *inputs;                   /* `inputs:` as hashed at the start (ab_inputs_hash), or NULL */
 	char inputs_hash[65];             /* their identity, "" without inputs */
 	char inputs_stamp[65];            /* their sizes and modification times at the start */
+	int candidate_only_experiment;    /* the candidate's tree differs from its parent's only in
+	                                     the experiment file (measured: --candidate named it) */
+	int experiment_wrong;             /* invalid because of the experiment file itself (neither
+	                                     side's build makes a declared artifact): exit 64 */
 };
 
 /* A dependency's revisions named on the command line (`run --dependency
@@ -241,5 +245,12 @@ struct ab_build_dep *ab_run_side_deps(const struct ab_run *run, int side);
  * keeps that row; only a side never recorded (a run stopped during its
  * builds) is recorded now (run_build.c). */
 int ab_run_prepare_builds(struct ab_run *run, const char *salt[2], const json_t *stored);
+
+/* 1 when the run is an A/B run (not a calibration), both builds are ok
+ * and declare artifacts, and every declared artifact hashes the same on
+ * both sides; 0 otherwise. Identical artifacts do not prove the same
+ * benchmark (an interpreter reads its workload from the tree), so the run
+ * still counts; the command says so before the first sample. */
+int ab_run_artifacts_identical(const struct ab_run *run);
 
 #endif

@@ -79,6 +79,41 @@ static char *build_changed(const struct ab_build *b, const json_t *was)
 	return out;
 }
 
+/* Why side `name`'s build `b` (not ok) makes the run invalid, for the
+ * run's integrity reasons (new string). A missing artifact says whether
+ * the build ran or its tree was reused from the cache, since its log is
+ * then not about the artifact. */
+static char *build_failure(const char *name, const struct ab_build *b, const char *when)
+{
+	if (b->status == AB_BUILD_NO_ARTIFACT)
+		return ab_xasprintf("%s build%s: %s (the build %s and succeeded; its log is in %s)", name,
+				    when, b->detail, b->cached ? "was reused from the cache" : "ran",
+				    b->log_path);
+	return ab_xasprintf("%s build failed%s (%s); the whole log is in %s", name, when,
+			    b->detail ? b->detail : ab_build_status_name(b->status), b->log_path);
+}
+
+/* When both sides' builds lack the same declared artifact, the experiment
+ * file names a path no build makes: say so as the run's first reason and
+ * mark the run (the command exits 64, not 3). */
+static void check_both_missing(struct ab_run *run)
+{
+	const struct ab_build *b = run->builds;
+	char **reasons = NULL, **r;
+
+	if (b[0].status != AB_BUILD_NO_ARTIFACT || b[1].status != AB_BUILD_NO_ARTIFACT ||
+	    strcmp(b[0].missing, b[1].missing))
+		return;
+	run->experiment_wrong = 1;
+	ab_strv_push(&reasons, ab_xasprintf("the experiment file is wrong: neither side's build makes "
+		"artifact '%s' (paths in 'artifacts:' are relative to the tree); correct 'artifacts:' "
+		"in %s", b[0].missing, run->exp->path));
+	for (r = run->integrity; r && *r; r++)
+		ab_strv_push(&reasons, *r);
+	free(run->integrity);
+	run->integrity = reasons;
+}
+
 /* Build (or find in the cache) both sides and record them. `stored` (a
  * resume: the run's stored builds, borrowed; NULL for a new run) is what
  * every build must match: a side whose build came back different stops
@@ -152,10 +187,7 @@ int ab_run_prepare_builds(struct ab_run *run, const char *salt[2], const json_t 
 			 * how long it took to make): a resume keeps it. */
 			if (was) {
 				if (b->status != AB_BUILD_OK)
-					ab_strv_push(&run->integrity,
-						     ab_xasprintf("%s build failed on resume (%s); the whole log is "
-								  "in %s", name, b->detail ? b->detail :
-								  ab_build_status_name(b->status), b->log_path));
+					ab_strv_push(&run->integrity, build_failure(name, b, " on resume"));
 				continue;
 			}
 		}
@@ -184,10 +216,17 @@ int ab_run_prepare_builds(struct ab_run *run, const char *salt[2], const json_t 
 		if (err < 0)
 			return err;
 		if (b->status != AB_BUILD_OK)
-			ab_strv_push(&run->integrity,
-				     ab_xasprintf("%s build failed (%s); the whole log is in %s", name,
-						  b->detail ? b->detail : ab_build_status_name(b->status),
-						  b->log_path));
+			ab_strv_push(&run->integrity, build_failure(name, b, ""));
 	}
+	check_both_missing(run);
 	return 0;
+}
+
+int ab_run_artifacts_identical(const struct ab_run *run)
+{
+	const struct ab_build *b = run->builds;
+
+	return run->kind && !strcmp(run->kind, "ab") && b[0].status == AB_BUILD_OK &&
+	       b[1].status == AB_BUILD_OK && json_object_size(b[0].artifacts) &&
+	       json_equal(b[0].artifacts, b[1].artifacts);
 }

@@ -200,6 +200,59 @@ static void parent_on_both_sides(struct ab_revs *r)
 	r->candidate_subject = ab_xstrdup(r->parent_subject);
 }
 
+/* The experiment file's path relative to the work tree `workdir`, or NULL
+ * when it is not inside it (new string). */
+static char *path_in_tree(const char *path, const char *workdir)
+{
+	char *file = path ? realpath(path, NULL) : NULL, *root = workdir ? realpath(workdir, NULL) : NULL;
+	char *out = NULL;
+	size_t n = root ? strlen(root) : 0;
+
+	if (file && root && !strncmp(file, root, n) && file[n] == '/')
+		out = ab_xstrdup(file + n + 1);
+	free(file);
+	free(root);
+	return out;
+}
+
+/*
+ * A candidate whose tree differs from its parent's only in the experiment
+ * file itself (the file committed on top of the change) measures a build
+ * against itself. Refused with AB_EINVALID naming the commit to measure
+ * instead, the parent; when --candidate named it explicitly, only
+ * marked (run->candidate_only_experiment) for the command to warn.
+ */
+static int check_candidate_changes(struct ab_run *run, const struct ab_run_options *opt)
+{
+	char **paths = NULL, *rel = path_in_tree(run->exp->path, run->revs.workdir);
+	int more = 0, err;
+
+	if (!rel || !run->revs.exact_parent)
+		goto out;
+	if ((err = ab_revs_changed_paths(&paths, &more, &run->revs, 2)) < 0) {
+		free(rel);
+		return err;
+	}
+	if (!paths || more || paths[1] || strcmp(paths[0], rel))
+		goto out;
+	run->candidate_only_experiment = 1;
+	if (!opt->candidate) {
+		err = ab_error_set(AB_EINVALID, "the candidate %.10s (\"%s\") changes only the experiment "
+			"file '%s': measuring it against its parent compares a build with itself; measure the "
+			"change, its parent: 'abtool run %s --candidate %.10s' (or name this commit with "
+			"--candidate to measure it anyway)", run->revs.candidate_hex,
+			run->revs.candidate_subject ? run->revs.candidate_subject : "", rel, run->exp->path,
+			run->revs.parent_hex);
+		ab_strv_free(paths);
+		free(rel);
+		return err;
+	}
+out:
+	ab_strv_free(paths);
+	free(rel);
+	return 0;
+}
+
 int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store *store,
 		 const struct ab_run_options *opt, const struct ab_run_events *events)
 {
@@ -223,6 +276,8 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 		parent_on_both_sides(&run->revs);
 		salt[0] = "calibrate-a";
 		salt[1] = "calibrate-b";
+	} else if ((err = check_candidate_changes(run, opt)) < 0) {
+		return err;
 	}
 	if ((err = ab_run_resolve_inputs(run, opt)) < 0)
 		return err;

@@ -246,7 +246,7 @@ int ab_store_sample_times(struct ab_store *store, const char *experiment_hash, s
  * searched with the FTS5 index: most shared terms first, then the best
  * bm25 rank; at most 3 (NULL or empty `words`: none). A JSON array (new
  * reference) of {id, created_at, design, experiment, verdict, reason,
- * same_design}. AB_EIO.
+ * same_design, identical_artifacts (as in ab_store_history)}. AB_EIO.
  */
 int ab_store_rejected_memory(struct ab_store *store, const char *design, char *const *words,
 			     json_t **out);
@@ -285,11 +285,14 @@ struct ab_history_filter {
  * ratios, candidate/parent; null without a report or a ratio) and
  * "dependencies": the further repositories the run measured, in the
  * experiment file's order, as [{name, parent, candidate}] (full commit
- * ids; empty without `dependencies:`), and "alive": for a "running" run,
+ * ids; empty without `dependencies:`), "alive": for a "running" run,
  * whether the process recorded as running it is (true), is gone (false:
  * killed, or it stopped without marking the run) or cannot be told
  * (null: another host); null for a run that is not running
- * (ab_store_run_owner).
+ * (ab_store_run_owner), "identical_artifacts": true when the run is an
+ * A/B run whose ok builds both declare artifacts and every one hashes the
+ * same on both sides (from the stored builds), and "rules": the names of
+ * the run's rules in the file's order (empty before it is finished).
  *
  * `grep` is never read as FTS5 syntax: it is split into words and
  * "double-quoted phrases", each quoted as an FTS5 string (a word ending in
@@ -304,9 +307,10 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *fil
 /*
  * Every design, the one with the most recent run first, as a JSON array
  * (new reference) of {id, design, created_at, runs, latest_run,
- * latest_created_at, latest_verdict, latest_reasons (array or null):
- * the design's standing, from its newest A/B run (kind 'ab') whose
- * verdict is accepted or rejected; newest_run, newest_created_at,
+ * latest_created_at, latest_verdict, latest_reasons (array or null),
+ * latest_identical_artifacts (as "identical_artifacts" of
+ * ab_store_history): the design's standing, from its newest A/B run
+ * (kind 'ab') whose verdict is accepted or rejected; newest_run, newest_created_at,
  * newest_status, newest_kind, newest_verdict (or null): the newest run of
  * any kind and status; notes (count of notes on the design and its runs),
  * last_note, last_note_created_at (or null)}. An inconclusive or invalid

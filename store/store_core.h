@@ -167,6 +167,15 @@ struct ab_store_column {
 	int planned;          /* set when the plan is stored, not by a sample's write */
 };
 
+/* 1 when the A/B run R's builds both declare artifacts and every one
+ * hashes the same on both sides (the builds' artifacts column holds the
+ * sorted compact JSON {path: sha256}, so equal text is equal content):
+ * derived from the stored builds, no column of its own. */
+#define AB_SQL_IDENTICAL_ARTIFACTS(R) \
+	"(SELECT count(*) FROM builds p JOIN builds c ON c.run_id = p.run_id AND c.side = 'candidate' " \
+	"WHERE p.run_id = " R ".id AND p.side = 'parent' AND " R ".kind = 'ab' AND p.status = 'ok' " \
+	"AND c.status = 'ok' AND p.artifacts NOT IN ('', '{}') AND p.artifacts = c.artifacts)"
+
 #define AB_NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* "c1, c2, ..." of a column list, each name after `prefix` (new string). */

@@ -162,6 +162,9 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		   "(SELECT json_group_array(json_object('name', x.name, 'parent', x.parent_oid, "
 		   "'candidate', x.candidate_oid)) FROM (SELECT name, parent_oid, candidate_oid "
 		   "FROM run_dependencies WHERE run_id = r.id ORDER BY rowid) x) AS dependencies, "
+		   AB_SQL_IDENTICAL_ARTIFACTS("r") " AS identical_artifacts, "
+		   "(SELECT json_group_array(x.name) FROM (SELECT name FROM rule_results "
+		   "WHERE run_id = r.id ORDER BY idx) x) AS rules, "
 		   "CASE WHEN r.status = 'running' THEN r.options END AS owner_options "
 		   "FROM runs r JOIN designs d ON d.id = r.design_id "
 		   "JOIN experiments e ON e.id = r.experiment_id WHERE 1");
@@ -227,6 +230,11 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		ab_json_parse_member(o, "dependencies");
 		if (!json_is_array(json_object_get(o, "dependencies")))
 			json_object_set_new(o, "dependencies", json_array());
+		ab_json_parse_member(o, "rules");
+		if (!json_is_array(json_object_get(o, "rules")))
+			json_object_set_new(o, "rules", json_array());
+		json_object_set_new(o, "identical_artifacts",
+				    json_boolean(json_integer_value(json_object_get(o, "identical_artifacts"))));
 		json_array_append_new(list, o);
 	}
 	if (rc != AB_DB_DONE) {
@@ -264,7 +272,8 @@ int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
 			   "FROM designs d) "
 			   "SELECT x.id, x.name AS design, x.created_at, x.runs, "
 			   "l.id AS latest_run, l.created_at AS latest_created_at, l.verdict AS latest_verdict, "
-			   "l.reasons AS latest_reasons, w.id AS newest_run, w.created_at AS newest_created_at, "
+			   "l.reasons AS latest_reasons, " AB_SQL_IDENTICAL_ARTIFACTS("l") " AS latest_identical_artifacts, "
+			   "w.id AS newest_run, w.created_at AS newest_created_at, "
 			   "w.status AS newest_status, w.kind AS newest_kind, w.verdict AS newest_verdict, "
 			   "(SELECT count(*) FROM notes n WHERE n.design_id = x.id OR n.run_id IN "
 			   "(SELECT r.id FROM runs r WHERE r.design_id = x.id)) AS notes, "
@@ -279,6 +288,8 @@ int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
 	while ((rc = ab_db_step(st)) == AB_DB_ROW) {
 		json_t *o = ab_db_row_object(st);
 		ab_json_parse_member(o, "latest_reasons");
+		json_object_set_new(o, "latest_identical_artifacts",
+				    json_boolean(json_integer_value(json_object_get(o, "latest_identical_artifacts"))));
 		json_array_append_new(list, o);
 	}
 	if (rc != AB_DB_DONE) {

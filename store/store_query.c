@@ -213,14 +213,15 @@ static void append_memory(struct ab_db_stmt *st, json_t *out, int same)
 	json_t *reasons = json_loads(ab_db_column_text(st, 5) ? ab_db_column_text(st, 5)
 									  : "[]", 0, NULL);
 
-	json_array_append_new(out, json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:b}",
+	json_array_append_new(out, json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:b, s:b}",
 		"id", (json_int_t)ab_db_column_int64(st, 0),
 		"created_at", ab_db_column_text(st, 1),
 		"design", ab_db_column_text(st, 2),
 		"experiment", ab_db_column_text(st, 3),
 		"verdict", ab_db_column_text(st, 4),
 		"reason", json_is_string(json_array_get(reasons, 0)) ? json_string_value(json_array_get(reasons, 0)) : "",
-		"same_design", same));
+		"same_design", same,
+		"identical_artifacts", ab_db_column_int64(st, 6) != 0));
 	json_decref(reasons);
 }
 
@@ -276,7 +277,8 @@ int ab_store_rejected_memory(struct ab_store *store, const char *design, char *c
 
 	*out = json_array();
 	if ((err = ab_db_prepare(store, &st,
-			   "SELECT r.id, r.created_at, d.name, e.name, r.verdict, r.reasons FROM runs r "
+			   "SELECT r.id, r.created_at, d.name, e.name, r.verdict, r.reasons, "
+			   AB_SQL_IDENTICAL_ARTIFACTS("r") " FROM runs r "
 			   "JOIN designs d ON d.id = r.design_id JOIN experiments e ON e.id = r.experiment_id "
 			   "WHERE d.name = ?1 AND r.verdict = 'rejected' ORDER BY r.id DESC LIMIT 5")) < 0)
 		goto out;
@@ -325,7 +327,8 @@ int ab_store_rejected_memory(struct ab_store *store, const char *design, char *c
 			   "        FROM notes n WHERE n.id = doc / 4) END AS design_id, word, rank FROM m), "
 			   "best AS (SELECT design_id, count(DISTINCT word) AS shared, min(rank) AS rank FROM d "
 			   "  WHERE design_id IS NOT NULL GROUP BY design_id HAVING count(DISTINCT word) >= ?1) "
-			   "SELECT r.id, r.created_at, g.name, e.name, r.verdict, r.reasons FROM best "
+			   "SELECT r.id, r.created_at, g.name, e.name, r.verdict, r.reasons, "
+			   AB_SQL_IDENTICAL_ARTIFACTS("r") " FROM best "
 			   "JOIN designs g ON g.id = best.design_id "
 			   "JOIN runs r ON r.id = (SELECT id FROM runs WHERE design_id = g.id AND verdict = 'rejected' "
 			   "  ORDER BY id DESC LIMIT 1) "

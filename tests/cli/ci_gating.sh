@@ -31,7 +31,7 @@ assert_contains "$T/summary.md" "| lanes |"
 assert_not_contains "$T/summary.md" "## Provenance"
 cmp -s <(tail -n +2 "$T/summary.md") "$T/short.md" || fail "--summary differs from the step summary"
 # annotations on stderr (the runner reads both), so stdout stays the report
-grep -q '^::error title=abtool%3A no regression (fail)::lanes=[12]: ratio .*(a regression above 3%25), kept by Holm'"'"'s adjustment over the verdict'"'"'s 2 refutations (p [0-9.e-]*): fail' "$T/err" \
+grep -q '^::error title=abtool%3A no regression (fail)::lanes=[12]: ratio .*(a regression above 3%25), kept by Holm'"'"'s adjustment over the verdict'"'"'s 2 refutations (one-sided adjusted p [0-9.e-]*): fail' "$T/err" \
 	|| fail "no ::error annotation"
 grep -q '^::warning title=abtool%3A too noisy to decide (inconclusive)::' "$T/err" || fail "no ::warning annotation"
 [ "$(grep -c '^::' "$T/err")" = 2 ] || fail "one annotation per rule that did not pass"

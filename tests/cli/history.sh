@@ -32,7 +32,7 @@ check() {
 # The table: a header and one line per run, newest first.
 expect_exit 0 "$ABTOOL" history --store "$db"
 [ "$(wc -l <"$T/out")" = 3 ] || fail "expected a header and two lines"
-head -n 1 "$T/out" | grep -q "^id  date (UTC) .*verdict .*ratio B/A .*reason" || fail "header"
+head -n 1 "$T/out" | grep -q "^id  date (UTC) .*verdict .*ratio B/A, range over rows .*reason" || fail "header"
 line=$(sed -n 2p "$T/out")
 slow_parent=$(git -C "$T/slow" rev-parse HEAD~1)
 slow_candidate=$(git -C "$T/slow" rev-parse HEAD)

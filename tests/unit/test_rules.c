@@ -90,6 +90,73 @@ static void release(struct fixture *f)
 #define HEAD "name: r\nbenchmark: ./b {lanes}\nmatrix: {lanes: [1]}\npairs: 8\n"
 #define HEAD2 "name: r\nbenchmark: ./b {lanes}\nmatrix: {lanes: [1, 2, 4]}\npairs: 8\n"
 
+/* One row of 8 pairs, single-threaded (CPU time = wall time): the
+ * candidate's wall time is noisy around `wall_ratio`, its CPU time
+ * `cpu_ratio` with little noise; `contended` samples of the candidate
+ * flagged contended. */
+static void add_cpu_row(struct fixture *f, double wall_ratio, double cpu_ratio, size_t contended)
+{
+	size_t i, side, m, wall = 0, cpu = (size_t)(ab_experiment_metric(&f->exp, "cpu_ns") - f->exp.metrics);
+
+	for (i = 0; i < 8; i++) {
+		for (side = 0; side < 2; side++) {
+			struct ab_sample *s = &f->s[f->n];
+			double a0 = 100e6;
+			s->entry.seq = (uint32_t)f->n;
+			s->entry.pair = (int32_t)i;
+			s->entry.warmup = -1;
+			s->entry.order = (uint8_t)((i / 2 + i) & 1);
+			s->entry.side = (uint8_t)side;
+			s->status = AB_SAMPLE_DONE;
+			s->nmetrics = f->exp.nmetrics;
+			s->metrics = ab_xcalloc(s->nmetrics, sizeof(double));
+			for (m = 0; m < s->nmetrics; m++)
+				s->metrics[m] = a0;
+			s->metrics[wall] = side ? a0 * wall_ratio * exp(3 * NOISY[i]) : a0;
+			s->metrics[cpu] = side ? a0 * cpu_ratio * exp(TIGHT[i]) : a0;
+			s->wall_ns = (int64_t)s->metrics[wall];
+			s->user_ns = (int64_t)s->metrics[wall];
+			s->other_cpu_ns = -1;
+			if (side && i < contended)
+				s->flags |= AB_FLAG_CONTENDED;
+			s->checksum = ab_xstrdup("42");
+			f->n++;
+		}
+	}
+}
+
+/* Inconclusive on wall time, contended, single-threaded, and decided on
+ * CPU time: one line suggests metric: cpu_ns for the next experiment and
+ * says why switching now is not evidence; not without contention. */
+static void test_cpu_ns_suggestion(void **state)
+{
+	struct fixture f;
+	char **w;
+	int found = 0;
+
+	(void)state;
+	load(&f, HEAD "accept:\n  - name: material gain\n    faster_by: 20%\n");
+	add_cpu_row(&f, 0.8, 0.5, 3);
+	analyse(&f);
+	assert_int_equal(f.a.rules[0].outcome, AB_INCONCLUSIVE);
+	for (w = f.a.rule_warnings; w && *w; w++)
+		if (strstr(*w, "consider 'metric: cpu_ns' for the next experiment")) {
+			found++;
+			assert_non_null(strstr(*w, "3 sample(s) were contended"));
+			assert_non_null(strstr(*w, "after seeing the data is not evidence"));
+		}
+	assert_int_equal(found, 1);
+	release(&f);
+
+	load(&f, HEAD "accept:\n  - name: material gain\n    faster_by: 20%\n");
+	add_cpu_row(&f, 0.8, 0.5, 0);
+	analyse(&f);
+	for (w = f.a.rule_warnings; w && *w; w++)
+		assert_null(strstr(*w, "metric: cpu_ns"));
+	release(&f);
+}
+
+
 static enum ab_outcome one(const char *rule_yaml, size_t metric, double ratio, const double *pattern,
 			   char **detail)
 {
@@ -259,6 +326,7 @@ static void test_holm(void **state)
 	analyse(&f);
 	assert_int_equal(f.a.rules[0].outcome, AB_INCONCLUSIVE);
 	assert_non_null(strstr(f.a.rules[0].detail, "but not after Holm's adjustment over the verdict's 3 refutations"));
+	assert_non_null(strstr(f.a.rules[0].detail, "(one-sided adjusted p "));
 	assert_int_equal(f.a.verdict, AB_INCONCLUSIVE_VERDICT);
 	release(&f);
 
@@ -293,7 +361,7 @@ static void test_equivalence(void **state)
 	assert_int_equal(one(rule, 0, 1.10, TIGHT, &d), AB_FAIL);
 	/* its two sides are two members of the family */
 	assert_non_null(strstr(d, "above 1.020 (a difference beyond 2%), kept by Holm's adjustment over the "
-			       "verdict's 2 refutations (p 0.0078"));
+			       "verdict's 2 refutations (one-sided adjusted p 0.0078"));
 	free(d);
 	assert_int_equal(one(rule, 0, 0.90, TIGHT, &d), AB_FAIL);
 	assert_non_null(strstr(d, "below 0.980 = 1/1.02 (a difference beyond 2%), kept by"));
@@ -327,7 +395,7 @@ static void test_family_across_rules(void **state)
 	for (r = 0; r < 3; r++) {
 		assert_int_equal(f.a.rules[r].outcome, AB_INCONCLUSIVE);
 		assert_non_null(strstr(f.a.rules[r].detail, "(a regression above 2%), but not after Holm's "
-				       "adjustment over the verdict's 3 refutations (p 0.117): inconclusive"));
+				       "adjustment over the verdict's 3 refutations (one-sided adjusted p 0.117): inconclusive"));
 	}
 	assert_int_equal(f.a.verdict, AB_INCONCLUSIVE_VERDICT);
 	release(&f);
@@ -352,7 +420,7 @@ static void test_family_across_rules(void **state)
 	assert_int_equal(f.a.rules[0].outcome, AB_FAIL);
 	assert_int_equal(f.a.rules[1].outcome, AB_FAIL);
 	assert_non_null(strstr(f.a.rules[1].detail, "(a difference beyond 5%), kept by Holm's adjustment "
-			       "over the verdict's 2 refutations (p 0.0078"));
+			       "over the verdict's 2 refutations (one-sided adjusted p 0.0078"));
 	release(&f);
 }
 
@@ -439,7 +507,7 @@ static void test_family_looser_rule(void **state)
 	assert_int_equal(f.a.rules[0].outcome, AB_FAIL);
 	assert_int_equal(f.a.rules[2].outcome, AB_FAIL);
 	assert_non_null(strstr(f.a.rules[2].detail, "kept by Holm's adjustment over the verdict's 3 "
-			       "refutations (p 0.0391)"));
+			       "refutations (one-sided adjusted p 0.0391)"));
 	ab_analysis_release(&g.a);
 	ab_experiment_release(&g.exp);
 	release(&f);
@@ -1171,6 +1239,7 @@ int main(void)
 		cmocka_unit_test(test_family_looser_rule),
 		cmocka_unit_test(test_family_aa_rate),
 		cmocka_unit_test(test_order_warning_run_rate),
+		cmocka_unit_test(test_cpu_ns_suggestion),
 		cmocka_unit_test(test_selectors_and_intersection),
 		cmocka_unit_test(test_higher_is_better),
 		cmocka_unit_test(test_scaling),
