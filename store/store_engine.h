@@ -117,12 +117,16 @@ struct ab_store_engine {
 	const char *name;
 	/* The embedded migrations' path prefix, e.g. "store/migrations/". */
 	const char *migrations;
-	/* Connect to the database `path` (created when missing), waiting up
-	 * to lock_wait_ms for another connection's lock. 0; or a negative
-	 * AB_E* code with *out NULL and the error message set (ab_error_set,
-	 * naming the path); or a negative code with *out set: last_error
-	 * tells why and *what names the step that failed (close *out). */
-	int (*open)(struct ab_db **out, const char *path, int lock_wait_ms, const char **what);
+	/* Connect to the database `path`, waiting up to lock_wait_ms for
+	 * another connection's lock. When `create` is 1 the database (and
+	 * the folder of a file) is created when missing; when 0 nothing is
+	 * created and a missing database is AB_ENOTFOUND with *out NULL and a
+	 * message naming the path. 0; or a negative AB_E* code with *out NULL
+	 * and the error message set (ab_error_set, naming the path); or a
+	 * negative code with *out set: last_error tells why and *what names
+	 * the step that failed (close *out). */
+	int (*open)(struct ab_db **out, const char *path, int lock_wait_ms, int create,
+		    const char **what);
 	void (*close)(struct ab_db *db);
 	/* Run a script of statements without parameters. 0 or negative. */
 	int (*exec)(struct ab_db *db, const char *sql);

@@ -111,11 +111,13 @@ static void tx_close(struct ab_db *db)
 	free(db);
 }
 
-static int tx_open(struct ab_db **out, const char *path, int lock_wait_ms, const char **what)
+static int tx_open(struct ab_db **out, const char *path, int lock_wait_ms, int create,
+		   const char **what)
 {
 	struct ab_db *db = ab_xcalloc(1, sizeof(*db));
 	char *file = path[0] == '/' ? ab_xstrdup(path) : ab_xasprintf("./%s", path);
-	int rc = sqlite3_open_v2(file, &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	int rc = sqlite3_open_v2(file, &db->db, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
+				 NULL);
 
 	free(file);
 	*out = NULL;

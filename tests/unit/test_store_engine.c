@@ -32,7 +32,7 @@ static void check_engine(const struct ab_store_engine *e, const char *dir)
 	size_t i, len;
 	int v;
 
-	if (e->open(&db, path, 100, &what) < 0)
+	if (e->open(&db, path, 100, 1, &what) < 0)
 		fail_msg("%s: open: %s", e->name, ab_error_last());
 	assert_int_equal(e->schema_version(db, &v), 0);
 	assert_int_equal(v, 0);
@@ -97,7 +97,7 @@ static void check_engine(const struct ab_store_engine *e, const char *dir)
 	assert_int_equal(e->step(st), AB_DB_ROW);
 	assert_int_equal(e->column_int64(st, 0), 4);
 	e->finalize(st);
-	assert_int_equal(e->open(&other, path, 50, &what), 0);
+	assert_int_equal(e->open(&other, path, 50, 1, &what), 0);
 	assert_int_equal(e->begin(db, 1), 0);
 	assert_true(e->begin(other, 1) < 0);
 	e->last_error(other, &err);
