@@ -302,7 +302,7 @@ struct cmd_option {
 	 "order of samples", "a random seed, stored", CMD_PLAN, 's', 0, INT64_MAX}
 
 #define CMD_STORE_OPTION                                                                          \
-	{"store", 0, "DB", "the store file", "$ABTOOL_STORE, else .git/abtool/abtool.db",             \
+	{"store", 0, "DB", "the store file", "$ABTOOL_STORE, config store:, else .git/abtool/abtool.db",\
 	 CMD_STORE, 'S', 0, 0}
 
 /* `q` and `v`: the short forms of --quiet and --verbose, or 0 (analyze has none). */
