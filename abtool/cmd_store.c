@@ -14,7 +14,8 @@
 #define CMD_STORE_HINT "give --store REPO/.git/abtool/abtool.db (the store of the repository REPO " \
 	"you measure), or set ABTOOL_STORE or store: in the config file"
 
-/* Refuse a store named by a URL ("postgresql:///team", "file:x.db"):
+/* Refuse a store named by a URL ("postgresql:///team", "sqlite://x"):
+ * SCHEME:// with a scheme of two or more letters, digits, '+', '-', '.';
  * abtool serves only files. `source` says where the name came from. */
 static int check_not_url(const char *path, const char *source)
 {
@@ -24,11 +25,11 @@ static int check_not_url(const char *path, const char *source)
 		return 0;
 	while (isalnum((unsigned char)*p) || *p == '+' || *p == '-' || *p == '.')
 		p++;
-	if (*p != ':' || p - path < 2)
+	if (strncmp(p, "://", 3) || p - path < 2)
 		return 0;
 	return ab_error_set(AB_EINVALID, "%s '%s': abtool does not serve '%.*s:' stores, only a store file; "
 			    "give --store a file path such as .git/abtool/abtool.db (write a file name "
-			    "with a colon as ./NAME)", source, path, (int)(p - path), path);
+			    "with :// in it as ./NAME)", source, path, (int)(p - path), path);
 }
 
 /* The store of the repository that holds `dir`: 0 with *out, AB_ENOTFOUND

@@ -26,7 +26,7 @@ expect_exit 64 "$ABTOOL" history --store 'postgresql:///team?host=/tmp/x'
 assert_contains "$T/err" "does not serve 'postgresql:' stores"
 assert_contains "$T/err" "--store"
 [ -z "$(ls -A "$E")" ] || fail "history --store URL created: $(ls -A "$E")"
-ABTOOL_STORE='sqlite:x.db' expect_exit 64 "$ABTOOL" show 1
+ABTOOL_STORE='sqlite://x.db' expect_exit 64 "$ABTOOL" show 1
 assert_contains "$T/err" "ABTOOL_STORE"
 
 # a missing store: named, nothing created
