@@ -106,8 +106,10 @@ int cmd_store_path(char **out, const char *flag, const char *repo_dir)
 		return (err = check_not_url(flag, "--store")) < 0 ? err : (*out = ab_xstrdup(flag), 0);
 	if (env && *env)
 		return (err = check_not_url(env, "ABTOOL_STORE")) < 0 ? err : (*out = ab_xstrdup(env), 0);
-	if ((err = ab_userconf_load(&conf)) < 0)
+	if ((err = ab_userconf_load(&conf)) < 0) {
+		ab_userconf_release(&conf);
 		return err;
+	}
 	if (conf.store) {
 		*out = conf.store;
 		conf.store = NULL;

@@ -26,7 +26,7 @@ char *ab_userconf_path(void);
  * nothing set). A relative store: starts at the config file's folder, a
  * leading "~/" at $HOME. Errors: AB_EINVALID for a YAML error, an unknown
  * key or a bad value (the message starts with FILE:LINE:COLUMN), AB_EIO
- * when the file exists but cannot be read.
+ * when the file exists but cannot be read; release `out` either way.
  */
 int ab_userconf_load(struct ab_userconf *out);
 
