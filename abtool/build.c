@@ -103,6 +103,30 @@ static int lock_entry(int *fd_out, const char *lock_path, const struct ab_build_
 	return 0;
 }
 
+/* Hold the entry at `dir` in use: a shared flock on DIR.use, kept until
+ * ab_build_release, and its modification time set to now (the entry's
+ * last use). Called under the entry's exclusive KEY.lock, which a prune
+ * takes before it tries KEY.use, so the shared lock never waits. */
+static int hold_in_use(struct ab_build *b)
+{
+	char *path = ab_xasprintf("%s.use", b->dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+
+	if (fd < 0 || flock(fd, LOCK_SH) < 0) {
+		int err = ab_error_set(AB_EIO, "cannot lock '%s' for use: %s", path, strerror(errno));
+
+		if (fd >= 0)
+			close(fd);
+		free(path);
+		return err;
+	}
+	futimens(fd, NULL);
+	free(path);
+	b->use_fd = fd;
+	b->in_use = 1;
+	return 0;
+}
+
 /* Read the state file of a finished build; 1 when it says "ok". *tree_stat
  * is its record of the tree (new string), or NULL. */
 static int read_state(const char *state_path, struct ab_build *b, char **tree_stat)
@@ -449,7 +473,8 @@ int ab_build_prepare(struct ab_build *out, const struct ab_build_spec *spec)
 		 * it. Then it is built again, and the caller says why. */
 		if (!(out->damaged = cached_damage(out, spec, recorded_stat))) {
 			out->cached = 1;
-			err = reset_scratch(out->dir);
+			if ((err = reset_scratch(out->dir)) == 0)
+				err = hold_in_use(out);
 			goto out;
 		}
 		out->duration_ns = 0;
@@ -505,6 +530,8 @@ int ab_build_prepare(struct ab_build *out, const struct ab_build_spec *spec)
 		json_decref(state);
 		if (err == 0)
 			err = reset_scratch(out->dir);
+		if (err == 0)
+			err = hold_in_use(out);
 	}
 out:
 	if (fd >= 0)
@@ -523,6 +550,10 @@ void ab_build_release(struct ab_build *b)
 
 		ab_remove_tree(scratch);
 		free(scratch);
+	}
+	if (b->in_use) {
+		futimens(b->use_fd, NULL);  /* the last use is the end of the run */
+		close(b->use_fd);
 	}
 	free(b->damaged);
 	free(b->dir);

@@ -6,7 +6,11 @@
  * the experiment sets, the compiler identity, and a salt
  * (calibration builds the same commit twice). All keys have the same
  * length, so both sides' tree paths have equal length. One lock per entry
- * (flock on KEY.lock) lets concurrent runs share the cache. */
+ * (flock on KEY.lock, exclusive while the entry is checked or built) lets
+ * concurrent runs share the cache; a run that uses an entry holds a shared
+ * flock on KEY.use from its build until ab_build_release (the end of the
+ * run), and KEY.use's modification time is the entry's last use (cache.h
+ * prunes by it). */
 #ifndef AB_BUILD_H
 #define AB_BUILD_H
 
@@ -74,6 +78,8 @@ struct ab_build {
 	                          missing artifact's file name, relative to the tree, sorted, at
 	                          most 8; NULL-terminated, or NULL when none; new */
 	json_t *artifacts;     /* {path: sha256 hex} (new reference) */
+	int in_use;            /* 1: use_fd holds the shared lock on KEY.use */
+	int use_fd;
 };
 
 /*
@@ -86,7 +92,9 @@ struct ab_build {
  * it was after the build; otherwise out->damaged says why, and the entry
  * is built again. A failed build is not cached: the next run tries again.
  * Either way the tree's scratch directory (ABTOOL_SCRATCH, see
- * ab_build_env) is emptied; ab_build_release removes it.
+ * ab_build_env) is emptied; ab_build_release removes it. A ready tree
+ * (status ok) is held in use (the shared lock on KEY.use, its time set to
+ * now) until ab_build_release, which sets the time again and lets go.
  * Returns 0 when the build ran or was reused, whatever its status (see
  * out->status); AB_EIO when the tree could not be made, AB_EINTERRUPTED
  * when interrupted. `out` is initialised here; release with

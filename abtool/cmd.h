@@ -53,6 +53,7 @@ int cmd_init(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_designs(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 int cmd_note(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 
@@ -103,14 +104,28 @@ void cmd_term_erase_line(void);
 struct ab_revs;
 void cmd_warn_swapped(const struct ab_revs *revs);
 
-/*
- * Open the store: `flag` (--store) when given, else $ABTOOL_STORE, else
- * .git/abtool/abtool.db in the common git directory of `repo_dir` (or of
- * the working directory when NULL). Prints nothing; returns the error.
- */
-int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir);
+enum cmd_store_mode {
+	CMD_STORE_READ,    /* only read: never create the store or its folders */
+	CMD_STORE_WRITE,   /* create the store (and its folder) when missing */
+};
 
-/* The path cmd_open_store would open (new string); the same errors. */
+/*
+ * Open the store, found in one order for every command (docs/cli.md,
+ * "Where the store is"): `flag` (--store), else $ABTOOL_STORE, else the
+ * config file's store: (userconf.h), else .git/abtool/abtool.db in the
+ * common git directory of `repo_dir` (a command given an experiment file:
+ * its repository), else of the repository holding the working directory,
+ * else of the repository the experiment files in the working directory
+ * name. A name with a URL scheme ("postgresql://...") is refused
+ * (AB_EINVALID). In CMD_STORE_READ a missing store is AB_ENOTFOUND naming
+ * the path, and nothing is created. Every message says which --store to
+ * give. Prints nothing; returns the error.
+ */
+int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir,
+		   enum cmd_store_mode mode);
+
+/* The path cmd_open_store would open (new string); the same errors but
+ * the missing store's. */
 int cmd_store_path(char **out, const char *flag, const char *repo_dir);
 
 /* Output options shared by run and resume. */
@@ -213,6 +228,14 @@ struct cmd_measure {
 	struct ab_run run;
 };
 
+/* Apply the config file's build cache cap (cache.max_size, userconf.h):
+ * remove the least recently used entries of the cache at `cache_dir`
+ * (NULL: ab_cache_dir) until it holds at most that much, leaving alone the
+ * entries a run holds and those of `store`'s unfinished runs (store may be
+ * NULL). Says on stderr what it removed (unless quiet) or why it failed;
+ * nothing without the key. After each run (cmd_measure). */
+void cmd_cache_cap(const char *cache_dir, struct ab_store *store, int quiet);
+
 /* Drive `m` (its args parsed, the rest zero but the hooks and ctx) to the
  * end; returns the exit code. */
 int cmd_measure(struct cmd_measure *m);
@@ -301,7 +324,7 @@ struct cmd_option {
 	 "values OR, different parameters AND); a partial run", NULL, CMD_ROWS, 'r', 0, 0}
 
 #define CMD_STORE_OPTION                                                                          \
-	{"store", 0, "DB", "the store file", "$ABTOOL_STORE, else .git/abtool/abtool.db",             \
+	{"store", 0, "DB", "the store file", "$ABTOOL_STORE, config store:, else .git/abtool/abtool.db",\
 	 CMD_STORE, 'S', 0, 0}
 
 /* `q` and `v`: the short forms of --quiet and --verbose, or 0 (analyze has none). */
@@ -393,7 +416,7 @@ extern const struct cmd_option cmd_run_options[], cmd_check_options[], cmd_analy
 	cmd_calibrate_options[], cmd_resume_options[], cmd_report_options[], cmd_history_options[],
 	cmd_show_options[], cmd_designs_options[], cmd_note_options[], cmd_config_options[],
 	cmd_export_options[], cmd_import_options[], cmd_init_options[], cmd_env_options[],
-	cmd_demo_options[];
+	cmd_demo_options[], cmd_cache_options[];
 
 /* Install SIGINT/SIGTERM handlers that interrupt the running sample. */
 void cmd_install_signals(void);

@@ -98,7 +98,7 @@ int cmd_config(int argc, char **argv)
 		if (!s->values[j])
 			return cmd_usage("config", "%s: expected true or false, got '%s'", key, value);
 	}
-	if ((err = cmd_open_store(&store, args.store, NULL)) < 0)
+	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_WRITE)) < 0)
 		return cmd_fail(err);
 	if (unset || value) {
 		if ((err = ab_store_setting_set(store, key, value)) < 0)

@@ -117,7 +117,7 @@ int cmd_designs(int argc, char **argv)
 	json = flags[1];
 	if (optind != argc)
 		return cmd_usage("designs", "unexpected argument '%s'", argv[optind]);
-	if ((err = cmd_open_store(&store, args.store, NULL)) < 0)
+	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_READ)) < 0)
 		return cmd_fail(err);
 	if ((err = ab_store_designs(store, rejected, &list)) < 0) {
 		rc = cmd_fail(err);

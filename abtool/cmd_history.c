@@ -379,7 +379,7 @@ int cmd_history(int argc, char **argv)
 		free(ctx.rev);
 		return cmd_usage("history", "unexpected argument '%s'", argv[optind]);
 	}
-	if ((err = cmd_open_store(&store, args.store, NULL)) < 0) {
+	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_READ)) < 0) {
 		free(ctx.rev);
 		return cmd_fail(err);
 	}

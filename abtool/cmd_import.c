@@ -42,7 +42,7 @@ int cmd_import(int argc, char **argv)
 					     "export RUN --format json' writes", path, jerr.line, jerr.column,
 					     jerr.text));
 	}
-	if ((err = cmd_open_store(&store, args.store, NULL)) < 0) {
+	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_WRITE)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}

@@ -8,6 +8,7 @@
 #include "util.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -51,7 +52,8 @@ int cmd_measure(struct cmd_measure *m)
 	events = cmd_run_events(out);
 	out->run = &m->run;
 	/* The store lives with the experiment's repository. */
-	if ((err = cmd_open_store(&m->store, m->args->store, m->exp_path ? m->exp.repo : NULL)) < 0) {
+	if ((err = cmd_open_store(&m->store, m->args->store, m->exp_path ? m->exp.repo : NULL,
+				  CMD_STORE_WRITE)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}
@@ -77,7 +79,16 @@ int cmd_measure(struct cmd_measure *m)
 out:
 	json_decref(doc);
 	ab_analysis_release(&analysis);
-	ab_run_release(&m->run);
+	{
+		/* the cap after the run, once its entries are let go (the last used now) */
+		char *cache_dir = m->run.cache_dir ? ab_xstrdup(m->run.cache_dir) : NULL;
+		int started = m->store != NULL;
+
+		ab_run_release(&m->run);
+		if (started)
+			cmd_cache_cap(cache_dir, m->store, out->quiet);
+		free(cache_dir);
+	}
 	ab_store_close(m->store);
 	ab_experiment_release(&m->exp);
 	return rc;

@@ -65,7 +65,7 @@ int cmd_note(int argc, char **argv)
 			text = next;
 		}
 	}
-	if ((err = cmd_open_store(&store, args.store, NULL)) < 0) {
+	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_WRITE)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}

@@ -44,7 +44,7 @@ int cmd_report(int argc, char **argv)
 	    strcmp(format, "summary") && strcmp(format, "junit"))
 		return cmd_usage("report", "--format: expected md, json, tsv, html, summary or junit, got '%s'",
 				 format);
-	if ((err = cmd_open_store(&store, args.store, NULL)) < 0)
+	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_READ)) < 0)
 		return cmd_fail(err);
 	if ((err = ab_store_run_resolve(store, argv[optind], &id)) < 0 ||
 	    (err = ab_store_run_get(store, id, &run)) < 0) {

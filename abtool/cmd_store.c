@@ -1,43 +1,139 @@
-/* cmd_store.c - where the store is: --store, $ABTOOL_STORE, or the
- * repository's .git/abtool/abtool.db (see cmd.h). */
+/* cmd_store.c - where the store is, one lookup order for every command
+ * (see cmd.h and docs/cli.md, "Where the store is"). */
 #include "cmd.h"
 #include "error.h"
 #include "revs.h"
+#include "userconf.h"
 #include "util.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <stdlib.h>
+#include <string.h>
 
-int cmd_store_path(char **out, const char *flag, const char *repo_dir)
+#define CMD_STORE_HINT "give --store REPO/.git/abtool/abtool.db (the store of the repository REPO " \
+	"you measure), or set ABTOOL_STORE or store: in the config file"
+
+/* Refuse a store named by a URL ("postgresql:///team", "sqlite://x"):
+ * SCHEME:// with a scheme of two or more letters, digits, '+', '-', '.';
+ * abtool serves only files. `source` says where the name came from. */
+static int check_not_url(const char *path, const char *source)
 {
-	const char *env = getenv("ABTOOL_STORE");
+	const char *p = path;
+
+	if (!isalpha((unsigned char)*p))
+		return 0;
+	while (isalnum((unsigned char)*p) || *p == '+' || *p == '-' || *p == '.')
+		p++;
+	if (strncmp(p, "://", 3) || p - path < 2)
+		return 0;
+	return ab_error_set(AB_EINVALID, "%s '%s': abtool does not serve '%.*s:' stores, only a store file; "
+			    "give --store a file path such as .git/abtool/abtool.db (write a file name "
+			    "with :// in it as ./NAME)", source, path, (int)(p - path), path);
+}
+
+/* The store of the repository that holds `dir`: 0 with *out, AB_ENOTFOUND
+ * (no message) when there is none, or another error. */
+static int repo_store(char **out, const char *dir)
+{
 	git_repository *repo = NULL;
 	int err;
 
-	*out = NULL;
-	if (flag) {
-		*out = ab_xstrdup(flag);
-		return 0;
-	}
-	if (env && *env) {
-		*out = ab_xstrdup(env);
-		return 0;
-	}
-	if ((err = ab_revs_open_repository(&repo, repo_dir ? repo_dir : ".")) == AB_ENOTFOUND)
-		return repo_dir
-			? ab_error_set(AB_EINVALID, "'%s' is not a git repository (or any of its parents), so "
-				       "there is no default store; set 'repo:' in the experiment file, or give "
-				       "--store FILE", repo_dir)
-			: ab_error_set(AB_EINVALID, "the current folder is not in a git repository, so there is "
-				       "no default store (.git/abtool/abtool.db); run this in the repository "
-				       "you measure, or give --store FILE (or set ABTOOL_STORE)");
-	if (err < 0)
-		return ab_error_prefix("no default store");
+	if ((err = ab_revs_open_repository(&repo, dir)) < 0)
+		return err;
 	*out = ab_path_join(git_repository_commondir(repo), "abtool/abtool.db");
 	git_repository_free(repo);
 	return 0;
 }
 
-int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir)
+/* The store of the repository the experiment files of the current folder
+ * (*.yaml, *.yml that load) name, when they all name one: 0 with *out,
+ * AB_ENOTFOUND when none does, AB_EINVALID when they name several. */
+static int experiment_store(char **out)
+{
+	DIR *d = opendir(".");
+	struct dirent *de;
+	char *first_file = NULL;
+	int err = AB_ENOTFOUND;
+
+	*out = NULL;
+	while (d && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		struct ab_experiment exp;
+		char *path = NULL;
+
+		if (!((n > 5 && !strcmp(de->d_name + n - 5, ".yaml")) ||
+		      (n > 4 && !strcmp(de->d_name + n - 4, ".yml"))))
+			continue;
+		if (ab_experiment_load(&exp, de->d_name) == 0 && exp.repo &&
+		    repo_store(&path, exp.repo) == 0) {
+			if (!*out) {
+				*out = path;
+				first_file = ab_xstrdup(de->d_name);
+				err = 0;
+			} else if (strcmp(*out, path)) {
+				err = ab_error_set(AB_EINVALID, "the experiment files '%s' and '%s' here name "
+						   "different repositories, whose stores are '%s' and '%s'; "
+						   "give --store with the one you mean", first_file,
+						   de->d_name, *out, path);
+				free(path);
+				ab_experiment_release(&exp);
+				break;
+			} else {
+				free(path);
+			}
+		}
+		ab_experiment_release(&exp);
+	}
+	if (d)
+		closedir(d);
+	free(first_file);
+	if (err < 0) {
+		free(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
+int cmd_store_path(char **out, const char *flag, const char *repo_dir)
+{
+	const char *env = getenv("ABTOOL_STORE");
+	struct ab_userconf conf;
+	int err;
+
+	*out = NULL;
+	if (flag)
+		return (err = check_not_url(flag, "--store")) < 0 ? err : (*out = ab_xstrdup(flag), 0);
+	if (env && *env)
+		return (err = check_not_url(env, "ABTOOL_STORE")) < 0 ? err : (*out = ab_xstrdup(env), 0);
+	if ((err = ab_userconf_load(&conf)) < 0) {
+		ab_userconf_release(&conf);
+		return err;
+	}
+	if (conf.store) {
+		*out = conf.store;
+		conf.store = NULL;
+		ab_userconf_release(&conf);
+		return 0;
+	}
+	ab_userconf_release(&conf);
+	if (repo_dir) {
+		/* a command given an experiment file: its repository's store */
+		if ((err = repo_store(out, repo_dir)) == AB_ENOTFOUND)
+			return ab_error_set(AB_EINVALID, "'%s' is not a git repository (or any of its parents), "
+					    "so there is no default store; set 'repo:' in the experiment "
+					    "file, or give --store FILE", repo_dir);
+		return err < 0 ? ab_error_prefix("no default store") : 0;
+	}
+	if ((err = repo_store(out, ".")) != AB_ENOTFOUND)
+		return err < 0 ? ab_error_prefix("no default store") : 0;
+	if ((err = experiment_store(out)) != AB_ENOTFOUND)
+		return err;
+	return ab_error_set(AB_EINVALID, "no store: the current folder is not in a git repository and no "
+			    "experiment file here names one in its repo:; " CMD_STORE_HINT);
+}
+
+int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir, enum cmd_store_mode mode)
 {
 	char *path;
 	int err;
@@ -45,7 +141,17 @@ int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir
 	*out = NULL;
 	if ((err = cmd_store_path(&path, flag, repo_dir)) < 0)
 		return err;
-	err = ab_store_open(out, path);
+	if (mode == CMD_STORE_WRITE) {
+		err = ab_store_open(out, path);
+	} else if ((err = ab_store_open_existing(out, path)) == AB_ENOTFOUND) {
+		char *why = ab_xstrdup(ab_error_last());
+
+		err = ab_error_set(AB_ENOTFOUND, "%s (%s); nothing was stored there yet, and a command "
+				   "that only reads creates no store; %s", why,
+				   flag ? "--store" : getenv("ABTOOL_STORE") && *getenv("ABTOOL_STORE")
+				   ? "from ABTOOL_STORE" : "the default store", CMD_STORE_HINT);
+		free(why);
+	}
 	free(path);
 	return err;
 }

@@ -46,6 +46,8 @@ const struct ab_command_entry ab_commands[] = {
 	 "write one run, every sample included, as a JSON document (for import) or TSV", cmd_export_options},
 	{"import", cmd_import, "FILE [--store DB]",
 	 "add a run exported from another store (a run already present is left alone)", cmd_import_options},
+	{"cache", cmd_cache, "[list] | prune [--older-than DURATION] [--keep-size SIZE] | clear [--store DB]",
+	 "the build cache: entries with size, age, revision, last use; prune or clear it", cmd_cache_options},
 	{"init", cmd_init, "[--template NAME | --workflow github-actions] [--list] [FILE]",
 	 "write a commented experiment file from a template (no-regression, lane-split, memory, pr-gate)", cmd_init_options},
 	{"env", cmd_env, "[--json] [--root DIR] [EXP.yaml]",

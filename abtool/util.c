@@ -2,6 +2,7 @@
 #include "util.h"
 #include "error.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -409,7 +410,7 @@ int ab_parse_duration_ms(int64_t *out, const char *text)
 {
 	static const struct { const char *unit; double ms; } units[] = {
 		{"us", 0.001}, {"µs", 0.001}, {"ms", 1}, {"s", 1000},
-		{"m", 60000}, {"min", 60000}, {"h", 3600000},
+		{"m", 60000}, {"min", 60000}, {"h", 3600000}, {"d", 86400000},
 	};
 	char *end;
 	double v;
@@ -431,6 +432,48 @@ int ab_parse_duration_ms(int64_t *out, const char *text)
 		}
 	}
 	return -1;
+}
+
+int ab_parse_size(int64_t *out, const char *text)
+{
+	static const char units[] = "BKMGT";
+	const char *u;
+	char *end;
+	double v;
+
+	if (!text || !*text || !strchr("0123456789.", *text))
+		return -1;
+	errno = 0;
+	v = strtod(text, &end);
+	if (errno || end == text || !isfinite(v) || v < 0)
+		return -1;
+	if (*end && (u = strchr(units, toupper((unsigned char)*end)))) {
+		v *= pow(1024, (double)(u - units));
+		end++;
+		if (u != units && (!strcmp(end, "B") || !strcmp(end, "iB")))
+			end += strlen(end);
+	}
+	if (*end || v > 9.2e18)
+		return -1;
+	*out = (int64_t)ceil(v);
+	return 0;
+}
+
+char *ab_format_size(char *buf, size_t size, int64_t bytes)
+{
+	static const char units[] = "KMGT";
+	double v = (double)bytes;
+	int i = -1;
+
+	while (v >= 1024 && i < 3) {
+		v /= 1024;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, size, "%lldB", (long long)bytes);
+	else
+		snprintf(buf, size, v < 10 ? "%.1f%c" : "%.0f%c", v, units[i]);
+	return buf;
 }
 
 int ab_parse_percent(double *out, const char *text)

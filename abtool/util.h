@@ -75,10 +75,19 @@ struct ab_sha256 *ab_sha256_new(void);
 void ab_sha256_update(struct ab_sha256 *ctx, const void *data, size_t len);
 void ab_sha256_final(struct ab_sha256 *ctx, char hex[65]);
 
-/* Parse a duration like "500ms", "60s", "10m", "1h", "250us" into
- * milliseconds (microseconds round up to 1 ms). Returns 0, or -1 when the
- * text is not a positive duration with a unit. */
+/* Parse a duration like "500ms", "60s", "10m", "1h", "30d", "250us" into
+ * milliseconds (microseconds round up to 1 ms; d is 24 hours). Returns 0,
+ * or -1 when the text is not a positive duration with a unit. */
 int ab_parse_duration_ms(int64_t *out, const char *text);
+
+/* Parse a size like "2G", "500M", "64K", "1T" or "1048576" (bytes) into
+ * bytes; the units are powers of 1024 and may end in "B" or "iB" ("2GB",
+ * "2GiB"). Returns 0, or -1 when the text is not a non-negative size. */
+int ab_parse_size(int64_t *out, const char *text);
+
+/* A size in bytes as "1.2G", "500M", "12K" or "300B" (powers of 1024)
+ * into buf. Returns buf. */
+char *ab_format_size(char *buf, size_t size, int64_t bytes);
 
 /* Parse a percentage like "5%" or "0.5%" into a fraction (0.05, 0.005).
  * Returns 0, or -1 when not a finite non-negative number followed by '%'. */

@@ -134,7 +134,7 @@ out_rollback:
 	return err;
 }
 
-int ab_store_open(struct ab_store **out, const char *path)
+static int store_open(struct ab_store **out, const char *path, int create)
 {
 	struct ab_store *store;
 	const char *what = "opening";
@@ -152,7 +152,7 @@ int ab_store_open(struct ab_store **out, const char *path)
 	store->engine = chosen_engine ? chosen_engine : &ab_store_engine_sqlite;
 	store->path = ab_xstrdup(path);
 	store->busy_timeout_ms = busy_timeout_ms();
-	if ((err = store->engine->open(&store->db, path, store->busy_timeout_ms, &what)) < 0) {
+	if ((err = store->engine->open(&store->db, path, store->busy_timeout_ms, create, &what)) < 0) {
 		if (store->db)
 			err = ab_db_error(store, what);
 		goto out_close;
@@ -191,6 +191,16 @@ int ab_store_check_alive(struct ab_store *store)
 			   "where it is, and run again", store->path, why);
 	free(why);
 	return err;
+}
+
+int ab_store_open(struct ab_store **out, const char *path)
+{
+	return store_open(out, path, 1);
+}
+
+int ab_store_open_existing(struct ab_store **out, const char *path)
+{
+	return store_open(out, path, 0);
 }
 
 void ab_store_close(struct ab_store *store)

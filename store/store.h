@@ -47,6 +47,11 @@ int ab_store_open(struct ab_store **out, const char *path);
  */
 int ab_store_check_alive(struct ab_store *store);
 
+/* Open and migrate the store at `path` like ab_store_open, but create
+ * nothing: a missing store is AB_ENOTFOUND with a message naming the
+ * path, and no folder is made. For the commands that only read. */
+int ab_store_open_existing(struct ab_store **out, const char *path);
+
 void ab_store_close(struct ab_store *store);
 
 /* The engine the next ab_store_open uses (borrowed; NULL: sqlite). For
@@ -250,6 +255,12 @@ int ab_store_sample_times(struct ab_store *store, const char *experiment_hash, s
  */
 int ab_store_rejected_memory(struct ab_store *store, const char *design, char *const *words,
 			     json_t **out);
+
+/* The build cache keys of the runs not finished (status running or
+ * interrupted: a resume will use those entries again), as a new
+ * NULL-terminated array of new strings (free with ab_strv_free), or NULL
+ * when there are none. AB_EIO. */
+int ab_store_unfinished_cache_keys(struct ab_store *store, char ***out);
 
 /* Resolve "latest" or a decimal id or a uuid prefix to a run id.
  * AB_ENOTFOUND naming the text. */

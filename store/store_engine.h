@@ -119,14 +119,18 @@ struct ab_store_engine {
 	const char *name;
 	/* The embedded migrations' path prefix, e.g. "store/migrations/". */
 	const char *migrations;
-	/* Connect to the database `path` (created when missing), waiting up
-	 * to lock_wait_ms for another connection's lock, without changing an
-	 * existing database: the store reads its schema version first and
-	 * leaves a store it does not know as it found it. 0; or a negative
-	 * AB_E* code with *out NULL and the error message set (ab_error_set,
-	 * naming the path); or a negative code with *out set: last_error
-	 * tells why and *what names the step that failed (close *out). */
-	int (*open)(struct ab_db **out, const char *path, int lock_wait_ms, const char **what);
+	/* Connect to the database `path`, waiting up to lock_wait_ms for
+	 * another connection's lock, without changing an existing database:
+	 * the store reads its schema version first and leaves a store it does
+	 * not know as it found it. When `create` is 1 the database (and the
+	 * folder of a file) is created when missing; when 0 nothing is
+	 * created and a missing database is AB_ENOTFOUND with *out NULL and a
+	 * message naming the path. 0; or a negative AB_E* code with *out NULL
+	 * and the error message set (ab_error_set, naming the path); or a
+	 * negative code with *out set: last_error tells why and *what names
+	 * the step that failed (close *out). */
+	int (*open)(struct ab_db **out, const char *path, int lock_wait_ms, int create,
+		    const char **what);
 	/* After the store accepted the schema version: make the connection
 	 * ready for the store's reads and writes (sqlite: WAL mode, which
 	 * rewrites the file's header). NULL: nothing to do. 0 or negative,

@@ -368,3 +368,24 @@ out:
 	}
 	return err;
 }
+
+int ab_store_unfinished_cache_keys(struct ab_store *store, char ***out)
+{
+	struct ab_db_stmt *st;
+	int err, rc;
+
+	*out = NULL;
+	if ((err = ab_db_prepare(store, &st,
+			   "SELECT DISTINCT b.cache_key FROM builds b JOIN runs r ON r.id = b.run_id "
+			   "WHERE r.status IN ('running', 'interrupted') ORDER BY b.cache_key")) < 0)
+		return err;
+	while ((rc = ab_db_step(st)) == AB_DB_ROW)
+		ab_strv_push(out, ab_xstrdup(ab_db_column_text(st, 0)));
+	if (rc != AB_DB_DONE) {
+		err = ab_db_error(store, "reading the unfinished runs' builds");
+		ab_strv_free(*out);
+		*out = NULL;
+	}
+	ab_db_finalize(st);
+	return err;
+}

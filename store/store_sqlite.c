@@ -136,14 +136,22 @@ static void sq_close(struct ab_db *db)
 	free(db);
 }
 
-static int sq_open(struct ab_db **out, const char *path, int lock_wait_ms, const char **what)
+static int sq_open(struct ab_db **out, const char *path, int lock_wait_ms, int create,
+		   const char **what)
 {
 	struct ab_db *db;
 	char *dir = ab_xstrdup(path), *slash = strrchr(dir, '/'), *file;
+	struct stat st;
 	int err;
 
 	*out = NULL;
-	if (slash && slash != dir) {
+	if (!create && stat(path, &st) < 0) {
+		free(dir);
+		return errno == ENOENT
+			? ab_error_set(AB_ENOTFOUND, "there is no store at '%s'", path)
+			: ab_error_set(AB_EIO, "cannot open the store '%s': %s", path, strerror(errno));
+	}
+	if (create && slash && slash != dir) {
 		*slash = '\0';
 		if ((err = ab_mkdir_p(dir)) < 0) {
 			char *why = ab_xstrdup(ab_error_last());
@@ -161,7 +169,7 @@ static int sq_open(struct ab_db **out, const char *path, int lock_wait_ms, const
 	 * are on, "file:...?mode=memory") one in memory: a relative name is
 	 * always opened as ./NAME, a file, never a special name. */
 	file = path[0] == '/' ? ab_xstrdup(path) : ab_xasprintf("./%s", path);
-	if (sqlite3_open_v2(file, &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+	if (sqlite3_open_v2(file, &db->db, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) |
 			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		int sys = db->db ? sqlite3_system_errno(db->db) : 0;
 		const char *ro = read_only_reason(path, db->reason, sizeof(db->reason));

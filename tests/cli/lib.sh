@@ -9,6 +9,8 @@ rm -rf "$T"
 mkdir -p "$T"
 # Isolate the build cache and the store from the user's.
 export XDG_CACHE_HOME="$T/cache"
+# ... and from the user's config file ($XDG_CONFIG_HOME/abtool/config).
+export XDG_CONFIG_HOME="$T/config"
 unset ABTOOL_STORE
 export GIT_AUTHOR_NAME=abtool-test GIT_AUTHOR_EMAIL=test@abtool.invalid
 export GIT_COMMITTER_NAME=abtool-test GIT_COMMITTER_EMAIL=test@abtool.invalid

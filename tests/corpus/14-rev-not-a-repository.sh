@@ -11,8 +11,8 @@ expect_fail 64 "'$T/plain' is not a git repository" "$ABTOOL" check "$T/exp.yaml
 [ "$(sqlite3 "$T/store.db" "select count(*) from runs" 2>/dev/null || echo 0)" = 0 ] || fail "a run was stored"
 # the commands that use the working directory's repository say so
 for cmd in history designs "show 1" "report 1"; do
-	(cd "$T/plain" && expect_fail 64 "the current folder is not in a git repository, so there is no default store" \
+	(cd "$T/plain" && expect_fail 64 "no store: the current folder is not in a git repository and no experiment file here names one" \
 		"$ABTOOL" $cmd)
-	assert_contains "$T/err" "give --store FILE (or set ABTOOL_STORE)"
+	assert_contains "$T/err" "give --store REPO/.git/abtool/abtool.db"
 done
 echo ok

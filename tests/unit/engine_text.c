@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -116,11 +117,19 @@ static void tx_close(struct ab_db *db)
 	free(db);
 }
 
-static int tx_open(struct ab_db **out, const char *path, int lock_wait_ms, const char **what)
+static int tx_open(struct ab_db **out, const char *path, int lock_wait_ms, int create,
+		   const char **what)
 {
-	struct ab_db *db = ab_xcalloc(1, sizeof(*db));
-	char *file = path[0] == '/' ? ab_xstrdup(path) : ab_xasprintf("./%s", path);
-	int rc = sqlite3_open_v2(file, &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	struct ab_db *db;
+	char *file;
+	int rc;
+
+	*out = NULL;
+	if (!create && access(path, F_OK) < 0)
+		return ab_error_set(AB_ENOTFOUND, "there is no store at '%s'", path);
+	db = ab_xcalloc(1, sizeof(*db));
+	file = path[0] == '/' ? ab_xstrdup(path) : ab_xasprintf("./%s", path);
+	rc = sqlite3_open_v2(file, &db->db, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0), NULL);
 
 	free(file);
 	*out = NULL;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern const struct ab_store_engine ab_test_engine_text;
 
@@ -32,7 +33,7 @@ static void check_engine(const struct ab_store_engine *e, const char *dir)
 	size_t i, len;
 	int v;
 
-	if (e->open(&db, path, 100, &what) < 0)
+	if (e->open(&db, path, 100, 1, &what) < 0)
 		fail_msg("%s: open: %s", e->name, ab_error_last());
 	assert_int_equal(e->schema_version(db, &v), 0);
 	assert_int_equal(v, 0);
@@ -97,7 +98,7 @@ static void check_engine(const struct ab_store_engine *e, const char *dir)
 	assert_int_equal(e->step(st), AB_DB_ROW);
 	assert_int_equal(e->column_int64(st, 0), 4);
 	e->finalize(st);
-	assert_int_equal(e->open(&other, path, 50, &what), 0);
+	assert_int_equal(e->open(&other, path, 50, 1, &what), 0);
 	assert_int_equal(e->begin(db, 1), 0);
 	assert_true(e->begin(other, 1) < 0);
 	e->last_error(other, &err);
@@ -113,6 +114,23 @@ static void check_engine(const struct ab_store_engine *e, const char *dir)
 	free(path);
 }
 
+/* create 0: a missing database is AB_ENOTFOUND naming the path, and
+ * neither it nor its folder is made. */
+static void check_no_create(const struct ab_store_engine *e, const char *dir)
+{
+	char *path = ab_xasprintf("%s/sub-%s/store.db", dir, e->name), *sub = ab_xstrdup(path);
+	struct ab_db *db = (struct ab_db *)1;
+	const char *what = NULL;
+
+	*strrchr(sub, '/') = '\0';
+	assert_int_equal(e->open(&db, path, 100, 0, &what), AB_ENOTFOUND);
+	assert_null(db);
+	assert_non_null(strstr(ab_error_last(), path));
+	assert_int_equal(access(sub, F_OK), -1);
+	free(path);
+	free(sub);
+}
+
 static void test_engines(void **state)
 {
 	char *dir = ab_test_mktemp("engine");
@@ -121,6 +139,8 @@ static void test_engines(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
 		check_engine(engines[i], dir);
+	for (i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
+		check_no_create(engines[i], dir);
 	ab_test_rmtemp(dir);
 }
 
