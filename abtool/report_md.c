@@ -695,6 +695,20 @@ static void rate_cell(FILE *f, const json_t *r)
 		100 * json_number_value(json_array_get(json_object_get(r, "ci"), 1)));
 }
 
+/* 1 when the calibration's pairs needed come from the simulation of the
+ * procedure (their entries say "simulated"), 0 for older documents. */
+static int simulated_needs(const json_t *cal)
+{
+	size_t i, j;
+	json_t *row, *need;
+
+	json_array_foreach(json_object_get(cal, "rows"), i, row)
+		json_array_foreach(json_object_get(row, "pairs_needed"), j, need)
+			if (json_object_get(need, "simulated"))
+				return 1;
+	return 0;
+}
+
 static void calibration(FILE *f, const json_t *doc)
 {
 	const json_t *cal = json_object_get(doc, "calibration"), *total = json_object_get(cal, "total");
@@ -733,8 +747,14 @@ static void calibration(FILE *f, const json_t *doc)
 	rate_cell(f, json_object_get(total, "false_faster"));
 	fprintf(f, ", false slower ");
 	rate_cell(f, json_object_get(total, "false_slower"));
-	fprintf(f, ".\nPairs needed: n = ⌈((z₀.₉₅ + z₀.₈₀)·σ/m)²·π/3⌉ for the margin m = |ln θ| of each rule, "
-		"σ the spread of log ratios (80%% power).\n\n");
+	if (simulated_needs(cal))
+		fprintf(f, ".\nPairs needed: the fewest pairs at which a seeded simulation of the decision "
+			"itself (the signed-rank critical count, the rule's margin, normal noise of the row's "
+			"spread) passes at least 80%% of the time at each entry's expected ratio (the ratio "
+			"1, or one margin past the threshold; docs/statistics.md, \"Calibration\").\n\n");
+	else  /* a calibration stored before the simulation: the formula it used */
+		fprintf(f, ".\nPairs needed: n = ⌈((z₀.₉₅ + z₀.₈₀)·σ/m)²·π/3⌉ for the margin m = |ln θ| of "
+			"each rule, σ the spread of log ratios (80%% power).\n\n");
 }
 
 static void notes(FILE *f, const json_t *doc)
