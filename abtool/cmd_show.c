@@ -81,6 +81,10 @@ static void print_header(const json_t *doc, int64_t id)
 	if (hypothesis)
 		printf("hypothesis  %s\n", hypothesis);
 	printf("status      %s, started %s", str(run, "status"), str(run, "created_at"));
+	/* as history shows it: a running run whose process on this host is gone */
+	if (!strcmp(str(run, "status"), "running") &&
+	    ab_store_run_owner(json_object_get(run, "options")) == AB_OWNER_DEAD)
+		printf(" (dead: its process is gone; 'abtool resume %lld' finishes it)", (long long)id);
 	if (t0 >= 0 && t1 >= 0)
 		printf(", finished %s (%lld s)", str(run, "finished_at"), (long long)(t1 - t0));
 	printf("\n");
