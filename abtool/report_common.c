@@ -206,6 +206,22 @@ char *ab_report_plan_line(const json_t *doc)
 	return out;
 }
 
+char *ab_report_replay_line(const json_t *doc)
+{
+	const json_t *seq = json_object_get(doc, "sequential");
+	char *looks, *stops, *out;
+
+	if (!json_is_object(seq))
+		return NULL;
+	looks = looks_text(seq);
+	stops = stops_text(doc);
+	out = ab_xasprintf("replayed as a sequential plan, %s pairs per row (%s spending); stopped: %s", looks,
+			   ab_report_str(seq, "spending"), stops);
+	free(looks);
+	free(stops);
+	return out;
+}
+
 char *ab_report_interval_note(const json_t *doc)
 {
 	const json_t *first = json_array_get(json_object_get(doc, "rows"), 0);

@@ -845,6 +845,11 @@ int ab_report_markdown(FILE *f, const json_t *doc)
 	header(f, doc);
 	if (!analyze)
 		provenance(f, doc);
+	if (analyze && json_object_get(doc, "sequential")) {
+		char *replay = ab_report_replay_line(doc);
+		fprintf(f, "Plan: %s.\n\n", replay);
+		free(replay);
+	}
 	if (json_array_size(json_object_get(doc, "rows")))
 		rows_table(f, doc);
 	calibration(f, doc);

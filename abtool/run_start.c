@@ -273,7 +273,7 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 
 	init_common(run, exp, store, events, opt->cache_dir);
 	run->kind = opt->aa ? "calibrate" : "ab";
-	run->block_pairs = exp->pairs;
+	run->block_pairs = (int)ab_experiment_first_look(exp);  /* a sequential plan: its first look */
 	if ((err = plan_options(exp, opt)) < 0)
 		return err;
 	if ((err = ab_revs_open(&run->revs, exp->repo, opt->candidate ? opt->candidate : exp->candidate,

@@ -26,6 +26,30 @@ EOF2
 	} >"$dir/exp.yaml"
 }
 
+# 0. analyze --looks replays a plan over pairs measured elsewhere, in
+# their order (seeded data: no timing involved).
+python3 - "$T/pairs.tsv" <<'EOF2'
+import random, sys
+random.seed(3)
+with open(sys.argv[1], "w") as f:
+    f.write("row\tparent\tcandidate\n")
+    for i in range(64):
+        for row, r in (("fast", 0.5), ("same", 1.0), ("slow", 1.08)):
+            a = 100 * random.lognormvariate(0, 0.05)
+            f.write("%s\t%.3f\t%.3f\n" % (row, a, a * r * random.lognormvariate(0, 0.05)))
+EOF2
+printf 'accept:\n  - name: nr\n    no_regression: 2%%\n' >"$T/rules.yaml"
+expect_exit 1 "$ABTOOL" analyze "$T/pairs.tsv" --accept "$T/rules.yaml" --looks 8,16,32,64 --json "$T/an.json"
+[ "$(jqv "$T/an.json" '[.rows[] | .pairs] | join(",")')" = 8,64,16 ] || fail "analyze --looks stops: $(jqv "$T/an.json" '[.rows[] | .pairs] | join(",")')"
+[ "$(jqv "$T/an.json" '[.rows[] | .stopped] | join(",")')" = decided,max,decided ] || fail "analyze --looks reasons"
+assert_contains "$T/out" "Plan: replayed as a sequential plan, looks at 8, 16, 32, 64 pairs per row (pocock spending); stopped: row=fast at 8 pairs (decided), row=same at 64 pairs (max), row=slow at 16 pairs (decided)"
+# the same pairs without the plan: a fixed analysis of all 64
+expect_exit 1 "$ABTOOL" analyze "$T/pairs.tsv" --accept "$T/rules.yaml" --json "$T/fixed.json"
+[ "$(jqv "$T/fixed.json" '[.rows[] | .pairs] | join(",")')" = 64,64,64 ] || fail "fixed analyze"
+[ "$(jqv "$T/fixed.json" '.sequential')" = null ] || fail "a fixed analysis has a sequential object"
+expect_exit 64 "$ABTOOL" analyze "$T/pairs.tsv" --looks 8,17
+assert_contains "$T/err" "look 2 (17 pairs) is odd"
+
 # 1. 3x faster: every row stops at the first look (8 pairs), accepted.
 make_repo "$T/fast" 30 10
 seq_exp "$T/fast" "1, 2" "  - {name: gain, faster_by: 20%}"
