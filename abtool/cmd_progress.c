@@ -168,8 +168,8 @@ static void on_look_done(void *ctx, size_t k, size_t pairs, size_t decided, size
 		return;
 	cmd_clear_progress(out);
 	if (budget)
-		fprintf(stderr, "look %zu (%zu pairs): the budget is spent; %zu undecided row%s stop here "
-			"(inconclusive)\n", k + 1, pairs, running, running == 1 ? "" : "s");
+		fprintf(stderr, "look %zu (%zu pairs): the budget is spent; %zu undecided row%s stop%s here "
+			"(inconclusive)\n", k + 1, pairs, running, running == 1 ? "" : "s", running == 1 ? "s" : "");
 	else if (running)
 		fprintf(stderr, "look %zu (%zu pairs): %zu row%s decided, %zu run%s on\n", k + 1, pairs, decided,
 			decided == 1 ? "" : "s", running, running == 1 ? "s" : "");

@@ -108,6 +108,16 @@ expect_decided "$ABTOOL" run "$T/aa/exp.yaml" --seed 9 --json "$T/aa3.json"
 seq_exp "$T/aa" "1" "  - {name: nr, no_regression: 5%}"
 expect_exit 0 "$ABTOOL" run "$T/aa/exp.yaml" --seed 9 --json "$T/aa5.json"
 
+# A budget spent by the first look stops every undecided row there.
+seq_exp "$T/aa" "1" "  - {name: tight, no_regression: 0.1%}"
+echo "budget: 1ms" >>"$T/aa/exp.yaml"
+expect_exit 2 "$ABTOOL" run "$T/aa/exp.yaml" --seed 9 --json "$T/budget.json"
+[ "$(jqv "$T/budget.json" .rows[0].pairs)" = 8 ] || fail "the budget did not stop the row at the first look"
+[ "$(jqv "$T/budget.json" .rows[0].stopped)" = budget ] || fail "stopped: $(jqv "$T/budget.json" .rows[0].stopped)"
+[ "$(jqv "$T/budget.json" .sequential.budget_spent)" = true ] || fail "budget_spent"
+assert_contains "$T/err" "look 1 (8 pairs): the budget is spent; 1 undecided row stops here"
+assert_contains "$T/out" "budget 1.0 ms (spent: the run stopped at the next look)"
+
 # 5. Killed between looks (after the first look's samples), resumed: the
 # same looks, and a verdict.
 make_repo "$T/kill" 14 12
