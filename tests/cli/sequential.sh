@@ -1,7 +1,7 @@
 # serial
 # Sequential plans end to end (docs/statistics.md, "Sequential plans"):
 # real builds, real processes. A 3x faster candidate stops after the first
-# look; a 25% slower one is rejected before the last look; an A/A is not
+# look; a 2x slower one is rejected before the last look; an A/A is not
 # accepted as faster_by 3%; a README-only A/A passes no_regression 5%; a
 # run killed between looks resumes with the same looks; a row that a
 # scaling predicate pairs with its base row keeps the base row running.
@@ -84,8 +84,9 @@ assert_contains "$T/show" "224 not needed"
 expect_exit 64 "$ABTOOL" run "$T/fast/exp.yaml" --pairs 10 --max-pairs 8
 assert_contains "$T/err" "--max-pairs 8 is below the 10 pairs the plan starts with"
 
-# 2. 25% slower under no_regression 2%: rejected before 64 pairs.
-make_repo "$T/slow" 12 15
+# 2. 2x slower under no_regression 2%: rejected before the last look (a
+# 10% slowdown is the bench's case: bench/sequential.sh).
+make_repo "$T/slow" 12 24
 seq_exp "$T/slow" "1" "  - {name: nr, no_regression: 2%}"
 expect_exit 1 "$ABTOOL" run "$T/slow/exp.yaml" --seed 5 --json "$T/slow.json"
 [ "$(jqv "$T/slow.json" .rows[0].pairs)" -lt 64 ] || fail "the slow row ran to the last look"
