@@ -288,8 +288,10 @@ static void scaling(struct ab_analysis *a)
 	long sp = exp->scaling_param ? ab_experiment_param(exp, exp->scaling_param) : -1;
 	size_t r, side, i, j;
 
-	for (r = 0; r < a->nrows; r++)
+	for (r = 0; r < a->nrows; r++) {
 		a->rows[r].scaling[0] = a->rows[r].scaling[1] = NAN;
+		a->rows[r].scaling_change.base = -1;
+	}
 	if (sp < 0)
 		return;
 	for (r = 0; r < a->nrows; r++) {
@@ -301,6 +303,7 @@ static void scaling(struct ab_analysis *a)
 		double n_r, n_base;
 		long base = base_row(exp, sp, r, &n_r, &n_base);
 
+		sc->base = base;
 		if (base < 0)
 			continue;
 		rb = &a->rows[base];
@@ -336,6 +339,43 @@ static void scaling(struct ab_analysis *a)
 			continue;
 		sc->available = 1;
 		ab_stats_hodges_lehmann(&sc->hl, sc->e, sc->n, AB_STATS_ALPHA);
+	}
+}
+
+/* A sequential plan's repeated intervals in place of the fixed-n ones:
+ * every metric's and the scaling change's, from the looks each row
+ * reached (ab_seq_row_interval; docs/statistics.md, "Sequential plans").
+ * The estimates stay those of all the row's pairs. */
+static void sequential_intervals(struct ab_analysis *a)
+{
+	const struct ab_seq_plan *plan = &a->exp->seq;
+	size_t r, m, look;
+	struct ab_hl hl;
+
+	for (r = 0; r < a->nrows; r++) {
+		struct ab_row_result *rr = &a->rows[r];
+		struct ab_scaling_change *sc = &rr->scaling_change;
+
+		rr->seq = plan;
+		for (m = 0; m < a->exp->nmetrics; m++) {
+			struct ab_paired *st = &rr->metrics[m].st;
+			if (!rr->metrics[m].available ||
+			    ab_seq_row_interval(plan, rr->metrics[m].d, st->pairs, &hl, &look) < 0)
+				continue;
+			st->ci_lower = exp(hl.lower);
+			st->ci_upper = exp(hl.upper);
+			st->ci_k = isnan(hl.lower) ? 0 : hl.k;
+			st->ci_level = isnan(hl.lower) ? NAN : hl.coverage;
+			st->ci_level_exact = 0;
+			if (m == a->primary)
+				rr->look = look;
+		}
+		if (sc->available && ab_seq_row_interval(plan, sc->e, sc->n, &hl, &look) == 0) {
+			sc->hl.lower = hl.lower;
+			sc->hl.upper = hl.upper;
+			sc->hl.k = hl.k;
+			sc->hl.coverage = hl.coverage;
+		}
 	}
 }
 
@@ -570,6 +610,10 @@ void ab_analysis_run(struct ab_analysis *out, const struct ab_experiment *exp,
 	for (i = 0; i < n; i++) {
 		if (samples[i].status == AB_SAMPLE_SUPERSEDED)
 			continue;
+		if (samples[i].status == AB_SAMPLE_STOPPED) {
+			out->samples_stopped++;
+			continue;
+		}
 		out->samples_planned++;
 		out->samples_done += samples[i].status == AB_SAMPLE_DONE;
 	}
@@ -595,6 +639,8 @@ void ab_analysis_run(struct ab_analysis *out, const struct ab_experiment *exp,
 	free(start);
 	free(table);
 	scaling(out);
+	if (exp->sequential)
+		sequential_intervals(out);
 	order_family(out);
 	warnings(out);
 }

@@ -57,6 +57,7 @@ struct ab_order_effect {
  * better. Decided on like a ratio: Hodges–Lehmann and signed-rank bounds. */
 struct ab_scaling_change {
 	int available;            /* the row has a base row and aligned pairs */
+	long base;                /* the base row's index, -1 without scaling (itself at the base) */
 	size_t n;
 	double *e;                /* per aligned sweep (new) */
 	struct ab_hl hl;          /* on e, log scale */
@@ -74,7 +75,11 @@ struct ab_row_quality {
 struct ab_row_result {
 	size_t row;
 	size_t pairs;             /* complete pairs (both samples usable) */
-	size_t planned_pairs;
+	size_t planned_pairs;     /* a sequential plan's maximum */
+	const struct ab_seq_plan *seq;  /* the experiment's sequential plan (borrowed), or NULL for
+	                             a fixed plan: the intervals are then repeated intervals */
+	size_t look;              /* sequential: looks the row reached (it stopped at looks[look-1]
+	                             pairs); 0 for a fixed plan or before the first look */
 	uint8_t *order;           /* enum ab_order of each complete pair (new) */
 	int32_t *pair_index;      /* plan pair index of each complete pair (new) */
 	struct ab_row_policy policy;
@@ -106,6 +111,9 @@ struct ab_rule_row {
 	size_t row;
 	enum ab_outcome outcome;
 	char *detail;             /* one line with the numbers (new) */
+	int inferential;          /* 1: the rule has interval predicates on this row */
+	enum ab_outcome decided;  /* their combined outcome alone (pass while none): what a
+	                             sequential plan stops a row on (stopping.h) */
 };
 
 struct ab_rule_result {
@@ -131,7 +139,8 @@ struct ab_analysis {
 	size_t refutations;                /* members of the verdict's family: the distinct (row,
 	                                      quantity, side) the rules' inferential bounds can refute
 	                                      on, over which Holm adjusts (docs/statistics.md) */
-	size_t samples_done, samples_planned;
+	size_t samples_done, samples_planned;  /* stopped samples (sequential) are not planned */
+	size_t samples_stopped;            /* never run: a sequential plan stopped their rows */
 };
 
 /*

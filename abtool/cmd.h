@@ -317,6 +317,12 @@ struct cmd_option {
 	{"warmup", 0, "N", "warmup pairs per row instead of the file's warmup: (never analysed)",     \
 	 NULL, CMD_PLAN, 'w', 0, 1000}
 
+/* --max-pairs N: a sequential plan from the plan's pairs to N (run; docs/statistics.md,
+ * "Sequential plans"). */
+#define CMD_MAX_PAIRS_OPTION                                                                      \
+	{"max-pairs", 0, "N", "run sequentially: each row stops at the first look (its pairs, "      \
+	 "doubling, up to N) where the rules decide it", NULL, CMD_PLAN, 'M', 6, 256}
+
 /* --row NAME=VALUE: measure a subset of the matrix (repeatable; values of one parameter
  * OR together, different parameters AND). */
 #define CMD_ROW_OPTION                                                                            \

@@ -5,6 +5,7 @@
 #include "cmd.h"
 #include "pairs_file.h"
 #include "rules.h"
+#include "stopping.h"
 #include "error.h"
 #include "report.h"
 #include "util.h"
@@ -20,6 +21,8 @@ const struct cmd_option cmd_analyze_options[] = {
 	{"metric", 0, "NAME", "the name of the measured value", "value", CMD_OWN, 'M', 0, 0},
 	{"unit", 0, "U", "its unit (ns and bytes are scaled)", "none", CMD_OWN, 'u', 0, 0},
 	{"better", 0, "lower|higher", "its direction", "lower", CMD_OWN, 'b', 0, 0},
+	{"looks", 0, "N,N,...", "replay a sequential plan with these looks over the pairs in their "
+	 "order: where each row would have stopped, and its verdict", "a fixed plan", CMD_OWN, 'L', 0, 0},
 	CMD_HELP_OPTION,
 	CMD_OUTPUT_OPTIONS(0, 0),
 	CMD_OPTIONS_END,
@@ -29,7 +32,31 @@ const struct cmd_option cmd_analyze_options[] = {
 struct analyze_ctx {
 	struct ab_pairs_file_options opt;
 	const char *rules_path;
+	struct ab_seq_plan plan;  /* --looks, when plan.nlooks > 0 */
 };
+
+/* --looks 8,16,32: the looks of a sequential plan (ab_seq_plan_check). */
+static int parse_looks(struct ab_seq_plan *plan, const char *arg)
+{
+	size_t looks[AB_SEQ_MAX_LOOKS], n = 0;
+	char *copy = ab_xstrdup(arg), *tok, *save = NULL;
+	int64_t v;
+	int err = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
+		if (n == AB_SEQ_MAX_LOOKS || ab_parse_int64(&v, tok) < 0 || v < 1 || v > AB_SEQ_MAX_PAIRS)
+			err = -1;
+		else
+			looks[n++] = (size_t)v;
+	}
+	free(copy);
+	if (err || n == 0)
+		return cmd_usage("analyze", "--looks: expected pair counts like 8,16,32,64 (at most %d, "
+				 "each 1 to %d), got '%s'", AB_SEQ_MAX_LOOKS, AB_SEQ_MAX_PAIRS, arg);
+	if (ab_seq_plan_from_looks(plan, looks, n) < 0)
+		return cmd_usage("analyze", "--looks %s: %s", arg, ab_error_last());
+	return CMD_GO_ON;
+}
 
 static int analyze_option(struct cmd_args *args, const struct cmd_option *o, const char *arg)
 {
@@ -45,6 +72,8 @@ static int analyze_option(struct cmd_args *args, const struct cmd_option *o, con
 	case 'u':
 		ctx->opt.unit = arg;
 		break;
+	case 'L':
+		return parse_looks(&ctx->plan, arg);
 	default:
 		if (!strcmp(arg, "lower"))
 			ctx->opt.better = AB_LOWER_IS_BETTER;
@@ -58,7 +87,7 @@ static int analyze_option(struct cmd_args *args, const struct cmd_option *o, con
 
 int cmd_analyze(int argc, char **argv)
 {
-	struct analyze_ctx ctx = {{"value", "", AB_LOWER_IS_BETTER}, NULL};
+	struct analyze_ctx ctx = {{"value", "", AB_LOWER_IS_BETTER}, NULL, {0}};
 	struct ab_pairs_file in;
 	struct ab_analysis a;
 	struct ab_report_input ri;
@@ -96,6 +125,15 @@ int cmd_analyze(int argc, char **argv)
 	}
 	if (!ctx.rules_path)
 		args.out.inconclusive_exit = AB_EXIT_INCONCLUSIVE;  /* nothing to gate: exit 0 below */
+	if (ctx.plan.nlooks) {
+		/* the pairs as they came, stopped where the plan would have */
+		if (ctx.plan.looks[0] > (size_t)in.exp.pairs)
+			cmd_warn("--looks: the first look (%zu pairs) is beyond the %d pairs of the file: no "
+				 "row reaches it", ctx.plan.looks[0], in.exp.pairs);
+		in.exp.sequential = 1;
+		in.exp.seq = ctx.plan;
+		ab_stopping_replay(&in.exp, in.samples, in.nsamples);
+	}
 	ab_analysis_run(&a, &in.exp, in.samples, in.nsamples);
 	ab_rules_evaluate(&a, NULL, NULL);
 	ab_utc_iso8601(created, sizeof(created), (int64_t)time(NULL));

@@ -28,7 +28,7 @@ const struct cmd_option cmd_calibrate_options[] = {
 static int loaded(struct cmd_measure *m)
 {
 	struct ab_run_options *opt = &m->args->run;
-	int pairs = m->exp.pairs, quiet = m->args->out.quiet;
+	int pairs = (int)ab_experiment_first_look(&m->exp), quiet = m->args->out.quiet;
 
 	if (!opt->pairs)
 		opt->pairs = 4 * pairs;

@@ -39,6 +39,45 @@ static void print_expected_time(struct ab_store *store, const struct ab_experime
 	free(mean);
 }
 
+/* A sequential plan (docs/statistics.md, "Sequential plans"): its looks,
+ * spending, maximum and budget, its boundaries, and how min_pair_wins
+ * counts are read. */
+static void print_sequential(const struct ab_experiment *exp, size_t measured)
+{
+	struct ab_seq_boundaries b;
+	const struct ab_predicate *p;
+	char when[32];
+	size_t k, i;
+
+	printf("plan      sequential: looks at");
+	for (k = 0; k < exp->seq.nlooks; k++)
+		printf("%s %zu", k ? "," : "", exp->seq.looks[k]);
+	printf(" pairs per row, %s spending of the one-sided %.3g%%", ab_seq_spending_name(exp->seq.spending),
+	       100 * exp->seq.alpha);
+	if (exp->budget_ms > 0)
+		printf(", budget %s", ab_format_ns(when, sizeof(when), 1e6 * (double)exp->budget_ms));
+	printf("; %zu to %zu samples with %d warmup pair%s per row, metric %s\n",
+	       measured * 2 * (exp->seq.looks[0] + (size_t)exp->warmup),
+	       measured * 2 * (size_t)(exp->pairs + exp->warmup), exp->warmup, exp->warmup == 1 ? "" : "s",
+	       exp->metric);
+	if (ab_seq_boundaries(&exp->seq, &b) == 0) {
+		printf("looks    ");
+		for (k = 0; k < b.nlooks; k++)
+			printf("%s %zu pairs: c %zu (fixed-n level %.4f, spent %.4f)", k ? ";" : "", b.looks[k],
+			       b.c[k], b.nominal[k], b.spent[k]);
+		printf("\n          the repeated intervals cover together with probability >= %.4g%%\n",
+		       100 * b.coverage);
+	}
+	for (i = 0; i < exp->nrules; i++)
+		for (p = ab_predicates; p->name; p++)
+			if (p->decide == AB_DECIDE_PAIR_WINS && p->store != AB_STORE_DOUBLE &&
+			    ab_predicate_is_set(p, &exp->rules[i]))
+				printf("note      rule '%s': min_pair_wins %lld is read as %lld of %zu of the "
+				       "pairs a row uses (a share), judged at its last look\n", exp->rules[i].name,
+				       (long long)ab_predicate_count(p, &exp->rules[i]),
+				       (long long)ab_predicate_count(p, &exp->rules[i]), exp->seq.looks[0]);
+}
+
 /* The overlay and the dependencies, resolved. */
 static void print_inputs(const struct ab_run *run)
 {
@@ -107,7 +146,7 @@ static void warn_plan(struct ab_run *run)
 		cmd_warn("pairs: %d is odd: the orders are balanced in AB|BA blocks of two pairs, so one "
 			 "order runs once more per row; an even count balances them", exp->pairs);
 	for (i = 0; i < exp->nrules; i++)
-		warn_observational(&exp->rules[i], exp->pairs);
+		warn_observational(&exp->rules[i], (int)ab_experiment_first_look(exp));
 	if (ab_revs_dirty(&run->revs) > 0)
 		cmd_warn("the work tree of '%s' has uncommitted changes: a run measures commits, not them",
 			 run->revs.workdir ? run->revs.workdir : exp->repo);
@@ -119,6 +158,8 @@ const struct cmd_option cmd_check_options[] = {
 	CMD_REVISION_OPTIONS,
 	CMD_PIN_OPTIONS,
 	CMD_ROW_OPTION,
+	CMD_PLAN_OPTIONS(1, "pairs per row instead of the file's pairs: (a fixed plan)", NULL),
+	CMD_MAX_PAIRS_OPTION,
 	CMD_OPTIONS_END,
 };
 
@@ -148,7 +189,8 @@ int cmd_check(int argc, char **argv)
 		ab_experiment_release(&exp);
 		goto out_pins;
 	}
-	if ((err = ab_experiment_select_rows(&exp, opt->rows, opt->nrows)) < 0) {
+	if ((err = ab_experiment_select_rows(&exp, opt->rows, opt->nrows)) < 0 ||
+	    (err = ab_experiment_set_pairs(&exp, opt->pairs, opt->max_pairs)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}
@@ -189,9 +231,12 @@ int cmd_check(int argc, char **argv)
 	printf("\n");
 	for (i = 0; exp.subset_added && exp.subset_added[i]; i++)
 		printf("added     %s: the base row a scaling predicate needs\n", exp.subset_added[i]);
-	printf("plan      %zu samples: %d pairs and %d warmup pair%s per row, metric %s\n",
-	       measured * 2 * (size_t)(exp.pairs + exp.warmup), exp.pairs, exp.warmup,
-	       exp.warmup == 1 ? "" : "s", exp.metric);
+	if (exp.sequential)
+		print_sequential(&exp, measured);
+	else
+		printf("plan      %zu samples: %d pairs and %d warmup pair%s per row, metric %s\n",
+		       measured * 2 * (size_t)(exp.pairs + exp.warmup), exp.pairs, exp.warmup,
+		       exp.warmup == 1 ? "" : "s", exp.metric);
 	for (i = 0; i < exp.nrules; i++) {
 		size_t n = 0, outside = 0;
 		printf("rule      %s:", exp.rules[i].name);

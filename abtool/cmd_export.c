@@ -64,6 +64,7 @@ static const char *status_name(const json_t *v)
 	case 0: return "planned";
 	case 1: return "done";
 	case 2: return "superseded";
+	case 3: return "stopped";
 	default: return "unknown";
 	}
 }

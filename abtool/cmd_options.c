@@ -55,7 +55,7 @@ static int revisions(struct cmd_args *a, const struct cmd_option *o, const char 
 	return CMD_GO_ON;
 }
 
-/* CMD_PLAN: --pairs within the option's bounds, --seed. */
+/* CMD_PLAN: --pairs and --max-pairs within the option's bounds, --warmup, --seed. */
 static int plan(struct cmd_args *a, const struct cmd_option *o, const char *arg)
 {
 	int64_t v;
@@ -65,6 +65,13 @@ static int plan(struct cmd_args *a, const struct cmd_option *o, const char *arg)
 			return cmd_usage(a->cmd, "--pairs: expected an integer from %lld to %lld, got '%s'",
 					 o->min, o->max, arg);
 		a->run.pairs = (int)v;
+		return CMD_GO_ON;
+	}
+	if (o->code == 'M') {
+		if (ab_parse_int64(&v, arg) < 0 || v < o->min || v > o->max)
+			return cmd_usage(a->cmd, "--max-pairs: expected an integer from %lld to %lld, got '%s'",
+					 o->min, o->max, arg);
+		a->run.max_pairs = (int)v;
 		return CMD_GO_ON;
 	}
 	if (o->code == 'w') {

@@ -158,6 +158,25 @@ static void on_build_waiting(void *ctx, const char *lock_path)
 	fprintf(stderr, "abtool: another abtool is building the same tree; waiting for %s\n", lock_path);
 }
 
+/* A sequential plan's look is over: where the rows stand (stopping at a
+ * look is valid, so showing it invites no peeking). */
+static void on_look_done(void *ctx, size_t k, size_t pairs, size_t decided, size_t running, int budget)
+{
+	struct cmd_output *out = ctx;
+
+	if (out->quiet)
+		return;
+	cmd_clear_progress(out);
+	if (budget)
+		fprintf(stderr, "look %zu (%zu pairs): the budget is spent; %zu undecided row%s stop%s here "
+			"(inconclusive)\n", k + 1, pairs, running, running == 1 ? "" : "s", running == 1 ? "s" : "");
+	else if (running)
+		fprintf(stderr, "look %zu (%zu pairs): %zu row%s decided, %zu run%s on\n", k + 1, pairs, decided,
+			decided == 1 ? "" : "s", running, running == 1 ? "s" : "");
+	else
+		fprintf(stderr, "look %zu (%zu pairs): every row is decided\n", k + 1, pairs);
+}
+
 /* Before the builds: what the user should know about the revisions. */
 static void on_resolved(void *ctx, const struct ab_run *run)
 {
@@ -191,6 +210,7 @@ struct ab_run_events cmd_run_events(struct cmd_output *out)
 	ev.build_waiting = on_build_waiting;
 	ev.sample_start = on_sample_start;
 	ev.sample_done = on_sample_done;
+	ev.look_done = on_look_done;
 	ev.resolved = on_resolved;
 	return ev;
 }

@@ -164,7 +164,8 @@ static int run_option(struct cmd_args *args, const struct cmd_option *o, const c
 
 const struct cmd_option cmd_run_options[] = {
 	CMD_REVISION_OPTIONS,
-	CMD_PLAN_OPTIONS(1, "pairs per row instead of the file's pairs:", NULL),
+	CMD_PLAN_OPTIONS(1, "pairs per row instead of the file's pairs: (a fixed plan)", NULL),
+	CMD_MAX_PAIRS_OPTION,
 	CMD_STORE_OPTION,
 	{"new-evidence", 0, "TEXT", "what changed since the design was rejected: lets a blocked design "
 	 "run, stored as a note", NULL, CMD_OWN, 'N', 0, 0},

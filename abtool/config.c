@@ -358,12 +358,14 @@ int ab_experiment_check_pairs(const struct ab_experiment *exp, const char *sourc
 	for (i = 0; i < exp->nrules; i++) {
 		const struct ab_rule *r = &exp->rules[i];
 
-		if (r->min_pair_wins > exp->pairs)
+		if (r->min_pair_wins > (long long)ab_experiment_first_look(exp))
 			return ab_error_set(AB_EINVALID, "%s:%d:%d: accept[%zu] (%s): min_pair_wins %lld "
-					    "exceeds the %d planned pairs per row (%s), so the rule could "
-					    "never pass; lower it, write a share like 90%%, or plan more pairs",
+					    "exceeds the %zu %s (%s), so the rule could never pass; lower it, "
+					    "write a share like 90%%, or plan more pairs",
 					    exp->path, r->mark.line, r->mark.column, i, r->name,
-					    (long long)r->min_pair_wins, exp->pairs, source);
+					    (long long)r->min_pair_wins, ab_experiment_first_look(exp),
+					    exp->sequential ? "pairs of the sequential plan's first look"
+							    : "planned pairs per row", source);
 	}
 	return 0;
 }
@@ -374,7 +376,10 @@ static int check_own_pairs(struct ab_experiment *exp, const char *file)
 	const char *path = exp->path;
 	int err;
 
-	snprintf(source, sizeof(source), "pairs: %d", exp->pairs);
+	if (exp->sequential)
+		snprintf(source, sizeof(source), "pairs: {looks: %zu, ...}", exp->seq.looks[0]);
+	else
+		snprintf(source, sizeof(source), "pairs: %d", exp->pairs);
 	exp->path = (char *)file;
 	err = ab_experiment_check_pairs(exp, source);
 	exp->path = (char *)path;

@@ -7,6 +7,7 @@
  * mapping are reported first, in file order.
  */
 #include "config_keys.h"
+#include "config_plan.h"
 #include "config_rules.h"
 #include "env.h"
 #include "error.h"
@@ -44,11 +45,6 @@ static int check_placeholders(struct ctx *c, yaml_mark_t mark, const char *tmpl)
 	free(names);
 	free(name);
 	return err;
-}
-
-static int h_pairs(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
-{
-	return cfg_get_int(c, k, v, 1, 100000, field);
 }
 
 static int h_warmup(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
@@ -982,7 +978,9 @@ static const struct key_handler top_keys[] = {
 	EXP_KEY(metrics, h_metrics),
 	EXP_KEY(metric, cfg_h_metric),
 	{ "scaling", h_scaling, 0 },
-	EXP_KEY(pairs, h_pairs),
+	{ "pairs", cfg_h_pairs, 0 },
+	{ "sequential", cfg_h_sequential, 0 },
+	{ "budget", cfg_h_duration, offsetof(struct ab_experiment, budget_ms) },
 	EXP_KEY(warmup, h_warmup),
 	{ "timeout", cfg_h_duration, offsetof(struct ab_experiment, timeout_ms) },
 	{ "build_timeout", cfg_h_duration, offsetof(struct ab_experiment, build_timeout_ms) },

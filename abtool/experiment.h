@@ -11,6 +11,8 @@
 
 #include <jansson.h>
 
+#include "sequential.h"
+
 /* More matrix rows than this is a mistake, not an experiment; the bound
  * also keeps the product of value counts from overflowing. */
 #define AB_MAX_ROWS 1000000
@@ -27,11 +29,6 @@ struct ab_command {
 	char *shell;   /* new string, or NULL */
 	char **argv;   /* NULL-terminated, or NULL */
 	size_t argc;
-};
-
-enum ab_better {
-	AB_LOWER_IS_BETTER = 0,
-	AB_HIGHER_IS_BETTER = 1,
 };
 
 enum ab_checksum_kind {
@@ -209,7 +206,14 @@ struct ab_experiment {
 	enum ab_scaling_work scaling_work;
 
 	/* Schedule */
-	int pairs;                    /* default 8, 1..100000 */
+	int pairs;                    /* default 8, 1..100000; a sequential plan's last look */
+	int sequential;               /* 1: a sequential plan (`pairs: {min, max}` or {looks}, or
+	                                 --max-pairs): rows stop at the first look where they are
+	                                 decided (docs/statistics.md, "Sequential plans") */
+	struct ab_seq_plan seq;       /* the looks, spending and alpha, when sequential */
+	enum ab_seq_spending spending;  /* `sequential: {spending}`; AB_SEQ_SPENDING_DEFAULT */
+	int64_t budget_ms;            /* `budget:`: wall-clock time of the samples after which the
+	                                 run stops at its next look; 0: none */
 	int order_unknown;            /* 1 when the samples carry no AB/BA order (abtool analyze
 	                                 of a file without an order column): no order warnings */
 	int warmup;                   /* warmup samples per side per row, default 1 */
@@ -255,6 +259,43 @@ struct ab_experiment {
 	 * when the key is absent */
 	struct ab_mark candidate_mark, parent_mark, repo_mark;
 };
+
+/*
+ * The plan the command line asks for (docs/cli.md, "run"): `pairs` > 0
+ * (--pairs N) sets a fixed plan of N pairs; `max_pairs` > 0 (--max-pairs
+ * M) makes the plan sequential from its first pairs (N, or the file's
+ * `pairs`, or its first look) to M, looks doubling (ab_seq_plan_from_range)
+ * with the file's spending. Either 0 leaves that part as the file has it.
+ * Errors: AB_EINVALID naming the option, e.g. "--max-pairs 6 is below the
+ * 8 pairs the plan starts with" or an odd count.
+ */
+int ab_experiment_set_pairs(struct ab_experiment *exp, int pairs, int max_pairs);
+
+/* The pairs a row has at its first analysis: the first look of a
+ * sequential plan, else `pairs`. The count that min_pair_wins is read
+ * against (a count k of a sequential plan is the share k / first look). */
+size_t ab_experiment_first_look(const struct ab_experiment *exp);
+
+/*
+ * The sequential plan as stored with a run before its first sample, and
+ * as the report's run-level `sequential` object: {looks: [..], spending,
+ * alpha, max_pairs, budget_ms (null without a budget)}; NULL for a fixed
+ * plan. New reference.
+ */
+json_t *ab_experiment_plan_json(const struct ab_experiment *exp);
+
+/*
+ * Restore the plan stored by ab_experiment_plan_json (resume): `plan`
+ * NULL makes the plan fixed at exp->pairs; an object makes it sequential
+ * with those looks, spending, alpha and budget. Errors: AB_EINVALID (a
+ * stored plan this binary cannot read).
+ */
+int ab_experiment_plan_restore(struct ab_experiment *exp, const json_t *plan);
+
+/* The options that reproduce the plan's pairs on a command line: "--pairs
+ * 8" for a fixed plan, "--pairs 8 --max-pairs 64" for looks doubling from
+ * 8 to 64, "" for explicit looks (the file gives them). New string. */
+char *ab_experiment_plan_args(const struct ab_experiment *exp);
 
 /* Free everything `exp` owns; the struct may be reused after _parse. */
 void ab_experiment_release(struct ab_experiment *exp);

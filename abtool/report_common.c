@@ -141,15 +141,85 @@ const char *ab_report_rules_line(char *buf, size_t size, const json_t *rules)
 	return buf;
 }
 
+/* "looks 8, 16, 32, 64" of a sequential object. New string. */
+static char *looks_text(const json_t *seq)
+{
+	char *out = ab_xstrdup("looks at"), *next;
+	const json_t *v;
+	size_t k;
+
+	json_array_foreach(json_object_get(seq, "looks"), k, v) {
+		next = ab_xasprintf("%s%s %lld", out, k ? "," : "", (long long)json_integer_value(v));
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
+/* Where each row of a sequential run stopped: "lanes=1 8 pairs
+ * (decided), lanes=2 64 (max)". New string. */
+static char *stops_text(const json_t *doc)
+{
+	char *out = ab_xstrdup(""), *next;
+	const json_t *row;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "rows"), i, row) {
+		const char *why = ab_report_str(row, "stopped");
+		next = ab_xasprintf("%s%s%s at %lld pairs%s%s%s", out, i ? ", " : "", ab_report_str(row, "label"),
+				    ab_report_int(row, "pairs"), *why ? " (" : "", why, *why ? ")" : "");
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
 char *ab_report_plan_line(const json_t *doc)
 {
-	const json_t *plan = json_object_get(doc, "plan");
+	const json_t *plan = json_object_get(doc, "plan"), *seq = json_object_get(doc, "sequential");
+	char *looks, *stops, *budget, *out, when[32];
 
-	return ab_xasprintf("%lld pairs per row after %lld warmup%s per side, rows round-robin, AB|BA blocks, "
-			    "seed %lld; %lld of %lld samples ran", ab_report_int(plan, "pairs"),
-			    ab_report_int(plan, "warmup"), ab_report_int(plan, "warmup") == 1 ? "" : "s",
-			    ab_report_int(plan, "seed"), ab_report_int(plan, "samples_done"),
-			    ab_report_int(plan, "samples_planned"));
+	if (!json_is_object(seq))
+		return ab_xasprintf("%lld pairs per row after %lld warmup%s per side, rows round-robin, AB|BA "
+				    "blocks, seed %lld; %lld of %lld samples ran", ab_report_int(plan, "pairs"),
+				    ab_report_int(plan, "warmup"), ab_report_int(plan, "warmup") == 1 ? "" : "s",
+				    ab_report_int(plan, "seed"), ab_report_int(plan, "samples_done"),
+				    ab_report_int(plan, "samples_planned"));
+	looks = looks_text(seq);
+	stops = stops_text(doc);
+	budget = json_is_integer(json_object_get(seq, "budget_ms"))
+		? ab_xasprintf(", budget %s%s", ab_format_ns(when, sizeof(when),
+								1e6 * (double)ab_report_int(seq, "budget_ms")),
+			       json_is_true(json_object_get(seq, "budget_spent")) ? " (spent: the run stopped at "
+			       "the next look)" : "")
+		: ab_xstrdup("");
+	out = ab_xasprintf("sequential, %s pairs per row (at most %lld; %s spending of the one-sided %.3g%%%s) "
+			   "after %lld warmup%s per side, rows round-robin, AB|BA blocks, seed %lld; stopped: %s; "
+			   "%lld samples ran, %lld not needed", looks, ab_report_int(seq, "max_pairs"),
+			   ab_report_str(seq, "spending"), 100 * ab_report_num(seq, "alpha"), budget,
+			   ab_report_int(plan, "warmup"), ab_report_int(plan, "warmup") == 1 ? "" : "s",
+			   ab_report_int(plan, "seed"), stops, ab_report_int(plan, "samples_done"),
+			   ab_report_int(seq, "samples_stopped"));
+	free(looks);
+	free(stops);
+	free(budget);
+	return out;
+}
+
+char *ab_report_replay_line(const json_t *doc)
+{
+	const json_t *seq = json_object_get(doc, "sequential");
+	char *looks, *stops, *out;
+
+	if (!json_is_object(seq))
+		return NULL;
+	looks = looks_text(seq);
+	stops = stops_text(doc);
+	out = ab_xasprintf("replayed as a sequential plan, %s pairs per row (%s spending); stopped: %s", looks,
+			   ab_report_str(seq, "spending"), stops);
+	free(looks);
+	free(stops);
+	return out;
 }
 
 char *ab_report_interval_note(const json_t *doc)
@@ -166,6 +236,10 @@ char *ab_report_interval_note(const json_t *doc)
 				    ab_report_int(first, "pairs"));
 	if (isnan(level))
 		return NULL;
+	if (json_is_object(json_object_get(doc, "sequential")))
+		return ab_xasprintf("The intervals are repeated confidence intervals of the sequential plan: "
+				    "whichever look each row stopped at, they cover together with probability "
+				    "at least %.4g%%; bold ratios exclude 1.", 100 * level);
 	return ab_xasprintf("The interval is made of exact one-sided 95%% bounds (coverage %.4g%% for %lld "
 			    "pairs); bold ratios exclude 1.", 100 * level, ab_report_int(first, "pairs"));
 }
@@ -180,6 +254,20 @@ static int verdict_family(const json_t *doc)
 
 const char *ab_report_method_text(const json_t *doc)
 {
+	if (json_is_object(json_object_get(doc, "sequential")))
+		return "Each sample is a fresh process. Within each row, pairs run in balanced AB|BA blocks "
+		       "chosen by a seeded coin; rows are visited round-robin. Ratios are Hodges–Lehmann "
+		       "estimates of candidate/parent over per-pair log ratios. The plan is sequential, "
+		       "declared before the first sample: at each look (every row still running has the "
+		       "look's pairs) the rules are evaluated, and a row stops once every rule with interval "
+		       "predicates that selects it passes or fails; rows paired by a scaling predicate run on "
+		       "with their base row until all are decided. The intervals are repeated confidence "
+		       "intervals (Jennison & Turnbull 1989): signed-rank bounds whose critical counts spend "
+		       "the one-sided 5% over the looks (Lan & DeMets 1983), intersected over the looks a "
+		       "row reached, so they stay valid whichever look it stopped at; refutations are "
+		       "Holm-adjusted over the verdict's family with repeated p-values. Dispersion gates and "
+		       "observational predicates are judged once, at each row's last look. An estimate at an "
+		       "early stop tends to overstate the effect (docs/statistics.md).";
 	if (verdict_family(doc))
 		return "Each sample is a fresh process. Within each row, pairs run in balanced AB|BA blocks "
 		       "chosen by a seeded coin; rows are visited round-robin. Ratios are Hodges–Lehmann "
@@ -419,4 +507,9 @@ char *ab_report_scaling_change_note(const json_t *doc)
 			    "sweeps; above 1 the candidate scales better): %s.", list);
 	free(list);
 	return line;
+}
+
+const char *ab_report_ci_label(const json_t *doc)
+{
+	return json_is_object(json_object_get(doc, "sequential")) ? "repeated 90% CI" : "90% CI";
 }

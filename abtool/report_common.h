@@ -138,4 +138,13 @@ const char *ab_report_unavailable_everywhere(const json_t *doc, const char *metr
  * "n/a". docs/experiment-file.md (metrics, unit). */
 const char *ab_report_format_value(char *buf, size_t size, double value, const char *unit);
 
+/* An analyze document's sequential replay (--looks): "replayed as a
+ * sequential plan, looks at 8, 16 pairs per row (pocock spending);
+ * stopped: ..."; NULL without one. New string. */
+char *ab_report_replay_line(const json_t *doc);
+
+/* The interval's name in table headers: "90% CI", or "repeated 90% CI"
+ * for a sequential plan's document. A static string. */
+const char *ab_report_ci_label(const json_t *doc);
+
 #endif

@@ -271,8 +271,8 @@ static void rows_table(FILE *f, const json_t *doc)
 		fprintf(f, "</th>");
 	}
 	fprintf(f, "<th>parent median</th><th>RSD</th>%s<th>candidate median</th><th>RSD</th>%s"
-		"<th>ratio B/A [90%% CI]</th><th>pair wins</th><th>checksum</th></tr></thead>\n<tbody>\n",
-		scaling ? "<th>scaling</th>" : "", scaling ? "<th>scaling</th>" : "");
+		"<th>ratio B/A [%s]</th><th>pair wins</th><th>checksum</th></tr></thead>\n<tbody>\n",
+		scaling ? "<th>scaling</th>" : "", scaling ? "<th>scaling</th>" : "", ab_report_ci_label(doc));
 	json_array_foreach(rows, i, row) {
 		const json_t *params = json_object_get(row, "params");
 		const char *sides[2] = {"parent", "candidate"};
@@ -578,7 +578,8 @@ static void other_metrics(FILE *f, const json_t *doc)
 		if (!any++)
 			fprintf(f, "<section id=\"other-metrics\">\n<h2>Other metrics</h2>\n<div class=\"scroll\"><table>\n"
 				"<thead><tr><th>row</th><th>metric</th><th>parent median</th><th>candidate median</th>"
-				"<th>ratio B/A [90%% CI]</th><th>pair wins</th></tr></thead>\n<tbody>\n");
+				"<th>ratio B/A [%s]</th><th>pair wins</th></tr></thead>\n<tbody>\n",
+				ab_report_ci_label(doc));
 		if (ab_report_unavailable_everywhere(doc, name)) {
 			fprintf(f, "<tr><td>every row</td><td><code>");
 			ab_report_escape_xml(f, name);

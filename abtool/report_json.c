@@ -4,6 +4,7 @@
 #include "env.h"
 #include "plan.h"
 #include "predicates.h"
+#include "stopping.h"
 #include "util.h"
 
 #include <math.h>
@@ -71,6 +72,59 @@ static json_t *metric_stats(const struct ab_row_metric *rm, const struct ab_metr
 							   "order", ab_order_name((enum ab_order)rr->order[i])));
 		json_object_set_new(o, "per_pair", d);
 	}
+	return o;
+}
+
+/*
+ * A sequential plan's run-level object (docs/reports.md, "sequential"):
+ * the plan as stored (looks, spending, alpha, max_pairs, budget_ms), its
+ * boundaries (per look: pairs, critical count c, alpha spent and the
+ * crossing probability), the simultaneous level of the repeated
+ * intervals, and whether the budget stopped the run; and on each row of
+ * `rows` its `look` (1-based; null before the first look) and `stopped`:
+ * "decided" (at a look before the last), "max" (ran to the last look),
+ * "budget" (undecided before the last look in a plan that ran every sample
+ * it did not stop: only the budget stops such a row) or null (still
+ * running, or never measured).
+ */
+static json_t *sequential_json(const struct ab_analysis *a, json_t *rows)
+{
+	const struct ab_experiment *exp = a->exp;
+	json_t *o = ab_experiment_plan_json(exp), *bounds = json_array();
+	struct ab_seq_boundaries b;
+	uint8_t *decided = ab_xcalloc(a->nrows ? a->nrows : 1, 1);
+	size_t r, k;
+	int budget_spent = 0;
+
+	if (ab_seq_boundaries(&exp->seq, &b) == 0) {
+		for (k = 0; k < b.nlooks; k++)
+			json_array_append_new(bounds, json_pack("{s:I, s:I, s:f, s:f}", "pairs",
+				(json_int_t)b.looks[k], "c", (json_int_t)b.c[k], "spent", b.spent[k],
+				"crossing", b.crossing[k]));
+		json_object_set_new(o, "simultaneous_level", json_real(b.coverage));
+		json_object_set_new(o, "attained_alpha", json_real(b.alpha));
+		json_object_set_new(o, "monte_carlo_se", json_real(b.se));
+	}
+	json_object_set_new(o, "boundaries", bounds);
+	json_object_set_new(o, "samples_stopped", json_integer((json_int_t)a->samples_stopped));
+	ab_stopping_decided(a, decided);
+	for (r = 0; r < a->nrows; r++) {
+		const struct ab_row_result *rr = &a->rows[r];
+		json_t *row = json_array_get(rows, r);
+		const char *why = NULL;
+
+		if (rr->look == exp->seq.nlooks)
+			why = "max";
+		else if (rr->look && decided[r])
+			why = "decided";
+		else if (rr->look && a->samples_done == a->samples_planned && a->samples_stopped)
+			why = "budget";
+		budget_spent |= why && !strcmp(why, "budget");
+		json_object_set_new(row, "look", rr->look ? json_integer((json_int_t)rr->look) : json_null());
+		json_object_set_new(row, "stopped", why ? json_string(why) : json_null());
+	}
+	json_object_set_new(o, "budget_spent", json_boolean(budget_spent));
+	free(decided);
 	return o;
 }
 
@@ -357,6 +411,8 @@ json_t *ab_report_document(const struct ab_report_input *in)
 	json_object_set_new(doc, "metric", json_string(exp->metric));
 	for (r = 0; r < a->nrows; r++)
 		json_array_append_new(rows, row_json(a, r));
+	if (exp->sequential)
+		json_object_set_new(doc, "sequential", sequential_json(a, rows));
 	json_object_set_new(doc, "rows", rows);
 	json_object_set_new(doc, "rules", calibrate ? json_array() : rules_json(a));
 	json_object_set_new(doc, "earlier_runs", in->earlier ? json_incref(in->earlier) : json_array());

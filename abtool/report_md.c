@@ -558,8 +558,8 @@ static void rows_table(FILE *f, const json_t *doc)
 		md(f, pname, MD_TEXT | MD_CELL);
 		fputc(' ', f);
 	}
-	fprintf(f, "| parent median | RSD |%s candidate median | RSD |%s ratio B/A [90%% CI] | pair wins | checksum |\n",
-		scaling ? " scaling |" : "", scaling ? " scaling |" : "");
+	fprintf(f, "| parent median | RSD |%s candidate median | RSD |%s ratio B/A [%s] | pair wins | checksum |\n",
+		scaling ? " scaling |" : "", ab_report_ci_label(doc), scaling ? " scaling |" : "");
 	json_object_foreach((json_t *)matrix, pname, vals)
 		fprintf(f, "| --- ");
 	fprintf(f, "| ---: | ---: |%s ---: | ---: |%s ---: | ---: | --- |\n", scaling ? " ---: |" : "",
@@ -650,8 +650,8 @@ static void other_metrics(FILE *f, const json_t *doc)
 		const char *everywhere = ab_report_unavailable_everywhere(doc, name);
 
 		if (!any++)
-			fprintf(f, "## Other metrics\n| row | metric | parent median | candidate median | ratio B/A [90%% CI] | pair wins |\n"
-				   "| --- | --- | ---: | ---: | ---: | ---: |\n");
+			fprintf(f, "## Other metrics\n| row | metric | parent median | candidate median | ratio B/A [%s] | pair wins |\n"
+				   "| --- | --- | ---: | ---: | ---: | ---: |\n", ab_report_ci_label(doc));
 		if (everywhere) {
 			fprintf(f, "| every row | ");
 			md(f, name, MD_TEXT | MD_CELL);
@@ -845,6 +845,11 @@ int ab_report_markdown(FILE *f, const json_t *doc)
 	header(f, doc);
 	if (!analyze)
 		provenance(f, doc);
+	if (analyze && json_object_get(doc, "sequential")) {
+		char *replay = ab_report_replay_line(doc);
+		fprintf(f, "Plan: %s.\n\n", replay);
+		free(replay);
+	}
 	if (json_array_size(json_object_get(doc, "rows")))
 		rows_table(f, doc);
 	calibration(f, doc);

@@ -102,6 +102,8 @@ static const char *status_name(const struct ab_sample *s)
 		return "planned";
 	case AB_SAMPLE_SUPERSEDED:
 		return "superseded";
+	case AB_SAMPLE_STOPPED:
+		return "stopped";
 	default:
 		return ab_sample_ok(s) ? "ok" : "failed";
 	}

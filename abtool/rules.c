@@ -51,6 +51,7 @@ struct interval {
 	double estimate, lower, upper;   /* ratios */
 	const double *d;          /* log values the interval is made of */
 	size_t n;
+	const struct ab_seq_plan *seq;  /* a sequential plan's (the bounds are repeated ones), or NULL */
 };
 
 #define NO_MEMBER SIZE_MAX
@@ -90,8 +91,15 @@ static void judge(struct judged *j, const struct inferential *pr, const struct i
 			j->raw = AB_PASS;
 		else if (below ? iv->lower > pr->theta : iv->upper < pr->theta)
 			j->raw = AB_FAIL;
-		ab_stats_signed_rank(&sr, iv->d, iv->n, log(pr->theta));
-		j->p = below ? sr.p_greater : sr.p_less;
+		if (iv->seq) {
+			/* the repeated p-value: valid whichever look the row stopped at */
+			if (ab_seq_repeated_p(iv->seq, iv->d, iv->n, log(pr->theta),
+					      below ? AB_SEQ_GREATER : AB_SEQ_LESS, &j->p) < 0)
+				j->p = 1;
+		} else {
+			ab_stats_signed_rank(&sr, iv->d, iv->n, log(pr->theta));
+			j->p = below ? sr.p_greater : sr.p_less;
+		}
 	}
 	j->outcome = j->raw;
 }
@@ -112,12 +120,13 @@ static char *bound_phrase(const struct inferential *pr, const struct judged *j, 
 		return ab_xasprintf("%s: %zu pair%s too few for a one-sided 95%% bound", pr->key, iv->n,
 				    iv->n == 1 ? " is" : "s are");
 	if (j->raw == AB_PASS)
-		return ab_xasprintf("%s bound %.3f %s %s (%s)", below ? "upper" : "lower",
+		return ab_xasprintf("%s%s bound %.3f %s %s (%s)", iv->seq ? "repeated " : "", below ? "upper" : "lower",
 				    below ? iv->upper : iv->lower, below ? "below" : "above", pr->threshold,
 				    pr->meaning);
 	if (j->raw == AB_INCONCLUSIVE)
 		return ab_xasprintf("%s (the interval contains %s)", pr->inconclusive, pr->threshold);
-	s = ab_xasprintf("%s bound %.3f %s %s (%s)", below ? "lower" : "upper", below ? iv->lower : iv->upper,
+	s = ab_xasprintf("%s%s bound %.3f %s %s (%s)", iv->seq ? "repeated " : "", below ? "lower" : "upper",
+			 below ? iv->lower : iv->upper,
 			 below ? "above" : "below", pr->threshold, pr->refuted);
 	if (m <= 1)
 		return s;
@@ -168,6 +177,8 @@ struct finding {
 struct row_state {
 	size_t row;
 	enum ab_outcome outcome;  /* the worst finding's */
+	int inferential;          /* an interval predicate judged the row */
+	enum ab_outcome decided;  /* the worst of the interval predicates' findings */
 	struct finding *findings;
 	size_t nfindings, cap;
 };
@@ -226,6 +237,7 @@ static struct interval metric_interval(const struct ab_row_result *rr, size_t me
 		iv.upper = rm->st.ci_upper;
 		iv.d = rm->d;
 		iv.n = rm->st.pairs;
+		iv.seq = rr->seq;
 	}
 	return iv;
 }
@@ -244,6 +256,7 @@ static struct interval scaling_interval(const struct ab_row_result *rr)
 		iv.upper = sc->hl.k ? exp(sc->hl.upper) : NAN;
 		iv.d = sc->e;
 		iv.n = sc->n;
+		iv.seq = rr->seq;
 	}
 	return iv;
 }
@@ -304,6 +317,15 @@ static void decide_pair_wins(struct row_state *rs, const struct ab_predicate *pr
 {
 	size_t need = ab_predicate_pairs_needed(pr, rule, rr->planned_pairs);
 	char *p;
+
+	/* A sequential row is judged once, at its last look, on the pairs it
+	 * used: a share of those, and a count k as the share k / the first
+	 * look's pairs (docs/statistics.md, "Sequential plans"). */
+	if (rr->seq) {
+		double share = pr->store == AB_STORE_DOUBLE ? ab_predicate_value(pr, rule)
+			: (double)ab_predicate_count(pr, rule) / (double)rr->seq->looks[0];
+		need = (size_t)ceil(share * (double)rr->pairs - 1e-9);
+	}
 
 	if (!rm->available) {
 		p = ab_xasprintf("%s: %s", pr->name, rm->unavailable);
@@ -563,11 +585,12 @@ static void width_warning(struct ab_analysis *a, const struct rule_work *w, size
 	if (wlog <= margin)
 		return;
 	label = ab_row_label(a->exp, w->rows[i].row);
-	ab_strv_push(&a->rule_warnings, ab_xasprintf("%s: the 90%% interval is %.2f%% wide, wider than the "
-		"%.2f%% %s of '%s' (%s): it can hardly be decided; about %.0f pairs would narrow it to the %s",
-		label, 100 * expm1(wlog), 100 * expm1(margin), pr->tost ? "range" : "margin", rule_name,
-		pr->key, ceil((double)iv->n * (wlog / margin) * (wlog / margin)),
-		pr->tost ? "range" : "margin"));
+	ab_strv_push(&a->rule_warnings, ab_xasprintf("%s: the %s interval is %.2f%% wide, wider than the "
+		"%.2f%% %s of '%s' (%s): it can hardly be decided; about %.0f pairs would narrow it to the %s%s",
+		label, iv->seq ? "repeated" : "90%", 100 * expm1(wlog), 100 * expm1(margin),
+		pr->tost ? "range" : "margin", rule_name, pr->key,
+		ceil((double)iv->n * (wlog / margin) * (wlog / margin)), pr->tost ? "range" : "margin",
+		iv->seq ? " (a larger pairs.max, or --max-pairs)" : ""));
 	free(label);
 }
 
@@ -699,6 +722,9 @@ static void inferential_findings(struct rule_work *w, size_t m)
 						     &w->j[(c + 1) * w->n + i], m, &o)
 				: bound_phrase(&w->comps[c], j, m);
 			add_phrase(&w->rows[i], o, phrase);
+			w->rows[i].inferential = 1;
+			if (o > w->rows[i].decided)
+				w->rows[i].decided = o;
 			free(phrase);
 		}
 	}
@@ -751,6 +777,8 @@ static void rule_finish(struct ab_rule_result *res, struct rule_work *w, const s
 		char *head = row_head(a, rows[i].row, w->metric), *phrases = join_findings(&rows[i]);
 		res->rows[i].row = rows[i].row;
 		res->rows[i].outcome = rows[i].outcome;
+		res->rows[i].inferential = rows[i].inferential;
+		res->rows[i].decided = rows[i].decided;
 		res->rows[i].detail = ab_xasprintf("%s: %s: %s", head, phrases, ab_outcome_name(rows[i].outcome));
 		if (rows[i].outcome > worst)
 			worst = rows[i].outcome;

@@ -34,6 +34,11 @@ struct ab_run_events {
 	void (*sample_start)(void *ctx, const struct ab_plan_entry *e, const char *row_label,
 			     size_t done, size_t total, int64_t eta_ns);
 	void (*sample_done)(void *ctx, const struct ab_sample *s, const char *row_label);
+	/* A sequential plan's look k (0-based) at `pairs` pairs per row is over:
+	 * `decided` rows stopped so far, `running` go on to the next look;
+	 * `budget` 1 when the budget stopped them all. Not called after the
+	 * last look. */
+	void (*look_done)(void *ctx, size_t k, size_t pairs, size_t decided, size_t running, int budget);
 	/* The revisions, dependencies and overlay are resolved; nothing is
 	 * built yet (the place for warnings about them). May be NULL. */
 	void (*resolved)(void *ctx, const struct ab_run *run);
@@ -69,6 +74,7 @@ struct ab_run {
 	int resumed;                      /* this process resumed the run */
 	int dirty;                        /* the user's work tree had uncommitted changes at the start */
 	int stopped_early;                /* a failed sample or checksum mismatch stopped the samples */
+	int budget_spent;                 /* a sequential plan's budget stopped every row at a look */
 	json_t *inputs;                   /* `inputs:` as hashed at the start (ab_inputs_hash), or NULL */
 	char inputs_hash[65];             /* their identity, "" without inputs */
 	char inputs_stamp[65];            /* their sizes and modification times at the start */
@@ -93,7 +99,9 @@ struct ab_run_options {
 	const char *parent;        /* overrides the parent (e.g. a merge base), or NULL; the
 	                              comparison is then recorded as exact only when it is
 	                              the candidate's first parent */
-	int pairs;                 /* overrides pairs when > 0 */
+	int pairs;                 /* overrides pairs when > 0: a fixed plan */
+	int max_pairs;             /* > 0: a sequential plan up to max_pairs (--max-pairs;
+	                              ab_experiment_set_pairs) */
 	int have_seed;
 	uint64_t seed;
 	const char *cache_dir;     /* NULL: ab_cache_dir() */
@@ -151,8 +159,12 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 
 /*
  * Run every planned sample in plan order, storing each as it completes.
- * Stops early (run->stopped_early) at the first failed sample or checksum
- * mismatch: the verdict is then invalid whatever else happens. Returns 0,
+ * A sequential plan runs look by look: at the end of each look the rules
+ * are evaluated on the pairs so far and the rows they decide stop (their
+ * remaining samples stored as AB_SAMPLE_STOPPED; stopping.h), or every row
+ * once the experiment's budget is spent (run->budget_spent). Stops early
+ * (run->stopped_early) at the first failed sample or checksum mismatch:
+ * the verdict is then invalid whatever else happens. Returns 0,
  * AB_EINTERRUPTED (the run is marked interrupted in the store), or a store
  * error.
  */

@@ -37,21 +37,25 @@ static json_t *build_json(const struct ab_build *b, const char *side, const stru
 static char *reproduce_command(const struct ab_run *run)
 {
 	const char *path = json_string_value(json_object_get(run->options, "experiment_abspath"));
-	char *file, *out;
+	char *file, *out, *pairs;
+	const char *sep;
 
 	if (!path || !*path)
 		path = json_string_value(json_object_get(run->options, "experiment_path"));
 	file = ab_shell_quote(path && *path ? path : "EXP.yaml", 0);
+	pairs = ab_experiment_plan_args(run->exp);
+	sep = *pairs ? " " : "";
 	if (!strcmp(run->kind, "calibrate"))  /* both sides are the parent: pin it */
 		out = ab_xasprintf("abtool calibrate %s --parent %s --seed %llu --pairs %d", file,
 				   run->revs.parent_hex, (unsigned long long)run->meta.seed, run->exp->pairs);
 	else if (!run->revs.exact_parent)
-		out = ab_xasprintf("abtool run %s --candidate %s --parent %s --seed %llu --pairs %d", file,
+		out = ab_xasprintf("abtool run %s --candidate %s --parent %s --seed %llu%s%s", file,
 				   run->revs.candidate_hex, run->revs.parent_hex,
-				   (unsigned long long)run->meta.seed, run->exp->pairs);
+				   (unsigned long long)run->meta.seed, sep, pairs);
 	else
-		out = ab_xasprintf("abtool run %s --candidate %s --seed %llu --pairs %d", file,
-				   run->revs.candidate_hex, (unsigned long long)run->meta.seed, run->exp->pairs);
+		out = ab_xasprintf("abtool run %s --candidate %s --seed %llu%s%s", file,
+				   run->revs.candidate_hex, (unsigned long long)run->meta.seed, sep, pairs);
+	free(pairs);
 	free(file);
 	/* The other repositories' commits and the overlay's source, pinned:
 	 * their revspecs (a dependency's HEAD, overlay.from: HEAD) may have

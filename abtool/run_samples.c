@@ -5,7 +5,9 @@
 #include "env.h"
 #include "error.h"
 #include "report.h"
+#include "rules.h"
 #include "runner.h"
+#include "stopping.h"
 #include "util.h"
 
 #include <math.h>
@@ -217,121 +219,220 @@ static int checksum_breaks(const struct ab_sample *s, const struct ab_row_policy
 	return strcmp(first[slot], s->checksum) != 0;
 }
 
+/* The loop's state: what every sample of a row needs, and the counts. */
+struct schedule {
+	size_t nrows, pairs;
+	const char **names;
+	char **labels, **cpus, **first_checksum;
+	struct ab_row_policy *policy;
+	size_t *failed_pairs;
+	uint8_t *pair_failed;
+	uint8_t *active;            /* rows still running (a sequential plan stops rows) */
+	char *cwd[2], **env[2];
+	struct ab_command *cmds, *prepare, *cleanup;
+	size_t done, total, timed;
+	int64_t spent_ns;           /* time of the samples run by this process */
+	int64_t spent_before_ns;    /* wall time of the samples done before (resume) */
+};
+
+static int schedule_init(struct schedule *sc, struct ab_run *run)
+{
+	const struct ab_experiment *exp = run->exp;
+	size_t i;
+	int err = 0;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->nrows = ab_experiment_nrows(exp);
+	sc->pairs = (size_t)exp->pairs;
+	sc->names = ab_run_metric_names(exp);
+	sc->labels = ab_xcalloc(sc->nrows, sizeof(char *));
+	sc->cpus = ab_xcalloc(sc->nrows, sizeof(char *));
+	sc->first_checksum = ab_xcalloc(sc->nrows * 2, sizeof(char *));
+	sc->policy = ab_xcalloc(sc->nrows, sizeof(*sc->policy));
+	sc->failed_pairs = ab_xcalloc(sc->nrows, sizeof(size_t));
+	sc->pair_failed = ab_xcalloc(sc->nrows * sc->pairs + 1, 1);
+	sc->active = ab_xmalloc(sc->nrows);
+	memset(sc->active, 1, sc->nrows);
+	sc->cmds = expand_rows(exp, &exp->benchmark, sc->nrows, &err);
+	if (err == 0)
+		sc->prepare = expand_rows(exp, &exp->prepare, sc->nrows, &err);
+	if (err == 0)
+		sc->cleanup = expand_rows(exp, &exp->cleanup, sc->nrows, &err);
+	if (err < 0)
+		return err;
+	for (i = 0; i < 2; i++) {
+		struct ab_build_dep *deps = ab_run_side_deps(run, (int)i);
+		sc->cwd[i] = ab_path_absolute(run->builds[i].dir, exp->workdir);
+		sc->env[i] = ab_build_env(exp->env, deps, run->ndeps, run->builds[i].dir);
+		free(deps);
+	}
+	for (i = 0; i < sc->nrows; i++) {
+		sc->labels[i] = ab_row_label(exp, i);
+		sc->cpus[i] = ab_measure_row_cpus(exp, i);
+		ab_experiment_row_policy(exp, i, &sc->policy[i]);
+	}
+	for (i = 0; i < run->nsamples; i++) {
+		struct ab_sample *s = &run->samples[i];
+		sc->total += s->status != AB_SAMPLE_SUPERSEDED && s->status != AB_SAMPLE_STOPPED;
+		sc->done += s->status == AB_SAMPLE_DONE;
+		if (s->status == AB_SAMPLE_DONE) {
+			tolerated(s, sc->policy, sc->pairs, sc->failed_pairs, sc->pair_failed);
+			checksum_breaks(s, sc->policy, sc->first_checksum);
+			sc->spent_before_ns += s->wall_ns;
+		}
+	}
+	return 0;
+}
+
+static void schedule_release(struct schedule *sc)
+{
+	size_t i;
+
+	for (i = 0; sc->cmds && i < sc->nrows; i++)
+		ab_command_release(&sc->cmds[i]);
+	for (i = 0; sc->prepare && i < sc->nrows; i++)
+		ab_command_release(&sc->prepare[i]);
+	for (i = 0; sc->cleanup && i < sc->nrows; i++)
+		ab_command_release(&sc->cleanup[i]);
+	free(sc->cmds);
+	free(sc->prepare);
+	free(sc->cleanup);
+	for (i = 0; i < sc->nrows; i++) {
+		free(sc->labels[i]);
+		free(sc->cpus[i]);
+	}
+	free(sc->labels);
+	free(sc->cpus);
+	free(sc->first_checksum);
+	free(sc->policy);
+	free(sc->failed_pairs);
+	free(sc->pair_failed);
+	free(sc->active);
+	free(sc->cwd[0]);
+	free(sc->cwd[1]);
+	ab_strv_free(sc->env[0]);
+	ab_strv_free(sc->env[1]);
+	free(sc->names);
+}
+
+/* Run one planned sample and store it. Returns 0 to go on, 1 when the run
+ * stops early (run->stopped_early), or an error. */
+static int sample_step(struct ab_run *run, struct schedule *sc, struct ab_sample *s)
+{
+	struct row_commands rc = {&sc->cmds[s->entry.row], &sc->prepare[s->entry.row],
+				  &sc->cleanup[s->entry.row]};
+	char when[64];
+	int64_t t0;
+	int err;
+
+	if (ab_runner_interrupted())
+		return ab_error_set(AB_EINTERRUPTED, "interrupted");
+	if (run->events.sample_start)
+		run->events.sample_start(run->events.ctx, &s->entry, sc->labels[s->entry.row], sc->done,
+					 sc->total, sc->timed ? sc->spent_ns / (int64_t)sc->timed *
+							       (int64_t)(sc->total - sc->done) : -1);
+	/* the inputs' sizes and times around every sample (a hash would disturb the timing) */
+	snprintf(when, sizeof(when), "before sample %u", (unsigned)s->entry.seq + 1);
+	if (!ab_run_inputs_unchanged(run, when))
+		return run->stopped_early = 1;
+	t0 = ab_now_ns();
+	if ((err = run_one(run, s, &rc, sc->cwd, sc->env, sc->cpus[s->entry.row])) < 0 ||
+	    (err = ab_store_sample_put(run->store, run->meta.id, s, sc->names)) < 0)
+		return err;
+	snprintf(when, sizeof(when), "after sample %u", (unsigned)s->entry.seq + 1);
+	if (!ab_run_inputs_unchanged(run, when))
+		return run->stopped_early = 1;
+	sc->spent_ns += ab_now_ns() - t0;
+	sc->timed++;
+	sc->done++;
+	if (run->events.sample_done)
+		run->events.sample_done(run->events.ctx, s, sc->labels[s->entry.row]);
+	if (!tolerated(s, sc->policy, sc->pairs, sc->failed_pairs, sc->pair_failed) ||
+	    checksum_breaks(s, sc->policy, sc->first_checksum))
+		return run->stopped_early = 1;
+	return 0;
+}
+
+/*
+ * The end of look k of a sequential plan (stopping.h): evaluate the rules
+ * on the pairs so far, stop the rows they decide (or every row, once the
+ * budget is spent) by marking their later samples stopped in the store,
+ * and tell the caller. Returns 0 or a store error.
+ */
+static int look_end(struct ab_run *run, struct schedule *sc, size_t k)
+{
+	const struct ab_experiment *exp = run->exp;
+	struct ab_analysis a;
+	uint8_t *decided = ab_xcalloc(sc->nrows, 1);
+	uint32_t *stop = NULL;
+	size_t nstop = 0, i, r, running = 0;
+	int budget, err = 0;
+
+	ab_analysis_run(&a, exp, run->samples, run->nsamples);
+	ab_rules_evaluate(&a, NULL, NULL);
+	ab_stopping_decided(&a, decided);
+	ab_analysis_release(&a);
+	budget = exp->budget_ms > 0 && k + 1 < exp->seq.nlooks &&
+		 sc->spent_before_ns + sc->spent_ns >= exp->budget_ms * 1000000;
+	for (r = 0; r < sc->nrows; r++) {
+		if (decided[r])
+			sc->active[r] = 0;
+		running += sc->active[r];  /* with the budget spent: the rows it stops undecided */
+		if (budget)
+			sc->active[r] = 0;
+	}
+	for (i = 0; i < run->nsamples; i++) {
+		struct ab_sample *s = &run->samples[i];
+		if (s->status != AB_SAMPLE_PLANNED || sc->active[s->entry.row] ||
+		    ab_stopping_bucket(&exp->seq, &s->entry) <= k)
+			continue;
+		stop = ab_xrealloc(stop, (nstop + 1) * sizeof(*stop));
+		stop[nstop++] = s->entry.seq;
+		s->status = AB_SAMPLE_STOPPED;
+	}
+	if (nstop)
+		err = ab_store_samples_stop(run->store, run->meta.id, stop, nstop);
+	sc->total -= nstop;
+	if (budget)
+		run->budget_spent = 1;
+	if (!err && run->events.look_done && k + 1 < exp->seq.nlooks)
+		run->events.look_done(run->events.ctx, k, exp->seq.looks[k], sc->nrows - running, running,
+				      budget);
+	free(stop);
+	free(decided);
+	return err;
+}
+
 int ab_run_samples(struct ab_run *run)
 {
 	const struct ab_experiment *exp = run->exp;
-	size_t nrows = ab_experiment_nrows(exp), i, done = 0, total = 0;
-	const char **names = ab_run_metric_names(exp);
-	char **labels = ab_xcalloc(nrows, sizeof(*labels)), **cpus = ab_xcalloc(nrows, sizeof(*cpus));
-	char **first_checksum = ab_xcalloc(nrows * 2, sizeof(char *));
-	struct ab_row_policy *policy = ab_xcalloc(nrows, sizeof(*policy));
-	size_t *failed_pairs = ab_xcalloc(nrows, sizeof(*failed_pairs)), pairs = (size_t)exp->pairs;
-	uint8_t *pair_failed = ab_xcalloc(nrows * pairs + 1, 1);
-	char *cwd[2] = {NULL, NULL}, **env[2] = {NULL, NULL};
-	struct ab_command *cmds = NULL, *prepare = NULL, *cleanup = NULL;
-	char when[64];
-	int64_t spent_ns = 0;
-	size_t timed = 0;
+	struct schedule sc;
+	size_t i, k, nbuckets = exp->sequential ? exp->seq.nlooks : 1;
 	int err = 0;
 
 	if (run->integrity)
-		goto out;  /* a side did not build: nothing to measure */
-	cmds = expand_rows(exp, &exp->benchmark, nrows, &err);
-	if (err == 0)
-		prepare = expand_rows(exp, &exp->prepare, nrows, &err);
-	if (err == 0)
-		cleanup = expand_rows(exp, &exp->cleanup, nrows, &err);
-	if (err < 0)
+		return 0;  /* a side did not build: nothing to measure */
+	if ((err = schedule_init(&sc, run)) < 0)
 		goto out;
-	for (i = 0; i < 2; i++) {
-		struct ab_build_dep *deps = ab_run_side_deps(run, (int)i);
-		cwd[i] = ab_path_absolute(run->builds[i].dir, exp->workdir);
-		env[i] = ab_build_env(exp->env, deps, run->ndeps, run->builds[i].dir);
-		free(deps);
-	}
-	for (i = 0; i < nrows; i++) {
-		labels[i] = ab_row_label(exp, i);
-		cpus[i] = ab_measure_row_cpus(exp, i);
-		ab_experiment_row_policy(exp, i, &policy[i]);
-	}
-	for (i = 0; i < run->nsamples; i++) {
-		struct ab_sample *s = &run->samples[i];
-		total += s->status != AB_SAMPLE_SUPERSEDED;
-		done += s->status == AB_SAMPLE_DONE;
-		if (s->status == AB_SAMPLE_DONE) {
-			tolerated(s, policy, pairs, failed_pairs, pair_failed);
-			checksum_breaks(s, policy, first_checksum);
+	/* A fixed plan is one bucket, run in plan order; a sequential plan
+	 * runs look by look (a pair re-planned by resume at the end of the
+	 * plan runs within its own look), and stops rows at each look. */
+	for (k = 0; k < nbuckets && err == 0 && !run->stopped_early; k++) {
+		for (i = 0; i < run->nsamples && err == 0; i++) {
+			struct ab_sample *s = &run->samples[i];
+			if (s->status != AB_SAMPLE_PLANNED || !sc.active[s->entry.row] ||
+			    (exp->sequential && ab_stopping_bucket(&exp->seq, &s->entry) != k))
+				continue;
+			err = sample_step(run, &sc, s);
 		}
-	}
-	for (i = 0; i < run->nsamples; i++) {
-		struct ab_sample *s = &run->samples[i];
-		int64_t t0;
-
-		if (s->status != AB_SAMPLE_PLANNED)
-			continue;
-		if (ab_runner_interrupted()) {
-			err = ab_error_set(AB_EINTERRUPTED, "interrupted");
-			break;
-		}
-		if (run->events.sample_start)
-			run->events.sample_start(run->events.ctx, &s->entry, labels[s->entry.row], done, total,
-						 timed ? spent_ns / (int64_t)timed * (int64_t)(total - done) : -1);
-		/* the inputs' sizes and times around every sample (a hash would disturb the timing) */
-		snprintf(when, sizeof(when), "before sample %u", (unsigned)s->entry.seq + 1);
-		if (!ab_run_inputs_unchanged(run, when)) {
-			run->stopped_early = 1;
-			break;
-		}
-		t0 = ab_now_ns();
-		{
-			struct row_commands rc = {&cmds[s->entry.row], &prepare[s->entry.row],
-						  &cleanup[s->entry.row]};
-			if ((err = run_one(run, s, &rc, cwd, env, cpus[s->entry.row])) < 0)
-				break;
-		}
-		if ((err = ab_store_sample_put(run->store, run->meta.id, s, names)) < 0)
-			break;
-		snprintf(when, sizeof(when), "after sample %u", (unsigned)s->entry.seq + 1);
-		if (!ab_run_inputs_unchanged(run, when)) {
-			run->stopped_early = 1;
-			break;
-		}
-		spent_ns += ab_now_ns() - t0;
-		timed++;
-		done++;
-		if (run->events.sample_done)
-			run->events.sample_done(run->events.ctx, s, labels[s->entry.row]);
-		if (!tolerated(s, policy, pairs, failed_pairs, pair_failed) || checksum_breaks(s, policy, first_checksum)) {
-			run->stopped_early = 1;
-			break;
-		}
+		if (err > 0)
+			err = 0;  /* stopped early: the verdict is invalid whatever else happens */
+		if (err == 0 && !run->stopped_early && exp->sequential)
+			err = look_end(run, &sc, k);
 	}
 	if (err == AB_EINTERRUPTED)
 		ab_store_run_set_status(run->store, run->meta.id, "interrupted");
 out:
-	for (i = 0; cmds && i < nrows; i++)
-		ab_command_release(&cmds[i]);
-	for (i = 0; prepare && i < nrows; i++)
-		ab_command_release(&prepare[i]);
-	for (i = 0; cleanup && i < nrows; i++)
-		ab_command_release(&cleanup[i]);
-	free(cmds);
-	free(prepare);
-	free(cleanup);
-	for (i = 0; i < nrows; i++) {
-		free(labels[i]);
-		free(cpus[i]);
-	}
-	free(labels);
-	free(cpus);
-	free(first_checksum);
-	free(policy);
-	free(failed_pairs);
-	free(pair_failed);
-	free(cwd[0]);
-	free(cwd[1]);
-	ab_strv_free(env[0]);
-	ab_strv_free(env[1]);
-	free(names);
+	schedule_release(&sc);
 	return err;
 }

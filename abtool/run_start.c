@@ -137,9 +137,13 @@ static int plan_options(struct ab_experiment *exp, const struct ab_run_options *
 	char source[32];
 	int err;
 
-	if (opt->pairs > 0) {
-		exp->pairs = opt->pairs;
-		snprintf(source, sizeof(source), "--pairs %d", opt->pairs);
+	if (opt->pairs > 0 || opt->max_pairs > 0) {
+		if ((err = ab_experiment_set_pairs(exp, opt->pairs, opt->max_pairs)) < 0)
+			return err;
+		if (opt->max_pairs > 0)
+			snprintf(source, sizeof(source), "--max-pairs %d", opt->max_pairs);
+		else
+			snprintf(source, sizeof(source), "--pairs %d", opt->pairs);
 		if (!opt->aa && (err = ab_experiment_check_pairs(exp, source)) < 0)
 			return err;
 	}
@@ -158,6 +162,10 @@ static void subset_options(json_t *options, const struct ab_run *run, const stru
 
 	if (opt->have_warmup)
 		json_object_set_new(options, "warmup", json_integer(exp->warmup));
+	if (opt->max_pairs > 0)
+		json_object_set_new(options, "max_pairs", json_integer(opt->max_pairs));
+	if (exp->sequential)  /* the plan, before the first sample (resume keeps it) */
+		json_object_set_new(options, "sequential", ab_experiment_plan_json(exp));
 	if (exp->subset_specs) {
 		json_t *specs = json_array(), *added = json_array();
 		for (s = exp->subset_specs; *s; s++)
@@ -265,7 +273,7 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 
 	init_common(run, exp, store, events, opt->cache_dir);
 	run->kind = opt->aa ? "calibrate" : "ab";
-	run->block_pairs = exp->pairs;
+	run->block_pairs = (int)ab_experiment_first_look(exp);  /* a sequential plan: its first look */
 	if ((err = plan_options(exp, opt)) < 0)
 		return err;
 	if ((err = ab_revs_open(&run->revs, exp->repo, opt->candidate ? opt->candidate : exp->candidate,
@@ -469,7 +477,9 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 		}
 		exp_out->pairs = (int)json_integer_value(json_object_get(stored, "pairs"));
 		exp_out->warmup = (int)json_integer_value(json_object_get(stored, "warmup"));
-		err = resume_subset(exp_out, opts);
+		err = ab_experiment_plan_restore(exp_out, json_object_get(opts, "sequential"));
+		if (!err)
+			err = resume_subset(exp_out, opts);
 	}
 	init_common(run, exp_out, store, events, NULL);
 	run->options = opts;

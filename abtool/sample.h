@@ -13,6 +13,8 @@ enum ab_sample_status {
 	AB_SAMPLE_PLANNED = 0,    /* stored with the plan, not run yet */
 	AB_SAMPLE_DONE = 1,       /* ran; see the fields below */
 	AB_SAMPLE_SUPERSEDED = 2, /* ran, but its pair was interrupted and re-run whole on resume */
+	AB_SAMPLE_STOPPED = 3,    /* stored with the plan, never run: a sequential plan decided
+	                             its row at an earlier look, or its budget was spent */
 };
 
 /* Quality flags (bit set), stored as names. */

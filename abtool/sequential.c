@@ -628,6 +628,35 @@ void ab_seq_interval(struct ab_hl *out, const double *d, size_t n, size_t c)
 	ab_stats_hodges_lehmann_k(out, d, n, c);
 }
 
+int ab_seq_row_interval(const struct ab_seq_plan *plan, const double *d, size_t n, struct ab_hl *out,
+			size_t *look)
+{
+	struct ab_seq_boundaries b;
+	struct ab_hl at;
+	double lower = -INFINITY, upper = INFINITY;
+	size_t k;
+	int err, any = 0;
+
+	*look = 0;
+	ab_stats_hodges_lehmann_k(out, d, n, 0);
+	if ((err = ab_seq_boundaries(plan, &b)) < 0)
+		return err;
+	out->coverage = b.coverage;
+	for (k = 0; k < b.nlooks && b.looks[k] <= n; k++) {
+		*look = k + 1;
+		out->k = b.c[k];
+		if (b.c[k] == 0)
+			continue;
+		ab_seq_interval(&at, d, b.looks[k], b.c[k]);
+		lower = fmax(lower, at.lower);
+		upper = fmin(upper, at.upper);
+		any = 1;
+	}
+	out->lower = any ? lower : NAN;
+	out->upper = any ? upper : NAN;
+	return 0;
+}
+
 /* P(T_all >= t) under the null: the last look's term exactly (its score
  * falls with w), the paths for the part that only earlier looks reach:
  * #{lo < t <= hi} = #{lo < t} - #{hi < t}, as lo < hi. */

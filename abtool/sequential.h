@@ -217,6 +217,25 @@ int ab_seq_crossing_simulated(const size_t *looks, size_t nlooks, const size_t *
 void ab_seq_interval(struct ab_hl *out, const double *d, size_t n, size_t c);
 
 /*
+ * The repeated interval of a row that has n pairs d[0 .. n) (borrowed,
+ * finite, in pair order) under `plan`: the Hodges–Lehmann estimate of all
+ * n pairs, and as bounds the intersection of the repeated intervals [L_k,
+ * U_k] of the looks the row reached (looks[k] <= n): every one of them
+ * covers with the plan's simultaneous probability, so their intersection
+ * does too (Jennison & Turnbull 2000, section 9.1), and a bound that
+ * excluded a value at one look keeps excluding it (a decision never
+ * reverts). In the unit of d. out->k is the count c of the last look
+ * reached, out->coverage the plan's simultaneous level (1 - 2 alpha);
+ * bounds NAN when no reached look has a bound. `*look` receives the
+ * number of looks reached (0: fewer pairs than the first look). In the
+ * rare row whose looks disagree so much that the intersection is empty
+ * (lower > upper: noise that changed during the run) both bounds are
+ * kept as computed. Returns 0 or AB_EINVALID (a bad plan).
+ */
+int ab_seq_row_interval(const struct ab_seq_plan *plan, const double *d, size_t n, struct ab_hl *out,
+			size_t *look);
+
+/*
  * Repeated p-value of a one-sided refutation of `shift` (a location in
  * the unit of d, e.g. ln θ) by the row d[0 .. n) (borrowed, finite),
  * whose looks are the plan's looks up to n (the pairs it has when it

@@ -34,7 +34,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "experiment.h"
+/* A metric's direction: which way is an improvement. */
+enum ab_better {
+	AB_LOWER_IS_BETTER = 0,
+	AB_HIGHER_IS_BETTER = 1,
+};
 
 /* One-sided level of each decision bound: the decision interval [L, U] is
  * made of two one-sided 95% bounds (a nominal 90% two-sided interval). */

@@ -137,6 +137,11 @@ int ab_store_samples_load(struct ab_store *store, int64_t run_id,
 int ab_store_samples_supersede(struct ab_store *store, int64_t run_id,
 			       const uint32_t *seqs, size_t n);
 
+/* Mark planned samples `seqs` of a run stopped: a sequential plan decided
+ * their row at a look, or its budget was spent, so they never run
+ * (AB_SAMPLE_STOPPED; docs/statistics.md, "Sequential plans"). AB_EIO. */
+int ab_store_samples_stop(struct ab_store *store, int64_t run_id, const uint32_t *seqs, size_t n);
+
 /* Append fresh planned samples with new sequence numbers after the last
  * one (used by resume to re-run a half-finished pair whole); writes the
  * assigned seq into each entry. AB_EIO. */
@@ -355,8 +360,10 @@ int ab_store_rule_results(struct ab_store *store, int64_t run_id, json_t **out);
 
 /*
  * How far a run's plan got, as a JSON object (new reference): planned
- * (samples of the current plan: not superseded), done, failed (done with
- * an error), superseded, warmup (planned warmup samples). AB_EIO.
+ * (samples of the current plan: neither superseded nor stopped), done,
+ * failed (done with an error), superseded, stopped (never run: a
+ * sequential plan stopped their row), warmup (planned warmup samples).
+ * AB_EIO.
  */
 int ab_store_sample_counts(struct ab_store *store, int64_t run_id, json_t **out);
 

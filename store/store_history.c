@@ -401,11 +401,12 @@ int ab_store_sample_counts(struct ab_store *store, int64_t run_id, json_t **out)
 {
 	json_t *rows;
 	int err = ab_db_query_run_rows(store,
-				 "SELECT coalesce(sum(status != 2), 0) AS planned, "
+				 "SELECT coalesce(sum(status NOT IN (2, 3)), 0) AS planned, "
 				 "coalesce(sum(status = 1), 0) AS done, "
 				 "coalesce(sum(status = 1 AND error IS NOT NULL), 0) AS failed, "
 				 "coalesce(sum(status = 2), 0) AS superseded, "
-				 "coalesce(sum(status != 2 AND warmup >= 0), 0) AS warmup "
+				 "coalesce(sum(status = 3), 0) AS stopped, "
+				 "coalesce(sum(status NOT IN (2, 3) AND warmup >= 0), 0) AS warmup "
 				 "FROM samples WHERE run_id = ?1", run_id, "counting samples", &rows);
 
 	*out = err ? NULL : json_incref(json_array_get(rows, 0));

@@ -239,30 +239,44 @@ int ab_store_samples_load(struct ab_store *store, int64_t run_id,
 	return err;
 }
 
-int ab_store_samples_supersede(struct ab_store *store, int64_t run_id, const uint32_t *seqs,
-			       size_t n)
+/* Set samples `seqs` of a run to `status` in one transaction; `what` names
+ * the step in messages. */
+static int samples_set_status(struct ab_store *store, int64_t run_id, const uint32_t *seqs,
+			      size_t n, int status, const char *what)
 {
 	struct ab_db_stmt *st;
 	size_t i;
 	int err;
 
-	if ((err = ab_db_begin(store, 1, "superseding samples")) < 0)
+	if ((err = ab_db_begin(store, 1, what)) < 0)
 		return err;
-	if ((err = ab_db_prepare(store, &st, "UPDATE samples SET status = 2 WHERE run_id = ?1 AND seq = ?2")) < 0)
+	if ((err = ab_db_prepare(store, &st, "UPDATE samples SET status = ?3 WHERE run_id = ?1 AND seq = ?2")) < 0)
 		goto out_rollback;
 	for (i = 0; i < n && !err; i++) {
 		ab_db_bind_int64(st, 1, run_id);
 		ab_db_bind_int64(st, 2, seqs[i]);
-		err = ab_db_step_done(store, st, "superseding samples");
+		ab_db_bind_int64(st, 3, status);
+		err = ab_db_step_done(store, st, what);
 		ab_db_reset(st);
 	}
 	ab_db_finalize(st);
 	if (err)
 		goto out_rollback;
-	return ab_db_commit(store, "superseding samples");
+	return ab_db_commit(store, what);
 out_rollback:
 	ab_db_rollback(store);
 	return err;
+}
+
+int ab_store_samples_supersede(struct ab_store *store, int64_t run_id, const uint32_t *seqs,
+			       size_t n)
+{
+	return samples_set_status(store, run_id, seqs, n, AB_SAMPLE_SUPERSEDED, "superseding samples");
+}
+
+int ab_store_samples_stop(struct ab_store *store, int64_t run_id, const uint32_t *seqs, size_t n)
+{
+	return samples_set_status(store, run_id, seqs, n, AB_SAMPLE_STOPPED, "stopping rows");
 }
 
 int ab_store_samples_append(struct ab_store *store, int64_t run_id, struct ab_plan_entry *entries,

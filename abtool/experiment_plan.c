@@ -1,0 +1,97 @@
+/* experiment_plan.c - a run's pairs: fixed or sequential, from the file
+ * and the command line, as stored with the run (experiment.h;
+ * docs/statistics.md, "Sequential plans"). */
+#include "experiment.h"
+#include "error.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int ab_experiment_set_pairs(struct ab_experiment *exp, int pairs, int max_pairs)
+{
+	struct ab_seq_plan plan;
+	size_t min;
+
+	if (pairs > 0) {
+		exp->pairs = pairs;
+		exp->sequential = 0;
+	}
+	if (max_pairs <= 0)
+		return 0;
+	min = exp->sequential ? exp->seq.looks[0] : (size_t)exp->pairs;
+	if ((size_t)max_pairs < min)
+		return ab_error_set(AB_EINVALID, "--max-pairs %d is below the %zu pairs the plan starts with "
+				    "(%s); give --max-pairs %zu or more", max_pairs, min,
+				    pairs > 0 ? "--pairs" : exp->sequential ? "its first look" : "pairs:", min);
+	if (ab_seq_plan_from_range(&plan, min, (size_t)max_pairs) < 0)
+		return ab_error_prefix("--pairs %zu --max-pairs %d", min, max_pairs);
+	plan.spending = exp->spending;
+	exp->seq = plan;
+	exp->sequential = 1;
+	exp->pairs = max_pairs;
+	return 0;
+}
+
+size_t ab_experiment_first_look(const struct ab_experiment *exp)
+{
+	return exp->sequential ? exp->seq.looks[0] : (size_t)exp->pairs;
+}
+
+json_t *ab_experiment_plan_json(const struct ab_experiment *exp)
+{
+	json_t *looks;
+	size_t k;
+
+	if (!exp->sequential)
+		return NULL;
+	looks = json_array();
+	for (k = 0; k < exp->seq.nlooks; k++)
+		json_array_append_new(looks, json_integer((json_int_t)exp->seq.looks[k]));
+	return json_pack("{s:o, s:s, s:f, s:i, s:o}", "looks", looks, "spending",
+			 ab_seq_spending_name(exp->seq.spending), "alpha", exp->seq.alpha, "max_pairs",
+			 exp->pairs, "budget_ms",
+			 exp->budget_ms > 0 ? json_integer((json_int_t)exp->budget_ms) : json_null());
+}
+
+int ab_experiment_plan_restore(struct ab_experiment *exp, const json_t *plan)
+{
+	struct ab_seq_plan p;
+	const json_t *v;
+	size_t k;
+
+	if (!json_is_object(plan)) {
+		exp->sequential = 0;
+		return 0;
+	}
+	memset(&p, 0, sizeof(p));
+	json_array_foreach(json_object_get(plan, "looks"), k, v) {
+		if (k >= AB_SEQ_MAX_LOOKS || !json_is_integer(v))
+			return ab_error_set(AB_EINVALID, "the stored sequential plan has unreadable looks");
+		p.looks[p.nlooks++] = (size_t)json_integer_value(v);
+	}
+	p.alpha = json_real_value(json_object_get(plan, "alpha"));
+	if (ab_seq_spending_parse(json_string_value(json_object_get(plan, "spending")) ?
+				  json_string_value(json_object_get(plan, "spending")) : "", &p.spending) < 0 ||
+	    ab_seq_plan_check(&p) < 0)
+		return ab_error_prefix("the stored sequential plan is not valid");
+	exp->seq = p;
+	exp->spending = p.spending;
+	exp->sequential = 1;
+	exp->pairs = (int)p.looks[p.nlooks - 1];
+	exp->budget_ms = json_integer_value(json_object_get(plan, "budget_ms"));
+	return 0;
+}
+
+char *ab_experiment_plan_args(const struct ab_experiment *exp)
+{
+	struct ab_seq_plan range;
+
+	if (!exp->sequential)
+		return ab_xasprintf("--pairs %d", exp->pairs);
+	if (ab_seq_plan_from_range(&range, exp->seq.looks[0], (size_t)exp->pairs) == 0 &&
+	    range.nlooks == exp->seq.nlooks &&
+	    !memcmp(range.looks, exp->seq.looks, range.nlooks * sizeof(range.looks[0])))
+		return ab_xasprintf("--pairs %zu --max-pairs %d", exp->seq.looks[0], exp->pairs);
+	return ab_xstrdup("");
+}
