@@ -130,7 +130,8 @@ static int seq_power(struct ab_seq_needed *out, const struct ab_seq_plan *plan, 
 	return 0;
 }
 
-int ab_calibrate_sequential(struct ab_seq_needed *out, double delta, double target, size_t fixed_pairs)
+int ab_calibrate_sequential(struct ab_seq_needed *out, double delta, double target,
+			    size_t fixed_pairs)
 {
 	static const size_t ladder[] = AB_CALIBRATE_SEQ_LADDER;
 	struct ab_seq_plan plan;
@@ -140,8 +141,8 @@ int ab_calibrate_sequential(struct ab_seq_needed *out, double delta, double targ
 	memset(out, 0, sizeof(*out));
 	out->power = out->expected_pairs = NAN;
 	if (!(target > 0 && target < 1) || !(delta > 0))
-		return ab_error_set(AB_EINVALID, "sequential plan: target power %g or effect %g out of range",
-				    target, delta);
+		return ab_error_set(AB_EINVALID, "sequential plan: target power %g or effect %g "
+				    "out of range", target, delta);
 	for (i = 0; i < sizeof(ladder) / sizeof(*ladder); i++) {
 		if (ladder[i] < fixed_pairs)
 			continue;

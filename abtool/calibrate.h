@@ -119,7 +119,8 @@ struct ab_seq_needed {
  * first time). Returns 0, or AB_EINVALID when target is outside (0, 1)
  * or delta is not positive.
  */
-int ab_calibrate_sequential(struct ab_seq_needed *out, double delta, double target, size_t fixed_pairs);
+int ab_calibrate_sequential(struct ab_seq_needed *out, double delta, double target,
+			    size_t fixed_pairs);
 
 /*
  * The line that says what ab_calibrate_sequential found, from a
@@ -148,7 +149,7 @@ char *ab_calibrate_sequential_text(const json_t *need);
  * d; noise is taken as normal. Each entry gives pairs, power, simulated,
  * expected_ratio and pairs_asymptotic, and "sequential": the plan of
  * ab_calibrate_sequential at the same delta and target power ({min, max,
- * looks, spending, power, expected_pairs}, or {max: null} when none of
+ * looks, spending, power, expected_pairs}, or {min: 8, max: null} when none of
  * the ladder reaches it). Also the totals over all rows and
  * the rate expected under no change, P(T <= k-1). New reference.
  */

@@ -348,8 +348,8 @@ static void test_sequential_advice(void **state)
 			    "pairs_needed", need);
 	lines = ab_calibrate_advice(summary, 10);
 	assert_non_null(lines[0]);
-	assert_string_equal(lines[0], "lanes=1: rule 'gain' (faster_by) needs about 30 pairs for 81% power "
-			    "at a true ratio of 0.9, 10 are planned (spread of log ratios 5.00%)");
+	assert_string_equal(lines[0], "lanes=1: rule 'gain' (faster_by) needs about 30 pairs for 81% "
+			    "power at a true ratio of 0.9, 10 are planned (spread of log ratios 5.00%)");
 	assert_null(lines[1]);
 	ab_strv_free(lines);
 	assert_null(ab_calibrate_sequential_lines(summary));
@@ -357,8 +357,8 @@ static void test_sequential_advice(void **state)
 	json_object_set_new(need, "sequential", json_pack("{s:i, s:i, s:f}", "min", 8, "max", 48,
 							  "expected_pairs", 21.4));
 	lines = ab_calibrate_advice(summary, 10);
-	assert_string_equal(lines[1], "lanes=1: rule 'gain' (faster_by) sequential: pairs: {min: 8, max: 48} "
-			    "reaches the same power using about 21 pairs on average");
+	assert_string_equal(lines[1], "lanes=1: rule 'gain' (faster_by) sequential: pairs: {min: 8, "
+			    "max: 48} reaches the same power using about 21 pairs on average");
 	assert_null(lines[2]);
 	ab_strv_free(lines);
 	lines = ab_calibrate_sequential_lines(summary);

@@ -648,7 +648,8 @@ static void simulate_stop_bias(struct stop_bias *out, const struct ab_seq_bounda
 		out->se[k] = m > 1 ? sqrt(fmax(sum2[k] / m - out->mean[k] * out->mean[k], 0) / (m - 1)) : NAN;
 	}
 	out->all_mean = all / (double)rows;
-	out->all_se = sqrt(fmax(all2 / (double)rows - out->all_mean * out->all_mean, 0) / (double)(rows - 1));
+	out->all_se = sqrt(fmax(all2 / (double)rows - out->all_mean * out->all_mean, 0) /
+			   (double)(rows - 1));
 	out->ratio_mean = ratios / (double)rows;
 }
 
