@@ -1,5 +1,6 @@
 /* calibrate.c - A/A summaries (see calibrate.h). */
 #include "calibrate.h"
+#include "error.h"
 #include "predicates.h"
 #include "stats.h"
 #include "util.h"
@@ -49,9 +50,24 @@ static uint64_t positive_walsh(const double *s, size_t n)
 	return count;
 }
 
+/* Row r of the power simulations: n normals minus delta, from the row's
+ * own stream (seed, r), so that every n and every plan shares them. */
+static void draw_row(double *x, size_t n, double delta, uint64_t seed, size_t r)
+{
+	uint64_t state = seed ^ (0x9e3779b97f4a7c15u * (r + 1));
+	size_t i;
+
+	/* Box–Muller, one normal per two uniforms */
+	for (i = 0; i < n; i++) {
+		double u = uniform(&state), v = uniform(&state);
+
+		x[i] = sqrt(-2 * log(u)) * cos(2 * M_PI * v) - delta;
+	}
+}
+
 double ab_calibrate_power(size_t n, double delta, size_t reps, uint64_t seed)
 {
-	size_t k, r, i, pass = 0;
+	size_t k, r, pass = 0;
 	double coverage, *x;
 
 	ab_stats_walsh_k(n, AB_STATS_ALPHA, &k, &coverage);
@@ -61,19 +77,84 @@ double ab_calibrate_power(size_t n, double delta, size_t reps, uint64_t seed)
 		return 1;
 	x = ab_xmalloc(n * sizeof(*x));
 	for (r = 0; r < reps; r++) {
-		uint64_t state = seed ^ (0x9e3779b97f4a7c15u * (r + 1));
-
-		/* Box–Muller, one normal per two uniforms */
-		for (i = 0; i < n; i++) {
-			double u = uniform(&state), v = uniform(&state);
-
-			x[i] = sqrt(-2 * log(u)) * cos(2 * M_PI * v) - delta;
-		}
+		draw_row(x, n, delta, seed, r);
 		qsort(x, n, sizeof(*x), cmp_double);
 		pass += positive_walsh(x, n) <= k - 1;
 	}
 	free(x);
 	return (double)pass / (double)reps;
+}
+
+/* Power and mean pairs used of one sequential plan (ab_calibrate_sequential). */
+static int seq_power(struct ab_seq_needed *out, const struct ab_seq_plan *plan, double delta)
+{
+	struct ab_seq_boundaries b;
+	size_t max = plan->looks[plan->nlooks - 1], r, k, first = 0, pass = 0;
+	double used = 0, *row, *x;
+	int err;
+
+	if ((err = ab_seq_boundaries(plan, &b)) < 0)
+		return err;
+	out->plan = *plan;
+	out->max = max;
+	while (first < b.nlooks && b.c[first] == 0)
+		first++;
+	if (isinf(delta)) {  /* no noise: the first look with a bound passes */
+		out->power = first < b.nlooks;
+		out->expected_pairs = first < b.nlooks ? (double)b.looks[first] : (double)max;
+		return 0;
+	}
+	row = ab_xmalloc(max * sizeof(*row));
+	x = ab_xmalloc(max * sizeof(*x));
+	for (r = 0; r < AB_CALIBRATE_REPS; r++) {
+		size_t n = max;
+
+		draw_row(row, max, delta, AB_CALIBRATE_SEED, r);
+		for (k = first; k < b.nlooks; k++) {
+			if (b.c[k] == 0)
+				continue;
+			memcpy(x, row, b.looks[k] * sizeof(*x));
+			qsort(x, b.looks[k], sizeof(*x), cmp_double);
+			if (positive_walsh(x, b.looks[k]) <= b.c[k] - 1) {
+				n = b.looks[k];
+				pass++;
+				break;
+			}
+		}
+		used += (double)n;
+	}
+	free(x);
+	free(row);
+	out->power = (double)pass / AB_CALIBRATE_REPS;
+	out->expected_pairs = used / AB_CALIBRATE_REPS;
+	return 0;
+}
+
+int ab_calibrate_sequential(struct ab_seq_needed *out, double delta, double target,
+			    size_t fixed_pairs)
+{
+	static const size_t ladder[] = AB_CALIBRATE_SEQ_LADDER;
+	struct ab_seq_plan plan;
+	size_t i;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	out->power = out->expected_pairs = NAN;
+	if (!(target > 0 && target < 1) || !(delta > 0))
+		return ab_error_set(AB_EINVALID, "sequential plan: target power %g or effect %g "
+				    "out of range", target, delta);
+	for (i = 0; i < sizeof(ladder) / sizeof(*ladder); i++) {
+		if (ladder[i] < fixed_pairs)
+			continue;
+		if ((err = ab_seq_plan_from_range(&plan, AB_CALIBRATE_SEQ_MIN, ladder[i])) < 0 ||
+		    (err = seq_power(out, &plan, delta)) < 0)
+			return err;
+		if (out->power >= target) {
+			out->found = 1;
+			return 0;
+		}
+	}
+	return 0;
 }
 
 void ab_calibrate_pairs_needed(struct ab_pairs_needed *out, double delta, double target)
@@ -161,22 +242,47 @@ static size_t thresholds(const struct ab_rule *r, const char **names, double *th
 	return n;
 }
 
+/* The "sequential" object of a pairs_needed entry (calibrate.h); NULL on
+ * an error, which leaves the entry as before. */
+static json_t *sequential_entry(double delta, size_t fixed_pairs)
+{
+	struct ab_seq_needed seq;
+	json_t *looks;
+	size_t k;
+
+	if (ab_calibrate_sequential(&seq, delta, AB_CALIBRATE_POWER, fixed_pairs) < 0)
+		return NULL;
+	if (!seq.found)
+		return json_pack("{s:I, s:n}", "min", (json_int_t)AB_CALIBRATE_SEQ_MIN, "max");
+	looks = json_array();
+	for (k = 0; k < seq.plan.nlooks; k++)
+		json_array_append_new(looks, json_integer((json_int_t)seq.plan.looks[k]));
+	return json_pack("{s:I, s:I, s:o, s:s, s:f, s:f}", "min", (json_int_t)AB_CALIBRATE_SEQ_MIN,
+			 "max", (json_int_t)seq.max, "looks", looks,
+			 "spending", ab_seq_spending_name(seq.plan.spending), "power", seq.power,
+			 "expected_pairs", seq.expected_pairs);
+}
+
 /* One pairs_needed entry (calibrate.h): the expected ratio is 1 when 1
  * passes, else θ², one margin beyond the threshold. */
 static json_t *need_entry(const char *rule, const char *name, double theta, int below, double sigma)
 {
 	double m = fabs(log(theta)), expected = (below ? theta > 1 : theta < 1) ? 1 : theta * theta;
 	struct ab_pairs_needed need;
+	json_t *entry, *seq;
 
 	if (!(m > 0) || isnan(sigma))
 		return json_pack("{s:s, s:s, s:f, s:n}", "rule", rule, "predicate", name, "threshold",
 				 theta, "pairs");
 	ab_calibrate_pairs_needed(&need, sigma > 0 ? m / sigma : INFINITY, AB_CALIBRATE_POWER);
-	return json_pack("{s:s, s:s, s:f, s:f, s:I, s:o, s:f, s:b, s:I}", "rule", rule,
-			 "predicate", name, "threshold", theta, "expected_ratio", expected,
-			 "pairs", (json_int_t)need.pairs, "power", real_or_null(need.power),
-			 "target_power", AB_CALIBRATE_POWER, "simulated", need.simulated,
-			 "pairs_asymptotic", (json_int_t)need.asymptotic);
+	entry = json_pack("{s:s, s:s, s:f, s:f, s:I, s:o, s:f, s:b, s:I}", "rule", rule,
+			  "predicate", name, "threshold", theta, "expected_ratio", expected,
+			  "pairs", (json_int_t)need.pairs, "power", real_or_null(need.power),
+			  "target_power", AB_CALIBRATE_POWER, "simulated", need.simulated,
+			  "pairs_asymptotic", (json_int_t)need.asymptotic);
+	if ((seq = sequential_entry(sigma > 0 ? m / sigma : INFINITY, need.pairs)))
+		json_object_set_new(entry, "sequential", seq);
+	return entry;
 }
 
 static json_t *rate(size_t k, size_t n)
@@ -285,9 +391,52 @@ char **ab_calibrate_advice(const json_t *summary, int pairs)
 				json_string_value(json_object_get(need, "predicate")), (long long)n, why, pairs,
 				100 * json_number_value(json_object_get(row, "spread"))));
 			free(why);
+			if ((why = ab_calibrate_sequential_text(need)))
+				ab_strv_push(&out, ab_xasprintf("%s: rule '%s' (%s) %s",
+					json_string_value(json_object_get(row, "label")),
+					json_string_value(json_object_get(need, "rule")),
+					json_string_value(json_object_get(need, "predicate")), why));
+			free(why);
 		}
 	}
 	if (!out)
 		ab_strv_push(&out, ab_xasprintf("the %d planned pairs are enough for every rule's margin", pairs));
+	return out;
+}
+
+char *ab_calibrate_sequential_text(const json_t *need)
+{
+	static const size_t ladder[] = AB_CALIBRATE_SEQ_LADDER;
+	const json_t *seq = json_object_get(need, "sequential");
+
+	if (!json_is_object(seq))
+		return NULL;
+	if (!json_is_integer(json_object_get(seq, "max")))
+		return ab_xasprintf("sequential: no plan up to pairs: {min: %d, max: %zu} reaches the same "
+				    "power", AB_CALIBRATE_SEQ_MIN, ladder[sizeof(ladder) / sizeof(*ladder) - 1]);
+	return ab_xasprintf("sequential: pairs: {min: %lld, max: %lld} reaches the same power using about "
+			    "%.0f pairs on average", (long long)json_integer_value(json_object_get(seq, "min")),
+			    (long long)json_integer_value(json_object_get(seq, "max")),
+			    json_number_value(json_object_get(seq, "expected_pairs")));
+}
+
+char **ab_calibrate_sequential_lines(const json_t *summary)
+{
+	char **out = NULL, *text;
+	size_t i, j;
+	json_t *row, *need;
+
+	json_array_foreach(json_object_get(summary, "rows"), i, row) {
+		json_array_foreach(json_object_get(row, "pairs_needed"), j, need) {
+			if (!(text = ab_calibrate_sequential_text(need)))
+				continue;
+			ab_strv_push(&out, ab_xasprintf("%s: rule '%s' (%s) needs %lld pairs fixed; %s",
+				json_string_value(json_object_get(row, "label")),
+				json_string_value(json_object_get(need, "rule")),
+				json_string_value(json_object_get(need, "predicate")),
+				(long long)json_integer_value(json_object_get(need, "pairs")), text));
+			free(text);
+		}
+	}
 	return out;
 }

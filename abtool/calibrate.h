@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "analysis.h"
+#include "sequential.h"
 
 /* z quantiles of the asymptotic pairs-needed formula (reported as
  * pairs_asymptotic): one-sided 95% and 80% power */
@@ -72,6 +73,67 @@ struct ab_pairs_needed {
  */
 void ab_calibrate_pairs_needed(struct ab_pairs_needed *out, double delta, double target);
 
+/* The sequential plans calibrate tries, `pairs: {min: AB_CALIBRATE_SEQ_MIN,
+ * max: M}` for M in this ladder, smallest first (each step about 1.5x; the
+ * last is AB_SEQ_MAX_PAIRS). */
+#define AB_CALIBRATE_SEQ_MIN 8
+#define AB_CALIBRATE_SEQ_LADDER {16, 24, 32, 48, 64, 96, 128, 192, 256}
+
+/* What ab_calibrate_sequential found. */
+struct ab_seq_needed {
+	int found;              /* 0 when no plan of the ladder reaches the target */
+	struct ab_seq_plan plan;  /* the plan found: looks at 8, doubling, and max */
+	size_t max;             /* its last look (the pairs a row may take at most) */
+	double power;           /* simulated power: rows with U < 0 at some look */
+	double expected_pairs;  /* mean pairs used by the simulated rows at the
+	                           effect: a row stops at its first passing look,
+	                           else runs to max */
+};
+
+/*
+ * The smallest sequential plan `pairs: {min: 8, max: M}` (M from
+ * AB_CALIBRATE_SEQ_LADDER, default spending: ab_seq_plan_from_range) whose
+ * power reaches `target` (in (0, 1)) when the true log ratio lies delta σ
+ * on the passing side of the threshold (delta > 0; INFINITY when σ = 0),
+ * and the pairs its rows use on average there. The power of a plan is the
+ * fraction of AB_CALIBRATE_REPS seeded rows of d_i = -delta + e_i (e_i
+ * standard normal, the rows of ab_calibrate_power with AB_CALIBRATE_SEED,
+ * so the fixed and the sequential figures share their random numbers)
+ * whose repeated upper bound passes, U_k < 0, at some look k: with c_k
+ * the plan's critical counts from ab_seq_boundaries (the sequential
+ * module's boundaries, not recomputed here), U_k < 0 exactly when at most
+ * c_k - 1 of the Walsh averages of the first n_k pairs are positive, the
+ * count of ab_calibrate_power (Tukey's identity). A row stops at its first
+ * passing look, else at M, as the scheduler stops a decided row (a row at
+ * the effect is refuted on the failing side too rarely to change the
+ * mean). The ladder is tried from its smallest M >= fixed_pairs (the
+ * fixed figure of ab_calibrate_pairs_needed) upwards and the first plan
+ * that reaches the target is the answer: a sequential plan needs at
+ * least the fixed plan's pairs at its last look for the same power (the
+ * inflation factor of Jennison & Turnbull 2000, ch. 2, is >= 1), so
+ * smaller maxima are not tried, and when fixed_pairs exceeds the
+ * ladder's largest M none is tried and out->found is 0. The standard error of each power is at most
+ * sqrt(0.25 / AB_CALIBRATE_REPS) = 0.008. Deterministic; about
+ * AB_CALIBRATE_REPS K M log M time per plan tried (K looks) plus the
+ * boundaries (cached by the sequential module: 0.1 to 0.7 s each the
+ * first time). Returns 0, or AB_EINVALID when target is outside (0, 1)
+ * or delta is not positive.
+ */
+int ab_calibrate_sequential(struct ab_seq_needed *out, double delta, double target,
+			    size_t fixed_pairs);
+
+/*
+ * The line that says what ab_calibrate_sequential found, from a
+ * pairs_needed entry's "sequential" object (ab_calibrate_summary):
+ * "sequential: pairs: {min: 8, max: 48} reaches the same power using
+ * about 21 pairs on average", or "sequential: no plan up to pairs:
+ * {min: 8, max: 256} reaches the same power" when the object says none
+ * was found.
+ * NULL when the entry has no "sequential" (a calibration stored before
+ * it). New string.
+ */
+char *ab_calibrate_sequential_text(const json_t *need);
+
 /*
  * Summarise an A/A analysis (primary metric) in blocks of `block` pairs
  * (the experiment's planned pairs). Per row: the spread of d (sd, MAD,
@@ -85,15 +147,28 @@ void ab_calibrate_pairs_needed(struct ab_pairs_needed *out, double delta, double
  * 10.25%; a true gain of exactly 5% passes at most half the time at any
  * n). So delta = |ln θ| / σ, σ the larger of the sd and the robust sd of
  * d; noise is taken as normal. Each entry gives pairs, power, simulated,
- * expected_ratio and pairs_asymptotic. Also the totals over all rows and
+ * expected_ratio and pairs_asymptotic, and "sequential": the plan of
+ * ab_calibrate_sequential at the same delta and target power ({min, max,
+ * looks, spending, power, expected_pairs}, or {min: 8, max: null} when none of
+ * the ladder reaches it). Also the totals over all rows and
  * the rate expected under no change, P(T <= k-1). New reference.
  */
 json_t *ab_calibrate_summary(const struct ab_analysis *a, size_t block);
 
 /*
+ * One line per pairs_needed entry of a calibration summary that has a
+ * "sequential" object: "ROW: rule 'R' (PREDICATE) needs N pairs fixed;
+ * " and its ab_calibrate_sequential_text. NULL when there is none (a
+ * summary stored before the sequential plans). NULL-terminated, new.
+ */
+char **ab_calibrate_sequential_lines(const json_t *summary);
+
+/*
  * Compare a stored calibration summary with an experiment's plan: one line
- * per (row, rule) whose needed pairs exceed `pairs`, or one line saying the
- * planned pairs are enough. NULL-terminated, new.
+ * per (row, rule) whose needed pairs exceed `pairs`, each followed by the
+ * entry's sequential line (ab_calibrate_sequential_text) when the summary
+ * has one, or one line saying the planned pairs are enough.
+ * NULL-terminated, new.
  */
 char **ab_calibrate_advice(const json_t *summary, int pairs);
 

@@ -221,6 +221,9 @@ struct cmd_measure {
 	/* After a successful start, before the samples (may be NULL): run's new evidence and
 	 * memory, resume's host warning. Returns 0 or the error. */
 	int (*started)(struct cmd_measure *m);
+	/* After the run is finished and its reports emitted, with its report document (may be
+	 * NULL): calibrate's sequential plans. The store is still open. */
+	void (*finished)(struct cmd_measure *m, const json_t *doc);
 	void *ctx;                       /* the command's own state */
 	/* The driver's, for the hooks: */
 	struct ab_experiment exp;

@@ -7,6 +7,7 @@
  * The result is stored; `check` and `run` of the same experiment file say
  * whether the planned pairs are enough. */
 #include "cmd.h"
+#include "calibrate.h"
 #include "error.h"
 #include "util.h"
 
@@ -43,6 +44,20 @@ static int loaded(struct cmd_measure *m)
 	return 0;
 }
 
+/* The sequential plan beside each fixed pairs-needed figure (the report's
+ * table gives the fixed ones), on stderr. */
+static void finished(struct cmd_measure *m, const json_t *doc)
+{
+	char **lines, **l;
+
+	if (m->args->out.quiet)
+		return;
+	lines = ab_calibrate_sequential_lines(json_object_get(doc, "calibration"));
+	for (l = lines; l && *l; l++)
+		fprintf(stderr, "abtool: %s\n", *l);
+	ab_strv_free(lines);
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	struct cmd_args args;
@@ -58,6 +73,7 @@ int cmd_calibrate(int argc, char **argv)
 			m.args = &args;
 			m.exp_path = argv[optind];
 			m.loaded = loaded;
+			m.finished = finished;
 			rc = cmd_measure(&m);
 		}
 	}

@@ -72,6 +72,8 @@ int cmd_measure(struct cmd_measure *m)
 	if (err == 0)
 		err = ab_run_samples(&m->run);
 	rc = cmd_finish_run(out, &m->run, err, &analysis, &doc);
+	if (doc && m->finished)
+		m->finished(m, doc);
 	/* a calibration decides nothing: success unless it is invalid or failed */
 	if (doc && m->run.kind && !strcmp(m->run.kind, "calibrate") && analysis.verdict != AB_INVALID &&
 	    rc <= AB_EXIT_INCONCLUSIVE)

@@ -33,6 +33,16 @@ awk "BEGIN { exit !($spread > 0 && $spread < 10) }" || fail "spread $spread (a f
 # the reproduction pins the parent, which both sides are
 grep -q "^abtool calibrate .*exp.yaml --parent $parent --seed 3 --pairs 10$" "$T/out" || fail "reproduce line"
 assert_not_contains "$T/err" "warning"
+# beside each fixed figure, a sequential plan {min: 8, max: M} of the same
+# power (or none up to 256 pairs), on stderr and in the stored report
+[ "$(grep -c "pairs fixed; sequential: " "$T/err")" = 2 ] || fail "a sequential line per rule margin"
+jqv "$T/cal.json" '[.calibration.rows[0].pairs_needed[].sequential | .min == 8 and
+	(.max == null or (.max >= 16 and .max <= 256 and .expected_pairs >= 8 and .expected_pairs <= .max
+	 and .power >= 0.8 and .looks[0] == 8 and .looks[-1] == .max and .spending == "pocock"))] | all' |
+	grep -qx true || fail "sequential entries"
+plans=$(jqv "$T/cal.json" '[.calibration.rows[0].pairs_needed[].sequential | select(.max != null)] | length')
+[ "$(grep -c "sequential: pairs: {min: 8, max: [0-9]*} reaches the same power using about [0-9]* pairs on average" \
+	"$T/err")" = "$plans" ] || fail "the sequential line of each plan found"
 db="$T/repo/.git/abtool/abtool.db"
 [ "$(sqlite3 "$db" "select kind || ' ' || verdict from runs")" = "calibrate calibrated" ] || fail "stored"
 # Two trees: the build cache holds two entries for one commit.
@@ -48,6 +58,10 @@ assert_contains "$T/err" "--pairs 12 is not a multiple of the experiment's 5 pai
 # check and run say what the calibration means for the plan
 expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
 assert_contains "$T/out" "calibration (run 1,"
+# each margin the 5 planned pairs do not reach is followed by its sequential plan
+short=$(jqv "$T/cal.json" '[.calibration.rows[0].pairs_needed[] | select(.pairs > 5)] | length')
+[ "$(grep -c "^  lanes=1: rule '.*' (.*) sequential: " "$T/out")" = "$short" ] ||
+	fail "check: a sequential line after each margin the plan does not reach"
 assert_contains "$T/out" "expected  about"
 "$ABTOOL" run "$T/repo/exp.yaml" --quiet >/dev/null 2>"$T/err"
 "$ABTOOL" run "$T/repo/exp.yaml" 2>"$T/err" >/dev/null

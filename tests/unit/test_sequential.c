@@ -562,6 +562,146 @@ static void test_spending_choice(void **state)
 	}
 }
 
+/* The boundary tables of the three spendings for looks 8, 16, 32, 64
+ * (docs/statistics.md, "Boundaries of the default plan"): O'Brien–Fleming
+ * spends less by the first look than the smallest probability 8 pairs can
+ * show, P(W+ = 0) = 1/256, so it has no bound there; Pocock and linear
+ * have one. */
+static void test_boundary_tables(void **state)
+{
+	enum ab_seq_spending all[] = { AB_SEQ_POCOCK, AB_SEQ_LINEAR, AB_SEQ_OBRIEN_FLEMING };
+	struct ab_seq_plan plan = default_plan();
+	struct ab_seq_boundaries b;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(all); i++) {
+		plan.spending = all[i];
+		assert_int_equal(ab_seq_boundaries(&plan, &b), 0);
+		printf("%s: attained alpha %.5f (se %.5f)\n", ab_seq_spending_name(all[i]), b.alpha, b.se);
+		for (k = 0; k < b.nlooks; k++) {
+			printf("  look %zu: c %zu, spent %.3g, crossing %.5f, nominal %.5f\n", b.looks[k],
+			       b.c[k], b.spent[k], b.crossing[k], b.nominal[k]);
+			assert_true(b.crossing[k] <= b.spent[k] + 3 * b.se);
+		}
+		if (all[i] == AB_SEQ_OBRIEN_FLEMING) {
+			assert_true(b.spent[0] < 1.0 / 256);
+			assert_int_equal(b.c[0], 0);
+			assert_true(b.nominal[0] == 0);
+		} else {
+			assert_true(b.spent[0] >= 1.0 / 256);
+			assert_true(b.c[0] >= 1);
+		}
+	}
+}
+
+/* What the rows of one true ratio that stopped at each look estimate. */
+struct stop_bias {
+	size_t rows[AB_SEQ_MAX_LOOKS];    /* rows that stopped at look k (the last: also the
+	                                     rows that never stopped) */
+	double mean[AB_SEQ_MAX_LOOKS];    /* mean Hodges–Lehmann estimate of ln ratio there */
+	double se[AB_SEQ_MAX_LOOKS];      /* its standard error */
+	double all_mean, all_se;          /* over all rows, at the look each stopped */
+	double ratio_mean;                /* mean of exp(estimate) over all rows */
+};
+
+/*
+ * `rows` rows of the plan b, d_i = ln(ratio) + sd e_i, stopped at the
+ * first look where U < 1 or L > 1 (else at the last), as the scheduler
+ * stops a row whose rule is decided; the Hodges–Lehmann estimate of each
+ * row at the look it stopped at (ab_seq_interval), gathered by look.
+ */
+static void simulate_stop_bias(struct stop_bias *out, const struct ab_seq_boundaries *b,
+			       double ratio, double sd, size_t rows, uint64_t seed)
+{
+	size_t K = b->nlooks, n = b->looks[K - 1], r, i, k;
+	double d[AB_SEQ_MAX_PAIRS], sum[AB_SEQ_MAX_LOOKS] = { 0 }, sum2[AB_SEQ_MAX_LOOKS] = { 0 };
+	double all = 0, all2 = 0, ratios = 0, mu = log(ratio);
+	uint64_t rng = seed;
+
+	memset(out, 0, sizeof(*out));
+	for (r = 0; r < rows; r++) {
+		struct counts cn = { 0, 0, 0 };
+		struct ab_hl hl;
+
+		for (i = 0, k = 0; i < n; i++) {
+			d[i] = mu + sd * normal(&rng);
+			add_pair(&cn, d, i, 0);
+			if (i + 1 != b->looks[k])
+				continue;
+			if (cn.ge0 < b->c[k] || cn.le0 < b->c[k] || k == K - 1)
+				break;
+			k++;
+		}
+		ab_seq_interval(&hl, d, b->looks[k], b->c[k]);
+		out->rows[k]++;
+		sum[k] += hl.estimate;
+		sum2[k] += hl.estimate * hl.estimate;
+		all += hl.estimate;
+		all2 += hl.estimate * hl.estimate;
+		ratios += exp(hl.estimate);
+	}
+	for (k = 0; k < K; k++) {
+		double m = (double)out->rows[k];
+
+		out->mean[k] = m ? sum[k] / m : NAN;
+		out->se[k] = m > 1 ? sqrt(fmax(sum2[k] / m - out->mean[k] * out->mean[k], 0) / (m - 1)) : NAN;
+	}
+	out->all_mean = all / (double)rows;
+	out->all_se = sqrt(fmax(all2 / (double)rows - out->all_mean * out->all_mean, 0) /
+			   (double)(rows - 1));
+	out->ratio_mean = ratios / (double)rows;
+}
+
+/*
+ * How much an estimate at an early stop overstates the effect (per-pair
+ * sd 0.05, default plan). A 2x effect stops at the first look in every
+ * row and its estimate is unbiased (within the 99.9% band of its mean);
+ * a 10% one nearly so. A 3% effect (0.6 sd) stops at 8 or 16 pairs only
+ * in the rows whose first pairs happened to look large: their mean
+ * estimate lies beyond the truth by more than the band, further than the
+ * rows that stopped later, and the mean over all rows overstates too.
+ */
+static void test_early_stop_bias(void **state)
+{
+	static const double ratios[] = { 0.5, 0.9, 0.97, 0.985 };
+	struct ab_seq_plan plan = default_plan();
+	struct ab_seq_boundaries b;
+	struct stop_bias sb;
+	size_t rows = sanitized() ? 2000 : 20000, i, k;
+
+	(void)state;
+	assert_int_equal(ab_seq_boundaries(&plan, &b), 0);
+	for (i = 0; i < ARRAY_SIZE(ratios); i++) {
+		double mu = log(ratios[i]);
+
+		simulate_stop_bias(&sb, &b, ratios[i], 0.05, rows, 0xee01 + i);
+		printf("true ratio %.3f (effect %.1f%%), %zu rows: mean estimate over all rows %.4f "
+		       "(ratio %.4f, effect %.2f%%, %.2fx the truth)\n", ratios[i],
+		       100 * (1 - ratios[i]), rows, exp(sb.all_mean), sb.ratio_mean,
+		       100 * (1 - sb.ratio_mean), (1 - sb.ratio_mean) / (1 - ratios[i]));
+		for (k = 0; k < b.nlooks; k++)
+			if (sb.rows[k])
+				printf("  stopped at %zu pairs: %5.1f%% of rows, mean estimate %.4f (ln %.5f, "
+				       "se %.5f; %.2fx the true ln ratio)\n", b.looks[k],
+				       100.0 * (double)sb.rows[k] / (double)rows, exp(sb.mean[k]), sb.mean[k],
+				       sb.se[k], sb.mean[k] / mu);
+		if (ratios[i] == 0.5) {
+			assert_int_equal(sb.rows[0], rows);
+			assert_true(fabs(sb.mean[0] - mu) <= Z999 * sb.se[0]);
+		} else if (ratios[i] == 0.97) {
+			/* the early stoppers overstate, more than the later ones */
+			assert_true(sb.rows[0] > 0 && sb.rows[1] > 0);
+			assert_true(sb.mean[0] < mu - Z999 * sb.se[0]);
+			assert_true(sb.mean[1] < mu - Z999 * sb.se[1]);
+			assert_true(sb.mean[0] < sb.mean[2] - Z999 * hypot(sb.se[0], sb.se[2]));
+			assert_true(sb.all_mean < mu - Z999 * sb.all_se);
+		}
+		/* never more than twice the truth on average over all rows */
+		assert_true(sb.all_mean > 2 * mu);
+	}
+}
+
 /* ---- repeated p-values ----------------------------------------------- */
 
 /* A row's repeated p-value agrees with its repeated bounds, never rises
@@ -653,6 +793,8 @@ int main(void)
 		cmocka_unit_test(test_aa_rates),
 		cmocka_unit_test(test_power),
 		cmocka_unit_test(test_spending_choice),
+		cmocka_unit_test(test_boundary_tables),
+		cmocka_unit_test(test_early_stop_bias),
 		cmocka_unit_test(test_repeated_p),
 		cmocka_unit_test(test_repeated_p_clear),
 	};
