@@ -1,6 +1,7 @@
 /* report_md.c - the Markdown report, rendered from the JSON document
  * (see report.h); the shape follows what performance engineers publish
  * by hand (../shared/report-example.md). */
+#include "calibrate.h"
 #include "report.h"
 #include "report_common.h"
 #include "env.h"
@@ -714,6 +715,7 @@ static void calibration(FILE *f, const json_t *doc)
 	const json_t *cal = json_object_get(doc, "calibration"), *total = json_object_get(cal, "total");
 	size_t i, j;
 	json_t *row, *need;
+	char **lines, **l;
 
 	if (!cal)
 		return;
@@ -755,6 +757,17 @@ static void calibration(FILE *f, const json_t *doc)
 	else  /* a calibration stored before the simulation: the formula it used */
 		fprintf(f, ".\nPairs needed: n = ⌈((z₀.₉₅ + z₀.₈₀)·σ/m)²·π/3⌉ for the margin m = |ln θ| of "
 			"each rule, σ the spread of log ratios (80%% power).\n\n");
+	/* calibrations stored before the sequential plans have none */
+	if ((lines = ab_calibrate_sequential_lines(cal))) {
+		fprintf(f, "Sequential plans of the same power (docs/statistics.md, \"Choosing min and max\"):\n");
+		for (l = lines; *l; l++) {
+			fputs("- ", f);
+			md(f, *l, MD_TEXT);
+			fputc('\n', f);
+		}
+		fputc('\n', f);
+		ab_strv_free(lines);
+	}
 }
 
 static void notes(FILE *f, const json_t *doc)
