@@ -249,6 +249,23 @@ static void run_warnings(json_t *w, const struct ab_report_input *in, const char
 			"comparison in disguise (did the change reach the build?)"));
 }
 
+/* rows[].samples_wall_ns: the wall time of each row's samples that ran (warmups and failed
+ * samples included, superseded ones not: they were run again), in nanoseconds. */
+static void rows_wall(json_t *rows, const struct ab_sample *samples, size_t n)
+{
+	json_t *row;
+	size_t r, i;
+
+	json_array_foreach(rows, r, row) {
+		json_int_t ns = 0;
+		for (i = 0; i < n; i++)
+			if (samples[i].entry.row == r && samples[i].status == AB_SAMPLE_DONE &&
+			    samples[i].wall_ns > 0)
+				ns += samples[i].wall_ns;
+		json_object_set_new(row, "samples_wall_ns", json_integer(ns));
+	}
+}
+
 /* A subset run's "subset" member: the --row specs, the rows added for the
  * scaling predicates, the rules not evaluated (new reference). */
 static json_t *subset_json(const struct ab_experiment *exp, const struct ab_analysis *a)
@@ -357,6 +374,8 @@ json_t *ab_report_document(const struct ab_report_input *in)
 	json_object_set_new(doc, "metric", json_string(exp->metric));
 	for (r = 0; r < a->nrows; r++)
 		json_array_append_new(rows, row_json(a, r));
+	if (in->samples)
+		rows_wall(rows, in->samples, in->nsamples);
 	json_object_set_new(doc, "rows", rows);
 	json_object_set_new(doc, "rules", calibrate ? json_array() : rules_json(a));
 	json_object_set_new(doc, "earlier_runs", in->earlier ? json_incref(in->earlier) : json_array());
