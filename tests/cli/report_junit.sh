@@ -13,6 +13,7 @@ PY=/usr/bin/python3
 	fail "no junitparser: install Debian's python3-junitparser (scripts/install-deps --test)"
 
 make_repo "$T/repo" 24 6          # the candidate does a quarter of the work: far faster
+# (rules a loaded machine still decides: a ratio near 0.5 against margins of 1.1)
 exp() {  # exp NAME RULE-LINES: an experiment over two rows
 	cat >"$T/repo/$1.yaml" <<EOF2
 name: junit-$1
@@ -26,11 +27,11 @@ accept:
 $2
 EOF2
 }
-exp accepted "  - name: gain
-    faster_by: 10%
+exp accepted "  - name: no regression
+    no_regression: 10%
   - name: steady
     where: {lanes: 1}
-    no_regression: 5%"
+    no_regression: 20%"
 exp rejected "  - name: known cost
     slower_by: 10%"
 exp inconclusive "  - name: too exact
