@@ -61,6 +61,11 @@ struct ab_report_input {
 	 * "rules", verdict "calibrated" unless invalid, no reasons), and the "calibration"
 	 * member summarises blocks of `calibration_block` pairs (ab_calibrate_summary). */
 	size_t calibration_block;
+	/* The run's samples, in plan order, for rows[].samples_wall_ns (what measuring each row
+	 * took: JUnit's time); NULL when nothing was timed here (analyze), and the field is
+	 * left out. */
+	const struct ab_sample *samples;
+	size_t nsamples;
 };
 
 /* Build the JSON report document (new reference). */
@@ -84,8 +89,12 @@ int ab_report_summary(FILE *f, const json_t *doc);
  * inconclusive one is <skipped> with its reason, or a <failure> when
  * `inconclusive_fails`, as with --inconclusive=reject, so that the test
  * view agrees with the exit code), plus an "integrity" testcase that is an
- * <error> when the verdict is invalid. Every string is XML-escaped. 0 or
- * AB_EIO.
+ * <error> when the verdict is invalid. A rule's cases have the classname
+ * EXPERIMENT.RULE and the row's detail as <system-out>; every case's time
+ * is the seconds of the samples of the rows it covers (rows[].samples_wall_ns,
+ * 0 for documents without it), the testsuite's those of all rows; the
+ * testsuite has the document's created_at as timestamp and the host's
+ * hostname. Every string is XML-escaped. 0 or AB_EIO.
  */
 int ab_report_junit(FILE *f, const json_t *doc, int inconclusive_fails);
 

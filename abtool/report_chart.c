@@ -170,9 +170,31 @@ static void strip_empty(FILE *f, const json_t *row)
 	fprintf(f, "</text>\n</svg>\n");
 }
 
+/* Widen the log axis `ax` until its ticks cover [lo, hi], the plotted values: a labelled tick at
+ * or below the smallest and at or above the largest, so that every dot has a value beside it.
+ * Ticks are 1-2-5 values or multiples of a round step (ticks()); the next one out is less than
+ * a factor 2.5 away, so a few widenings by 10% reach it. */
+static void cover_with_ticks(struct axis *ax, double lo, double hi)
+{
+	double tick[MAX_TICKS];
+	size_t nt;
+	int decimals, k;
+
+	for (k = 0; k < 64; k++) {
+		nt = ticks(tick, MAX_TICKS, ax->lo, ax->hi, 1, &decimals);
+		if (nt && tick[0] <= lo && tick[nt - 1] >= hi)
+			return;
+		if (!nt || tick[0] > lo)
+			ax->lo /= 1.1;
+		if (!nt || tick[nt - 1] < hi)
+			ax->hi *= 1.1;
+	}
+}
+
 /* Lay the strip chart of `row` out: the axis covers the dots, the
  * interval, the estimate, 1 and the margins, padded by 6% of its span on
- * each side; the plot is 12 units a pair high, 64 to 220. */
+ * each side and widened to the ticks beyond them; the plot is 12 units a
+ * pair high, 64 to 220. */
 static void strip_layout(struct strip *st, const json_t *doc, const json_t *row)
 {
 	const json_t *ci = json_object_get(row, "ci");
@@ -222,6 +244,7 @@ static void strip_layout(struct strip *st, const json_t *doc, const json_t *row)
 	st->ax.x0 = PLOT_X0;
 	st->ax.x1 = PLOT_X1;
 	st->ax.log = 1;
+	cover_with_ticks(&st->ax, lo, hi);
 
 	nlabel_rows = st->nmargins < 3 ? st->nmargins : 3;
 	st->top = 8 + LABEL_ROW * (double)nlabel_rows;
@@ -439,18 +462,15 @@ static struct axis scaling_axis(const struct ab_chart_scaling *sc, size_t g)
 }
 
 /* The svg element's start, the frame, and the grid with its labels. */
-static void scaling_frame(FILE *f, const struct ab_chart_scaling *sc, size_t g, const struct axis *ay)
+static void scaling_frame(FILE *f, const struct ab_chart_scaling *sc, const struct axis *ay)
 {
 	double tick[MAX_TICKS];
 	size_t nt, i, j;
 	int decimals;
 
 	fprintf(f, "<svg class=\"chart scaling\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-		"aria-label=\"scaling curves\">\n<defs><clipPath id=\"clip-scaling-%zu\"><rect x=\"%.1f\" "
-		"y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/></clipPath></defs>\n<rect class=\"frame\" "
-		"x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
-		W, SC_BOTTOM + 48, g, SC_X0, SC_TOP, SC_X1 - SC_X0, SC_PH, SC_X0, SC_TOP, SC_X1 - SC_X0,
-		SC_PH);
+		"aria-label=\"scaling curves\">\n<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		"height=\"%.1f\"/>\n", W, SC_BOTTOM + 48, SC_X0, SC_TOP, SC_X1 - SC_X0, SC_PH);
 	nt = ticks(tick, MAX_TICKS, ay->lo, ay->hi, 0, &decimals);
 	for (i = 0; i < nt; i++) {
 		double y = axis_map(ay, tick[i]);
@@ -467,6 +487,56 @@ static void scaling_frame(FILE *f, const struct ab_chart_scaling *sc, size_t g, 
 	}
 }
 
+/* The linear line, cut where it leaves the frame at the top (the axis stops 12% above the
+ * largest measured scaling, the line may not): one polyline per stretch inside. */
+static void scaling_ideal(FILE *f, const struct ab_chart_scaling *sc, const struct axis *ay)
+{
+	double px = 0, py = 0;
+	int open = 0, was = 0;
+	size_t j;
+
+	for (j = 0; j < sc->nv; j++) {
+		double x = scaling_x(sc, j), y = sc->numeric[j] / sc->n0;
+		int inside = y <= ay->hi;
+
+		if (j && inside != was) {
+			/* where the segment crosses the top: linear in SVG units, as it is drawn */
+			double cx = px + (ay->hi - py) / (y - py) * (x - px);
+			if (!open)
+				fprintf(f, "<polyline class=\"ideal\" points=\"");
+			fprintf(f, "%s%.1f,%.1f", open ? " " : "", cx, axis_map(ay, ay->hi));
+			if (open)
+				fprintf(f, "\"/>\n");
+			open = !open;
+		}
+		if (inside) {
+			if (!open)
+				fprintf(f, "<polyline class=\"ideal\" points=\"");
+			fprintf(f, "%s%.1f,%.1f", open ? " " : "", x, axis_map(ay, y));
+			open = 1;
+		}
+		px = x;
+		py = y;
+		was = inside;
+	}
+	if (open)
+		fprintf(f, "\"/>\n");
+}
+
+int ab_chart_scaling_has_data(const struct ab_chart_scaling *sc, size_t g)
+{
+	static const char *const sides[2] = {"parent", "candidate"};
+	size_t i;
+	json_t *row;
+	int s;
+
+	json_array_foreach((json_t *)sc->rows, i, row)
+		for (s = 0; s < 2; s++)
+			if (sc->group[i] == g && isfinite(ab_report_num(json_object_get(row, sides[s]), "scaling")))
+				return 1;
+	return 0;
+}
+
 /* The linear line, then each side's curve and its points. */
 static void scaling_curves(FILE *f, const struct ab_chart_scaling *sc, size_t g, const struct axis *ay)
 {
@@ -475,24 +545,24 @@ static void scaling_curves(FILE *f, const struct ab_chart_scaling *sc, size_t g,
 	json_t *row;
 	int s;
 
-	if (sc->all_numeric) {
-		fprintf(f, "<polyline class=\"ideal\" clip-path=\"url(#clip-scaling-%zu)\" points=\"", g);
-		for (j = 0; j < sc->nv; j++)
-			fprintf(f, "%s%.1f,%.1f", j ? " " : "", scaling_x(sc, j),
-				axis_map(ay, sc->numeric[j] / sc->n0));
-		fprintf(f, "\"/>\n");
-	}
+	if (sc->all_numeric)
+		scaling_ideal(f, sc, ay);
 	for (s = 0; s < 2; s++) {
 		int any = 0;
-		fprintf(f, "<polyline class=\"%s\" points=\"", sides[s]);
+		/* a side without a scaling (its rows have no complete pair) draws no line */
 		for (j = 0; j < sc->nv; j++)
 			json_array_foreach((json_t *)sc->rows, i, row) {
 				double y = ab_report_num(json_object_get(row, sides[s]), "scaling");
 				if (sc->group[i] != g || sc->xi[i] != j || !isfinite(y))
 					continue;
-				fprintf(f, "%s%.1f,%.1f", any++ ? " " : "", scaling_x(sc, j), axis_map(ay, y));
+				if (!any++)
+					fprintf(f, "<polyline class=\"%s\" points=\"", sides[s]);
+				else
+					fputc(' ', f);
+				fprintf(f, "%.1f,%.1f", scaling_x(sc, j), axis_map(ay, y));
 			}
-		fprintf(f, "\"/>\n");
+		if (any)
+			fprintf(f, "\"/>\n");
 		for (j = 0; j < sc->nv; j++)
 			json_array_foreach((json_t *)sc->rows, i, row) {
 				double y = ab_report_num(json_object_get(row, sides[s]), "scaling");
@@ -536,7 +606,7 @@ void ab_chart_scaling_svg(FILE *f, const struct ab_chart_scaling *sc, size_t g)
 {
 	struct axis ay = scaling_axis(sc, g);
 
-	scaling_frame(f, sc, g, &ay);
+	scaling_frame(f, sc, &ay);
 	scaling_curves(f, sc, g, &ay);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (SC_X0 + SC_X1) / 2, SC_BOTTOM + 36);
 	ab_report_escape_xml(f, sc->param);

@@ -46,9 +46,14 @@ void ab_chart_scaling_init(struct ab_chart_scaling *sc, const json_t *doc);
 
 /* The scaling chart of group `g` (< sc->ngroups): x = the parameter's
  * values in file order, y = each side's rows[].parent.scaling and
- * rows[].candidate.scaling, the linear line when all values are numbers,
- * and the values at each point beside the chart. */
+ * rows[].candidate.scaling (a side without one is left out), the linear
+ * line when all values are numbers (cut at the frame's top), and the
+ * values at each point beside the chart. */
 void ab_chart_scaling_svg(FILE *f, const struct ab_chart_scaling *sc, size_t g);
+
+/* Whether group `g` has a scaling to draw: a row of it with rows[].parent.scaling or
+ * rows[].candidate.scaling (an invalid run's rows have none). */
+int ab_chart_scaling_has_data(const struct ab_chart_scaling *sc, size_t g);
 
 void ab_chart_scaling_release(struct ab_chart_scaling *sc);
 

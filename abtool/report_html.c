@@ -228,7 +228,8 @@ static void ratio_cell(FILE *f, const json_t *m)
 }
 
 /* The checksum cell of a row: the common value, the change its policy
- * allowed (parent → candidate), a mismatch, or "not checked". */
+ * allowed (parent → candidate), a mismatch with what each side printed
+ * (parent ≠ candidate), or "not checked". */
 static void checksum_cell(FILE *f, const json_t *row)
 {
 	const char *was, *now;
@@ -244,10 +245,64 @@ static void checksum_cell(FILE *f, const json_t *row)
 		ab_report_escape_xml(f, now);
 		fprintf(f, "</code> <span class=\"o-pass\">changed, allowed (may_change)</span>");
 	} else if (json_is_false(json_object_get(row, "checksum_match"))) {
-		fprintf(f, "<strong class=\"o-fail\">mismatch ✗</strong>");
+		/* what each side printed: checksum_values [{value, side, samples}] */
+		static const char *const sides[2] = {"parent", "candidate"};
+		const json_t *v;
+		size_t i;
+		int side, any;
+
+		for (side = 0; side < 2; side++) {
+			fprintf(f, "%s", side ? " ≠ " : "");
+			any = 0;
+			json_array_foreach(json_object_get(row, "checksum_values"), i, v)
+				if (!strcmp(ab_report_str(v, "side"), sides[side])) {
+					fprintf(f, "%s<code title=\"%s\">", any++ ? ", " : "", sides[side]);
+					ab_report_escape_xml(f, ab_report_str(v, "value"));
+					fprintf(f, "</code>");
+				}
+			if (!any)
+				fprintf(f, "none");
+		}
+		fprintf(f, " <strong class=\"o-fail\">mismatch ✗</strong>");
 	} else {
 		fprintf(f, "not checked");
 	}
+}
+
+/* A side's cells of the rows table: median, RSD and scaling (with `scaling`). A row without
+ * statistics shows the median of what the side measured (rows[].measured), saying of how many
+ * samples, rather than n/a. Returns whether the RSD is above 5%. */
+static int side_cells(FILE *f, const json_t *row, const char *name, const char *unit, int scaling)
+{
+	const json_t *side = json_object_get(row, name);
+	const json_t *measured = json_object_get(json_object_get(row, "measured"), name);
+	double rsd = ab_report_num(side, "rsd"), sc = ab_report_num(side, "scaling");
+	long long n = ab_report_int(measured, "samples"), w = ab_report_int(measured, "warmups");
+	char buf[48];
+
+	if (!side && n) {
+		ab_report_format_value(buf, sizeof(buf), ab_report_num(measured, "median"), unit);
+		fprintf(f, "<td class=\"n\" title=\"median of what this side measured; the row has no "
+			"complete pair\">%s <span class=\"sub\">(", buf);
+		if (n == w)
+			fprintf(f, "%lld warmup%s", w, w == 1 ? "" : "s");
+		else if (w)
+			fprintf(f, "%lld samples, %lld warmup%s", n, w, w == 1 ? "" : "s");
+		else
+			fprintf(f, "%lld sample%s", n, n == 1 ? "" : "s");
+		fprintf(f, ")</span></td>");
+	} else {
+		ab_report_format_value(buf, sizeof(buf), ab_report_num(side, "median"), unit);
+		fprintf(f, "<td class=\"n\">%s</td>", buf);
+	}
+	if (isnan(rsd))
+		fprintf(f, "<td class=\"n\">n/a</td>");
+	else
+		fprintf(f, "<td class=\"n\">%.1f%%%s</td>", 100 * rsd,
+			rsd > 0.05 ? " <span class=\"warn\" title=\"RSD above 5%\">⚠</span>" : "");
+	if (scaling)
+		fprintf(f, isnan(sc) ? "<td class=\"n\">n/a</td>" : "<td class=\"n\">%.2fx</td>", sc);
+	return rsd > 0.05;
 }
 
 static void rows_table(FILE *f, const json_t *doc)
@@ -258,7 +313,6 @@ static void rows_table(FILE *f, const json_t *doc)
 	const char *unit = ab_report_str(first, "unit"), *pname;
 	json_t *row, *vals;
 	size_t i;
-	char buf[48];
 	int warn_rsd = 0;
 
 	fprintf(f, "<section id=\"rows\">\n<h2>Rows (");
@@ -275,7 +329,7 @@ static void rows_table(FILE *f, const json_t *doc)
 		scaling ? "<th>scaling</th>" : "", scaling ? "<th>scaling</th>" : "", ab_report_ci_label(doc));
 	json_array_foreach(rows, i, row) {
 		const json_t *params = json_object_get(row, "params");
-		const char *sides[2] = {"parent", "candidate"};
+		static const char *const sides[2] = {"parent", "candidate"};
 		int s;
 
 		fprintf(f, "<tr>");
@@ -285,22 +339,8 @@ static void rows_table(FILE *f, const json_t *doc)
 			param_value(f, v);
 			fprintf(f, "</td>");
 		}
-		for (s = 0; s < 2; s++) {
-			const json_t *side = json_object_get(row, sides[s]);
-			double rsd = ab_report_num(side, "rsd");
-			ab_report_format_value(buf, sizeof(buf), ab_report_num(side, "median"), unit);
-			fprintf(f, "<td class=\"n\">%s</td>", buf);
-			if (isnan(rsd))
-				fprintf(f, "<td class=\"n\">n/a</td>");
-			else
-				fprintf(f, "<td class=\"n\">%.1f%%%s</td>", 100 * rsd,
-					rsd > 0.05 ? " <span class=\"warn\" title=\"RSD above 5%\">⚠</span>" : "");
-			warn_rsd |= rsd > 0.05;
-			if (scaling) {
-				double sc = ab_report_num(side, "scaling");
-				fprintf(f, isnan(sc) ? "<td class=\"n\">n/a</td>" : "<td class=\"n\">%.2fx</td>", sc);
-			}
-		}
+		for (s = 0; s < 2; s++)
+			warn_rsd |= side_cells(f, row, sides[s], unit, scaling);
 		fprintf(f, "<td class=\"n\">");
 		ratio_cell(f, row);
 		fprintf(f, "</td><td class=\"n\">%lld/%lld</td><td class=\"nw\">",
@@ -446,6 +486,16 @@ static void scaling_section(FILE *f, const json_t *doc)
 		ab_chart_scaling_release(&sc);
 		return;
 	}
+	for (g = 0; g < sc.ngroups && !ab_chart_scaling_has_data(&sc, g); g++)
+		;
+	if (g == sc.ngroups) {
+		/* no empty frames when no side has a scaling (an invalid run) */
+		fprintf(f, "<section id=\"scaling\">\n<h2>Scaling</h2>\n<p class=\"note\">No scaling to draw: "
+			"no row has one on either side (a scaling needs complete pairs in the row and in its "
+			"base row).</p>\n</section>\n");
+		ab_chart_scaling_release(&sc);
+		return;
+	}
 	fprintf(f, "<section id=\"scaling\">\n<h2>Scaling</h2>\n<p class=\"note\">Each side against its own "
 		"row with the smallest <code>");
 	ab_report_escape_xml(f, sc.param);
@@ -458,7 +508,11 @@ static void scaling_section(FILE *f, const json_t *doc)
 		fprintf(f, "<figure>\n<figcaption>");
 		scaling_caption(f, &sc, g);
 		fprintf(f, "</figcaption>\n");
-		ab_chart_scaling_svg(f, &sc, g);
+		if (ab_chart_scaling_has_data(&sc, g))
+			ab_chart_scaling_svg(f, &sc, g);
+		else
+			fprintf(f, "<p class=\"note\">No scaling to draw: neither side has one in these "
+				"rows.</p>\n");
 		fprintf(f, "</figure>\n");
 	}
 	fprintf(f, "</section>\n");

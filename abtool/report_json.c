@@ -4,6 +4,7 @@
 #include "env.h"
 #include "plan.h"
 #include "predicates.h"
+#include "stats.h"
 #include "stopping.h"
 #include "util.h"
 
@@ -303,6 +304,59 @@ static void run_warnings(json_t *w, const struct ab_report_input *in, const char
 			"comparison in disguise (did the change reach the build?)"));
 }
 
+/* What a row without statistics measured (rows[].measured): per side, the samples that ran and
+ * succeeded with a value of the primary metric, warmups included, and their median; NULL when
+ * none did. New reference. */
+static json_t *row_measured(const struct ab_sample *samples, size_t n, size_t r, size_t primary)
+{
+	json_t *o = json_object();
+	double *v = ab_xcalloc(n + 1, sizeof(*v));
+	size_t i, k, warmups, total = 0;
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		for (i = k = warmups = 0; i < n; i++) {
+			const struct ab_sample *x = &samples[i];
+			if (x->entry.row != r || x->entry.side != side || x->status != AB_SAMPLE_DONE ||
+			    !ab_sample_ok(x) || primary >= x->nmetrics || !isfinite(x->metrics[primary]))
+				continue;
+			v[k++] = x->metrics[primary];
+			warmups += x->entry.pair < 0;
+		}
+		total += k;
+		json_object_set_new(o, side ? "candidate" : "parent", json_pack("{s:I, s:I, s:o}",
+			"samples", (json_int_t)k, "warmups", (json_int_t)warmups,
+			"median", real_or_null(ab_stats_median(v, k))));
+	}
+	free(v);
+	if (!total) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* Per row, from the run's samples: rows[].samples_wall_ns, the wall time of its samples that
+ * ran (warmups and failed samples included, superseded ones not: they were run again), in
+ * nanoseconds; and, for a row whose primary metric is unavailable, rows[].measured. */
+static void rows_from_samples(json_t *rows, const struct ab_sample *samples, size_t n, size_t primary)
+{
+	json_t *row, *measured;
+	size_t r, i;
+
+	json_array_foreach(rows, r, row) {
+		json_int_t ns = 0;
+		for (i = 0; i < n; i++)
+			if (samples[i].entry.row == r && samples[i].status == AB_SAMPLE_DONE &&
+			    samples[i].wall_ns > 0)
+				ns += samples[i].wall_ns;
+		json_object_set_new(row, "samples_wall_ns", json_integer(ns));
+		if (json_object_get(row, "unavailable") &&
+		    (measured = row_measured(samples, n, r, primary)))
+			json_object_set_new(row, "measured", measured);
+	}
+}
+
 /* A subset run's "subset" member: the --row specs, the rows added for the
  * scaling predicates, the rules not evaluated (new reference). */
 static json_t *subset_json(const struct ab_experiment *exp, const struct ab_analysis *a)
@@ -413,6 +467,8 @@ json_t *ab_report_document(const struct ab_report_input *in)
 		json_array_append_new(rows, row_json(a, r));
 	if (exp->sequential)
 		json_object_set_new(doc, "sequential", sequential_json(a, rows));
+	if (in->samples)
+		rows_from_samples(rows, in->samples, in->nsamples, a->primary);
 	json_object_set_new(doc, "rows", rows);
 	json_object_set_new(doc, "rules", calibrate ? json_array() : rules_json(a));
 	json_object_set_new(doc, "earlier_runs", in->earlier ? json_incref(in->earlier) : json_array());

@@ -202,6 +202,8 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 	if (json_is_true(json_object_get(run->options, "dirty_worktree")))
 		in.dirty_workdir = run->revs.workdir ? run->revs.workdir : exp->repo;
 	in.calibration_block = (size_t)run->block_pairs;
+	in.samples = run->samples;
+	in.nsamples = run->nsamples;
 	doc = ab_report_document(&in);
 	json_decref(in.dependencies);
 

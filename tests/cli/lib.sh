@@ -133,3 +133,25 @@ expect_decided() {
 		;;
 	esac
 }
+
+# chromium_find: $CHROMIUM, Debian's chromium, or fail (headless cases).
+chromium_find() {
+	CHROMIUM=$(command -v chromium || command -v chromium-browser) ||
+		fail "no chromium: install Debian's chromium (scripts/install-deps --test)"
+}
+
+# chromium_run OUT ERR ARGS...: a fresh, offline, headless browser.
+chromium_run() {
+	local out=$1 err=$2 profile
+	shift 2
+	profile=$(mktemp -d "$T/profile.XXXXXX")
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$profile" --enable-logging=stderr --v=0 --hide-scrollbars "$@" \
+		>"$out" 2>"$err"
+}
+
+# console_messages ERR: what the page wrote to the console, or refused.
+console_messages() {
+	grep -E ':CONSOLE[:(]' "$1"
+}

@@ -6,28 +6,12 @@
 # (kept in $ABTOOL_SCREENSHOT_DIR) is not blank.
 . "$(dirname "$0")/lib.sh"
 
-CHROMIUM=$(command -v chromium || command -v chromium-browser) ||
-	fail "no chromium: install Debian's chromium (scripts/install-deps --test)"
+chromium_find
 PY=$(command -v python3) || fail "no python3"
 SHOTS="${ABTOOL_SCREENSHOT_DIR:-$T}"
 mkdir -p "$SHOTS"
 WIDTH=1100
 HEIGHT=1800
-
-# chromium_run OUT ERR ARGS...: a fresh, offline, headless browser.
-chromium_run() {
-	local out=$1 err=$2 profile
-	shift 2
-	profile=$(mktemp -d "$T/profile.XXXXXX")
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$profile" --enable-logging=stderr --v=0 --hide-scrollbars "$@" \
-		>"$out" 2>"$err"
-}
-# console_messages ERR: what the page wrote to the console, or refused.
-console_messages() {
-	grep -E ':CONSOLE[:(]' "$1"
-}
 
 make_repo "$T/repo" 12 6
 EXP_LANES="1, 2" EXP_PAIRS=6 EXP_EXTRA="hypothesis: halving the work <halves> the time
