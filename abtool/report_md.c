@@ -560,7 +560,7 @@ static void rows_table(FILE *f, const json_t *doc)
 		fputc(' ', f);
 	}
 	fprintf(f, "| parent median | RSD |%s candidate median | RSD |%s ratio B/A [%s] | pair wins | checksum |\n",
-		scaling ? " scaling |" : "", ab_report_ci_label(doc), scaling ? " scaling |" : "");
+		scaling ? " scaling |" : "", scaling ? " scaling |" : "", ab_report_ci_label(doc));
 	json_object_foreach((json_t *)matrix, pname, vals)
 		fprintf(f, "| --- ");
 	fprintf(f, "| ---: | ---: |%s ---: | ---: |%s ---: | ---: | --- |\n", scaling ? " ---: |" : "",
