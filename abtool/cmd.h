@@ -264,10 +264,13 @@ void cmd_print_calibration(FILE *f, struct ab_store *store, const struct ab_expe
  *     new group: an enum cmd_group value, a macro and a handler in
  *     cmd_options.c's table), and the field it sets to struct cmd_args;
  *   - either way give the argument's name (`arg`, NULL for a flag), one
- *     line of help (what docs/cli.md says it does), the default when
+ *     line of help (the meaning, short: docs/cli.md's prose says more), the default when
  *     there is one, and the bounds of a number (checked by the handler,
  *     which reads them from the option); then add it to the command's
- *     usage line (main.c) and to docs/cli.md.
+ *     usage line (main.c) and regenerate docs/cli.md's option lists
+ *     (scripts/gen-cli-doc build/abtool). --help, the man page and the
+ *     completions follow by themselves (cmd_help.c, cmd_doc.c,
+ *     cmd_complete.c), and cli.help_docs checks all of them.
  * Keep the order of a table as it is: getopt_long lists the candidates of
  * an ambiguous abbreviation in that order.
  */
