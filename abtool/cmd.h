@@ -73,7 +73,9 @@ int cmd_usage(const char *name, const char *fmt, ...) __attribute__((format(prin
  * the command's usage to stderr and return 64. */
 int cmd_bad_option(const char *name);
 
-/* Print the usage of command `name` to stdout; returns 0 (for --help). */
+/* Print the usage of command `name`, its summary and its options, grouped
+ * and wrapped (cmd_help.c), to stdout; returns 0 (for --help), or 64 after
+ * cmd_unknown_command when there is no such command. */
 int cmd_help(const char *name);
 
 /* Print "abtool: warning: ..." to stderr. */
@@ -468,9 +470,10 @@ void cmd_print_options(FILE *f, const struct cmd_option *options, size_t width);
  * the exit codes, wrapped to `width`. */
 void cmd_print_commands(FILE *f, size_t width);
 
-/* After getopt_long reported an unknown option (argv[bad]): print
- * "abtool CMD: did you mean --json?" when an option of `options` is
- * close to it. */
+/* After getopt_long reported the unknown option `bad` ("--jsn" or
+ * "--jsn=x"): print "abtool CMD: did you mean --json?" on stderr when an
+ * option of `options` is close to it (ab_suggest), nothing for an
+ * ambiguous abbreviation (getopt listed the candidates). */
 void cmd_suggest_option(const char *cmd, const struct cmd_option *options, const char *bad);
 
 /* `abtool __doc KIND [COMMAND...] [--output FILE]`, hidden: what the
