@@ -1,5 +1,5 @@
 /* cmd.c - what every command shares: error, usage and help messages, and
- * warnings (see cmd.h). */
+ * warnings (see cmd.h; help is cmd_help.c). */
 #include "cmd.h"
 #include "error.h"
 #include "revs.h"
@@ -37,21 +37,6 @@ int cmd_bad_option(const char *name)
 		if (!strcmp(c->name, name))
 			fprintf(stderr, "usage: abtool %s %s\n", c->name, c->usage);
 	return AB_EXIT_USAGE;
-}
-
-int cmd_help(const char *name)
-{
-	const struct ab_command_entry *c;
-
-	for (c = ab_commands; c->name; c++)
-		if (!strcmp(c->name, name)) {
-			printf("usage: abtool %s %s\n\n%s\n", c->name, c->usage, c->summary);
-			if (c->options && c->options->name) {
-				printf("\noptions:\n");
-				cmd_print_options(stdout, c->options);
-			}
-		}
-	return 0;
 }
 
 void cmd_warn(const char *fmt, ...)

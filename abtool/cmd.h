@@ -73,7 +73,9 @@ int cmd_usage(const char *name, const char *fmt, ...) __attribute__((format(prin
  * the command's usage to stderr and return 64. */
 int cmd_bad_option(const char *name);
 
-/* Print the usage of command `name` to stdout; returns 0 (for --help). */
+/* Print the usage of command `name`, its summary and its options, grouped
+ * and wrapped (cmd_help.c), to stdout; returns 0 (for --help), or 64 after
+ * cmd_unknown_command when there is no such command. */
 int cmd_help(const char *name);
 
 /* Print "abtool: warning: ..." to stderr. */
@@ -267,10 +269,13 @@ void cmd_print_calibration(FILE *f, struct ab_store *store, const struct ab_expe
  *     new group: an enum cmd_group value, a macro and a handler in
  *     cmd_options.c's table), and the field it sets to struct cmd_args;
  *   - either way give the argument's name (`arg`, NULL for a flag), one
- *     line of help (what docs/cli.md says it does), the default when
+ *     line of help (the meaning, short: docs/cli.md's prose says more), the default when
  *     there is one, and the bounds of a number (checked by the handler,
  *     which reads them from the option); then add it to the command's
- *     usage line (main.c) and to docs/cli.md.
+ *     usage line (main.c) and regenerate docs/cli.md's option lists
+ *     (scripts/gen-cli-doc build/abtool). --help, the man page and the
+ *     completions follow by themselves (cmd_help.c, cmd_doc.c,
+ *     cmd_complete.c), and cli.help_docs checks all of them.
  * Keep the order of a table as it is: getopt_long lists the candidates of
  * an ambiguous abbreviation in that order.
  */
@@ -284,7 +289,8 @@ enum cmd_group {
 	CMD_STORE,      /* --store: cmd_args.store */
 	CMD_OUTPUTS,    /* --json ... --junit, --inconclusive, --quiet, --verbose: cmd_args.out */
 	CMD_FORMAT,     /* --format, --output (report, export): cmd_args.format, .output */
-	CMD_HELP,       /* --help: the usage and the options on stdout, exit 0 */
+	CMD_HELP,       /* --help, --version: on stdout, exit 0 */
+	CMD_NGROUPS
 };
 
 struct cmd_option {
@@ -363,8 +369,14 @@ struct cmd_option {
 	{"output", 'o', "FILE", "write FILE (atomically) instead of stdout", "stdout", CMD_FORMAT,    \
 	 'o', 0, 0}
 
+/* -V, --version: every command takes it (CMD_HELP_OPTION includes it; a command with a --help
+ * of its own, as init, lists it beside). */
+#define CMD_VERSION_OPTION                                                                        \
+	{"version", 'V', NULL, "print abtool's version and exit", NULL, CMD_HELP, 'V', 0, 0}
+
 #define CMD_HELP_OPTION                                                                           \
-	{"help", 'h', NULL, "show the usage and the options", NULL, CMD_HELP, 'h', 0, 0}
+	{"help", 'h', NULL, "show the usage and the options", NULL, CMD_HELP, 'h', 0, 0},            \
+	CMD_VERSION_OPTION
 
 /* The revisions of dependencies given with --dependency NAME=PARENT..CANDIDATE
  * (run, check, calibrate): `v` points into `text` (one copy of every argument). */
@@ -416,9 +428,73 @@ void cmd_args_release(struct cmd_args *args);
 int cmd_parse_options(struct cmd_args *args, const struct cmd_option *options, int argc,
 		      char **argv);
 
-/* Print the option list of table `options` onto `f`: one line each,
- * "  -q, --quiet  help (default: ...)". */
-void cmd_print_options(FILE *f, const struct cmd_option *options);
+/*
+ * Help, generated from the command table and the option tables
+ * (cmd_help.c): `--help`, `abtool --help`, did-you-mean for options and
+ * commands. docs/cli.md's option lists, the man page and the shell
+ * completions come from the same tables (cmd_doc.c, cmd_complete.c).
+ */
+
+/* The command named `name` exactly, or NULL. */
+const struct ab_command_entry *cmd_find_command(const char *name);
+
+/* "abtool: 'NAME' is not a command" with "did you mean 'run'?" when one
+ * is close, on stderr; returns 64. */
+int cmd_unknown_command(const char *name);
+
+/* The heading of a group in --help, the man page and docs/cli.md
+ * ("Revisions", "Plan", "Output", "Store", "General"; the command's own
+ * options: "Options"), and the order of the headings: groups with the
+ * same rank print under one heading, in ascending rank. */
+const char *cmd_group_title(enum cmd_group group);
+int cmd_group_rank(enum cmd_group group);
+
+/* "-f, --format md|json" or "--pairs N" (new string). */
+char *cmd_option_label(const struct cmd_option *o);
+
+/* The help line of `o` with its bounds and default appended:
+ * "pairs per row (1 to 100000; default: 4 x ...)" (new string). */
+char *cmd_option_text(const struct cmd_option *o);
+
+/* Print `text` onto `f`, which is at column `col`, wrapped at spaces to
+ * `width` columns (one column per code point), continuation lines
+ * indented by `indent` spaces; a word longer than the line is not cut.
+ * Ends with a newline. */
+void cmd_put_wrapped(FILE *f, const char *text, size_t col, size_t indent, size_t width);
+
+/* The same for a command's usage line (its line breaks are spaces): a
+ * bracketed [--option ARG] is never broken. */
+void cmd_put_usage(FILE *f, const char *usage, size_t col, size_t indent, size_t width);
+
+/* The width help text is wrapped to: the terminal's columns on stdout,
+ * else 80. */
+size_t cmd_help_width(void);
+
+/* Print the option list of table `options` onto `f`, grouped under
+ * their headings, one option each ("  -q, --quiet   help (default: ...)"),
+ * wrapped to `width` columns. */
+void cmd_print_options(FILE *f, const struct cmd_option *options, size_t width);
+
+/* Print `abtool --help`: the usage, the commands with their summaries,
+ * the exit codes, wrapped to `width`. */
+void cmd_print_commands(FILE *f, size_t width);
+
+/* After getopt_long reported the unknown option `bad` ("--jsn" or
+ * "--jsn=x"): print "abtool CMD: did you mean --json?" on stderr when an
+ * option of `options` is close to it (ab_suggest), nothing for an
+ * ambiguous abbreviation (getopt listed the candidates). */
+void cmd_suggest_option(const char *cmd, const struct cmd_option *options, const char *bad);
+
+/* `abtool __doc KIND [COMMAND...] [--output FILE]`, hidden: what the
+ * build and scripts/gen-cli-doc generate from the tables (cmd_doc.c):
+ * md (docs/cli.md's blocks), man (abtool(1) in mdoc), bash, zsh, fish
+ * (completions), commands, table (the tables as TSV, for the tests). */
+int cmd_doc(int argc, char **argv);
+
+/* The completion scripts (cmd_complete.c): print the completion of
+ * abtool for `shell` ("bash", "zsh" or "fish") onto `f`; AB_EINVALID
+ * for another shell. */
+int cmd_print_completion(FILE *f, const char *shell);
 
 /* The option tables (cmd_NAME.c). */
 extern const struct cmd_option cmd_run_options[], cmd_check_options[], cmd_analyze_options[],

@@ -158,7 +158,8 @@ const struct cmd_option cmd_check_options[] = {
 	CMD_REVISION_OPTIONS,
 	CMD_PIN_OPTIONS,
 	CMD_ROW_OPTION,
-	CMD_PLAN_OPTIONS(1, "pairs per row instead of the file's pairs: (a fixed plan)", NULL),
+	{"pairs", 0, "N", "check the plan with N pairs per row instead of the file's pairs: (a fixed "
+	 "plan)", NULL, CMD_PLAN, 'p', 1, 100000},
 	CMD_MAX_PAIRS_OPTION,
 	CMD_OPTIONS_END,
 };

@@ -288,6 +288,8 @@ const struct cmd_option cmd_history_options[] = {
 	 CMD_OWN, 'g', 0, 0},
 	{"limit", 'n', "N", "at most N runs (0 for all)", "50", CMD_OWN, 'n', 0, INT64_MAX},
 	{"json", 0, NULL, "print a JSON array of objects instead of the table", NULL, CMD_OWN, 'j', 0, 0},
+	{"ids", 0, NULL, "print only the run ids, one a line (for shell completion)", NULL, CMD_OWN,
+	 'i', 0, 0},
 	CMD_STORE_OPTION,
 	CMD_HELP_OPTION,
 	CMD_OPTIONS_END,
@@ -297,7 +299,7 @@ const struct cmd_option cmd_history_options[] = {
 struct history_ctx {
 	struct ab_history_filter filter;
 	char since[32], until[32], *rev;
-	int json;
+	int json;                     /* 1: --json, 2: --ids */
 };
 
 static int history_option(struct cmd_args *args, const struct cmd_option *o, const char *arg)
@@ -354,7 +356,7 @@ static int history_option(struct cmd_args *args, const struct cmd_option *o, con
 		ctx->filter.limit = v;
 		break;
 	default:
-		ctx->json = 1;
+		ctx->json = o->code == 'i' ? 2 : 1;
 	}
 	return CMD_GO_ON;
 }
@@ -387,7 +389,12 @@ int cmd_history(int argc, char **argv)
 		rc = err == AB_EINVALID ? cmd_usage("history", "--grep: %s", ab_error_last()) : cmd_fail(err);
 		goto out;
 	}
-	if (ctx.json) {
+	if (ctx.json == 2) {
+		size_t i;
+		json_t *o;
+		json_array_foreach(list, i, o)
+			printf("%lld\n", (long long)json_integer_value(json_object_get(o, "id")));
+	} else if (ctx.json) {
 		char *text = json_dumps(list, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		printf("%s\n", text);
 		free(text);

@@ -33,9 +33,11 @@ static void list(FILE *out)
 	char buf[256];
 
 	for (f = ab_embedded; f->path; f++)
-		if (!strncmp(f->path, prefix, sizeof(prefix) - 1))
-			fprintf(out, "  %-14.*s %s\n", (int)(strlen(f->path) - sizeof(prefix) + 1 - 5),
-				f->path + sizeof(prefix) - 1, summary(f, buf, sizeof(buf)));
+		if (!strncmp(f->path, prefix, sizeof(prefix) - 1)) {
+			fprintf(out, "  %-14.*s ", (int)(strlen(f->path) - sizeof(prefix) + 1 - 5),
+				f->path + sizeof(prefix) - 1);
+			cmd_put_wrapped(out, summary(f, buf, sizeof(buf)), 17, 17, cmd_help_width());
+		}
 }
 
 const struct cmd_option cmd_init_options[] = {
@@ -45,6 +47,7 @@ const struct cmd_option cmd_init_options[] = {
 	 "file", NULL, CMD_OWN, 'w', 0, 0},
 	/* its own: the usage, then the templates */
 	{"help", 'h', NULL, "show the usage, the options and the templates", NULL, CMD_OWN, 'h', 0, 0},
+	CMD_VERSION_OPTION,
 	CMD_OPTIONS_END,
 };
 

@@ -143,11 +143,14 @@ int cmd_own_flag(struct cmd_args *args, const struct cmd_option *o, const char *
 	return CMD_GO_ON;
 }
 
-/* CMD_HELP: --help. */
+/* CMD_HELP: --help, --version. */
 static int help(struct cmd_args *a, const struct cmd_option *o, const char *arg)
 {
-	(void)o;
 	(void)arg;
+	if (o->code == 'V') {
+		printf("abtool %s\n", ABTOOL_VERSION);
+		return 0;
+	}
 	return cmd_help(a->cmd);
 }
 
@@ -209,35 +212,18 @@ int cmd_parse_options(struct cmd_args *args, const struct cmd_option *options, i
 		else
 			for (o = options; o->name && o->letter != c; o++)
 				;
-		if (!o->name)
-			return cmd_bad_option(args->cmd);  /* getopt said why */
+		if (!o->name) {
+			/* getopt said why; an unknown long option leaves optopt 0 */
+			if (!optopt && optind > 1 && optind <= argc)
+				cmd_suggest_option(args->cmd, options, argv[optind - 1]);
+			return cmd_bad_option(args->cmd);
+		}
 		if ((rc = handlers[o->group](args, o, optarg)) != CMD_GO_ON)
 			return rc;
 	}
 	args->run.dep_pins = args->pins.v;
 	args->run.ndep_pins = args->pins.n;
 	return CMD_GO_ON;
-}
-
-void cmd_print_options(FILE *f, const struct cmd_option *options)
-{
-	const struct cmd_option *o;
-	char *label;
-
-	for (o = options; o && o->name; o++) {
-		if (o->letter)
-			label = ab_xasprintf("-%c, --%s%s%s", o->letter, o->name, o->arg ? " " : "",
-					     o->arg ? o->arg : "");
-		else
-			label = ab_xasprintf("--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-		/* a long label gets its help on the next line */
-		fprintf(f, "  %-24s%s%s", label, strlen(label) > 24 ? "\n                            " : "  ",
-			o->help);
-		if (o->def)
-			fprintf(f, " (default: %s)", o->def);
-		fputc('\n', f);
-		free(label);
-	}
 }
 
 void cmd_args_release(struct cmd_args *args)

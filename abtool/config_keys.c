@@ -32,7 +32,7 @@ static int check_placeholders(struct ctx *c, yaml_mark_t mark, const char *tmpl)
 		return 0;
 	name = ab_xstrndup(bad, n);
 	names = cfg_param_names(exp);
-	near = cfg_suggest(name, names, exp->nparams);
+	near = ab_suggest(name, names, exp->nparams);
 	if (near) {
 		err = cfg_fail(c, mark, "unknown placeholder '{%s}'; did you mean '{%s}'?", name, near);
 	} else {

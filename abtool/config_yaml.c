@@ -117,21 +117,6 @@ int cfg_get_string(struct ctx *c, yaml_mark_t mark, const yaml_node_t *v,
 	return err;
 }
 
-const char *cfg_suggest(const char *word, const char *const *cands, size_t n)
-{
-	const char *best = NULL;
-	size_t best_d = 3, i, d;
-
-	for (i = 0; i < n; i++) {
-		d = ab_edit_distance(word, cands[i]);
-		if (d < best_d && d < strlen(word)) {
-			best = cands[i];
-			best_d = d;
-		}
-	}
-	return best;
-}
-
 static int entry_key_cmp(const struct entry *a, const struct entry *b)
 {
 	if (a->isnum != b->isnum)
@@ -196,7 +181,7 @@ static int unknown_key(struct ctx *c, yaml_mark_t mark, const char *key,
 		return cfg_fail(c, mark, "unknown key '<<' (YAML merge keys are not supported)");
 	for (; known->key && n < sizeof(names) / sizeof(names[0]); known++)
 		names[n++] = known->key;
-	near = cfg_suggest(key, names, n);
+	near = ab_suggest(key, names, n);
 	if (near)
 		return cfg_fail(c, mark, "unknown key '%s'; did you mean '%s'?", key, near);
 	return cfg_fail(c, mark, "unknown key '%s'", key);
@@ -337,7 +322,7 @@ int cfg_unknown_param(struct ctx *c, yaml_mark_t mark, const char *what, const c
 	char *list = NULL;
 	int err;
 
-	near = cfg_suggest(name, names, exp->nparams);
+	near = ab_suggest(name, names, exp->nparams);
 	if (exp->nparams == 0)
 		err = cfg_fail(c, mark, "%s '%s': the experiment has no matrix", what, name);
 	else if (near)
@@ -466,7 +451,7 @@ static int check_metric(struct ctx *c, yaml_mark_t mark, const char *name)
 	for (i = 0; i < exp->nmetrics; i++)
 		names[i] = exp->metrics[i].name;
 	list = cfg_join(names, exp->nmetrics);
-	near = cfg_suggest(name, names, exp->nmetrics);
+	near = ab_suggest(name, names, exp->nmetrics);
 	if (near)
 		err = cfg_fail(c, mark, "unknown metric '%s'; did you mean '%s'?", name, near);
 	else

@@ -1,7 +1,7 @@
 /* config_yaml.h - the YAML walker of the experiment file's parser, private
  * to config*.c: the parse context, node lookup, messages with
  * file:line:column and the key path (cfg_fail), the key tables that
- * dispatch a mapping's keys to their readers, did-you-mean for keys, and
+ * dispatch a mapping's keys to their readers, did-you-mean for keys (ab_suggest, util.h), and
  * the value readers the experiment's keys and the rules share.
  *
  * Conventions (config.h): a reader reports at its key `k`, whose path is
@@ -69,10 +69,6 @@ int cfg_get_text(struct ctx *c, yaml_mark_t mark, const yaml_node_t *v,
 /* The same as a new string */
 int cfg_get_string(struct ctx *c, yaml_mark_t mark, const yaml_node_t *v,
 		   int allow_empty, char **out);
-
-/* The candidate closest to `word`, when close enough to be a likely typo
- * (at most 2 edits, and fewer edits than the word has letters); or NULL. */
-const char *cfg_suggest(const char *word, const char *const *cands, size_t n);
 
 /* The words joined by ", " (new string) */
 char *cfg_join(const char *const *words, size_t n);

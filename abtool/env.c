@@ -835,21 +835,6 @@ static const struct req_key *find_req(const char *key)
 	return NULL;
 }
 
-/* The nearest of `names` within two edits, or NULL. */
-static const char *nearest(const char *word, const char *const *names, size_t n)
-{
-	const char *best = NULL;
-	size_t i, d, bestd = 3;
-
-	for (i = 0; i < n; i++) {
-		if ((d = ab_edit_distance(word, names[i])) < bestd) {
-			bestd = d;
-			best = names[i];
-		}
-	}
-	return best;
-}
-
 static int unknown_key(const char *prefix, const char *key)
 {
 	const char *names[NREQ], *near;
@@ -857,7 +842,7 @@ static int unknown_key(const char *prefix, const char *key)
 
 	for (i = 0; i < NREQ; i++)
 		names[i] = req_keys[i].key;
-	if ((near = nearest(key, names, NREQ)))
+	if ((near = ab_suggest(key, names, NREQ)))
 		return ab_error_set(AB_EINVALID, "%sunknown key '%s'; did you mean '%s'?", prefix, key, near);
 	return ab_error_set(AB_EINVALID, "%sunknown key '%s'; expected governor, boost, smt, ac_power, max_load, "
 			    "max_steal or min_online_cpus", prefix, key);
@@ -881,7 +866,7 @@ int ab_env_require_parse(json_t **out, const char *key, const char *value_text)
 		for (i = 0; i < NGOV; i++)
 			if (!strcmp(value_text, governors[i]))
 				return *out = json_string(value_text), 0;
-		if ((near = nearest(value_text, governors, NGOV)))
+		if ((near = ab_suggest(value_text, governors, NGOV)))
 			return ab_error_set(AB_EINVALID, "unknown governor '%s'; did you mean '%s'?", value_text, near);
 		return ab_error_set(AB_EINVALID, "unknown governor '%s'; expected performance, powersave, ondemand, "
 				    "conservative, schedutil or userspace", value_text);

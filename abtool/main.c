@@ -1,5 +1,6 @@
 /* main.c - the command table and dispatch. Every command lives in
- * cmd_<name>.c; `abtool help` and `--help` are built from this table. */
+ * cmd_<name>.c; `abtool help`, `--help`, docs/cli.md's option lists, the man
+ * page and the completions are built from this table (cmd_help.c, cmd_doc.c). */
 #include "cmd.h"
 
 #include <signal.h>
@@ -8,16 +9,16 @@
 
 const struct ab_command_entry ab_commands[] = {
 	{"run", cmd_run,
-	 "EXP.yaml [--candidate REV] [--parent REV] [--pairs N] [--seed N] [--warmup N] [--store DB]\n"
-	 "                  [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV] [--row NAME=VALUE]\n"
+	 "EXP.yaml [--candidate REV] [--parent REV] [--pairs N] [--max-pairs N] [--seed N] [--warmup N]\n"
+	 "                  [--store DB] [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV] [--row NAME=VALUE]\n"
 	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
 	 "                  [--inconclusive=reject|accept] [--design NAME] [--new-evidence TEXT] [--quiet] [--verbose]",
 	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict", cmd_run_options},
 	{"check", cmd_check, "EXP.yaml [--candidate REV] [--parent REV] [--dependency NAME=PARENT..CANDIDATE]\n"
-	 "                  [--overlay-from REV] [--row NAME=VALUE] [--store DB]",
+	 "                  [--overlay-from REV] [--row NAME=VALUE] [--pairs N] [--max-pairs N] [--store DB]",
 	 "validate an experiment file and show its plan and the rows each rule selects", cmd_check_options},
 	{"analyze", cmd_analyze,
-	 "FILE [--accept RULES.yaml] [--metric NAME] [--unit U] [--better lower|higher]\n"
+	 "FILE [--accept RULES.yaml] [--metric NAME] [--unit U] [--better lower|higher] [--looks N,N,...]\n"
 	 "                  [--json F] [--md F] [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept]",
 	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV)", cmd_analyze_options},
 	{"calibrate", cmd_calibrate,
@@ -32,7 +33,7 @@ const struct ab_command_entry ab_commands[] = {
 	 "print a stored run's report again, byte-identical to what run wrote", cmd_report_options},
 	{"history", cmd_history,
 	 "[--verdict V] [--design D] [--experiment NAME] [--rev OID] [--since DATE] [--until DATE] "
-	 "[--grep TEXT] [--limit N] [--json] [--store DB]",
+	 "[--grep TEXT] [--limit N] [--json | --ids] [--store DB]",
 	 "list stored runs newest first, filtered and searched (names, hypotheses, reasons, notes)", cmd_history_options},
 	{"show", cmd_show, "RUN [--json] [--store DB]",
 	 "everything about one run: verdict and reasons, revisions, builds, rows, rules, notes", cmd_show_options},
@@ -58,20 +59,6 @@ const struct ab_command_entry ab_commands[] = {
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
-static void usage(FILE *f)
-{
-	const struct ab_command_entry *c;
-
-	fprintf(f, "usage: abtool COMMAND [ARGS]\n\nabtool %s: exact-parent A/B performance experiments.\n\n"
-		   "commands:\n", ABTOOL_VERSION);
-	for (c = ab_commands; c->name; c++)
-		fprintf(f, "  %-10s %s\n", c->name, c->summary);
-	fprintf(f, "\nexit codes of run and resume: 0 accepted, 1 rejected, 2 inconclusive, 3 invalid,\n"
-		   "64 bad command line or experiment file, 70 internal error, 74 I/O or store error,\n"
-		   "130/143 interrupted (the run is kept: abtool resume RUN).\n"
-		   "'abtool COMMAND --help' shows a command's options.\n");
-}
-
 int main(int argc, char **argv)
 {
 	const struct ab_command_entry *c;
@@ -83,16 +70,23 @@ int main(int argc, char **argv)
 	/* Messages embed design names, notes, subjects and benchmark output:
 	 * no control character of theirs reaches the terminal. */
 	cmd_term_stderr();
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+	if (argc < 2) {
+		cmd_print_commands(stderr, 80);
+		return AB_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		if (argc >= 3 && !strcmp(argv[1], "help"))
 			return cmd_help(argv[2]);
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? AB_EXIT_USAGE : 0;
+		cmd_print_commands(stdout, cmd_help_width());
+		return 0;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("abtool %s\n", ABTOOL_VERSION);
 		return 0;
 	}
+	/* hidden: what the build and scripts/gen-cli-doc generate from the tables */
+	if (!strcmp(argv[1], "__doc"))
+		return cmd_doc(argc - 1, argv + 1);
 	for (c = ab_commands; c->name; c++)
 		if (!strcmp(c->name, argv[1])) {
 			/* getopt names the program in its messages: "abtool run: ..." */
@@ -101,6 +95,5 @@ int main(int argc, char **argv)
 			argv[1] = prog;
 			return c->fn(argc - 1, argv + 1);
 		}
-	fprintf(stderr, "abtool: '%s' is not a command; see 'abtool --help'\n", argv[1]);
-	return AB_EXIT_USAGE;
+	return cmd_unknown_command(argv[1]);
 }

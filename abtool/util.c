@@ -575,3 +575,18 @@ size_t ab_edit_distance(const char *a, const char *b)
 	free(row);
 	return result;
 }
+
+const char *ab_suggest(const char *word, const char *const *cands, size_t n)
+{
+	const char *best = NULL;
+	size_t best_d = 3, i, d;
+
+	for (i = 0; i < n; i++) {
+		d = ab_edit_distance(word, cands[i]);
+		if (d < best_d && d < strlen(word)) {
+			best = cands[i];
+			best_d = d;
+		}
+	}
+	return best;
+}

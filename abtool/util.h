@@ -111,4 +111,11 @@ const char *ab_format_bytes(char *buf, size_t size, double bytes);
 /* Levenshtein distance between two short strings (for "did you mean"). */
 size_t ab_edit_distance(const char *a, const char *b);
 
+/* The candidate closest to `word`, when close enough to be a likely typo
+ * (at most 2 edits, and fewer edits than the word has letters); or NULL.
+ * Borrowed from `cands`. Every "did you mean" of abtool uses it: unknown
+ * keys, parameters, metrics and placeholders of the experiment file, the
+ * host requirements, unknown options and commands. */
+const char *ab_suggest(const char *word, const char *const *cands, size_t n);
+
 #endif

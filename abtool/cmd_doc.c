@@ -1,0 +1,274 @@
+/* cmd_doc.c - `abtool __doc`, hidden: documentation generated from the
+ * command table (main.c) and the option tables (cmd.h, "Options"), so
+ * that a new command or option reaches every one of them: docs/cli.md's
+ * marked blocks (scripts/gen-cli-doc), the man page abtool(1) in mdoc
+ * and the shell completions (both made by the build, CMakeLists.txt),
+ * and the tables as TSV for the tests (tests/cli/help_docs.sh). */
+#include "cmd.h"
+#include "error.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The man page's date: the day its text last changed (mdoc's .Dd). */
+#define MAN_DATE "December 1, 2026"
+
+/* The usage line of `c`, "abtool NAME USAGE", wrapped to 100 columns as
+ * docs/cli.md shows it (new string, with a final newline). */
+static char *usage_block(const struct ab_command_entry *c)
+{
+	char *buf = NULL, *head = ab_xasprintf("abtool %s ", c->name);
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fputs(head, f);
+	cmd_put_usage(f, c->usage, strlen(head), strlen(head), 100);
+	fclose(f);
+	free(head);
+	return buf;
+}
+
+/* Markdown table text: '|' escaped. */
+static void md_cell(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+/* The options of `c` in help order (by group rank, then table order). */
+#define FOR_EACH_OPTION(c, rank, o)                                                               \
+	for (rank = 0; rank <= cmd_group_rank(CMD_HELP); rank++)                                  \
+		for (o = (c)->options; o && o->name; o++)                                         \
+			if (cmd_group_rank(o->group) == rank)
+
+/* docs/cli.md's block of command `c`: the usage, then the options. */
+static void print_md(FILE *f, const struct ab_command_entry *c)
+{
+	const struct cmd_option *o;
+	char *usage = usage_block(c), *label, *text;
+	int rank, shown = -1;
+
+	fprintf(f, "```\n%s```\n\n", usage);
+	fprintf(f, "| | option | meaning |\n| --- | --- | --- |\n");
+	FOR_EACH_OPTION(c, rank, o) {
+		label = cmd_option_label(o);
+		text = cmd_option_text(o);
+		fprintf(f, "| %s | `", shown == rank ? "" : cmd_group_title(o->group));
+		shown = rank;
+		md_cell(f, label);
+		fputs("` | ", f);
+		md_cell(f, text);
+		fputs(" |\n", f);
+		free(text);
+		free(label);
+	}
+	free(usage);
+}
+
+/* The list of commands at the top of docs/cli.md. */
+static void print_md_commands(FILE *f)
+{
+	const struct ab_command_entry *c;
+	char *text = ab_xstrdup("One section per command, in the order `abtool --help` lists them:"), *next;
+
+	for (c = ab_commands; c->name; c++) {
+		next = ab_xasprintf("%s [%s](#%s)%s", text, c->name, c->name, c[1].name ? "," : ".");
+		free(text);
+		text = next;
+	}
+	cmd_put_wrapped(f, text, 0, 0, 72);
+	free(text);
+}
+
+/* Text lines of roff: `s` wrapped at spaces to lines of at most 80 bytes
+ * (mandoc -T lint's limit), a line's leading '.' or '\'' made literal,
+ * '\' escaped. With `groups` (a usage line), the spaces of a [...] are
+ * unbreakable ("\ "). */
+static void roff_lines(FILE *f, const char *s, int groups)
+{
+	size_t col = 0, n;
+	int depth;
+
+	while (*s) {
+		while (*s == ' ' || *s == '\n')
+			s++;
+		if (!*s)
+			break;
+		for (n = 0, depth = 0; s[n] && ((s[n] != ' ' && s[n] != '\n') || depth > 0); n++)
+			depth += !groups ? 0 : s[n] == '[' ? 1 : s[n] == ']' ? -1 : 0;
+		if (col && col + 1 + n > 72) {
+			fputc('\n', f);
+			col = 0;
+		} else if (col) {
+			fputc(' ', f);
+			col++;
+		}
+		if (!col && (*s == '.' || *s == '\''))
+			col += (size_t)fprintf(f, "\\&");
+		if (groups)  /* no hyphenation, and "\-" for a dash (ASCII, not a hyphen) */
+			col += (size_t)fprintf(f, "\\%%");
+		for (; n; n--, s++)
+			col += (size_t)fprintf(f, *s == '\\' ? "\\e" : *s == ' ' ? "\\ " :
+					       groups && *s == '-' ? "\\-" : "%c", *s);
+	}
+	fputc('\n', f);
+}
+
+static void roff_text(FILE *f, const char *s)
+{
+	roff_lines(f, s, 0);
+}
+
+/* One option as an mdoc list item: ".It Fl q , Fl -quiet Ar F". */
+static void man_option(FILE *f, const struct cmd_option *o)
+{
+	char *text = cmd_option_text(o);
+
+	fputs(".It", f);
+	if (o->letter)
+		fprintf(f, " Fl %c ,", o->letter);
+	fprintf(f, " Fl -%s", o->name);
+	if (o->arg)
+		fprintf(f, " Ar \"%s\"", o->arg);
+	fputc('\n', f);
+	roff_text(f, text);
+	free(text);
+}
+
+/* The subsection of command `c`: usage, summary, options by group. */
+static void man_command(FILE *f, const struct ab_command_entry *c)
+{
+	const struct cmd_option *o;
+	int rank, open = -1;
+
+	fprintf(f, ".Ss %s\n.Nm\n.Cm %s\n", c->name, c->name);
+	roff_lines(f, c->usage, 1);
+	fprintf(f, ".Pp\n");
+	roff_text(f, c->summary);
+	FOR_EACH_OPTION(c, rank, o) {
+		if (open != rank) {
+			if (open >= 0)
+				fprintf(f, ".El\n");
+			fprintf(f, ".Pp\n%s:\n.Bl -tag -width Ds\n", cmd_group_title(o->group));
+			open = rank;
+		}
+		man_option(f, o);
+	}
+	if (open >= 0)
+		fprintf(f, ".El\n");
+}
+
+/* abtool(1) in mdoc: a subsection per command, then what they share. */
+static void print_man(FILE *f)
+{
+	const struct ab_command_entry *c;
+
+	fprintf(f, ".\\\" Generated by 'abtool __doc man' from abtool's command and option tables.\n"
+		   ".Dd %s\n.Dt ABTOOL 1\n.Os\n.Sh NAME\n.Nm abtool\n"
+		   ".Nd exact-parent A/B performance experiments\n"
+		   ".Sh SYNOPSIS\n.Nm\n.Ar command\n.Op Ar options\n.Op Ar arguments\n"
+		   ".Nm\n.Fl h | -help\n.Nm\n.Fl V | -version\n"
+		   ".Sh DESCRIPTION\n.Nm\nbuilds a candidate commit and its exact parent,\n"
+		   "runs their benchmark in order-balanced pairs of fresh processes,\n"
+		   "and decides with the rules of an experiment file whether the candidate is\n"
+		   "accepted, rejected, inconclusive or invalid.\n"
+		   "Every run is kept in a store, one sqlite file per repository.\n.Pp\n"
+		   "Each command takes\n.Fl h , Fl -help\nand\n.Fl V , Fl -version .\n", MAN_DATE);
+	for (c = ab_commands; c->name; c++)
+		man_command(f, c);
+	fprintf(f, ".Sh ENVIRONMENT\n.Bl -tag -width Ds\n"
+		   ".It Ev ABTOOL_STORE\nthe store file, when\n.Fl -store\nis not given\n"
+		   ".It Ev ABTOOL_BUSY_TIMEOUT_MS\nhow long a store writer waits for another one, in "
+		   "milliseconds (default 30000)\n"
+		   ".It Ev XDG_CONFIG_HOME\nthe config file is\n.Pa $XDG_CONFIG_HOME/abtool/config\n"
+		   ".It Ev XDG_CACHE_HOME\nthe cache of trees and builds is\n.Pa $XDG_CACHE_HOME/abtool/\n"
+		   ".It Ev TMPDIR\nwhere\n.Cm demo\nmakes its repository without\n.Fl -dir\n"
+		   ".El\n.Sh FILES\n.Bl -tag -width Ds\n"
+		   ".It Pa .git/abtool/abtool.db\nthe store of a repository, in its git common directory\n"
+		   ".It Pa ~/.config/abtool/config\nthe settings of one user (store:, cache.max_size)\n"
+		   ".It Pa ~/.cache/abtool/\nthe cache of trees and builds\n.El\n"
+		   ".Sh EXIT STATUS\nOf\n.Cm run ,\n.Cm resume\nand\n.Cm analyze Fl -accept :\n"
+		   ".Bl -tag -width Ds -compact\n"
+		   ".It 0\naccepted\n.It 1\nrejected\n.It 2\ninconclusive\n.It 3\ninvalid\n.El\n"
+		   ".Pp\nOf every command:\n.Bl -tag -width Ds -compact\n"
+		   ".It 0\nsuccess\n.It 64\na bad command line or experiment file\n"
+		   ".It 70\nan internal error\n.It 74\nan I/O or store error\n"
+		   ".It 130 , 143\ninterrupted by SIGINT or SIGTERM; a run is kept, and\n"
+		   ".Cm resume\nfinishes it\n.El\n"
+		   ".Sh SEE ALSO\nThe documentation of the source tree:\n.Pa docs/cli.md\n"
+		   "(the command line),\n.Pa docs/experiment-file.md\n(the experiment file),\n"
+		   ".Pa docs/rules.md\n(the rules) and\n.Pa docs/reports.md\n(the reports).\n");
+}
+
+/* The tables as TSV, one option a line: command, label, heading, text. */
+static void print_table(FILE *f)
+{
+	const struct ab_command_entry *c;
+	const struct cmd_option *o;
+	char *label, *text;
+	int rank;
+
+	for (c = ab_commands; c->name; c++)
+		FOR_EACH_OPTION(c, rank, o) {
+			label = cmd_option_label(o);
+			text = cmd_option_text(o);
+			fprintf(f, "%s\t%s\t%s\t%s\n", c->name, label, cmd_group_title(o->group), text);
+			free(label);
+			free(text);
+		}
+}
+
+int cmd_doc(int argc, char **argv)
+{
+	const char *kind = argc > 1 ? argv[1] : "", *output = "-";
+	const struct ab_command_entry *c;
+	char *buf = NULL;
+	size_t len = 0;
+	int i, err = 0, named = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	for (i = 2; i < argc; i++) {
+		if ((!strcmp(argv[i], "--output") || !strcmp(argv[i], "-o")) && i + 1 < argc) {
+			output = argv[++i];
+		} else if (!strcmp(kind, "md") && !strcmp(argv[i], "--commands")) {
+			print_md_commands(f);
+			named = 1;
+		} else if (!strcmp(kind, "md") && (c = cmd_find_command(argv[i]))) {
+			print_md(f, c);
+			named = 1;
+		} else {
+			fclose(f);
+			free(buf);
+			if (!strcmp(kind, "md"))
+				return cmd_unknown_command(argv[i]);
+			fprintf(stderr, "abtool __doc: unexpected argument '%s'\n", argv[i]);
+			return AB_EXIT_USAGE;
+		}
+	}
+	if (!strcmp(kind, "md") && !named)
+		for (c = ab_commands; c->name; c++)
+			fprintf(f, "%s\n", c->name);  /* the commands that have a block */
+	else if (!strcmp(kind, "man"))
+		print_man(f);
+	else if (!strcmp(kind, "table"))
+		print_table(f);
+	else if (!strcmp(kind, "commands"))
+		for (c = ab_commands; c->name; c++)
+			fprintf(f, "%s\t%s\n", c->name, c->summary);
+	else if (strcmp(kind, "md"))
+		err = cmd_print_completion(f, kind);
+	fclose(f);
+	if (err < 0) {
+		free(buf);
+		fprintf(stderr, "usage: abtool __doc md [COMMAND...|--commands] | man | table | commands | "
+			"bash | zsh | fish [--output FILE]\n");
+		return AB_EXIT_USAGE;
+	}
+	err = cmd_write_output(output, buf, len);
+	free(buf);
+	return err < 0 ? cmd_fail(err) : 0;
+}
