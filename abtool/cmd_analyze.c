@@ -22,6 +22,7 @@ const struct cmd_option cmd_analyze_options[] = {
 	{"better", 0, "lower|higher", "its direction", "lower", CMD_OWN, 'b', 0, 0},
 	CMD_HELP_OPTION,
 	CMD_OUTPUT_OPTIONS(0, 0),
+	CMD_VIEW_OPTIONS,
 	CMD_OPTIONS_END,
 };
 
@@ -72,7 +73,6 @@ int cmd_analyze(int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	memset(&in, 0, sizeof(in));
 	cmd_args_init(&args, "analyze", analyze_option, &ctx);
-	args.out.quiet = 1;
 	if ((stop = cmd_parse_options(&args, cmd_analyze_options, argc, argv)) != CMD_GO_ON)
 		return stop;
 	if (optind != argc - 1)
