@@ -52,9 +52,10 @@ static const char *clock_text(char *buf, size_t size, int64_t ns)
 	return buf;
 }
 
-/* Draw `text` as the progress line, cut to the width minus one column
- * (a line that fills the last column wraps on some terminals). Called
- * with pr.lock held. */
+/* Draw `text` as the progress line, cut to the width minus three
+ * columns: a line that fills the last column wraps on some terminals,
+ * and the terminal echoes Ctrl-C as "^C" after it, which must not wrap
+ * into a line the erase cannot reach. Called with pr.lock held. */
 static void draw_locked(struct cmd_output *out, const char *text)
 {
 	char *line, *buf;
@@ -64,7 +65,7 @@ static void draw_locked(struct cmd_output *out, const char *text)
 		winch = 0;
 		pr.columns = cmd_fd_columns(STDERR_FILENO);
 	}
-	line = cmd_one_line(text, pr.columns > 1 ? (size_t)pr.columns - 1 : 1);
+	line = cmd_one_line(text, pr.columns > 4 ? (size_t)pr.columns - 3 : 1);
 	buf = ab_xasprintf("\r\033[K%s", line);
 	n = strlen(buf);
 	fflush(stderr);

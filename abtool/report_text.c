@@ -270,7 +270,8 @@ static void row_cells(struct cells *out, const json_t *doc, const json_t *row)
 			       ab_report_num(json_object_get(row, "candidate"), "median"), unit));
 	if (isnan(ratio))
 		out->c[3] = ab_xstrdup("n/a");
-	else if (json_array_size(ci) == 2)
+	else if (json_array_size(ci) == 2 && json_is_number(json_array_get(ci, 0)) &&
+		 json_is_number(json_array_get(ci, 1)))
 		out->c[3] = ab_xasprintf("%.3f [%.3f, %.3f]", ratio, json_number_value(json_array_get(ci, 0)),
 					 json_number_value(json_array_get(ci, 1)));
 	else
