@@ -153,15 +153,27 @@ static char *clean(const char *s)
  * columns wide) and then `text` (plain; GLUE joins words that stay
  * together), wrapped at spaces to the width, each further line indented
  * by `indent` columns. A word longer than a whole line is cut where the
- * line ends, which only a long path or label needs: numbers are short.
+ * line ends, which only a long path or label needs: numbers are short;
+ * a glued group wider than a line is first split at its glue.
  */
 static void wrap(struct view *v, const char *lead, size_t lead_cols, const char *text, size_t indent)
 {
 	size_t col = lead_cols, width = (size_t)v->width, n, ww, i, k, start = lead_cols;
-	const char *p = text, *e;
+	char *copy = ab_xstrdup(text), *q, *qe;
+	const char *p = copy, *e;
 
 	if (indent >= width / 2)
 		indent = width / 4;
+	/* glued words wider than a line come apart where they were glued */
+	for (q = copy; *q; q = qe) {
+		for (qe = q; *qe && *qe != ' '; qe++)
+			;
+		if (text_width(q, (size_t)(qe - q)) > width - indent)
+			for (; q < qe; q++)
+				*q = *q == GLUE ? ' ' : *q;
+		while (*qe == ' ')
+			qe++;
+	}
 	puts_(v, lead);
 	while (*p) {
 		while (*p == ' ')
@@ -197,6 +209,7 @@ static void wrap(struct view *v, const char *lead, size_t lead_cols, const char 
 		p = e;
 	}
 	puts_(v, "\n");
+	free(copy);
 }
 
 /* The colour of an outcome or a verdict. */
