@@ -30,6 +30,7 @@ static struct {
 	int64_t build_start_ns;
 	struct cmd_output *out;
 	int columns;
+	size_t drawn;  /* columns of the line on screen, 0 when none */
 } pr = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER };
 
 static volatile sig_atomic_t winch = 1;
@@ -52,22 +53,9 @@ static const char *clock_text(char *buf, size_t size, int64_t ns)
 	return buf;
 }
 
-/* Draw `text` as the progress line, cut to the width minus three
- * columns: a line that fills the last column wraps on some terminals,
- * and the terminal echoes Ctrl-C as "^C" after it, which must not wrap
- * into a line the erase cannot reach. Called with pr.lock held. */
-static void draw_locked(struct cmd_output *out, const char *text)
+/* Write all of `buf` to stderr's fd. */
+static void write_stderr(const char *buf, size_t n)
 {
-	char *line, *buf;
-	size_t n;
-
-	if (winch) {
-		winch = 0;
-		pr.columns = cmd_fd_columns(STDERR_FILENO);
-	}
-	line = cmd_one_line(text, pr.columns > 4 ? (size_t)pr.columns - 3 : 1);
-	buf = ab_xasprintf("\r\033[K%s", line);
-	n = strlen(buf);
 	fflush(stderr);
 	for (size_t i = 0; i < n;) {
 		ssize_t w = write(STDERR_FILENO, buf + i, n - i);
@@ -77,6 +65,42 @@ static void draw_locked(struct cmd_output *out, const char *text)
 			break;
 		i += (size_t)w;
 	}
+}
+
+/* What erases the line on screen into buf (>= 32 bytes): "\r" ESC [K;
+ * after the terminal shrank below the line, a terminal that reflows
+ * (tmux, VTE, kitty, iTerm2) has wrapped it into several rows, so go up
+ * to its first row and erase to the end of the screen. Reads the width
+ * again after SIGWINCH. pr.lock held. */
+static void erase_seq(char *buf, size_t size)
+{
+	size_t up = 0;
+
+	if (winch) {
+		winch = 0;
+		pr.columns = cmd_fd_columns(STDERR_FILENO);
+	}
+	if (pr.drawn > (size_t)pr.columns)
+		up = (pr.drawn - 1) / (size_t)pr.columns;
+	if (up)
+		snprintf(buf, size, "\r\033[%zuA\033[J", up);
+	else
+		snprintf(buf, size, "\r\033[K");
+}
+
+/* Draw `text` as the progress line, cut to the width minus three
+ * columns: a line that fills the last column wraps on some terminals,
+ * and the terminal echoes Ctrl-C as "^C" after it, which must not wrap
+ * into a line the erase cannot reach. Called with pr.lock held. */
+static void draw_locked(struct cmd_output *out, const char *text)
+{
+	char *line, *buf, erase[32];
+
+	erase_seq(erase, sizeof(erase));
+	line = cmd_one_line(text, pr.columns > 4 ? (size_t)pr.columns - 3 : 1);
+	buf = ab_xasprintf("%s%s", out->progress_dirty ? erase : "\r\033[K", line);
+	write_stderr(buf, strlen(buf));
+	pr.drawn = cmd_text_width(line);
 	out->progress_dirty = 1;
 	free(buf);
 	free(line);
@@ -144,9 +168,13 @@ void cmd_clear_progress(struct cmd_output *out)
 	clock_stop();
 	pthread_mutex_lock(&pr.lock);
 	if (out->progress_dirty) {
-		cmd_term_erase_line();
+		char erase[32];
+
+		erase_seq(erase, sizeof(erase));
+		write_stderr(erase, strlen(erase));
 		out->progress_dirty = 0;
 	}
+	pr.drawn = 0;
 	pthread_mutex_unlock(&pr.lock);
 }
 
