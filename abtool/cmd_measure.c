@@ -154,7 +154,7 @@ int cmd_run_failed(const struct ab_run *run, int err)
 {
 	int rc;
 
-	if (isatty(STDERR_FILENO))
+	if (cmd_fd_smart_terminal(STDERR_FILENO))
 		cmd_term_erase_line();
 	rc = cmd_fail(err);
 	if (run->meta.id && run->store && err != AB_EINVALID && err != AB_ENOTFOUND) {
@@ -177,7 +177,7 @@ int cmd_interrupted(const struct ab_run *run)
 		total += run->samples[i].status != AB_SAMPLE_SUPERSEDED;
 		done += run->samples[i].status == AB_SAMPLE_DONE;
 	}
-	if (isatty(STDERR_FILENO))
+	if (cmd_fd_smart_terminal(STDERR_FILENO))
 		cmd_term_erase_line();
 	if (run->meta.id)
 		fprintf(stderr, "abtool: interrupted by %s: run %lld is kept with %zu of %zu samples; "
