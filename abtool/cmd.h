@@ -138,8 +138,19 @@ struct cmd_output {
 	int quiet, verbose;
 	int inconclusive_exit;     /* exit code for an inconclusive verdict: 2, or 1/0 with
 	                              --inconclusive=reject|accept */
-	int progress;              /* stderr is a terminal and not quiet */
+	int view;                  /* what stdout shows: CMD_VIEW_AUTO, _TEXT or _MD (--format) */
+	int color;                 /* CMD_COLOR_AUTO, _ALWAYS or _NEVER (--color) */
+	const char *store_flag;    /* borrowed: --store as given, for the commands the view
+	                              suggests; or NULL */
+	int progress;              /* the progress line: stderr is a terminal (not TERM=dumb) and
+	                              not quiet */
+	int ci_lines;              /* CI is set, stderr is no terminal, not quiet: a plain line per
+	                              completed round-robin sweep instead */
 	int progress_dirty;        /* a progress line is on screen */
+	int64_t measure_start_ns;  /* when the first sample started (monotonic), or 0 */
+	int sweep;                 /* the highest pair index started, -1 before the first pair */
+	size_t done, total;        /* samples done and planned, from the last sample_start */
+	int64_t eta_ns;            /* the last ETA, or -1 */
 	int warned_truncated;      /* the output_truncated warning was printed */
 	const struct ab_run *run;  /* borrowed: the run being measured, for the hints that
 	                              name a failed sample's folder and command; or NULL */
@@ -148,8 +159,12 @@ struct cmd_output {
 /* Option codes of the output options (the group CMD_OUTPUTS). */
 enum {
 	CMD_OPT_JSON = 1000, CMD_OPT_MD, CMD_OPT_TSV, CMD_OPT_HTML, CMD_OPT_SUMMARY, CMD_OPT_JUNIT,
-	CMD_OPT_INCONCLUSIVE,
+	CMD_OPT_INCONCLUSIVE, CMD_OPT_VIEW, CMD_OPT_COLOR,
 };
+
+/* --format of run, resume and analyze (what stdout shows), --color. */
+enum { CMD_VIEW_AUTO, CMD_VIEW_TEXT, CMD_VIEW_MD };
+enum { CMD_COLOR_AUTO, CMD_COLOR_ALWAYS, CMD_COLOR_NEVER };
 
 /* Defaults: no files, inconclusive exits 2. */
 void cmd_output_init(struct cmd_output *out);
@@ -164,6 +179,15 @@ int cmd_output_option(struct cmd_output *out, const char *cmd, int c, const char
 /* Erase the progress line, if one is on screen, before printing anything
  * else (cmd_progress.c). */
 void cmd_clear_progress(struct cmd_output *out);
+
+/* The samples are over (done or interrupted): stop the build line's
+ * clock, erase the progress line, and in CI print the last completed
+ * sweep's line when `completed`. */
+void cmd_progress_end(struct cmd_output *out, int completed);
+
+/* Decide out->progress and out->ci_lines from stderr, TERM, CI and
+ * --quiet (docs/cli.md, "Progress"). */
+void cmd_progress_init(struct cmd_output *out);
 
 /* Events that print builds and progress according to `out` (ctx = out). */
 struct ab_run_events cmd_run_events(struct cmd_output *out);
@@ -181,8 +205,25 @@ int cmd_render_report(char **text, size_t *len, const char *format, const json_t
 		      const char *const *metric_names, size_t nmetrics, int inconclusive_fails);
 
 /*
- * Print the Markdown report to stdout, write the --json/--md/--tsv/--html
- * files, and return the verdict's exit code (or an I/O error's). Every
+ * The lines of the terminal view that say where the full report is (a
+ * new NULL-terminated array: ab_strv_free): "full report: abtool report
+ * N" (with --store `store_flag` when given) for a stored run, and
+ * "written: --md a.md, --html r.html" for the files given (`files`
+ * NULL-terminated, each with its option in `file_options`; "-" left out).
+ */
+char **cmd_where_lines(const json_t *doc, const char *store_flag, const char *const *files,
+		       const char *const *file_options);
+
+/* Render the terminal view of `doc` for stdout (its width, --color
+ * `color_mode`) into new memory `*text` of `*len` bytes, with the
+ * `where` lines last (cmd_where_lines). 0, or the renderer's error. */
+int cmd_render_view(char **text, size_t *len, const json_t *doc, int color_mode,
+		    const char *const *where);
+
+/*
+ * Print the report to stdout (the terminal view on a terminal or with
+ * --format text, else the Markdown report), write the --json/--md/--tsv/--html
+ * files, print the verdict line on stderr (unless quiet), and return the verdict's exit code (or an I/O error's). Every
  * format renders from the document as stored (serialized and read back),
  * so `abtool report` later regenerates the same bytes; TSV takes the
  * samples of `run`.
@@ -363,6 +404,18 @@ struct cmd_option {
 	{"verbose", (v), NULL, "one line per successful sample (row, side, time, checksum)", NULL,    \
 	 CMD_OUTPUTS, 'v', 0, 0}
 
+/* --color WHEN: whether the terminal view is coloured. */
+#define CMD_COLOR_OPTION                                                                          \
+	{"color", 0, "auto|always|never", "colour the terminal view (auto: when stdout is a "         \
+	 "terminal, NO_COLOR is unset and TERM is not dumb)", "auto", CMD_OUTPUTS, CMD_OPT_COLOR,   \
+	 0, 0}
+
+/* --format text|md: what stdout shows (run, resume, analyze), and --color. */
+#define CMD_VIEW_OPTIONS                                                                          \
+	{"format", 0, "text|md", "what stdout shows: the terminal view or the Markdown report",       \
+	 "text on a terminal, else md", CMD_OUTPUTS, CMD_OPT_VIEW, 0, 0},                         \
+	CMD_COLOR_OPTION
+
 /* --format (-f) FORMATS with its help line and default; -o, --output FILE. */
 #define CMD_FORMAT_OPTIONS(formats, format_help, format_default)                                  \
 	{"format", 'f', formats, format_help, format_default, CMD_FORMAT, 'f', 0, 0},                 \
@@ -521,6 +574,19 @@ int cmd_write_output(const char *path, const char *text, size_t len);
 
 /* Columns of the terminal on stdout, or 0 when stdout is not a terminal. */
 int cmd_terminal_columns(void);
+
+/* Columns of the terminal on `fd` (ioctl TIOCGWINSZ), else $COLUMNS when
+ * it is a positive number, else 80. */
+int cmd_fd_columns(int fd);
+
+/* Whether `fd` is a terminal that takes control sequences: a tty and
+ * TERM is not "dumb". */
+int cmd_fd_smart_terminal(int fd);
+
+/* Whether to colour what goes to `fd` for --color `mode`: always, never,
+ * or (auto) when `fd` is a smart terminal and NO_COLOR is unset or empty
+ * (https://no-color.org). */
+int cmd_color_wanted(int mode, int fd);
 
 /* Display width of UTF-8 text: one column per code point. */
 size_t cmd_text_width(const char *s);

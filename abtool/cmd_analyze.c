@@ -25,6 +25,7 @@ const struct cmd_option cmd_analyze_options[] = {
 	 "order: where each row would have stopped, and its verdict", "a fixed plan", CMD_OWN, 'L', 0, 0},
 	CMD_HELP_OPTION,
 	CMD_OUTPUT_OPTIONS(0, 0),
+	CMD_VIEW_OPTIONS,
 	CMD_OPTIONS_END,
 };
 
@@ -101,7 +102,6 @@ int cmd_analyze(int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	memset(&in, 0, sizeof(in));
 	cmd_args_init(&args, "analyze", analyze_option, &ctx);
-	args.out.quiet = 1;
 	if ((stop = cmd_parse_options(&args, cmd_analyze_options, argc, argv)) != CMD_GO_ON)
 		return stop;
 	if (optind != argc - 1)

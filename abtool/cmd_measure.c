@@ -40,7 +40,8 @@ int cmd_measure(struct cmd_measure *m)
 	int err, rc;
 
 	memset(&analysis, 0, sizeof(analysis));
-	out->progress = !out->quiet && isatty(STDERR_FILENO);
+	cmd_progress_init(out);
+	out->store_flag = m->args->store;
 	if (m->exp_path && (err = ab_experiment_load(&m->exp, m->exp_path)) < 0) {
 		rc = cmd_fail(err);
 		ab_experiment_release(&m->exp);
@@ -117,6 +118,7 @@ int cmd_finish_run(struct cmd_output *out, struct ab_run *run, int err, struct a
 {
 	int rc;
 
+	cmd_progress_end(out, err == 0);
 	if (err == AB_EINTERRUPTED)
 		return cmd_interrupted(run);
 	if (err < 0 || (err = ab_run_finish(run, analysis, doc)) < 0)
@@ -154,7 +156,7 @@ int cmd_run_failed(const struct ab_run *run, int err)
 {
 	int rc;
 
-	if (isatty(STDERR_FILENO))
+	if (cmd_fd_smart_terminal(STDERR_FILENO))
 		cmd_term_erase_line();
 	rc = cmd_fail(err);
 	if (run->meta.id && run->store && err != AB_EINVALID && err != AB_ENOTFOUND) {
@@ -177,7 +179,7 @@ int cmd_interrupted(const struct ab_run *run)
 		total += run->samples[i].status != AB_SAMPLE_SUPERSEDED;
 		done += run->samples[i].status == AB_SAMPLE_DONE;
 	}
-	if (isatty(STDERR_FILENO))
+	if (cmd_fd_smart_terminal(STDERR_FILENO))
 		cmd_term_erase_line();
 	if (run->meta.id)
 		fprintf(stderr, "abtool: interrupted by %s: run %lld is kept with %zu of %zu samples; "

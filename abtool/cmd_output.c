@@ -6,6 +6,7 @@
 #include "error.h"
 #include "jsontext.h"
 #include "report.h"
+#include "report_common.h"
 #include "util.h"
 
 #include <errno.h>
@@ -219,6 +220,81 @@ static int emit_one(const char *path, const char *format, const json_t *doc,
 	return err;
 }
 
+char **cmd_where_lines(const json_t *doc, const char *store_flag, const char *const *files,
+		       const char *const *file_options)
+{
+	char **lines = NULL, *quoted = store_flag ? ab_shell_quote(store_flag, 0) : NULL, *s = NULL;
+	long long id = json_integer_value(json_object_get(doc, "run_id"));
+	size_t i, len = 0;
+	FILE *f;
+
+	if (id > 0)
+		ab_strv_push(&lines, ab_xasprintf("full report: abtool report %lld%s%s", id,
+						  quoted ? " --store " : "", quoted ? quoted : ""));
+	else if (!files || !files[0])
+		ab_strv_push(&lines, ab_xstrdup("full report: give --md FILE (or --html FILE)"));
+	if ((f = open_memstream(&s, &len))) {
+		for (i = 0; files && files[i]; i++)
+			if (strcmp(files[i], "-"))
+				fprintf(f, "%s %s %s", ftell(f) ? "," : "written:", file_options[i], files[i]);
+		fclose(f);
+		if (s && *s)
+			ab_strv_push(&lines, s);
+		else
+			free(s);
+	}
+	free(quoted);
+	return lines;
+}
+
+int cmd_render_view(char **text, size_t *len, const json_t *doc, int color_mode,
+		    const char *const *where)
+{
+	struct ab_report_text_options opt;
+	int err;
+
+	opt.width = cmd_fd_columns(STDOUT_FILENO);
+	opt.color = cmd_color_wanted(color_mode, STDOUT_FILENO);
+	opt.where = where;
+	err = ab_report_text(text, doc, &opt);
+	*len = err < 0 ? 0 : strlen(*text);
+	return err;
+}
+
+/* What stdout shows: the terminal view (--format text, or a terminal
+ * without --format md; a calibration keeps its Markdown there), or the
+ * Markdown report. */
+static int emit_stdout(struct cmd_output *out, const json_t *doc, const struct ab_experiment *exp,
+		       const struct ab_sample *samples, size_t nsamples, const char *const *names,
+		       int inconclusive_fails)
+{
+	const char *files[] = {out->md_path, out->json_path, out->tsv_path, out->html_path,
+			       out->summary_path, out->junit_path};
+	static const char *const opts[] = {"--md", "--json", "--tsv", "--html", "--summary", "--junit"};
+	const char *list[7], *lopts[7];
+	char *text, **where;
+	size_t len, i, n = 0;
+	int err;
+
+	if (out->view == CMD_VIEW_MD ||
+	    (out->view == CMD_VIEW_AUTO && (!isatty(STDOUT_FILENO) ||
+					    !strcmp(ab_report_str(doc, "kind"), "calibrate"))))
+		return emit_one("-", "md", doc, exp, samples, nsamples, names, inconclusive_fails);
+	for (i = 0; i < 6; i++)
+		if (files[i]) {
+			lopts[n] = opts[i];
+			list[n++] = files[i];
+		}
+	list[n] = NULL;
+	where = cmd_where_lines(doc, out->store_flag, list, lopts);
+	err = cmd_render_view(&text, &len, doc, out->color, (const char *const *)where);
+	ab_strv_free(where);
+	if (!err)
+		err = cmd_write_output("-", text, len);
+	free(text);
+	return err;
+}
+
 int cmd_emit_reports(struct cmd_output *out, const struct ab_experiment *exp,
 		     const struct ab_sample *samples, size_t nsamples, const json_t *doc,
 		     enum ab_verdict verdict)
@@ -233,7 +309,7 @@ int cmd_emit_reports(struct cmd_output *out, const struct ab_experiment *exp,
 		err = ab_error_set(AB_ERROR, "the report document does not read back as JSON");
 		goto out;
 	}
-	if ((err = emit_one("-", "md", canon, exp, samples, nsamples, names, strict)) < 0)
+	if ((err = emit_stdout(out, canon, exp, samples, nsamples, names, strict)) < 0)
 		goto out;
 	fflush(stdout);
 	if (out->md_path && (err = emit_one(out->md_path, "md", canon, exp, samples, nsamples, names, strict)) < 0)
@@ -252,6 +328,17 @@ int cmd_emit_reports(struct cmd_output *out, const struct ab_experiment *exp,
 out:
 	if (canon && verdict == AB_INVALID)
 		print_invalid(canon);
+	if (canon && !out->quiet) {
+		char *line = ab_report_verdict_line(canon), *full = ab_xasprintf("abtool: verdict: %s", line);
+		/* on a terminal one line, cut to its width: the view or the report says the rest */
+		char *cut = cmd_one_line(full, cmd_fd_smart_terminal(STDERR_FILENO)
+						       ? (size_t)cmd_fd_columns(STDERR_FILENO) : 0);
+
+		fprintf(stderr, "%s\n", cut);
+		free(cut);
+		free(full);
+		free(line);
+	}
 	json_decref(canon);
 	free(stored);
 	free(names);
@@ -358,6 +445,25 @@ int cmd_output_option(struct cmd_output *out, const char *cmd, int c, const char
 			out->inconclusive_exit = AB_EXIT_ACCEPTED;
 		else
 			return cmd_usage(cmd, "--inconclusive: expected reject or accept, got '%s'", arg), -1;
+		return 1;
+	case CMD_OPT_VIEW:
+		if (!strcmp(arg, "text"))
+			out->view = CMD_VIEW_TEXT;
+		else if (!strcmp(arg, "md"))
+			out->view = CMD_VIEW_MD;
+		else
+			return cmd_usage(cmd, "--format: expected text or md, got '%s' (the other formats "
+					 "are files: --json F, --html F, ...)", arg), -1;
+		return 1;
+	case CMD_OPT_COLOR:
+		if (!strcmp(arg, "auto"))
+			out->color = CMD_COLOR_AUTO;
+		else if (!strcmp(arg, "always"))
+			out->color = CMD_COLOR_ALWAYS;
+		else if (!strcmp(arg, "never"))
+			out->color = CMD_COLOR_NEVER;
+		else
+			return cmd_usage(cmd, "--color: expected auto, always or never, got '%s'", arg), -1;
 		return 1;
 	case 'q':
 		out->quiet = 1;

@@ -1,18 +1,226 @@
 /* cmd_progress.c - what a measuring command prints while it builds and
- * measures: the progress line, builds, failed samples and the warnings
- * about the revisions (the run's events; see cmd.h). */
+ * measures: the progress line (a bar on a terminal, a line per sweep in
+ * CI), builds, failed samples and the warnings about the revisions (the
+ * run's events; see cmd.h). */
 #include "cmd.h"
 #include "util.h"
 
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The progress line on a terminal (docs/cli.md, "Progress"): one line
+ * on stderr, redrawn in place ("\r", ESC [K) and cut to the terminal's
+ * width so that it never wraps into a second line; a build's line is
+ * redrawn each second by a clock thread (builds are not timed), a
+ * sample's only when the next sample starts (nothing wakes up while a
+ * sample is timed). The width is read again after SIGWINCH. `lock`
+ * orders the clock's redraws with the main thread's erasing. */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	pthread_t clock;
+	int clock_running, stop;
+	char build_side[16], build_oid[16];
+	int build_cached;
+	int64_t build_start_ns;
+	struct cmd_output *out;
+	int columns;
+	size_t drawn;  /* columns of the line on screen, 0 when none */
+} pr = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER };
+
+static volatile sig_atomic_t winch = 1;
+
+static void on_winch(int sig)
+{
+	(void)sig;
+	winch = 1;
+}
+
+/* "m:ss", or "h:mm:ss" from an hour. */
+static const char *clock_text(char *buf, size_t size, int64_t ns)
+{
+	long t = ns > 0 ? (long)(ns / 1000000000) : 0;
+
+	if (t >= 3600)
+		snprintf(buf, size, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, size, "%ld:%02ld", t / 60, t % 60);
+	return buf;
+}
+
+/* Write all of `buf` to stderr's fd. */
+static void write_stderr(const char *buf, size_t n)
+{
+	fflush(stderr);
+	for (size_t i = 0; i < n;) {
+		ssize_t w = write(STDERR_FILENO, buf + i, n - i);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		i += (size_t)w;
+	}
+}
+
+/* What erases the line on screen into buf (>= 32 bytes): "\r" ESC [K;
+ * after the terminal shrank below the line, a terminal that reflows
+ * (tmux, VTE, kitty, iTerm2) has wrapped it into several rows, so go up
+ * to its first row and erase to the end of the screen. Reads the width
+ * again after SIGWINCH. pr.lock held. */
+static void erase_seq(char *buf, size_t size)
+{
+	size_t up = 0;
+
+	if (winch) {
+		winch = 0;
+		pr.columns = cmd_fd_columns(STDERR_FILENO);
+	}
+	if (pr.drawn > (size_t)pr.columns)
+		up = (pr.drawn - 1) / (size_t)pr.columns;
+	if (up)
+		snprintf(buf, size, "\r\033[%zuA\033[J", up);
+	else
+		snprintf(buf, size, "\r\033[K");
+}
+
+/* Draw `text` as the progress line, cut to the width minus three
+ * columns: a line that fills the last column wraps on some terminals,
+ * and the terminal echoes Ctrl-C as "^C" after it, which must not wrap
+ * into a line the erase cannot reach. Called with pr.lock held. */
+static void draw_locked(struct cmd_output *out, const char *text)
+{
+	char *line, *buf, erase[32];
+
+	erase_seq(erase, sizeof(erase));
+	line = cmd_one_line(text, pr.columns > 4 ? (size_t)pr.columns - 3 : 1);
+	buf = ab_xasprintf("%s%s", out->progress_dirty ? erase : "\r\033[K", line);
+	write_stderr(buf, strlen(buf));
+	pr.drawn = cmd_text_width(line);
+	out->progress_dirty = 1;
+	free(buf);
+	free(line);
+}
+
+/* The build's line: "building parent 649e2385c0 · 0:07". pr.lock held. */
+static void draw_build_locked(void)
+{
+	char t[32], *text;
+
+	text = ab_xasprintf("%s %s %s%s%s", pr.build_cached ? "preparing" : "building", pr.build_side,
+			    pr.build_oid, pr.columns >= 60 ? " · " : " ",
+			    clock_text(t, sizeof(t), ab_now_ns() - pr.build_start_ns));
+	draw_locked(pr.out, text);
+	free(text);
+}
+
+/* The clock thread: the build line each second until stopped. */
+static void *build_clock(void *arg)
+{
+	struct timespec ts;
+
+	(void)arg;
+	pthread_mutex_lock(&pr.lock);
+	while (!pr.stop) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 1;
+		pthread_cond_timedwait(&pr.wake, &pr.lock, &ts);
+		if (!pr.stop && pr.out->progress_dirty)
+			draw_build_locked();
+	}
+	pthread_mutex_unlock(&pr.lock);
+	return NULL;
+}
+
+/* Stop the build's clock, if it runs. */
+static void clock_stop(void)
+{
+	if (!pr.clock_running)
+		return;
+	pthread_mutex_lock(&pr.lock);
+	pr.stop = 1;
+	pthread_cond_signal(&pr.wake);
+	pthread_mutex_unlock(&pr.lock);
+	pthread_join(pr.clock, NULL);
+	pr.clock_running = 0;
+}
+
+/* Start it, with every signal blocked in the thread: SIGINT and SIGTERM
+ * must reach the main thread, whose waits they interrupt. */
+static void clock_start(void)
+{
+	sigset_t all, old;
+
+	pr.stop = 0;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pr.clock_running = pthread_create(&pr.clock, NULL, build_clock, NULL) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
 
 /* Erase the progress line before printing anything else. */
 void cmd_clear_progress(struct cmd_output *out)
 {
+	clock_stop();
+	pthread_mutex_lock(&pr.lock);
 	if (out->progress_dirty) {
-		cmd_term_erase_line();
+		char erase[32];
+
+		erase_seq(erase, sizeof(erase));
+		write_stderr(erase, strlen(erase));
 		out->progress_dirty = 0;
+	}
+	pr.drawn = 0;
+	pthread_mutex_unlock(&pr.lock);
+}
+
+void cmd_progress_init(struct cmd_output *out)
+{
+	const char *ci = getenv("CI");
+	struct sigaction sa;
+
+	out->progress = !out->quiet && cmd_fd_smart_terminal(STDERR_FILENO);
+	out->ci_lines = !out->quiet && !isatty(STDERR_FILENO) && ci && *ci;
+	out->sweep = -1;
+	out->eta_ns = -1;
+	if (!out->progress)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_winch;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGWINCH, &sa, NULL);
+	winch = 1;
+}
+
+/* The CI line of a completed sweep: pair `sweep` (0-based) of every row. */
+static void print_sweep(struct cmd_output *out, int sweep)
+{
+	char t[32], e[32];
+	int pairs = 0;
+	size_t i;
+
+	for (i = 0; out->run && i < out->run->nsamples; i++)
+		if (out->run->samples[i].entry.pair + 1 > pairs)
+			pairs = out->run->samples[i].entry.pair + 1;
+	fprintf(stderr, "abtool: sweep %d of %d done (pair %d of every row) · %zu/%zu samples · %s "
+		"elapsed%s%s\n", sweep + 1, pairs, sweep + 1, out->done, out->total,
+		clock_text(t, sizeof(t), out->measure_start_ns ? ab_now_ns() - out->measure_start_ns : 0),
+		out->eta_ns >= 0 ? " · ETA " : "", out->eta_ns >= 0 ? clock_text(e, sizeof(e), out->eta_ns) : "");
+}
+
+void cmd_progress_end(struct cmd_output *out, int completed)
+{
+	cmd_clear_progress(out);
+	if (out->ci_lines && completed && out->sweep >= 0) {
+		out->done = out->total;
+		out->eta_ns = -1;
+		print_sweep(out, out->sweep);
+		out->sweep = -1;
 	}
 }
 
@@ -20,14 +228,24 @@ static void on_build_start(void *ctx, const char *side, const char *oid, int cac
 {
 	struct cmd_output *out = ctx;
 
-	(void)cached;
 	if (out->quiet)
 		return;
 	cmd_clear_progress(out);
-	if (out->progress) {
-		fprintf(stderr, "preparing %s %.10s…", side, oid);
-		out->progress_dirty = 1;
+	if (!out->progress)
+		return;
+	pthread_mutex_lock(&pr.lock);
+	pr.out = out;
+	snprintf(pr.build_side, sizeof(pr.build_side), "%s", side);
+	snprintf(pr.build_oid, sizeof(pr.build_oid), "%.10s", oid ? oid : "");
+	pr.build_cached = cached;
+	pr.build_start_ns = ab_now_ns();
+	if (winch) {
+		winch = 0;
+		pr.columns = cmd_fd_columns(STDERR_FILENO);
 	}
+	draw_build_locked();
+	pthread_mutex_unlock(&pr.lock);
+	clock_start();
 }
 
 static void on_build_done(void *ctx, const char *side, const struct ab_build *b)
@@ -51,6 +269,17 @@ static void on_build_done(void *ctx, const char *side, const struct ab_build *b)
 			b->detail ? b->detail : ab_build_status_name(b->status), b->log_path, tail,
 			*tail && tail[strlen(tail) - 1] != '\n' ? "\n" : "");
 		free(tail);
+	} else if (out->progress) {
+		/* on a terminal one short line; the folder is in `abtool show` */
+		char *line = b->cached ? ab_xasprintf("%s: build cached", side)
+			     : b->no_command ? ab_xasprintf("%s: tree ready, no build command", side)
+			     : ab_xasprintf("%s: built in %s", side,
+					    ab_format_ns(t, sizeof(t), (double)b->duration_ns));
+		char *cut = cmd_one_line(line, (size_t)cmd_fd_columns(STDERR_FILENO));
+
+		fprintf(stderr, "%s\n", cut);
+		free(cut);
+		free(line);
 	} else if (b->cached) {
 		fprintf(stderr, "%s: build cached (%s)\n", side, b->dir);
 	} else if (b->no_command) {
@@ -60,26 +289,65 @@ static void on_build_done(void *ctx, const char *side, const struct ab_build *b)
 	}
 }
 
+/* The bar of `done` of `total` in `cells` cells: "[=====>    ]". */
+static void bar(char *buf, size_t cells, size_t done, size_t total)
+{
+	size_t fill = total ? done * cells / total : 0, i;
+
+	buf[0] = '[';
+	for (i = 0; i < cells; i++)
+		buf[1 + i] = i < fill ? '=' : i == fill ? '>' : ' ';
+	buf[1 + cells] = ']';
+	buf[2 + cells] = '\0';
+}
+
+/*
+ * Before each sample: on a terminal the bar, samples done of planned,
+ * elapsed, ETA and the row measured, cut to the width; in CI a line per
+ * completed sweep. No ratio or interval: the plan is fixed, and numbers
+ * that look good mid-run invite stopping early.
+ */
 static void on_sample_start(void *ctx, const struct ab_plan_entry *e, const char *row, size_t done,
 			    size_t total, int64_t eta_ns)
 {
 	struct cmd_output *out = ctx;
-	char what[48], eta[32] = "";
+	char what[48], eta[32] = "", el[32], b[48], *text;
+	int wide;
 
+	if (!out->measure_start_ns)
+		out->measure_start_ns = ab_now_ns();
+	out->done = done;
+	out->total = total;
+	out->eta_ns = eta_ns;
+	if (out->ci_lines && e->pair > out->sweep) {
+		if (out->sweep >= 0)
+			print_sweep(out, out->sweep);
+		out->sweep = e->pair;
+	}
 	if (!out->progress)
 		return;
+	clock_stop();  /* a build's clock, if one still runs */
 	if (e->pair >= 0)
 		snprintf(what, sizeof(what), "pair %d", e->pair + 1);
 	else
 		snprintf(what, sizeof(what), "warmup %d", e->warmup + 1);
-	if (eta_ns >= 0) {
-		long s = (long)(eta_ns / 1000000000);
-		snprintf(eta, sizeof(eta), " · ETA %ld:%02ld", s / 60, s % 60);
+	pthread_mutex_lock(&pr.lock);
+	if (winch) {
+		winch = 0;
+		pr.columns = cmd_fd_columns(STDERR_FILENO);
 	}
-	cmd_term_erase_line();
-	fprintf(stderr, "[%zu/%zu] %s %s %s%s", done + 1, total, row, what,
-		ab_side_name((enum ab_side)e->side), eta);
-	out->progress_dirty = 1;
+	/* narrow: a shorter bar, no words between the numbers, so the row still shows */
+	wide = pr.columns >= 60;
+	bar(b, pr.columns >= 100 ? 24 : wide ? 12 : 6, done, total);
+	if (eta_ns >= 0)
+		snprintf(eta, sizeof(eta), "%sETA %s", wide ? " · " : " ", clock_text(el, sizeof(el), eta_ns));
+	clock_text(el, sizeof(el), ab_now_ns() - out->measure_start_ns);
+	text = ab_xasprintf("%s %zu/%zu%s%s%s%s%s%s %s %s", b, done, total, wide ? " samples · " : " ", el,
+			    wide ? " elapsed" : "", eta, wide ? " · " : " ", row, what,
+			    ab_side_name((enum ab_side)e->side));
+	draw_locked(out, text);
+	pthread_mutex_unlock(&pr.lock);
+	free(text);
 }
 
 /* The last 2000 bytes of a captured stream. */

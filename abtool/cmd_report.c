@@ -10,9 +10,12 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const struct cmd_option cmd_report_options[] = {
-	CMD_FORMAT_OPTIONS("md|json|tsv|html|summary|junit", "the format (tsv: the raw samples)", "md"),
+	CMD_FORMAT_OPTIONS("text|md|json|tsv|html|summary|junit", "the format (text: the terminal "
+			   "view; tsv: the raw samples)", "text on a terminal, else md"),
+	CMD_COLOR_OPTION,
 	CMD_STORE_OPTION,
 	CMD_HELP_OPTION,
 	CMD_OPTIONS_END,
@@ -33,17 +36,18 @@ int cmd_report(int argc, char **argv)
 	int err, rc = 0;
 
 	cmd_args_init(&args, "report", NULL, NULL);
-	args.format = "md";
+	args.format = NULL;
 	if ((stop = cmd_parse_options(&args, cmd_report_options, argc, argv)) != CMD_GO_ON)
 		return stop;
-	format = args.format;
 	output = args.output;
+	/* the terminal view only where a person reads it: stdout a terminal, no -o */
+	format = args.format ? args.format : !strcmp(output, "-") && isatty(STDOUT_FILENO) ? "text" : "md";
 	if (optind != argc - 1)
 		return cmd_usage("report", "expected one run id (see 'abtool history')");
 	if (strcmp(format, "md") && strcmp(format, "json") && strcmp(format, "tsv") && strcmp(format, "html") &&
-	    strcmp(format, "summary") && strcmp(format, "junit"))
-		return cmd_usage("report", "--format: expected md, json, tsv, html, summary or junit, got '%s'",
-				 format);
+	    strcmp(format, "summary") && strcmp(format, "junit") && strcmp(format, "text"))
+		return cmd_usage("report", "--format: expected text, md, json, tsv, html, summary or junit, "
+				 "got '%s'", format);
 	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_READ)) < 0)
 		return cmd_fail(err);
 	if ((err = ab_store_run_resolve(store, argv[optind], &id)) < 0 ||
@@ -77,8 +81,20 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
-	if ((err = cmd_render_report(&rendered, &len, format, doc, samples, nsamples, names, nnames, 0)) < 0 ||
-	    (err = cmd_write_output(output, rendered, len)) < 0)
+	if (!strcmp(format, "text")) {
+		char *quoted = args.store ? ab_shell_quote(args.store, 0) : NULL;
+		char **where = NULL, *line = ab_xasprintf("full report: abtool report %lld --format md%s%s "
+							  "(or --format html -o report.html)", (long long)id,
+							  quoted ? " --store " : "", quoted ? quoted : "");
+
+		free(quoted);
+		ab_strv_push(&where, line);
+		err = cmd_render_view(&rendered, &len, doc, args.out.color, (const char *const *)where);
+		ab_strv_free(where);
+	} else {
+		err = cmd_render_report(&rendered, &len, format, doc, samples, nsamples, names, nnames, 0);
+	}
+	if (err < 0 || (err = cmd_write_output(output, rendered, len)) < 0)
 		rc = cmd_fail(err);
 out:
 	free(rendered);

@@ -14,6 +14,7 @@ const struct cmd_option cmd_resume_options[] = {
 	CMD_STORE_OPTION,
 	CMD_HELP_OPTION,
 	CMD_OUTPUT_OPTIONS('q', 'v'),
+	CMD_VIEW_OPTIONS,
 	CMD_OPTIONS_END,
 };
 

@@ -175,6 +175,7 @@ const struct cmd_option cmd_run_options[] = {
 	CMD_ROW_OPTION,
 	CMD_HELP_OPTION,
 	CMD_OUTPUT_OPTIONS('q', 'v'),
+	CMD_VIEW_OPTIONS,
 	CMD_OPTIONS_END,
 };
 

@@ -24,6 +24,39 @@ int cmd_terminal_columns(void)
 	return ws.ws_col;
 }
 
+int cmd_fd_columns(int fd)
+{
+	struct winsize ws;
+	const char *env = getenv("COLUMNS");
+	char *end;
+	long n;
+
+	if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	if (env && *env) {
+		n = strtol(env, &end, 10);
+		if (!*end && n > 0 && n < 100000)
+			return (int)n;
+	}
+	return 80;
+}
+
+int cmd_fd_smart_terminal(int fd)
+{
+	const char *term = getenv("TERM");
+
+	return isatty(fd) && !(term && !strcmp(term, "dumb"));
+}
+
+int cmd_color_wanted(int mode, int fd)
+{
+	const char *no = getenv("NO_COLOR");
+
+	if (mode == CMD_COLOR_ALWAYS || mode == CMD_COLOR_NEVER)
+		return mode == CMD_COLOR_ALWAYS;
+	return cmd_fd_smart_terminal(fd) && !(no && *no);
+}
+
 size_t cmd_text_width(const char *s)
 {
 	size_t n = 0;

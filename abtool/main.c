@@ -12,14 +12,16 @@ const struct ab_command_entry ab_commands[] = {
 	 "EXP.yaml [--candidate REV] [--parent REV] [--pairs N] [--max-pairs N] [--seed N] [--warmup N]\n"
 	 "                  [--store DB] [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV] [--row NAME=VALUE]\n"
 	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
-	 "                  [--inconclusive=reject|accept] [--design NAME] [--new-evidence TEXT] [--quiet] [--verbose]",
+	 "                  [--inconclusive=reject|accept] [--design NAME] [--new-evidence TEXT] [--quiet] [--verbose]\n"
+	 "                  [--format text|md] [--color auto|always|never]",
 	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict", cmd_run_options},
 	{"check", cmd_check, "EXP.yaml [--candidate REV] [--parent REV] [--dependency NAME=PARENT..CANDIDATE]\n"
 	 "                  [--overlay-from REV] [--row NAME=VALUE] [--pairs N] [--max-pairs N] [--store DB]",
 	 "validate an experiment file and show its plan and the rows each rule selects", cmd_check_options},
 	{"analyze", cmd_analyze,
 	 "FILE [--accept RULES.yaml] [--metric NAME] [--unit U] [--better lower|higher] [--looks N,N,...]\n"
-	 "                  [--json F] [--md F] [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept]",
+	 "                  [--json F] [--md F] [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept]\n"
+	 "                  [--format text|md] [--color auto|always|never] [--quiet]",
 	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV)", cmd_analyze_options},
 	{"calibrate", cmd_calibrate,
 	 "EXP.yaml [--pairs N] [--seed N] [--warmup N] [--candidate REV] [--parent REV] [--store DB]\n"
@@ -27,9 +29,11 @@ const struct ab_command_entry ab_commands[] = {
 	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F] [--quiet] [--verbose]",
 	 "A/A on the parent built twice: the noise floor, false-outcome rates, pairs needed", cmd_calibrate_options},
 	{"resume", cmd_resume, "RUN [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
-	 "                  [--inconclusive=reject|accept] [--quiet] [--verbose]",
+	 "                  [--inconclusive=reject|accept] [--quiet] [--verbose] [--format text|md]\n"
+	 "                  [--color auto|always|never]",
 	 "finish an interrupted run from its stored plan", cmd_resume_options},
-	{"report", cmd_report, "RUN [--format md|json|tsv|html|summary|junit] [-o FILE] [--store DB]",
+	{"report", cmd_report, "RUN [--format text|md|json|tsv|html|summary|junit] [-o FILE] [--color auto|always|never]\n"
+	 "                  [--store DB]",
 	 "print a stored run's report again, byte-identical to what run wrote", cmd_report_options},
 	{"history", cmd_history,
 	 "[--verdict V] [--design D] [--experiment NAME] [--rev OID] [--since DATE] [--until DATE] "

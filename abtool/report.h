@@ -83,6 +83,40 @@ int ab_report_markdown(FILE *f, const json_t *doc);
  * AB_EIO. */
 int ab_report_summary(FILE *f, const json_t *doc);
 
+/* How the terminal view is rendered: `width` columns (at least 20; a
+ * smaller width is raised to 20), SGR colours when `color`, and the lines
+ * that say where the full report is (`where`, NULL-terminated, borrowed;
+ * may be NULL). */
+struct ab_report_text_options {
+	int width;
+	int color;
+	const char *const *where;
+};
+
+/*
+ * The terminal view of a document (report_text.c; docs/cli.md, "At a
+ * terminal") into new memory `*out` (free() it): the verdict first, one
+ * line per row (label, parent and candidate median, ratio with its
+ * interval, pair wins, checksum mark, outcome) as a table when it fits
+ * the width and as a label line with its values under it when it does
+ * not, one line per rule that did not pass with the reason of its first
+ * row that did not, an invalid run's reasons, the warnings (one line per
+ * text with its count), then the `where` lines. No line is wider than
+ * the width (wcwidth(3) columns, SGR sequences take none): text wraps at
+ * spaces with an indent, and a value with its unit, an interval and a
+ * count like 7/8 are never split. Control characters of the document's
+ * strings become spaces. Returns 0.
+ */
+int ab_report_text(char **out, const json_t *doc, const struct ab_report_text_options *opt);
+
+/* One line for a log (new string): "accepted (2 of 2 rules passed) · NAME
+ * · run N"; an invalid run gives its first reason in the parentheses. */
+char *ab_report_verdict_line(const json_t *doc);
+
+/* The display width of UTF-8 text `s` in columns (wcwidth(3) in C.UTF-8,
+ * one column where it has no answer), SGR sequences taking none. */
+size_t ab_report_text_width(const char *s);
+
 /*
  * JUnit XML for CI systems that display test results: one testsuite, one
  * testcase per rule and row (a failed outcome is a <failure>, an

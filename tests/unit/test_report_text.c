@@ -1,0 +1,159 @@
+/* test_report_text.c - the terminal view (report_text.c): no line wider
+ * than the width, wrapping only at spaces and never inside a number, the
+ * verdict first, colour only when asked, control characters of the
+ * document blanked. Over the golden report (tests/golden/report.json) and
+ * a document made to be hard to wrap. */
+#include "testutil.h"
+#include "report.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *golden(void)
+{
+	const char *src = getenv("ABTOOL_TEST_SRC");
+	char path[4096];
+	json_t *doc;
+
+	snprintf(path, sizeof(path), "%s/tests/golden/report.json", src ? src : ".");
+	doc = json_load_file(path, 0, NULL);
+	assert_non_null(doc);
+	return doc;
+}
+
+/* A document with a long row label, long reasons full of numbers, a
+ * control character and a repeated warning. */
+static json_t *hard(void)
+{
+	json_t *doc = json_pack(
+		"{s:s, s:s, s:I, s:[], s:[s, s, s], s:[{s:{s:s}, s:s, s:s, s:{s:f}, s:{s:f}, s:f, s:[f, f],"
+		" s:I, s:I, s:b}], s:[{s:s, s:s, s:s, s:[{s:{s:s}, s:s, s:s}]}]}",
+		"experiment", "wrap\033[31m-me", "verdict", "rejected", "run_id", (json_int_t)12, "reasons",
+		"warnings", "host: load average is 12345.678 over the last minute (threshold 0.50)",
+		"host: load average is 12345.678 over the last minute (threshold 0.50)",
+		"a/very/long/path/without/any/space/at/all/that/is/wider/than/a/narrow/terminal/of/36/columns",
+		"rows", "params", "size", "1048576", "label", "size=1048576 layout=interleaved-by-cache-line",
+		"unit", "ns", "parent", "median", 123456789.0, "candidate", "median", 234567890.0, "ratio",
+		1.9000123, "ci", 1.8512345, 1.9876543, "pair_wins", (json_int_t)0, "pairs", (json_int_t)8,
+		"checksum_match", 1, "rules", "name", "no regression", "outcome", "fail", "detail", "x",
+		"rows", "params", "size", "1048576", "outcome", "fail", "detail",
+		"size=1048576 layout=interleaved-by-cache-line: ratio 1.900 [1.851, 1.988] (0/8 pair wins): "
+		"lower bound 1.851 above 1.020 (a regression above 2%), p 0.00390625 after Holm's adjustment "
+		"over 12 rows: fail");
+	assert_non_null(doc);
+	return doc;
+}
+
+static char *render(const json_t *doc, int width, int color)
+{
+	static const char *const where[] = {"full report: abtool report 12 --store /a/long/store/path/abtool.db",
+					    NULL};
+	struct ab_report_text_options opt = {width, color, where};
+	char *out = NULL;
+
+	assert_int_equal(ab_report_text(&out, doc, &opt), 0);
+	assert_non_null(out);
+	return out;
+}
+
+/* Every line at most `width` columns; no break between two characters
+ * of a number (a digit, or a '.' or ',' between digits, at the end of
+ * one line and at the start, after the indent, of the next). */
+static void check_lines(const char *text, size_t width)
+{
+	char *copy = strdup(text), *save = NULL, *line, *prev = NULL;
+
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *start = line;
+		size_t w = ab_report_text_width(line);
+
+		if (w > width)
+			fail_msg("a line of %zu columns at width %zu: '%s'", w, width, line);
+		while (*start == ' ')
+			start++;
+		/* a continuation line is indented by 4 (a new item by 0 or 2) */
+		if (prev && start - line == 4 && *prev) {
+			char last = prev[strlen(prev) - 1];
+			if ((isdigit((unsigned char)last) || last == '.') &&
+			    (isdigit((unsigned char)*start) || *start == '.' || *start == '%'))
+				fail_msg("a number split across lines: '%s' / '%s'", prev, line);
+		}
+		prev = line;
+	}
+	free(copy);
+}
+
+static void test_widths(void **state)
+{
+	json_t *docs[2] = {golden(), hard()};
+	int widths[] = {20, 36, 50, 79, 80, 120, 200}, i, d;
+
+	(void)state;
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < (int)(sizeof(widths) / sizeof(*widths)); i++) {
+			char *plain = render(docs[d], widths[i], 0), *colored = render(docs[d], widths[i], 1);
+
+			check_lines(plain, (size_t)widths[i]);
+			check_lines(colored, (size_t)widths[i]);
+			assert_null(strchr(plain, '\033'));
+			assert_non_null(strstr(colored, "\033["));
+			free(plain);
+			free(colored);
+		}
+	json_decref(docs[0]);
+	json_decref(docs[1]);
+}
+
+/* At 36 columns the numbers of the golden rows are whole on their lines. */
+static void test_numbers_whole(void **state)
+{
+	json_t *doc = golden();
+	char *text = render(doc, 36, 0);
+	static const char *const whole[] = {"182.8 ms", "107.5 ms", "0.586 [0.571, 0.593]", "wins 6/6",
+					    "0.591 [0.584, 0.602]", "178.3 ms", NULL};
+	const char *const *w;
+
+	(void)state;
+	for (w = whole; *w; w++)
+		if (!strstr(text, *w))
+			fail_msg("'%s' is not whole at 36 columns:\n%s", *w, text);
+	assert_int_equal(strncmp(text, "? inconclusive · golden-fixture", strlen("? inconclusive · golden-fixture")), 0);
+	free(text);
+	json_decref(doc);
+}
+
+/* The verdict first; at 200 columns one table line per row; the rule
+ * that did not pass, the warnings with their count, where the report is. */
+static void test_content(void **state)
+{
+	json_t *doc = hard();
+	char *text = render(doc, 200, 0), *line;
+
+	(void)state;
+	assert_int_equal(strncmp(text, "✗ rejected · wrap [31m-me · run 12\n", strlen("✗ rejected · wrap [31m-me · run 12\n")), 0);
+	line = strstr(text, "size=1048576 layout=interleaved-by-cache-line  123.5 ms");
+	assert_non_null(line);
+	assert_non_null(strstr(line, "1.900 [1.851, 1.988]  0/8"));
+	assert_non_null(strstr(text, "✗ no regression (fail): size=1048576"));
+	assert_non_null(strstr(text, "3 warnings:\n  - host: load average is 12345.678 over the last minute "
+				     "(threshold 0.50) (2 times)\n"));
+	assert_non_null(strstr(text, "\nfull report: abtool report 12 --store /a/long/store/path/abtool.db\n"));
+	assert_null(strchr(text, '\033'));
+	free(text);
+	line = ab_report_verdict_line(doc);
+	assert_string_equal(line, "rejected (0 of 1 rule passed) · wrap [31m-me · run 12");
+	free(line);
+	json_decref(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_widths),
+		cmocka_unit_test(test_numbers_whole),
+		cmocka_unit_test(test_content),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
