@@ -28,6 +28,12 @@ const struct ab_command_entry ab_commands[] = {
 	{"resume", cmd_resume, "RUN [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
 	 "                  [--inconclusive=reject|accept] [--quiet] [--verbose]",
 	 "finish an interrupted run from its stored plan", cmd_resume_options},
+	{"bisect", cmd_bisect,
+	 "EXP.yaml --good REV --bad REV [--threshold P%] [--metric NAME] [--row NAME=VALUE]\n"
+	 "                  [--pairs N] [--seed N] [--warmup N] [--store DB] [--json F] [--quiet] [--verbose]\n"
+	 "                  | --resume ID [--store DB] [--json F]",
+	 "find the commit between good and bad that moved a row, confirmed against its exact parent",
+	 cmd_bisect_options},
 	{"report", cmd_report, "RUN [--format md|json|tsv|html|summary|junit] [-o FILE] [--store DB]",
 	 "print a stored run's report again, byte-identical to what run wrote", cmd_report_options},
 	{"history", cmd_history,
