@@ -602,10 +602,11 @@ static size_t measured_rows(const struct ab_experiment *exp)
 }
 
 /* 0 when `pairs` pairs give a Hodges–Lehmann bound at one-sided level
- * `alpha` (the endpoints' level, the strictest), else the usage error
- * naming the pairs needed. */
-static int enough_pairs(int pairs, double alpha)
+ * `alpha_c` / 2 (the endpoints' level per direction, the strictest), else
+ * the usage error naming the pairs needed. */
+static int enough_pairs(int pairs, double alpha_c)
 {
+	double alpha = alpha_c / 2;
 	double coverage;
 	size_t k = 0;
 	int need;
@@ -619,8 +620,9 @@ static int enough_pairs(int pairs, double alpha)
 			break;
 	}
 	return cmd_usage("bisect", "%d pairs per comparison give no interval at the bisect's level "
-			 "(one-sided %.2g per comparison and row, docs/history.md): give --pairs %d or "
-			 "more, or fewer rows with --row", pairs, alpha, need);
+			 "(one-sided %.2g per comparison and row, half of it per direction at the "
+			 "endpoints; docs/history.md): give --pairs %d or more, or fewer rows with --row",
+			 pairs, alpha_c, need);
 }
 
 /* Check the experiment and the options; fill the threshold, metric, alpha. */
@@ -643,7 +645,7 @@ static int prepare(struct bisect_ctx *c, struct ab_experiment *exp)
 	if (metric_index(exp, c->metric) < 0)
 		return cmd_usage("bisect", "--metric: the experiment has no metric '%s'", c->metric);
 	c->alpha = BISECT_ALPHA / (double)(ab_bisect_max_comparisons(c->n) * measured_rows(exp));
-	return enough_pairs(exp->pairs, c->alpha / 2);
+	return enough_pairs(exp->pairs, c->alpha);
 }
 
 /* A new bisect of experiment file `path`. */
@@ -756,7 +758,7 @@ static int resume_bisect(struct bisect_ctx *c)
 	json_t *result;
 	int err, rc;
 
-	if ((err = cmd_open_store(&c->store, c->args->store, NULL, CMD_STORE_WRITE)) < 0 ||
+	if ((err = cmd_open_store(&c->store, c->args->store, NULL, CMD_STORE_READ)) < 0 ||
 	    (err = ab_store_bisect_resolve(c->store, c->o->resume, &c->id)) < 0 ||
 	    (err = ab_store_bisect_get(c->store, c->id, &c->stored)) < 0)
 		return cmd_fail(err);

@@ -113,7 +113,7 @@ kill -KILL $pid 2>/dev/null
 wait $pid 2>/dev/null
 [ "$(sqlite3 "$db" "select status from bisects where id = 2")" = running ] || fail "bisect 2 was not killed mid-way"
 decided=$(sqlite3 "$db" "select group_concat(run_id) from bisect_steps where bisect_id = 2 and decision is not null order by seq")
-expect_exit 0 "$ABTOOL" bisect --resume 2 --store "$db" --json "$T/two.json"
+expect_exit 0 "$ABTOOL" resume bisect:2 --store "$db" --json "$T/two.json"
 [ "$(jqv "$T/two.json" .culprit.commit)" = "$(commit "$T/one" 7)" ] || fail "the resumed bisect's culprit"
 assert_contains "$T/err" "(stored)"
 [ "$(sqlite3 "$db" "select group_concat(run_id) from (select run_id from bisect_steps where bisect_id = 2 order by seq limit $(echo "$decided" | tr ',' '\n' | wc -l))")" = "$decided" ] ||
