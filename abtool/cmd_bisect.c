@@ -252,6 +252,9 @@ static int run_step(struct bisect_ctx *c, const struct ab_bisect_cmp *cmp, size_
 	memset(&exp, 0, sizeof(exp));
 	memset(&run, 0, sizeof(run));
 	memset(&analysis, 0, sizeof(analysis));
+	/* the steps compare commits that are not each other's exact parents by
+	 * design: run's warning about it would print at nearly every step */
+	events.resolved = NULL;
 	step_options(&opt, c, cmp, seq);
 	c->args->out.run = &run;
 	if (resume_id > 0) {
