@@ -56,6 +56,7 @@ int cmd_designs(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
 int cmd_note(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 
 /* 1 when the store's setting `key` (abtool config) is "true". */
 struct ab_store;
@@ -554,7 +555,7 @@ extern const struct cmd_option cmd_run_options[], cmd_check_options[], cmd_analy
 	cmd_calibrate_options[], cmd_resume_options[], cmd_report_options[], cmd_history_options[],
 	cmd_show_options[], cmd_designs_options[], cmd_note_options[], cmd_config_options[],
 	cmd_export_options[], cmd_import_options[], cmd_init_options[], cmd_env_options[],
-	cmd_demo_options[], cmd_cache_options[];
+	cmd_demo_options[], cmd_cache_options[], cmd_bisect_options[];
 
 /* Install SIGINT/SIGTERM handlers that interrupt the running sample. */
 void cmd_install_signals(void);

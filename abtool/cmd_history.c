@@ -211,6 +211,15 @@ static void print_table(const json_t *list, const char *rev)
 		/* Fit the reason to the terminal; in a pipe, keep ~100 columns. */
 		room = columns > 0 ? ((size_t)columns > used + 20 ? (size_t)columns - used : 20) : 100;
 		why = history_reason(run, reason, room);
+		if (json_is_object(json_object_get(run, "bisect"))) {
+			const json_t *b = json_object_get(run, "bisect");
+			char *t = ab_xasprintf("bisect %lld step %lld (%s): %s",
+					       (long long)json_integer_value(json_object_get(b, "bisect")),
+					       (long long)json_integer_value(json_object_get(b, "seq")),
+					       json_string_value(json_object_get(b, "role")), why);
+			free(why);
+			why = t;
+		}
 		printf("%*lld  %-16s  ", (int)wid, (long long)json_integer_value(json_object_get(run, "id")),
 		       cmd_short_time(buf, sizeof(buf), json_string_value(json_object_get(run, "created_at"))));
 		cmd_put_padded(stdout, design, wdesign);
@@ -226,6 +235,48 @@ static void print_table(const json_t *list, const char *rev)
 		free(exp);
 		free(why);
 	}
+}
+
+/* Each run that is a step of a bisect gets "bisect": {bisect, seq, role}
+ * (a store from before bisects has none: nothing is marked). */
+static void mark_bisects(struct ab_store *store, json_t *list)
+{
+	json_t *steps = NULL, *run;
+	char key[32];
+	size_t i;
+
+	if (ab_store_bisect_runs(store, &steps) < 0) {
+		json_decref(steps);
+		return;
+	}
+	json_array_foreach(list, i, run) {
+		snprintf(key, sizeof(key), "%lld", (long long)json_integer_value(json_object_get(run, "id")));
+		if (json_object_get(steps, key))
+			json_object_set(run, "bisect", json_object_get(steps, key));
+	}
+	json_decref(steps);
+}
+
+/* The newest bisects under the table, with how each ended. */
+static void print_bisects(struct ab_store *store)
+{
+	json_t *list = NULL, *b;
+	char t[32];
+	size_t i;
+
+	if (ab_store_bisects(store, 10, &list) == 0 && json_array_size(list)) {
+		printf("\nbisects (abtool bisect --resume ID shows or finishes one)\n");
+		json_array_foreach(list, i, b)
+			printf("  bisect %lld  %s  %.10s..%.10s  %s  %lld steps\n",
+			       (long long)json_integer_value(json_object_get(b, "id")),
+			       cmd_short_time(t, sizeof(t), json_string_value(json_object_get(b, "created_at"))),
+			       json_string_value(json_object_get(b, "good_oid")),
+			       json_string_value(json_object_get(b, "bad_oid")),
+			       json_is_string(json_object_get(b, "outcome"))
+			       ? json_string_value(json_object_get(b, "outcome")) : "running",
+			       (long long)json_integer_value(json_object_get(b, "steps")));
+	}
+	json_decref(list);
 }
 
 /* When a named design or experiment has no runs, say which names exist. */
@@ -389,6 +440,7 @@ int cmd_history(int argc, char **argv)
 		rc = err == AB_EINVALID ? cmd_usage("history", "--grep: %s", ab_error_last()) : cmd_fail(err);
 		goto out;
 	}
+	mark_bisects(store, list);
 	if (ctx.json == 2) {
 		size_t i;
 		json_t *o;
@@ -400,6 +452,7 @@ int cmd_history(int argc, char **argv)
 		free(text);
 	} else if (json_array_size(list)) {
 		print_table(list, ctx.filter.rev);
+		print_bisects(store);
 	}
 	if (!json_array_size(list)) {
 		if (ctx.filter.design)

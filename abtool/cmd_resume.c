@@ -44,11 +44,47 @@ static int start(struct cmd_measure *m, const struct ab_run_events *events)
 static int started(struct cmd_measure *m)
 {
 	const struct resume_ctx *ctx = m->ctx;
+	json_t *steps = NULL, *b;
+	char key[32];
+
+	snprintf(key, sizeof(key), "%lld", (long long)ctx->run_id);
+	if (ab_store_bisect_runs(m->store, &steps) == 0 && (b = json_object_get(steps, key)) &&
+	    !m->args->out.quiet)
+		fprintf(stderr, "abtool: run %lld is step %lld of bisect %lld: this finishes the run only; "
+			"'abtool resume bisect:%lld' continues the bisect\n", (long long)ctx->run_id,
+			(long long)json_integer_value(json_object_get(b, "seq")),
+			(long long)json_integer_value(json_object_get(b, "bisect")),
+			(long long)json_integer_value(json_object_get(b, "bisect")));
+	json_decref(steps);
 
 	if (m->run.host_change)
 		cmd_warn("the host changed since run %lld started (%s): samples from two machines are "
 			 "being mixed", (long long)ctx->run_id, m->run.host_change);
 	return 0;
+}
+
+/* `abtool resume bisect:ID`: the bisect's resume (cmd_bisect --resume),
+ * with the store, --json and --quiet given. */
+static int resume_bisect(const struct cmd_args *args, const char *ref)
+{
+	char *v[10];
+	int n = 0;
+
+	v[n++] = "abtool bisect";
+	v[n++] = "--resume";
+	v[n++] = (char *)ref + strlen("bisect:");
+	if (args->store) {
+		v[n++] = "--store";
+		v[n++] = (char *)args->store;
+	}
+	if (args->out.json_path) {
+		v[n++] = "--json";
+		v[n++] = (char *)args->out.json_path;
+	}
+	if (args->out.quiet)
+		v[n++] = "--quiet";
+	v[n] = NULL;
+	return cmd_bisect(n, v);
 }
 
 int cmd_resume(int argc, char **argv)
@@ -62,6 +98,8 @@ int cmd_resume(int argc, char **argv)
 	if ((rc = cmd_parse_options(&args, cmd_resume_options, argc, argv)) == CMD_GO_ON) {
 		if (optind != argc - 1) {
 			rc = cmd_usage("resume", "expected one run id");
+		} else if (!strncmp(argv[optind], "bisect:", 7)) {
+			rc = resume_bisect(&args, argv[optind]);
 		} else {
 			ctx.ref = argv[optind];
 			m.args = &args;

@@ -321,6 +321,18 @@ static void print_same(const json_t *same, int64_t id)
 	printf("\n");
 }
 
+/* The bisect step run `id` is, {bisect, seq, role} (new), or NULL. */
+static json_t *bisect_step(struct ab_store *store, int64_t id)
+{
+	json_t *steps = NULL, *b;
+	char key[32];
+
+	snprintf(key, sizeof(key), "%lld", (long long)id);
+	b = ab_store_bisect_runs(store, &steps) == 0 ? json_incref(json_object_get(steps, key)) : NULL;
+	json_decref(steps);
+	return b;
+}
+
 const struct cmd_option cmd_show_options[] = {
 	{"json", 0, NULL, "print one JSON document (schema abtool-show-1) instead of the text", NULL,
 	 CMD_OWN, 'j', 0, 0},
@@ -334,7 +346,7 @@ int cmd_show(int argc, char **argv)
 	struct cmd_args args;
 	int stop;
 	struct ab_store *store = NULL;
-	json_t *doc = NULL, *counts = NULL, *same = NULL, *run;
+	json_t *doc = NULL, *counts = NULL, *same = NULL, *run, *bisect = NULL;
 	int json = 0, err, rc = 0;
 	int64_t id;
 
@@ -358,9 +370,11 @@ int cmd_show(int argc, char **argv)
 		rc = cmd_fail(err);
 		goto out;
 	}
+	bisect = bisect_step(store, id);
 	if (json) {
 		char *text;
 		json_object_set_new(doc, "schema", json_string("abtool-show-1"));
+		json_object_set(doc, "bisect", bisect ? bisect : json_null());
 		json_object_set(doc, "samples", counts);
 		json_object_set(doc, "same_comparison", same);
 		text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
@@ -370,6 +384,10 @@ int cmd_show(int argc, char **argv)
 	}
 	cmd_plain_stdout();  /* subjects, names and notes come from users */
 	print_header(doc, id);
+	if (bisect)
+		printf("bisect      bisect %lld, step %lld (%s); 'abtool bisect --resume %lld' shows it\n",
+		       integer(bisect, "bisect"), integer(bisect, "seq"), str(bisect, "role"),
+		       integer(bisect, "bisect"));
 	print_revisions(doc);
 	print_builds(doc);
 	print_plan(doc, counts);
@@ -383,6 +401,7 @@ out:
 	json_decref(doc);
 	json_decref(counts);
 	json_decref(same);
+	json_decref(bisect);
 	ab_store_close(store);
 	return rc;
 }

@@ -28,10 +28,16 @@ const struct ab_command_entry ab_commands[] = {
 	 "                  [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV] [--row NAME=VALUE]\n"
 	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F] [--quiet] [--verbose]",
 	 "A/A on the parent built twice: the noise floor, false-outcome rates, pairs needed", cmd_calibrate_options},
-	{"resume", cmd_resume, "RUN [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
-	 "                  [--inconclusive=reject|accept] [--quiet] [--verbose] [--format text|md]\n"
+	{"resume", cmd_resume, "RUN | bisect:ID [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F]\n"
+	 "                  [--junit F] [--inconclusive=reject|accept] [--quiet] [--verbose] [--format text|md]\n"
 	 "                  [--color auto|always|never]",
-	 "finish an interrupted run from its stored plan", cmd_resume_options},
+	 "finish an interrupted run from its stored plan (bisect:ID: an interrupted bisect)", cmd_resume_options},
+	{"bisect", cmd_bisect,
+	 "EXP.yaml --good REV --bad REV [--threshold P%] [--metric NAME] [--row NAME=VALUE]\n"
+	 "                  [--pairs N] [--seed N] [--warmup N] [--store DB] [--json F] [--quiet] [--verbose]\n"
+	 "                  | --resume ID [--store DB] [--json F]",
+	 "find the commit between good and bad that moved a row, confirmed against its exact parent",
+	 cmd_bisect_options},
 	{"report", cmd_report, "RUN [--format text|md|json|tsv|html|summary|junit] [-o FILE] [--color auto|always|never]\n"
 	 "                  [--store DB]",
 	 "print a stored run's report again, byte-identical to what run wrote", cmd_report_options},

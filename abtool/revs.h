@@ -95,4 +95,16 @@ const char *ab_revs_git_error(void);
  * unknown extension, no permission). */
 int ab_revs_open_repository(git_repository **out, const char *path);
 
+/*
+ * The first-parent path from commit `good` to commit `bad` (revspecs) in
+ * the repository holding `repo_path`: *hex and *subjects (new
+ * NULL-terminated arrays of *n entries) list good, then every commit on
+ * bad's first-parent chain after it, oldest first, ending with bad.
+ * Errors: AB_ENOTFOUND (no repository, an unknown revision), AB_EINVALID
+ * (good is bad, or not on bad's first-parent chain: the message says to
+ * swap them when bad descends from good the other way round) (revs_path.c).
+ */
+int ab_revs_first_parent_path(char ***hex, char ***subjects, size_t *n, const char *repo_path,
+			      const char *good, const char *bad);
+
 #endif

@@ -419,4 +419,52 @@ int ab_store_setting_get(struct ab_store *store, const char *key, char **out);
 int ab_store_setting_set(struct ab_store *store, const char *key, const char *value);
 int ab_store_settings(struct ab_store *store, json_t **out);
 
+/* A bisect (`abtool bisect`, migration 0009, store_bisect.c): borrowed
+ * strings; id and uuid are filled in by ab_store_bisect_create. */
+struct ab_bisect_record {
+	int64_t id;
+	char uuid[33];
+	const char *repo;
+	const char *experiment_path, *experiment_hash;
+	const char *good_oid, *bad_oid;
+	const char *options_json;     /* JSON object: path, rows, metric, threshold, ... */
+};
+
+/* Add a bisect (status "running"). Errors: AB_EIO, AB_ELOCKED. */
+int ab_store_bisect_create(struct ab_store *store, struct ab_bisect_record *b);
+
+/* Resolve "latest" or a decimal id to a bisect id. AB_ENOTFOUND naming
+ * the text. */
+int ab_store_bisect_resolve(struct ab_store *store, const char *text, int64_t *out);
+
+/*
+ * Bisect `id` as a new JSON object: {id, uuid, created_at, finished_at,
+ * status, repo, experiment_path, experiment_hash, good_oid, bad_oid,
+ * options, outcome, result, steps: [{seq, role, parent_oid,
+ * candidate_oid, run_id, decision, detail, run_status, verdict}]} with
+ * options, result and detail parsed (null when unset), steps in seq
+ * order. Errors: AB_ENOTFOUND, AB_EIO.
+ */
+int ab_store_bisect_get(struct ab_store *store, int64_t id, json_t **out);
+
+/* Record step `seq` of bisect `id` (insert or replace): its role, the
+ * commits compared, its run (0: none yet), and its decision and detail
+ * (JSON text) once decided (NULL before). Errors: AB_EIO. */
+int ab_store_bisect_step_put(struct ab_store *store, int64_t id, int64_t seq, const char *role,
+			     const char *parent_oid, const char *candidate_oid, int64_t run_id,
+			     const char *decision, const char *detail_json);
+
+/* Mark bisect `id` finished with `outcome` and the result document (JSON
+ * text). Errors: AB_EIO. */
+int ab_store_bisect_finish(struct ab_store *store, int64_t id, const char *outcome,
+			   const char *result_json);
+
+/* Every run that is a step of a bisect, as a new JSON object
+ * {"RUN_ID": {bisect, seq, role}} (for history and show). Errors: AB_EIO. */
+int ab_store_bisect_runs(struct ab_store *store, json_t **out);
+
+/* Bisects newest first, at most `limit` (0: all), as a new JSON array of
+ * {id, created_at, status, good_oid, bad_oid, outcome, steps}. AB_EIO. */
+int ab_store_bisects(struct ab_store *store, int64_t limit, json_t **out);
+
 #endif

@@ -4,6 +4,8 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <sys/random.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -235,4 +237,18 @@ char *ab_store_column_list(const struct ab_store_column *cols, size_t n, const c
 		ab_sql_append(&s, cols[i].name);
 	}
 	return s;
+}
+
+void ab_store_new_uuid(char out[33])
+{
+	unsigned char b[16];
+	size_t i;
+
+	if (getrandom(b, sizeof(b), 0) != sizeof(b)) {
+		uint64_t t = (uint64_t)ab_now_ns() ^ (uint64_t)time(NULL) << 20;
+		for (i = 0; i < sizeof(b); i++)
+			b[i] = (unsigned char)(t >> (i % 8 * 8)) ^ (unsigned char)(i * 131);
+	}
+	for (i = 0; i < 16; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
 }

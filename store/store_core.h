@@ -106,6 +106,10 @@ static inline void ab_db_finalize(struct ab_db_stmt *st)
 /* The current UTC time as ISO 8601 text. */
 void ab_store_now_iso(char buf[32]);
 
+/* 32 random hex digits and a NUL into out: a run's or a bisect's uuid
+ * (getrandom, else the clock). */
+void ab_store_new_uuid(char out[33]);
+
 /* Append a constant fragment to a growing SQL text (user values are
  * always bound, never appended). */
 void ab_sql_append(char **sql, const char *fragment);

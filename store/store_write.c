@@ -40,20 +40,6 @@ static int experiment_id(struct ab_store *store, const struct ab_run_meta *m, in
 	return err;
 }
 
-static void new_uuid(char out[33])
-{
-	unsigned char b[16];
-	size_t i;
-
-	if (getrandom(b, sizeof(b), 0) != sizeof(b)) {
-		uint64_t t = (uint64_t)ab_now_ns() ^ (uint64_t)time(NULL) << 20;
-		for (i = 0; i < sizeof(b); i++)
-			b[i] = (unsigned char)(t >> (i % 8 * 8)) ^ (unsigned char)(i * 131);
-	}
-	for (i = 0; i < 16; i++)
-		sprintf(out + 2 * i, "%02x", b[i]);
-}
-
 static int insert_plan(struct ab_store *store, int64_t run_id, const struct ab_plan_entry *e,
 		       size_t n)
 {
@@ -83,7 +69,7 @@ int ab_store_run_create(struct ab_store *store, struct ab_run_meta *m, const str
 	int err;
 
 	ab_store_now_iso(now);
-	new_uuid(m->uuid);
+	ab_store_new_uuid(m->uuid);
 	if ((err = ab_db_begin(store, 1, "starting the run")) < 0)
 		return err;
 	if ((err = ab_store_design_id(store, m->design, NULL, &design)) < 0 ||
