@@ -162,6 +162,15 @@ struct ab_dependency {
 	struct ab_mark mark;
 };
 
+/* One declared side of a comparison of two commands (`sides:`): its
+ * name for the reports and the command it runs instead of a build's
+ * benchmark (docs/experiment-file.md, "sides"). */
+struct ab_side_command {
+	char *name;                   /* [A-Za-z0-9_.+-]+, unique between the sides */
+	struct ab_command command;    /* may hold {param} placeholders */
+	struct ab_mark mark;
+};
+
 struct ab_experiment {
 	/* The file */
 	char *path;            /* as given on the command line */
@@ -185,7 +194,12 @@ struct ab_experiment {
 	struct ab_command build;      /* may be empty (no build) */
 	char **artifacts;             /* NULL-terminated paths relative to the tree, or NULL */
 	size_t nartifacts;
-	struct ab_command benchmark;  /* required; may hold {param} placeholders */
+	struct ab_command benchmark;  /* required unless `sides:`; may hold {param} placeholders */
+	/* `sides:` two commands instead of two revisions (a comparison, run kind "compare"):
+	 * nothing is built, no revision is read, each side runs its own command in the
+	 * experiment's folder (`workdir` relative to it); has_sides 0 otherwise */
+	int has_sides;
+	struct ab_side_command sides[2];  /* a, b: the parent's and the candidate's places */
 	char *workdir;                /* benchmark's folder relative to the tree; default "." */
 	char **env;                   /* NULL-terminated "NAME=value" set for builds and samples */
 	size_t nenv;
@@ -255,6 +269,10 @@ struct ab_experiment {
 	 * when the key is absent */
 	struct ab_mark candidate_mark, parent_mark, repo_mark;
 };
+
+/* The command side `side` (0: a, the parent's place; 1: b) runs: its own
+ * with `sides:`, else the benchmark (borrowed). */
+const struct ab_command *ab_experiment_side_command(const struct ab_experiment *exp, int side);
 
 /* Free everything `exp` owns; the struct may be reused after _parse. */
 void ab_experiment_release(struct ab_experiment *exp);

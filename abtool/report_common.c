@@ -420,3 +420,10 @@ char *ab_report_scaling_change_note(const json_t *doc)
 	free(list);
 	return line;
 }
+
+const char *ab_report_side_label(const json_t *doc, int side)
+{
+	const char *name = ab_report_str(json_array_get(json_object_get(doc, "sides"), (size_t)side), "name");
+
+	return *name ? name : side ? "candidate" : "parent";
+}

@@ -390,6 +390,27 @@ static void subset_note(FILE *f, const json_t *subset)
 	fprintf(f, "%s\n\n", json_array_size(json_object_get(subset, "not_evaluated")) ? "." : "");
 }
 
+/* The two commands of a comparison (`sides:`, abtool compare), in the
+ * place of the commits and builds. */
+static void sides_provenance(FILE *f, const json_t *doc)
+{
+	const json_t *sides = json_object_get(doc, "sides");
+	const json_t *a = json_array_get(sides, 0), *b = json_array_get(sides, 1);
+
+	fprintf(f, "## Provenance\n| item | a: ");
+	md(f, ab_report_str(a, "name"), MD_TEXT | MD_CELL);
+	fprintf(f, " | b: ");
+	md(f, ab_report_str(b, "name"), MD_TEXT | MD_CELL);
+	fprintf(f, " |\n| --- | --- | --- |\n| command | ");
+	md(f, ab_report_str(a, "command"), MD_CODE | MD_CELL);
+	fprintf(f, " | ");
+	md(f, ab_report_str(b, "command"), MD_CODE | MD_CELL);
+	fprintf(f, " |\n");
+	input_rows(f, json_object_get(doc, "inputs"));
+	fputc('\n', f);
+	subset_note(f, json_object_get(doc, "subset"));
+}
+
 static void provenance(FILE *f, const json_t *doc)
 {
 	const json_t *par = json_object_get(doc, "parent"), *cand = json_object_get(doc, "candidate");
@@ -558,8 +579,13 @@ static void rows_table(FILE *f, const json_t *doc)
 		md(f, pname, MD_TEXT | MD_CELL);
 		fputc(' ', f);
 	}
-	fprintf(f, "| parent median | RSD |%s candidate median | RSD |%s ratio B/A [90%% CI] | pair wins | checksum |\n",
-		scaling ? " scaling |" : "", scaling ? " scaling |" : "");
+	/* a comparison's columns carry its sides' names */
+	fprintf(f, "| ");
+	md(f, ab_report_side_label(doc, 0), MD_TEXT | MD_CELL);
+	fprintf(f, " median | RSD |%s ", scaling ? " scaling |" : "");
+	md(f, ab_report_side_label(doc, 1), MD_TEXT | MD_CELL);
+	fprintf(f, " median | RSD |%s ratio B/A [90%% CI] | pair wins | checksum |\n",
+		scaling ? " scaling |" : "");
 	json_object_foreach((json_t *)matrix, pname, vals)
 		fprintf(f, "| --- ");
 	fprintf(f, "| ---: | ---: |%s ---: | ---: |%s ---: | ---: | --- |\n", scaling ? " ---: |" : "",
@@ -649,9 +675,13 @@ static void other_metrics(FILE *f, const json_t *doc)
 		json_t *row;
 		const char *everywhere = ab_report_unavailable_everywhere(doc, name);
 
-		if (!any++)
-			fprintf(f, "## Other metrics\n| row | metric | parent median | candidate median | ratio B/A [90%% CI] | pair wins |\n"
-				   "| --- | --- | ---: | ---: | ---: | ---: |\n");
+		if (!any++) {
+			fprintf(f, "## Other metrics\n| row | metric | ");
+			md(f, ab_report_side_label(doc, 0), MD_TEXT | MD_CELL);
+			fprintf(f, " median | ");
+			md(f, ab_report_side_label(doc, 1), MD_TEXT | MD_CELL);
+			fprintf(f, " median | ratio B/A [90%% CI] | pair wins |\n| --- | --- | ---: | ---: | ---: | ---: |\n");
+		}
 		if (everywhere) {
 			fprintf(f, "| every row | ");
 			md(f, name, MD_TEXT | MD_CELL);
@@ -843,7 +873,9 @@ int ab_report_markdown(FILE *f, const json_t *doc)
 	int analyze = !strcmp(ab_report_str(doc, "kind"), "analyze");
 
 	header(f, doc);
-	if (!analyze)
+	if (json_is_array(json_object_get(doc, "sides")))
+		sides_provenance(f, doc);
+	else if (!analyze)
 		provenance(f, doc);
 	if (json_array_size(json_object_get(doc, "rows")))
 		rows_table(f, doc);

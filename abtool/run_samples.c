@@ -29,6 +29,16 @@ static struct ab_command *expand_rows(const struct ab_experiment *exp, const str
 	return cmds;
 }
 
+/* Free the `n` commands of expand_rows (NULL: none). */
+static void free_commands(struct ab_command *cmds, size_t n)
+{
+	size_t r;
+
+	for (r = 0; cmds && r < n; r++)
+		ab_command_release(&cmds[r]);
+	free(cmds);
+}
+
 /* Every metric of a sample that produced none: unavailable (NAN). */
 static void metrics_unavailable(struct ab_sample *s, size_t nmetrics)
 {
@@ -228,7 +238,7 @@ int ab_run_samples(struct ab_run *run)
 	size_t *failed_pairs = ab_xcalloc(nrows, sizeof(*failed_pairs)), pairs = (size_t)exp->pairs;
 	uint8_t *pair_failed = ab_xcalloc(nrows * pairs + 1, 1);
 	char *cwd[2] = {NULL, NULL}, **env[2] = {NULL, NULL};
-	struct ab_command *cmds = NULL, *prepare = NULL, *cleanup = NULL;
+	struct ab_command *cmds = NULL, *cmds_b = NULL, *prepare = NULL, *cleanup = NULL;
 	char when[64];
 	int64_t spent_ns = 0;
 	size_t timed = 0;
@@ -236,7 +246,9 @@ int ab_run_samples(struct ab_run *run)
 
 	if (run->integrity)
 		goto out;  /* a side did not build: nothing to measure */
-	cmds = expand_rows(exp, &exp->benchmark, nrows, &err);
+	cmds = expand_rows(exp, ab_experiment_side_command(exp, 0), nrows, &err);
+	if (err == 0)
+		cmds_b = expand_rows(exp, ab_experiment_side_command(exp, 1), nrows, &err);
 	if (err == 0)
 		prepare = expand_rows(exp, &exp->prepare, nrows, &err);
 	if (err == 0)
@@ -245,8 +257,9 @@ int ab_run_samples(struct ab_run *run)
 		goto out;
 	for (i = 0; i < 2; i++) {
 		struct ab_build_dep *deps = ab_run_side_deps(run, (int)i);
-		cwd[i] = ab_path_absolute(run->builds[i].dir, exp->workdir);
-		env[i] = ab_build_env(exp->env, deps, run->ndeps, run->builds[i].dir);
+		/* two commands (sides:) run in the experiment's folder, a build in its tree */
+		cwd[i] = ab_path_absolute(exp->has_sides ? exp->dir : run->builds[i].dir, exp->workdir);
+		env[i] = ab_build_env(exp->env, deps, run->ndeps, exp->has_sides ? NULL : run->builds[i].dir);
 		free(deps);
 	}
 	for (i = 0; i < nrows; i++) {
@@ -284,8 +297,8 @@ int ab_run_samples(struct ab_run *run)
 		}
 		t0 = ab_now_ns();
 		{
-			struct row_commands rc = {&cmds[s->entry.row], &prepare[s->entry.row],
-						  &cleanup[s->entry.row]};
+			struct row_commands rc = {s->entry.side ? &cmds_b[s->entry.row] : &cmds[s->entry.row],
+						  &prepare[s->entry.row], &cleanup[s->entry.row]};
 			if ((err = run_one(run, s, &rc, cwd, env, cpus[s->entry.row])) < 0)
 				break;
 		}
@@ -309,15 +322,10 @@ int ab_run_samples(struct ab_run *run)
 	if (err == AB_EINTERRUPTED)
 		ab_store_run_set_status(run->store, run->meta.id, "interrupted");
 out:
-	for (i = 0; cmds && i < nrows; i++)
-		ab_command_release(&cmds[i]);
-	for (i = 0; prepare && i < nrows; i++)
-		ab_command_release(&prepare[i]);
-	for (i = 0; cleanup && i < nrows; i++)
-		ab_command_release(&cleanup[i]);
-	free(cmds);
-	free(prepare);
-	free(cleanup);
+	free_commands(cmds, nrows);
+	free_commands(cmds_b, nrows);
+	free_commands(prepare, nrows);
+	free_commands(cleanup, nrows);
 	for (i = 0; i < nrows; i++) {
 		free(labels[i]);
 		free(cpus[i]);

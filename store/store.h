@@ -69,7 +69,7 @@ int ab_store_schema_version(struct ab_store *store);
 struct ab_run_meta {
 	int64_t id;
 	char uuid[33];
-	const char *kind;             /* "ab", "calibrate" or "analyze" */
+	const char *kind;             /* "ab", "calibrate", "analyze" or "compare" */
 	const char *experiment_hash;
 	const char *experiment_name;
 	const char *experiment_path;
@@ -84,6 +84,8 @@ struct ab_run_meta {
 	int pairs, warmup;
 	const char *host_json;        /* or NULL */
 	const char *options_json;     /* or NULL */
+	char *sides_json;             /* a comparison's sides, JSON [{name, command}], or NULL
+	                                 (the caller's; ab_store_run_create only reads it) */
 	char **row_params_json;       /* nrows JSON objects {param: value} */
 	size_t nrows;
 };

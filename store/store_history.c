@@ -260,16 +260,17 @@ int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
 	*out = NULL;
 	if ((err = ab_db_prepare(store, &st,
 			   "WITH x AS (SELECT d.id, d.name, d.created_at, "
-			   "(SELECT count(*) FROM runs r WHERE r.design_id = d.id) AS runs, "
+			   "(SELECT count(*) FROM runs r WHERE r.design_id = d.id AND r.kind != 'compare') AS runs, "
 			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id AND r.kind = 'ab' "
 			   "AND r.verdict IN ('accepted', 'rejected') " AB_STORE_NOT_PARTIAL 
 			   "ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS decided, "
-			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id "
+			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id AND r.kind != 'compare' "
 			   "ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS newest, "
 			   "(SELECT n.id FROM notes n WHERE n.design_id = d.id OR n.run_id IN "
 			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id) "
 			   "ORDER BY n.created_at DESC, n.id DESC LIMIT 1) AS last_note "
-			   "FROM designs d) "
+			   "FROM designs d WHERE d.id NOT IN (SELECT design_id FROM runs GROUP BY design_id "
+			   "HAVING min(kind = 'compare') = 1)) "
 			   "SELECT x.id, x.name AS design, x.created_at, x.runs, "
 			   "l.id AS latest_run, l.created_at AS latest_created_at, l.verdict AS latest_verdict, "
 			   "l.reasons AS latest_reasons, " AB_SQL_IDENTICAL_ARTIFACTS("l") " AS latest_identical_artifacts, "
