@@ -42,6 +42,7 @@ struct ab_command_entry {
 extern const struct ab_command_entry ab_commands[];
 
 int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_resume(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
@@ -412,7 +413,7 @@ int cmd_parse_options(struct cmd_args *args, const struct cmd_option *options, i
 void cmd_print_options(FILE *f, const struct cmd_option *options);
 
 /* The option tables (cmd_NAME.c). */
-extern const struct cmd_option cmd_run_options[], cmd_check_options[], cmd_analyze_options[],
+extern const struct cmd_option cmd_run_options[], cmd_compare_options[], cmd_check_options[], cmd_analyze_options[],
 	cmd_calibrate_options[], cmd_resume_options[], cmd_report_options[], cmd_history_options[],
 	cmd_show_options[], cmd_designs_options[], cmd_note_options[], cmd_config_options[],
 	cmd_export_options[], cmd_import_options[], cmd_init_options[], cmd_env_options[],

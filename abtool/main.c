@@ -13,6 +13,14 @@ const struct ab_command_entry ab_commands[] = {
 	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
 	 "                  [--inconclusive=reject|accept] [--design NAME] [--new-evidence TEXT] [--quiet] [--verbose]",
 	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict", cmd_run_options},
+	{"compare", cmd_compare,
+	 "'CMD_A' 'CMD_B' [-n NAME] [-n NAME] [--name-a NAME] [--name-b NAME] [--checksum-regex RE]\n"
+	 "                  [--check-stdout] [-P NAME MIN MAX] [-L NAME V1,V2,...] [--no-regression P%]\n"
+	 "                  [--faster-by P%] [--equivalent-within P%] [--accept RULES.yaml] [--metric NAME]\n"
+	 "                  [--timeout D] [--pairs N] [--seed N] [--warmup N] [--store DB] [--json F] [--md F] [--tsv F]\n"
+	 "                  [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept] [--quiet] [--verbose]",
+	 "A/B two commands, paired: no repository, no build (what hyperfine 'a' 'b' is used for)",
+	 cmd_compare_options},
 	{"check", cmd_check, "EXP.yaml [--candidate REV] [--parent REV] [--dependency NAME=PARENT..CANDIDATE]\n"
 	 "                  [--overlay-from REV] [--row NAME=VALUE] [--store DB]",
 	 "validate an experiment file and show its plan and the rows each rule selects", cmd_check_options},

@@ -42,7 +42,11 @@ static char *reproduce_command(const struct ab_run *run)
 	if (!path || !*path)
 		path = json_string_value(json_object_get(run->options, "experiment_path"));
 	file = ab_shell_quote(path && *path ? path : "EXP.yaml", 0);
-	if (run->exp->has_sides)  /* two commands: the file says everything */
+	if (json_is_string(json_object_get(run->options, "reproduce")))  /* abtool compare */
+		out = ab_xasprintf("%s --seed %llu --pairs %d",
+				   json_string_value(json_object_get(run->options, "reproduce")),
+				   (unsigned long long)run->meta.seed, run->exp->pairs);
+	else if (run->exp->has_sides)  /* two commands: the file says everything */
 		out = ab_xasprintf("abtool run %s --seed %llu --pairs %d", file,
 				   (unsigned long long)run->meta.seed, run->exp->pairs);
 	else if (!strcmp(run->kind, "calibrate"))  /* both sides are the parent: pin it */

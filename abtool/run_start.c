@@ -355,6 +355,8 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	}
 	if (opt->design)
 		json_object_set_new(run->options, "design", json_string(opt->design));
+	if (opt->reproduce)
+		json_object_set_new(run->options, "reproduce", json_string(opt->reproduce));
 	if (run->ndeps)
 		json_object_set_new(run->options, "dependencies", ab_run_deps_json(run));
 	if (run->overlay) {  /* resume takes the overlay from this commit again */
