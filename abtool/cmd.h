@@ -117,13 +117,20 @@ enum cmd_store_mode {
  * common git directory of `repo_dir` (a command given an experiment file:
  * its repository), else of the repository holding the working directory,
  * else of the repository the experiment files in the working directory
- * name. A name with a URL scheme ("postgresql://...") is refused
+ * name, else the per-user store $XDG_DATA_HOME/abtool/abtool.db
+ * (~/.local/share/abtool/abtool.db; its folders made in CMD_STORE_WRITE).
+ * A name with a URL scheme ("postgresql://...") is refused
  * (AB_EINVALID). In CMD_STORE_READ a missing store is AB_ENOTFOUND naming
  * the path, and nothing is created. Every message says which --store to
  * give. Prints nothing; returns the error.
  */
 int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir,
 		   enum cmd_store_mode mode);
+
+/* 1 when `dir` (may be NULL: 0) is in a git repository: a comparison of
+ * two commands (sides:) uses that repository's store, else the lookup
+ * without one. */
+int cmd_store_in_repository(const char *dir);
 
 /* The path cmd_open_store would open (new string); the same errors but
  * the missing store's. */

@@ -39,7 +39,7 @@ const struct ab_command_entry ab_commands[] = {
 	{"report", cmd_report, "RUN [--format md|json|tsv|html|summary|junit] [-o FILE] [--store DB]",
 	 "print a stored run's report again, byte-identical to what run wrote", cmd_report_options},
 	{"history", cmd_history,
-	 "[--verdict V] [--design D] [--experiment NAME] [--rev OID] [--since DATE] [--until DATE] "
+	 "[--verdict V] [--design D] [--experiment NAME] [--kind K] [--rev OID] [--since DATE] [--until DATE] "
 	 "[--grep TEXT] [--limit N] [--json] [--store DB]",
 	 "list stored runs newest first, filtered and searched (names, hypotheses, reasons, notes)", cmd_history_options},
 	{"show", cmd_show, "RUN [--json] [--store DB]",

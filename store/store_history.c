@@ -165,7 +165,7 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		   AB_SQL_IDENTICAL_ARTIFACTS("r") " AS identical_artifacts, "
 		   "(SELECT json_group_array(x.name) FROM (SELECT name FROM rule_results "
 		   "WHERE run_id = r.id ORDER BY idx) x) AS rules, "
-		   "CASE WHEN r.status = 'running' THEN r.options END AS owner_options "
+		   "CASE WHEN r.status = 'running' THEN r.options END AS owner_options, r.sides "
 		   "FROM runs r JOIN designs d ON d.id = r.design_id "
 		   "JOIN experiments e ON e.id = r.experiment_id WHERE 1");
 	if (f->verdict) {
@@ -181,6 +181,11 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 	if (f->experiment) {
 		params[n++] = f->experiment;
 		snprintf(buf, sizeof(buf), " AND e.name = ?%d", n);
+		ab_sql_append(&sql, buf);
+	}
+	if (f->kind) {
+		params[n++] = f->kind;
+		snprintf(buf, sizeof(buf), " AND r.kind = ?%d", n);
 		ab_sql_append(&sql, buf);
 	}
 	if (f->rev) {
@@ -230,6 +235,7 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		ab_json_parse_member(o, "dependencies");
 		if (!json_is_array(json_object_get(o, "dependencies")))
 			json_object_set_new(o, "dependencies", json_array());
+		ab_json_parse_member(o, "sides");
 		ab_json_parse_member(o, "rules");
 		if (!json_is_array(json_object_get(o, "rules")))
 			json_object_set_new(o, "rules", json_array());
