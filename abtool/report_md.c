@@ -209,7 +209,11 @@ static void header(FILE *f, const json_t *doc)
 	fputs(" — ", f);
 	md(f, verdict, MD_TEXT);
 	fputs("\n\n", f);
-	if (!strcmp(ab_report_str(doc, "kind"), "analyze")) {
+	if (json_is_true(json_object_get(doc, "unpaired"))) {
+		fputs("hyperfine's runs from ", f);
+		md(f, ab_report_str(doc, "input"), MD_CODE);
+		fputs(" (blocks, not pairs)", f);
+	} else if (!strcmp(ab_report_str(doc, "kind"), "analyze")) {
 		fputs("Pairs from ", f);
 		md(f, ab_report_str(doc, "input"), MD_CODE);
 	} else {
@@ -523,6 +527,10 @@ static void ratio_cell(FILE *f, const json_t *m)
 		fprintf(f, "n/a");
 		return;
 	}
+	if (json_is_true(json_object_get(m, "unpaired"))) {  /* hyperfine's blocks: no interval */
+		fprintf(f, "%.3f (medians, unpaired)", ab_report_num(m, "ratio"));
+		return;
+	}
 	fprintf(f, significant ? "**%.3f**" : "%.3f", ab_report_num(m, "ratio"));
 	if (json_is_number(json_array_get(ci, 0)))
 		fprintf(f, " [%.3f, %.3f]", l, u);
@@ -623,7 +631,10 @@ static void rows_table(FILE *f, const json_t *doc)
 		}
 		fprintf(f, "| ");
 		ratio_cell(f, row);
-		fprintf(f, " | %lld/%lld | ", ab_report_int(row, "pair_wins"), ab_report_int(row, "pairs"));
+		if (json_is_true(json_object_get(row, "unpaired")))
+			fprintf(f, " | unpaired, Mann-Whitney p %.3g | ", ab_report_num(row, "p_mann_whitney_unpaired"));
+		else
+			fprintf(f, " | %lld/%lld | ", ab_report_int(row, "pair_wins"), ab_report_int(row, "pairs"));
 		checksum_cell(f, row);
 		fprintf(f, " |\n");
 	}
