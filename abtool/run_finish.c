@@ -174,10 +174,12 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 	in.run_uuid = run->meta.uuid;
 	in.created_at = run->created_at;
 	in.repo = exp->has_sides ? "" : exp->repo;
-	in.parent_oid = run->revs.parent_hex;
-	in.candidate_oid = run->revs.candidate_hex;
-	in.parent_tree = run->revs.parent_tree_hex;
-	in.candidate_tree = run->revs.candidate_tree_hex;
+	if (!exp->has_sides) {  /* a comparison of two commands has no revisions: null */
+		in.parent_oid = run->revs.parent_hex;
+		in.candidate_oid = run->revs.candidate_hex;
+		in.parent_tree = run->revs.parent_tree_hex;
+		in.candidate_tree = run->revs.candidate_tree_hex;
+	}
 	in.parent_subject = run->revs.parent_subject;
 	in.candidate_subject = run->revs.candidate_subject;
 	in.exact_parent = run->revs.exact_parent;

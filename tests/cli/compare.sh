@@ -26,6 +26,14 @@ for k in ratio ci pair_wins pairs p_signed_rank p_mann_whitney_unpaired checksum
 	[ "$(jqv "$T/a.json" ".rows[0] | has(\"$k\")")" = true ] || fail "row lacks $k"
 done
 assert_contains "$T/out" "| slow median | RSD | fast median |"
+# the document validates against the report schema, sides and all
+for p in python3 /usr/bin/python3; do
+	if "$p" -c 'import jsonschema' 2>/dev/null; then
+		"$p" "$(dirname "$0")/validate_json.py" "$ABTOOL_TEST_SRC/docs/report-schema.json" "$T/a.json" \
+			|| fail "the comparison's report does not validate"
+		break
+	fi
+done
 assert_contains "$T/out" "| command | \`sh -c"
 
 expect_exit 3 "$ABTOOL" compare "$(loop 20 sum=1)" "$(loop 20 sum=2)" --check-stdout --pairs 3 --quiet
