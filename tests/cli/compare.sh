@@ -76,6 +76,8 @@ matrix: {n: [1, 2]}
 checksum: {stdout: sha256}
 pairs: 3
 EOF2
+expect_exit 0 "$ABTOOL" check "$W/engines.yaml"
+assert_contains "$T/out" "side a    zig-js: echo {n} done"
 expect_exit 2 "$ABTOOL" run "$W/engines.yaml" --store "$T/s.db" --json "$T/e.json" --quiet
 assert_contains "$T/out" "| a: zig-js | b: jsc |"
 assert_contains "$T/out" "| zig-js median | RSD | jsc median |"
