@@ -300,7 +300,7 @@ static char *accept_items(struct ab_experiment *exp, const char *path, int *rc)
 {
 	char *text = NULL, *out = NULL, *line, *save = NULL;
 	size_t len;
-	int err;
+	int err, indent = -1;
 
 	if ((err = ab_experiment_read(&text, &len, path)) < 0 ||
 	    (err = ab_experiment_parse_rules(exp, path, text, len)) < 0) {
@@ -323,7 +323,10 @@ static char *accept_items(struct ab_experiment *exp, const char *path, int *rc)
 			}
 			continue;
 		}
-		add(&out, "  %s\n", line);
+		/* re-indent the list to two spaces, as the options' rules are */
+		if (indent < 0 && line[strspn(line, " ")] != '#')
+			indent = (int)strspn(line, " ");
+		add(&out, "  %s\n", indent > 0 && strspn(line, " ") >= (size_t)indent ? line + indent : line);
 	}
 	free(text);
 	return out ? out : ab_xstrdup("");

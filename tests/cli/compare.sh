@@ -47,9 +47,17 @@ expect_exit 2 "$ABTOOL" compare 'echo {lanes}' 'sh -c "echo {lanes}"' -P lanes 1
 expect_exit 2 "$ABTOOL" compare 'echo {w}' 'echo {w}' -L w a,b --pairs 2 --json "$T/l.json" --quiet
 [ "$(jqv "$T/l.json" '[.rows[].params.w] | join(",")')" = a,b ] || fail "-L rows"
 
+# rules of the options, then those of a rules file
+printf '# rules\naccept:\n  - name: steady\n    max_rsd: 900%%\n  - {name: eq, equivalent_within: 900%%}\n' \
+	>"$T/rules.yaml"
+expect_exit 0 "$ABTOOL" compare 'echo 1' 'echo 1' --no-regression 900% --accept "$T/rules.yaml" \
+	--pairs 6 --json "$T/r.json" --quiet
+[ "$(jqv "$T/r.json" '[.rules[] | .name + ":" + .outcome] | join(",")')" \
+	= "no-regression:pass,steady:pass,eq:pass" ] || fail "rules: $(jqv "$T/r.json" .rules)"
+
 # the per-user store: history --kind compare, show, report; never a design
 expect_exit 0 "$ABTOOL" history --kind compare --json
-[ "$(jqv "$T/out" 'length')" = 4 ] || fail "history --kind compare: $(cat "$T/out")"
+[ "$(jqv "$T/out" 'length')" = 5 ] || fail "history --kind compare: $(cat "$T/out")"
 [ "$(jqv "$T/out" '[.[] | .kind] | unique | join(",")')" = compare ] || fail "kinds"
 [ "$(jqv "$T/out" '.[-1].sides[0].name')" = slow ] || fail "history sides"
 expect_exit 0 "$ABTOOL" history --kind ab --json
