@@ -6,7 +6,7 @@
 
 command -v hyperfine >/dev/null || fail "hyperfine is missing: scripts/install-deps --test"
 cd "$T"
-hyperfine -N --runs 4 --warmup 1 -P n 1 2 'sleep 0.00{n}' 'sleep 0.01{n}' --export-json "$T/p.json" \
+hyperfine -N --runs 4 --warmup 1 -P n 1 2 'sleep 0.00{n}' 'sleep 0.05{n}' --export-json "$T/p.json" \
 	>/dev/null 2>"$T/hf.err" || fail "hyperfine: $(cat "$T/hf.err")"
 hyperfine -N --runs 3 'sleep 0.001' 'sleep 0.002' 'sleep 0.003' --export-json "$T/three.json" \
 	>/dev/null 2>"$T/hf.err" || fail "hyperfine: $(cat "$T/hf.err")"
