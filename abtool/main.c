@@ -27,7 +27,8 @@ const struct ab_command_entry ab_commands[] = {
 	{"analyze", cmd_analyze,
 	 "FILE [--accept RULES.yaml] [--metric NAME] [--unit U] [--better lower|higher]\n"
 	 "                  [--json F] [--md F] [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept]",
-	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV)", cmd_analyze_options},
+	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV), or hyperfine's JSON export",
+	 cmd_analyze_options},
 	{"calibrate", cmd_calibrate,
 	 "EXP.yaml [--pairs N] [--seed N] [--warmup N] [--candidate REV] [--parent REV] [--store DB]\n"
 	 "                  [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV] [--row NAME=VALUE]\n"
