@@ -403,7 +403,7 @@ char **ab_build_env(char *const *env, const struct ab_build_dep *deps, size_t nd
 	for (i = 0; i < ndeps; i++)
 		if (deps[i].env)
 			ab_strv_push(&out, ab_xasprintf("%s=%s/%s", deps[i].env, dir, deps[i].path));
-	{
+	if (dir) {
 		char *scratch = scratch_path(dir);
 
 		ab_strv_push(&out, ab_xasprintf("ABTOOL_SCRATCH=%s", scratch));

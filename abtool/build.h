@@ -120,8 +120,9 @@ const char *ab_build_status_name(enum ab_build_status status);
  * dependency that names a variable, then ABTOOL_SCRATCH: a directory
  * outside the tree, DIR.scratch-PID, for what a sample writes (emptied
  * by ab_build_prepare, removed by ab_build_release; the same length on
- * both sides). New NULL-terminated array, in the form of
- * ab_runner_spec.env_extra. */
+ * both sides; none when `dir` is NULL: two commands compared without a
+ * tree, `sides:`, and then no dependencies). New NULL-terminated array, in
+ * the form of ab_runner_spec.env_extra. */
 char **ab_build_env(char *const *env, const struct ab_build_dep *deps, size_t ndeps, const char *dir);
 
 #endif

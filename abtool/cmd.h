@@ -42,6 +42,7 @@ struct ab_command_entry {
 extern const struct ab_command_entry ab_commands[];
 
 int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_resume(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
@@ -119,13 +120,20 @@ enum cmd_store_mode {
  * common git directory of `repo_dir` (a command given an experiment file:
  * its repository), else of the repository holding the working directory,
  * else of the repository the experiment files in the working directory
- * name. A name with a URL scheme ("postgresql://...") is refused
+ * name, else the per-user store $XDG_DATA_HOME/abtool/abtool.db
+ * (~/.local/share/abtool/abtool.db; its folders made in CMD_STORE_WRITE).
+ * A name with a URL scheme ("postgresql://...") is refused
  * (AB_EINVALID). In CMD_STORE_READ a missing store is AB_ENOTFOUND naming
  * the path, and nothing is created. Every message says which --store to
  * give. Prints nothing; returns the error.
  */
 int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir,
 		   enum cmd_store_mode mode);
+
+/* 1 when `dir` (may be NULL: 0) is in a git repository: a comparison of
+ * two commands (sides:) uses that repository's store, else the lookup
+ * without one. */
+int cmd_store_in_repository(const char *dir);
 
 /* The path cmd_open_store would open (new string); the same errors but
  * the missing store's. */
@@ -551,7 +559,7 @@ int cmd_doc(int argc, char **argv);
 int cmd_print_completion(FILE *f, const char *shell);
 
 /* The option tables (cmd_NAME.c). */
-extern const struct cmd_option cmd_run_options[], cmd_check_options[], cmd_analyze_options[],
+extern const struct cmd_option cmd_run_options[], cmd_compare_options[], cmd_check_options[], cmd_analyze_options[],
 	cmd_calibrate_options[], cmd_resume_options[], cmd_report_options[], cmd_history_options[],
 	cmd_show_options[], cmd_designs_options[], cmd_note_options[], cmd_config_options[],
 	cmd_export_options[], cmd_import_options[], cmd_init_options[], cmd_env_options[],

@@ -1,8 +1,11 @@
 /* cmd_analyze.c - `abtool analyze FILE`: the statistics and rules of
  * `abtool run` on pairs collected elsewhere (TSV or CSV, long or wide;
  * docs/analyze.md). With --accept RULES.yaml it gates like run: exit 0
- * accepted, 1 rejected, 2 inconclusive, 3 invalid. Nothing is stored. */
+ * accepted, 1 rejected, 2 inconclusive, 3 invalid. hyperfine's JSON
+ * export is read too, as unpaired rows that decide nothing (hyperfine.h).
+ * Nothing is stored. */
 #include "cmd.h"
+#include "hyperfine.h"
 #include "pairs_file.h"
 #include "rules.h"
 #include "stopping.h"
@@ -86,6 +89,51 @@ static int analyze_option(struct cmd_args *args, const struct cmd_option *o, con
 	return CMD_GO_ON;
 }
 
+/* The matrix of a hyperfine export as an experiment for the rules to be
+ * read against (their where: and metric:); `out` is initialised here. */
+static int hyperfine_experiment(struct ab_experiment *out, const struct ab_hyperfine *h)
+{
+	char *matrix = json_dumps(h->matrix, JSON_COMPACT);
+	char *text = ab_xasprintf("name: hyperfine export\nbenchmark: hyperfine\nmatrix: %s\n", matrix);
+	int err = ab_experiment_parse(out, "hyperfine export", text, strlen(text));
+
+	free(matrix);
+	free(text);
+	return err;
+}
+
+/* analyze of hyperfine's --export-json: rows of two commands, unpaired;
+ * the verdict is inconclusive (exit 2 under rules, 0 without). */
+static int analyze_hyperfine(struct cmd_args *args, const struct analyze_ctx *ctx, const char *path,
+			     const char *text, size_t len)
+{
+	struct ab_hyperfine h;
+	struct ab_experiment exp;
+	char *rules = NULL, created[32];
+	size_t rlen;
+	json_t *doc = NULL;
+	int err, rc;
+
+	memset(&exp, 0, sizeof(exp));
+	if ((err = ab_hyperfine_read(&h, path, text, len)) < 0 || (err = hyperfine_experiment(&exp, &h)) < 0 ||
+	    (ctx->rules_path && ((err = ab_experiment_read(&rules, &rlen, ctx->rules_path)) < 0 ||
+				 (err = ab_experiment_parse_rules(&exp, ctx->rules_path, rules, rlen)) < 0))) {
+		rc = cmd_fail(err == AB_ENOTFOUND ? AB_EINVALID : err);
+		goto out;
+	}
+	ab_utc_iso8601(created, sizeof(created), (int64_t)time(NULL));
+	doc = ab_hyperfine_document(&h, path, &exp, created);
+	rc = cmd_emit_reports(&args->out, &exp, NULL, 0, doc, AB_INCONCLUSIVE_VERDICT);
+	if (!ctx->rules_path && rc == args->out.inconclusive_exit)
+		rc = 0;  /* nothing to gate */
+out:
+	json_decref(doc);
+	ab_experiment_release(&exp);
+	ab_hyperfine_release(&h);
+	free(rules);
+	return rc;
+}
+
 int cmd_analyze(int argc, char **argv)
 {
 	struct analyze_ctx ctx = {{"value", "", AB_LOWER_IS_BETTER}, NULL, {0}};
@@ -110,6 +158,11 @@ int cmd_analyze(int argc, char **argv)
 		return cmd_fail(ab_error_set(AB_EINVALID, "'%s': no such file; check the path", argv[optind]));
 	if (err < 0)
 		return cmd_fail(err);
+	if (ab_hyperfine_is_export(text, len)) {
+		rc = analyze_hyperfine(&args, &ctx, argv[optind], text, len);
+		free(text);
+		return rc;
+	}
 	if ((err = ab_pairs_file_read(&in, argv[optind], text, len, &ctx.opt)) < 0) {
 		rc = cmd_fail(err);
 		goto out;

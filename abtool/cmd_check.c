@@ -164,11 +164,44 @@ const struct cmd_option cmd_check_options[] = {
 	CMD_OPTIONS_END,
 };
 
+/* Resolve and print what the two sides are: two commands (sides:), or the
+ * revisions with the overlay's paths and the dependencies, as run resolves
+ * them. Prints the file's first lines; returns the error before them. */
+static int print_sides_or_revisions(struct ab_run *run, const struct ab_run_options *opt)
+{
+	const struct ab_experiment *exp = run->exp;
+	struct ab_revs *revs = &run->revs;
+	int err, i;
+
+	if (!exp->has_sides &&
+	    ((err = ab_revs_open(revs, exp->repo, opt->candidate ? opt->candidate : exp->candidate,
+				 opt->parent ? opt->parent : exp->parent, opt->parent ? 0 : exp->exact_parent)) < 0 ||
+	     (err = ab_run_resolve_inputs(run, opt)) < 0))
+		return err;
+	if (exp->has_sides && (opt->candidate || opt->parent || opt->ndep_pins || opt->overlay_from))
+		return ab_error_set(AB_EINVALID, "--candidate, --parent, --dependency, --overlay-from: the "
+				    "experiment compares two commands (sides:), not revisions");
+	printf("%s: ok\n", exp->path);
+	printf("experiment %s (design %s)\n", exp->name, exp->design);
+	for (i = 0; exp->has_sides && i < 2; i++) {
+		char *cmd = ab_command_display(&exp->sides[i].command);
+		printf("side %s    %s: %s\n", i ? "b" : "a", exp->sides[i].name, cmd);
+		free(cmd);
+	}
+	if (exp->has_sides)
+		return 0;
+	printf("parent    %s %s%s\n", revs->parent_hex, revs->parent_subject,
+	       revs->exact_parent ? " (exact parent)" : " (NOT the exact parent)");
+	printf("candidate %s %s\n", revs->candidate_hex, revs->candidate_subject);
+	if (revs->parent_descends)
+		cmd_warn_swapped(revs);
+	return 0;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct ab_experiment exp;
 	struct ab_run run;
-	struct ab_revs *revs = &run.revs;
 	struct cmd_args args;
 	const struct ab_run_options *opt = &args.run;
 	size_t nrows, r, i, measured;
@@ -196,24 +229,11 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	run.exp = &exp;
-	if ((err = ab_revs_open(revs, exp.repo, opt->candidate ? opt->candidate : exp.candidate,
-				opt->parent ? opt->parent : exp.parent, opt->parent ? 0 : exp.exact_parent)) < 0) {
-		rc = cmd_fail(err);
-		goto out;
-	}
-	/* The overlay's paths and the dependencies' revisions, as run resolves them */
-	if ((err = ab_run_resolve_inputs(&run, opt)) < 0) {
+	if ((err = print_sides_or_revisions(&run, opt)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}
 	nrows = ab_experiment_nrows(&exp);
-	printf("%s: ok\n", exp.path);
-	printf("experiment %s (design %s)\n", exp.name, exp.design);
-	printf("parent    %s %s%s\n", revs->parent_hex, revs->parent_subject,
-	       revs->exact_parent ? " (exact parent)" : " (NOT the exact parent)");
-	printf("candidate %s %s\n", revs->candidate_hex, revs->candidate_subject);
-	if (revs->parent_descends)
-		cmd_warn_swapped(revs);
 	print_inputs(&run);
 	for (r = 0, measured = 0; r < nrows; r++)
 		measured += (size_t)ab_experiment_row_selected(&exp, r);

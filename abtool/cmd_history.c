@@ -77,6 +77,7 @@ static int parse_date(const char *text, int64_t *start, int64_t *span)
 	return 0;
 }
 
+static const char *const kinds[] = {"ab", "calibrate", "analyze", "compare", NULL};
 static const char *const verdicts[] = {"accepted", "rejected", "inconclusive", "invalid", "calibrated", NULL};
 
 /* "0.518–1.041" (lowest–highest ratio), "0.513" when they agree, "-";
@@ -225,8 +226,21 @@ static void print_table(const json_t *list, const char *rev)
 		cmd_put_padded(stdout, design, wdesign);
 		fputs("  ", stdout);
 		cmd_put_padded(stdout, exp, wexp);
-		printf("  %.10s..%.10s  %-12s  ", json_string_value(json_object_get(run, "parent_oid")),
-		       json_string_value(json_object_get(run, "candidate_oid")), run_state(run));
+		if (json_is_array(json_object_get(run, "sides"))) {  /* a comparison: its sides' names */
+			const json_t *sides = json_object_get(run, "sides");
+			char *names = ab_xasprintf("%.10s..%.10s",
+				json_string_value(json_object_get(json_array_get(sides, 0), "name")),
+				json_string_value(json_object_get(json_array_get(sides, 1), "name")));
+			char *shown = cmd_one_line(names, 22);
+			fputs("  ", stdout);
+			cmd_put_padded(stdout, shown, 22);
+			printf("  %-12s  ", run_state(run));
+			free(names);
+			free(shown);
+		} else {
+			printf("  %.10s..%.10s  %-12s  ", json_string_value(json_object_get(run, "parent_oid")),
+			       json_string_value(json_object_get(run, "candidate_oid")), run_state(run));
+		}
 		format_ratios(buf, sizeof(buf), run);
 		cmd_put_padded(stdout, buf, wratio);
 		printf("  %s\n", why);
@@ -329,6 +343,8 @@ const struct cmd_option cmd_history_options[] = {
 	 NULL, CMD_OWN, 'V', 0, 0},
 	{"design", 0, "D", "runs of the design named D (exactly)", NULL, CMD_OWN, 'd', 0, 0},
 	{"experiment", 0, "NAME", "runs of experiments named NAME (exactly)", NULL, CMD_OWN, 'e', 0, 0},
+	{"kind", 0, "K", "runs of kind K: ab, calibrate, analyze or compare (abtool compare, sides:)",
+	 NULL, CMD_OWN, 'k', 0, 0},
 	{"rev", 0, "OID", "runs that measured a commit starting with these hex digits (4 or more)", NULL,
 	 CMD_OWN, 'r', 0, 0},
 	{"since", 0, "DATE", "runs started at or after DATE (YYYY-MM-DD or ISO 8601; UTC unless a zone "
@@ -373,6 +389,14 @@ static int history_option(struct cmd_args *args, const struct cmd_option *o, con
 		break;
 	case 'e':
 		ctx->filter.experiment = arg;
+		break;
+	case 'k':
+		for (i = 0; kinds[i] && strcmp(kinds[i], arg); i++)
+			;
+		if (!kinds[i])
+			return cmd_usage("history", "--kind: expected ab, calibrate, analyze or compare, got '%s'",
+					 arg);
+		ctx->filter.kind = arg;
 		break;
 	case 'r':
 		for (i = 0; i < len && isxdigit((unsigned char)arg[i]); i++)

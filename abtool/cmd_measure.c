@@ -52,9 +52,11 @@ int cmd_measure(struct cmd_measure *m)
 	cmd_install_signals();
 	events = cmd_run_events(out);
 	out->run = &m->run;
-	/* The store lives with the experiment's repository. */
-	if ((err = cmd_open_store(&m->store, m->args->store, m->exp_path ? m->exp.repo : NULL,
-				  CMD_STORE_WRITE)) < 0) {
+	/* The store lives with the experiment's repository; two commands
+	 * (sides:) outside any have the lookup without one. */
+	if ((err = cmd_open_store(&m->store, m->args->store,
+				  m->exp_path && (!m->exp.has_sides || cmd_store_in_repository(m->exp.repo))
+				  ? m->exp.repo : NULL, CMD_STORE_WRITE)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}

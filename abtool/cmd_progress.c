@@ -450,7 +450,7 @@ static void on_resolved(void *ctx, const struct ab_run *run)
 {
 	struct cmd_output *out = ctx;
 
-	if (out->quiet)
+	if (out->quiet || run->exp->has_sides)  /* two commands: no revisions to warn of */
 		return;
 	if (run->dirty)
 		cmd_warn("the work tree of '%s' has uncommitted changes: they are not measured, only "

@@ -132,6 +132,17 @@ static void print_revisions(const json_t *doc)
 	struct ab_revs revs;
 	int have_revs = 0;
 
+	if (json_is_array(json_object_get(run, "sides"))) {  /* a comparison: two commands */
+		const json_t *sides = json_object_get(run, "sides");
+		size_t i;
+
+		printf("\nsides (two commands, no revisions)\n");
+		for (i = 0; i < 2; i++)
+			printf("  %s  %s  %s\n", i ? "b" : "a", str(json_array_get(sides, i), "name"),
+			       str(json_array_get(sides, i), "command"));
+		print_inputs(run, report);
+		return;
+	}
 	memset(&revs, 0, sizeof(revs));
 	if (!subject[0] || !subject[1]) {
 		ab_revs_global_init();
@@ -229,8 +240,15 @@ static void print_rows(const json_t *doc, int64_t id)
 	printf("\nrows (%s, %s is better)\n  ", str(report, "metric"),
 	       json_array_size(rows) ? str(json_array_get(rows, 0), "better") : "lower");
 	cmd_put_padded(stdout, "row", wlabel);
-	printf("  %10s  %10s  %9s  %-16s  %9s  %s\n", "parent", "candidate", "ratio B/A", "90% CI", "pair wins",
-	       "checksum");
+	{
+		/* a comparison's columns carry its sides' names */
+		const json_t *sides = json_object_get(run, "sides");
+		const char *na = json_string_value(json_object_get(json_array_get(sides, 0), "name"));
+		const char *nb = json_string_value(json_object_get(json_array_get(sides, 1), "name"));
+
+		printf("  %10.10s  %10.10s  %9s  %-16s  %9s  %s\n", na ? na : "parent", nb ? nb : "candidate",
+		       "ratio B/A", "90% CI", "pair wins", "checksum");
+	}
 	json_array_foreach(rows, i, row) {
 		const json_t *ci = json_object_get(row, "ci"), *match = json_object_get(row, "checksum_match");
 		char a[32], b[32], ratio[32], interval[48], wins[32];

@@ -95,7 +95,29 @@ static int experiment_store(char **out)
 	return err;
 }
 
-int cmd_store_path(char **out, const char *flag, const char *repo_dir)
+/* The per-user store, the lookup's last step: $XDG_DATA_HOME/abtool/abtool.db,
+ * else ~/.local/share/abtool/abtool.db (new string). */
+static char *user_store(void)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+
+	if (xdg && xdg[0] == '/')  /* the XDG base directory rule: a relative one is ignored */
+		return ab_path_join(xdg, "abtool/abtool.db");
+	return ab_xasprintf("%s/.local/share/abtool/abtool.db", home && *home ? home : "/tmp");
+}
+
+int cmd_store_in_repository(const char *dir)
+{
+	char *path = NULL;
+	int err = dir ? repo_store(&path, dir) : AB_ENOTFOUND;
+
+	free(path);
+	ab_error_clear();
+	return err == 0;
+}
+
+/* cmd_store_path, saying whether the path is the per-user store's. */
+static int store_path(char **out, const char *flag, const char *repo_dir, int *per_user)
 {
 	const char *env = getenv("ABTOOL_STORE");
 	struct ab_userconf conf;
@@ -129,21 +151,43 @@ int cmd_store_path(char **out, const char *flag, const char *repo_dir)
 		return err < 0 ? ab_error_prefix("no default store") : 0;
 	if ((err = experiment_store(out)) != AB_ENOTFOUND)
 		return err;
-	return ab_error_set(AB_EINVALID, "no store: the current folder is not in a git repository and no "
-			    "experiment file here names one in its repo:; " CMD_STORE_HINT);
+	/* outside any repository: the user's own store (abtool compare) */
+	*out = user_store();
+	*per_user = 1;
+	return 0;
+}
+
+int cmd_store_path(char **out, const char *flag, const char *repo_dir)
+{
+	int per_user = 0;
+
+	return store_path(out, flag, repo_dir, &per_user);
 }
 
 int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir, enum cmd_store_mode mode)
 {
 	char *path;
-	int err;
+	int err, per_user = 0;
 
 	*out = NULL;
-	if ((err = cmd_store_path(&path, flag, repo_dir)) < 0)
+	if ((err = store_path(&path, flag, repo_dir, &per_user)) < 0)
 		return err;
 	if (mode == CMD_STORE_WRITE) {
-		err = ab_store_open(out, path);
-	} else if ((err = ab_store_open_existing(out, path)) == AB_ENOTFOUND) {
+		char *dir = per_user ? ab_xstrdup(path) : NULL;
+
+		if (dir) {  /* the per-user store's folders, as a repository's .git/abtool is made */
+			*strrchr(dir, '/') = '\0';
+			err = ab_mkdir_p(dir);
+			free(dir);
+		}
+		if (err == 0)
+			err = ab_store_open(out, path);
+	} else if (per_user && (err = ab_store_open_existing(out, path)) == AB_ENOTFOUND) {
+		err = ab_error_set(AB_EINVALID, "no store: the current folder is not in a git repository and "
+				   "no experiment file here names one in its repo:, and nothing was stored in "
+				   "the per-user store '%s' yet (abtool compare stores there); " CMD_STORE_HINT,
+				   path);
+	} else if (!per_user && (err = ab_store_open_existing(out, path)) == AB_ENOTFOUND) {
 		char *why = ab_xstrdup(ab_error_last());
 
 		err = ab_error_set(AB_ENOTFOUND, "%s (%s); nothing was stored there yet, and a command "

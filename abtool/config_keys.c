@@ -951,6 +951,102 @@ static int h_environment(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t
 	return 0;
 }
 
+static const struct key_handler side_keys[] = {
+	{ "name", NULL, 0 }, { "command", NULL, 0 }, { NULL, NULL, 0 },
+};
+
+/* 1 when s is a side's name: [A-Za-z0-9_.+-]+, as reports and labels show it. */
+static int side_name_ok(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      strchr("_.+-", *s)))
+			return 0;
+	return 1;
+}
+
+/* One side of `sides:`: {name: NAME, command: CMD} (the command read as
+ * the benchmark is, placeholders checked against the matrix). */
+static int read_side(struct ctx *c, yaml_node_t *k, yaml_node_t *v, struct ab_side_command *side)
+{
+	yaml_node_pair_t *p;
+	size_t save;
+	int err;
+
+	side->mark = cfg_mark(k->start_mark);
+	err = cfg_check_mapping(c, v, k->start_mark, side_keys,
+				"expected a mapping like {name: fast, command: './fast --lanes {lanes}'}");
+	if (err)
+		return err;
+	if (!(p = cfg_find_pair(c, v, "name")))
+		return cfg_missing_key(c, v, "name");
+	save = cfg_path_key(c, "name");
+	err = cfg_get_string(c, cfg_node(c, p->key)->start_mark, cfg_node(c, p->value), 0, &side->name);
+	if (!err && !side_name_ok(side->name))
+		err = cfg_fail(c, cfg_node(c, p->key)->start_mark, "expected a name of letters, digits and "
+			       "'_', '.', '+', '-'");
+	cfg_path_pop(c, save);
+	if (err)
+		return err;
+	if (!(p = cfg_find_pair(c, v, "command")))
+		return cfg_missing_key(c, v, "command");
+	save = cfg_path_key(c, "command");
+	err = h_benchmark(c, &side->command, cfg_node(c, p->key), cfg_node(c, p->value));
+	cfg_path_pop(c, save);
+	return err;
+}
+
+static const struct key_handler sides_keys[] = {
+	{ "a", NULL, 0 }, { "b", NULL, 0 }, { NULL, NULL, 0 },
+};
+
+/* sides: {a: {name, command}, b: {name, command}}: two commands compared
+ * instead of two revisions (docs/experiment-file.md, "sides"). */
+static int h_sides(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+{
+	static const char *const names[2] = {"a", "b"};
+	struct ab_experiment *exp = c->exp;
+	yaml_node_pair_t *p;
+	size_t save;
+	int i, err;
+
+	(void)field;
+	err = cfg_check_mapping(c, v, k->start_mark, sides_keys,
+				"expected {a: {name: ..., command: ...}, b: {name: ..., command: ...}}");
+	for (i = 0; i < 2 && !err; i++) {
+		if (!(p = cfg_find_pair(c, v, names[i])))
+			return cfg_missing_key(c, v, names[i]);
+		save = cfg_path_key(c, names[i]);
+		err = read_side(c, cfg_node(c, p->key), cfg_node(c, p->value), &exp->sides[i]);
+		cfg_path_pop(c, save);
+	}
+	if (!err && !strcmp(exp->sides[0].name, exp->sides[1].name))
+		err = cfg_fail(c, k->start_mark, "both sides are named '%s'; give each its own name",
+			       exp->sides[0].name);
+	exp->has_sides = !err;
+	return err;
+}
+
+/* Keys that name commits or builds, refused beside `sides:` (two commands
+ * are compared as they are: nothing is checked out or built). */
+static int check_sides_alone(struct ctx *c, yaml_node_t *root)
+{
+	static const char *const refused[] = {
+		"benchmark", "repo", "candidate", "parent", "exact_parent", "build", "artifacts",
+		"overlay", "dependencies", "build_timeout",
+	};
+	yaml_node_pair_t *p;
+	size_t i;
+
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if ((p = cfg_find_pair(c, root, refused[i])))
+			return cfg_fail(c, cfg_node(c, p->key)->start_mark, "%s: not with sides: (two commands "
+					"are compared as they are: no revision is read, nothing is built)", refused[i]);
+	return 0;
+}
+
 /*
  * The top-level keys, in the order they are read: `matrix` before
  * `benchmark` (placeholders), `metrics` before `metric`, and both before
@@ -972,6 +1068,7 @@ static const struct key_handler top_keys[] = {
 	EXP_KEY(checksum, h_checksum),
 	EXP_KEY(matrix, h_matrix),
 	EXP_KEY(benchmark, h_benchmark),
+	{ "sides", h_sides, 0 },
 	EXP_KEY(prepare, h_benchmark),
 	EXP_KEY(cleanup, h_benchmark),
 	EXP_KEY(inputs, h_inputs),
@@ -1013,8 +1110,12 @@ int cfg_read_root(struct ctx *c, yaml_node_t *root)
 		return err;
 	if (!cfg_find_pair(c, root, "name"))
 		return cfg_missing_key(c, root, "name");
-	if (!cfg_find_pair(c, root, "benchmark"))
+	if (cfg_find_pair(c, root, "sides")) {
+		if ((err = check_sides_alone(c, root)) < 0)
+			return err;
+	} else if (!cfg_find_pair(c, root, "benchmark")) {
 		return cfg_missing_key(c, root, "benchmark");
+	}
 	if ((p = cfg_find_pair(c, root, "candidate")))
 		exp->candidate_mark = cfg_mark(cfg_node(c, p->key)->start_mark);
 	if ((p = cfg_find_pair(c, root, "parent")))

@@ -4,6 +4,7 @@
 #include "error.h"
 #include "util.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,6 +136,12 @@ void ab_rule_release(struct ab_rule *r)
 	free(r->metric);
 }
 
+const struct ab_command *ab_experiment_side_command(const struct ab_experiment *exp, int side)
+{
+	assert(side == 0 || side == 1);
+	return exp->has_sides ? &exp->sides[side].command : &exp->benchmark;
+}
+
 void ab_experiment_release(struct ab_experiment *exp)
 {
 	size_t i, j;
@@ -151,6 +158,10 @@ void ab_experiment_release(struct ab_experiment *exp)
 	ab_command_release(&exp->build);
 	ab_strv_free(exp->artifacts);
 	ab_command_release(&exp->benchmark);
+	for (i = 0; i < 2; i++) {
+		free(exp->sides[i].name);
+		ab_command_release(&exp->sides[i].command);
+	}
 	ab_command_release(&exp->prepare);
 	ab_command_release(&exp->cleanup);
 	ab_strv_free(exp->inputs);

@@ -159,6 +159,15 @@ struct ab_dependency {
 	struct ab_mark mark;
 };
 
+/* One declared side of a comparison of two commands (`sides:`): its
+ * name for the reports and the command it runs instead of a build's
+ * benchmark (docs/experiment-file.md, "sides"). */
+struct ab_side_command {
+	char *name;                   /* [A-Za-z0-9_.+-]+, unique between the sides */
+	struct ab_command command;    /* may hold {param} placeholders */
+	struct ab_mark mark;
+};
+
 struct ab_experiment {
 	/* The file */
 	char *path;            /* as given on the command line */
@@ -182,7 +191,12 @@ struct ab_experiment {
 	struct ab_command build;      /* may be empty (no build) */
 	char **artifacts;             /* NULL-terminated paths relative to the tree, or NULL */
 	size_t nartifacts;
-	struct ab_command benchmark;  /* required; may hold {param} placeholders */
+	struct ab_command benchmark;  /* required unless `sides:`; may hold {param} placeholders */
+	/* `sides:` two commands instead of two revisions (a comparison, run kind "compare"):
+	 * nothing is built, no revision is read, each side runs its own command in the
+	 * experiment's folder (`workdir` relative to it); has_sides 0 otherwise */
+	int has_sides;
+	struct ab_side_command sides[2];  /* a, b: the parent's and the candidate's places */
 	char *workdir;                /* benchmark's folder relative to the tree; default "." */
 	char **env;                   /* NULL-terminated "NAME=value" set for builds and samples */
 	size_t nenv;
@@ -296,6 +310,10 @@ int ab_experiment_plan_restore(struct ab_experiment *exp, const json_t *plan);
  * 8" for a fixed plan, "--pairs 8 --max-pairs 64" for looks doubling from
  * 8 to 64, "" for explicit looks (the file gives them). New string. */
 char *ab_experiment_plan_args(const struct ab_experiment *exp);
+
+/* The command side `side` (0: a, the parent's place; 1: b) runs: its own
+ * with `sides:`, else the benchmark (borrowed). */
+const struct ab_command *ab_experiment_side_command(const struct ab_experiment *exp, int side);
 
 /* Free everything `exp` owns; the struct may be reused after _parse. */
 void ab_experiment_release(struct ab_experiment *exp);

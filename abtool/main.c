@@ -15,6 +15,14 @@ const struct ab_command_entry ab_commands[] = {
 	 "                  [--inconclusive=reject|accept] [--design NAME] [--new-evidence TEXT] [--quiet] [--verbose]\n"
 	 "                  [--format text|md] [--color auto|always|never]",
 	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict", cmd_run_options},
+	{"compare", cmd_compare,
+	 "'CMD_A' 'CMD_B' [-n NAME] [-n NAME] [--name-a NAME] [--name-b NAME] [--checksum-regex RE]\n"
+	 "                  [--check-stdout] [-P NAME MIN MAX] [-L NAME V1,V2,...] [--no-regression P%]\n"
+	 "                  [--faster-by P%] [--equivalent-within P%] [--accept RULES.yaml] [--metric NAME]\n"
+	 "                  [--timeout D] [--pairs N] [--max-pairs N] [--seed N] [--warmup N] [--store DB] [--json F] [--md F] [--tsv F]\n"
+	 "                  [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept] [--quiet] [--verbose]",
+	 "A/B two commands, paired: no repository, no build (what hyperfine 'a' 'b' is used for)",
+	 cmd_compare_options},
 	{"check", cmd_check, "EXP.yaml [--candidate REV] [--parent REV] [--dependency NAME=PARENT..CANDIDATE]\n"
 	 "                  [--overlay-from REV] [--row NAME=VALUE] [--pairs N] [--max-pairs N] [--store DB]",
 	 "validate an experiment file and show its plan and the rows each rule selects", cmd_check_options},
@@ -22,7 +30,8 @@ const struct ab_command_entry ab_commands[] = {
 	 "FILE [--accept RULES.yaml] [--metric NAME] [--unit U] [--better lower|higher] [--looks N,N,...]\n"
 	 "                  [--json F] [--md F] [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept]\n"
 	 "                  [--format text|md] [--color auto|always|never] [--quiet]",
-	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV)", cmd_analyze_options},
+	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV), or hyperfine's JSON export",
+	 cmd_analyze_options},
 	{"calibrate", cmd_calibrate,
 	 "EXP.yaml [--pairs N] [--seed N] [--warmup N] [--candidate REV] [--parent REV] [--store DB]\n"
 	 "                  [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV] [--row NAME=VALUE]\n"
@@ -42,7 +51,7 @@ const struct ab_command_entry ab_commands[] = {
 	 "                  [--store DB]",
 	 "print a stored run's report again, byte-identical to what run wrote", cmd_report_options},
 	{"history", cmd_history,
-	 "[--verdict V] [--design D] [--experiment NAME] [--rev OID] [--since DATE] [--until DATE] "
+	 "[--verdict V] [--design D] [--experiment NAME] [--kind K] [--rev OID] [--since DATE] [--until DATE] "
 	 "[--grep TEXT] [--limit N] [--json | --ids] [--store DB]",
 	 "list stored runs newest first, filtered and searched (names, hypotheses, reasons, notes)", cmd_history_options},
 	{"show", cmd_show, "RUN [--json] [--store DB]",

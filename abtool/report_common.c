@@ -229,7 +229,10 @@ char *ab_report_interval_note(const json_t *doc)
 
 	/* With fewer than 5 pairs there is no bound (k = 0; ci_level is null,
 	 * as an unbounded interval has no coverage to speak of): say that, as
-	 * the table does. */
+	 * the table does. Unpaired rows (hyperfine's blocks) have none at all. */
+	if (json_is_true(json_object_get(doc, "unpaired")))
+		return ab_xstrdup("No interval: blocks are not pairs, so these rows give the ratio of "
+				  "medians and the unpaired Mann-Whitney p only.");
 	if (json_object_get(first, "ci") && !json_is_number(json_array_get(json_object_get(first, "ci"), 0)))
 		return ab_xasprintf("No interval: %lld pairs are too few for an exact one-sided 95%% bound (5 at "
 				    "least), so rules on these rows can only be inconclusive.",
@@ -512,4 +515,11 @@ char *ab_report_scaling_change_note(const json_t *doc)
 const char *ab_report_ci_label(const json_t *doc)
 {
 	return json_is_object(json_object_get(doc, "sequential")) ? "repeated 90% CI" : "90% CI";
+}
+
+const char *ab_report_side_label(const json_t *doc, int side)
+{
+	const char *name = ab_report_str(json_array_get(json_object_get(doc, "sides"), (size_t)side), "name");
+
+	return *name ? name : side ? "candidate" : "parent";
 }

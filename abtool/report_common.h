@@ -16,6 +16,11 @@
  * an object or the member is missing or not a string. */
 const char *ab_report_str(const json_t *o, const char *key);
 
+/* What the reports call side `side` (0 or 1) of document `doc`: a
+ * comparison's side name (its "sides" member), else "parent" or
+ * "candidate" (borrowed). */
+const char *ab_report_side_label(const json_t *doc, int side);
+
 /* The number member `key` of `o` (integer or real), or NAN. */
 double ab_report_num(const json_t *o, const char *key);
 

@@ -324,9 +324,13 @@ static void rows_table(FILE *f, const json_t *doc)
 		ab_report_escape_xml(f, pname);
 		fprintf(f, "</th>");
 	}
-	fprintf(f, "<th>parent median</th><th>RSD</th>%s<th>candidate median</th><th>RSD</th>%s"
-		"<th>ratio B/A [%s]</th><th>pair wins</th><th>checksum</th></tr></thead>\n<tbody>\n",
-		scaling ? "<th>scaling</th>" : "", scaling ? "<th>scaling</th>" : "", ab_report_ci_label(doc));
+	/* a comparison's columns carry its sides' names */
+	fprintf(f, "<th>");
+	ab_report_escape_xml(f, ab_report_side_label(doc, 0));
+	fprintf(f, " median</th><th>RSD</th>%s<th>", scaling ? "<th>scaling</th>" : "");
+	ab_report_escape_xml(f, ab_report_side_label(doc, 1));
+	fprintf(f, " median</th><th>RSD</th>%s<th>ratio B/A [%s]</th><th>pair wins</th><th>checksum</th>"
+		"</tr></thead>\n<tbody>\n", scaling ? "<th>scaling</th>" : "", ab_report_ci_label(doc));
 	json_array_foreach(rows, i, row) {
 		const json_t *params = json_object_get(row, "params");
 		static const char *const sides[2] = {"parent", "candidate"};
@@ -810,6 +814,25 @@ static void provenance_conditions(FILE *f, const json_t *doc)
 	free(plan_line);
 }
 
+/* The two commands of a comparison (kind compare), in the place of the
+ * commits and builds. */
+static void sides_provenance(FILE *f, const json_t *doc)
+{
+	const json_t *sides = json_object_get(doc, "sides");
+	int i;
+
+	fprintf(f, "<section id=\"provenance\">\n<h2>Provenance</h2>\n<div class=\"scroll\"><table>\n"
+		"<thead><tr><th>side</th><th>name</th><th>command</th></tr></thead>\n<tbody>\n");
+	for (i = 0; i < 2; i++) {
+		fprintf(f, "<tr><td>%s</td><td>", i ? "b" : "a");
+		ab_report_escape_xml(f, ab_report_str(json_array_get(sides, (size_t)i), "name"));
+		fprintf(f, "</td><td><code>");
+		ab_report_escape_xml(f, ab_report_str(json_array_get(sides, (size_t)i), "command"));
+		fprintf(f, "</code></td></tr>\n");
+	}
+	fprintf(f, "</tbody></table></div>\n</section>\n");
+}
+
 static void provenance(FILE *f, const json_t *doc)
 {
 	const json_t *par = json_object_get(doc, "parent"), *cand = json_object_get(doc, "candidate");
@@ -914,7 +937,10 @@ int ab_report_html(FILE *f, const json_t *doc)
 		scaling_section(f, doc);
 	rules_section(f, doc);
 	other_metrics(f, doc);
-	provenance(f, doc);
+	if (json_is_array(json_object_get(doc, "sides")))
+		sides_provenance(f, doc);
+	else
+		provenance(f, doc);
 	notes(f, doc);
 	method(f, doc);
 	fprintf(f, "<footer>abtool report, schema ");

@@ -445,6 +445,18 @@ json_t *ab_report_document(const struct ab_report_input *in)
 		json_object_set_new(doc, "benchmark", json_string(bench));
 		free(bench);
 	}
+	if (exp->has_sides) {  /* two commands in the parent's and the candidate's places */
+		json_t *sides = json_array();
+		int i;
+
+		for (i = 0; i < 2; i++) {
+			char *cmd = ab_command_display(&exp->sides[i].command);
+			json_array_append_new(sides, json_pack("{s:s, s:s, s:s}", "side", i ? "b" : "a", "name",
+							       exp->sides[i].name, "command", cmd));
+			free(cmd);
+		}
+		json_object_set_new(doc, "sides", sides);
+	}
 	for (p = 0; p < exp->nparams; p++) {
 		json_t *vals = json_array();
 		for (v = 0; v < exp->matrix[p].nvalues; v++)

@@ -210,7 +210,11 @@ static void header(FILE *f, const json_t *doc)
 	fputs(" — ", f);
 	md(f, verdict, MD_TEXT);
 	fputs("\n\n", f);
-	if (!strcmp(ab_report_str(doc, "kind"), "analyze")) {
+	if (json_is_true(json_object_get(doc, "unpaired"))) {
+		fputs("hyperfine's runs from ", f);
+		md(f, ab_report_str(doc, "input"), MD_CODE);
+		fputs(" (blocks, not pairs)", f);
+	} else if (!strcmp(ab_report_str(doc, "kind"), "analyze")) {
 		fputs("Pairs from ", f);
 		md(f, ab_report_str(doc, "input"), MD_CODE);
 	} else {
@@ -391,6 +395,27 @@ static void subset_note(FILE *f, const json_t *subset)
 	fprintf(f, "%s\n\n", json_array_size(json_object_get(subset, "not_evaluated")) ? "." : "");
 }
 
+/* The two commands of a comparison (`sides:`, abtool compare), in the
+ * place of the commits and builds. */
+static void sides_provenance(FILE *f, const json_t *doc)
+{
+	const json_t *sides = json_object_get(doc, "sides");
+	const json_t *a = json_array_get(sides, 0), *b = json_array_get(sides, 1);
+
+	fprintf(f, "## Provenance\n| item | a: ");
+	md(f, ab_report_str(a, "name"), MD_TEXT | MD_CELL);
+	fprintf(f, " | b: ");
+	md(f, ab_report_str(b, "name"), MD_TEXT | MD_CELL);
+	fprintf(f, " |\n| --- | --- | --- |\n| command | ");
+	md(f, ab_report_str(a, "command"), MD_CODE | MD_CELL);
+	fprintf(f, " | ");
+	md(f, ab_report_str(b, "command"), MD_CODE | MD_CELL);
+	fprintf(f, " |\n");
+	input_rows(f, json_object_get(doc, "inputs"));
+	fputc('\n', f);
+	subset_note(f, json_object_get(doc, "subset"));
+}
+
 static void provenance(FILE *f, const json_t *doc)
 {
 	const json_t *par = json_object_get(doc, "parent"), *cand = json_object_get(doc, "candidate");
@@ -503,6 +528,10 @@ static void ratio_cell(FILE *f, const json_t *m)
 		fprintf(f, "n/a");
 		return;
 	}
+	if (json_is_true(json_object_get(m, "unpaired"))) {  /* hyperfine's blocks: no interval */
+		fprintf(f, "%.3f (medians, unpaired)", ab_report_num(m, "ratio"));
+		return;
+	}
 	fprintf(f, significant ? "**%.3f**" : "%.3f", ab_report_num(m, "ratio"));
 	if (json_is_number(json_array_get(ci, 0)))
 		fprintf(f, " [%.3f, %.3f]", l, u);
@@ -559,8 +588,13 @@ static void rows_table(FILE *f, const json_t *doc)
 		md(f, pname, MD_TEXT | MD_CELL);
 		fputc(' ', f);
 	}
-	fprintf(f, "| parent median | RSD |%s candidate median | RSD |%s ratio B/A [%s] | pair wins | checksum |\n",
-		scaling ? " scaling |" : "", scaling ? " scaling |" : "", ab_report_ci_label(doc));
+	/* a comparison's columns carry its sides' names */
+	fprintf(f, "| ");
+	md(f, ab_report_side_label(doc, 0), MD_TEXT | MD_CELL);
+	fprintf(f, " median | RSD |%s ", scaling ? " scaling |" : "");
+	md(f, ab_report_side_label(doc, 1), MD_TEXT | MD_CELL);
+	fprintf(f, " median | RSD |%s ratio B/A [%s] | pair wins | checksum |\n",
+		scaling ? " scaling |" : "", ab_report_ci_label(doc));
 	json_object_foreach((json_t *)matrix, pname, vals)
 		fprintf(f, "| --- ");
 	fprintf(f, "| ---: | ---: |%s ---: | ---: |%s ---: | ---: | --- |\n", scaling ? " ---: |" : "",
@@ -598,7 +632,10 @@ static void rows_table(FILE *f, const json_t *doc)
 		}
 		fprintf(f, "| ");
 		ratio_cell(f, row);
-		fprintf(f, " | %lld/%lld | ", ab_report_int(row, "pair_wins"), ab_report_int(row, "pairs"));
+		if (json_is_true(json_object_get(row, "unpaired")))
+			fprintf(f, " | unpaired, Mann-Whitney p %.3g | ", ab_report_num(row, "p_mann_whitney_unpaired"));
+		else
+			fprintf(f, " | %lld/%lld | ", ab_report_int(row, "pair_wins"), ab_report_int(row, "pairs"));
 		checksum_cell(f, row);
 		fprintf(f, " |\n");
 	}
@@ -650,9 +687,14 @@ static void other_metrics(FILE *f, const json_t *doc)
 		json_t *row;
 		const char *everywhere = ab_report_unavailable_everywhere(doc, name);
 
-		if (!any++)
-			fprintf(f, "## Other metrics\n| row | metric | parent median | candidate median | ratio B/A [%s] | pair wins |\n"
-				   "| --- | --- | ---: | ---: | ---: | ---: |\n", ab_report_ci_label(doc));
+		if (!any++) {
+			fprintf(f, "## Other metrics\n| row | metric | ");
+			md(f, ab_report_side_label(doc, 0), MD_TEXT | MD_CELL);
+			fprintf(f, " median | ");
+			md(f, ab_report_side_label(doc, 1), MD_TEXT | MD_CELL);
+			fprintf(f, " median | ratio B/A [%s] | pair wins |\n| --- | --- | ---: | ---: | ---: | ---: |\n",
+				ab_report_ci_label(doc));
+		}
 		if (everywhere) {
 			fprintf(f, "| every row | ");
 			md(f, name, MD_TEXT | MD_CELL);
@@ -856,7 +898,9 @@ int ab_report_markdown(FILE *f, const json_t *doc)
 	int analyze = !strcmp(ab_report_str(doc, "kind"), "analyze");
 
 	header(f, doc);
-	if (!analyze)
+	if (json_is_array(json_object_get(doc, "sides")))
+		sides_provenance(f, doc);
+	else if (!analyze)
 		provenance(f, doc);
 	if (analyze && json_object_get(doc, "sequential")) {
 		char *replay = ab_report_replay_line(doc);

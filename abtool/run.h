@@ -116,6 +116,8 @@ struct ab_run_options {
 	                              or NULL */
 	int have_warmup;           /* --warmup given: `warmup` overrides the file's warmup */
 	int warmup;
+	const char *reproduce;     /* the command line that runs the comparison again (abtool
+	                              compare), or NULL: `abtool run` of the file */
 	const char **rows;         /* --row NAME=VALUE selections (borrowed strings; the array is
 	                              cmd_args'), or NULL: every row */
 	size_t nrows;

@@ -45,7 +45,14 @@ static char *reproduce_command(const struct ab_run *run)
 	file = ab_shell_quote(path && *path ? path : "EXP.yaml", 0);
 	pairs = ab_experiment_plan_args(run->exp);
 	sep = *pairs ? " " : "";
-	if (!strcmp(run->kind, "calibrate"))  /* both sides are the parent: pin it */
+	if (json_is_string(json_object_get(run->options, "reproduce")))  /* abtool compare */
+		out = ab_xasprintf("%s --seed %llu%s%s",
+				   json_string_value(json_object_get(run->options, "reproduce")),
+				   (unsigned long long)run->meta.seed, sep, pairs);
+	else if (run->exp->has_sides)  /* two commands: the file says everything */
+		out = ab_xasprintf("abtool run %s --seed %llu%s%s", file,
+				   (unsigned long long)run->meta.seed, sep, pairs);
+	else if (!strcmp(run->kind, "calibrate"))  /* both sides are the parent: pin it */
 		out = ab_xasprintf("abtool calibrate %s --parent %s --seed %llu --pairs %d", file,
 				   run->revs.parent_hex, (unsigned long long)run->meta.seed, run->exp->pairs);
 	else if (!run->revs.exact_parent)
@@ -161,7 +168,7 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 	if ((err = ab_store_same_comparison(run->store, exp->hash, run->revs.parent_hex,
 					    run->revs.candidate_hex, run->inputs_hash, run->meta.id, &earlier)) < 0)
 		goto out_free;
-	for (side = 0; side < 2; side++)
+	for (side = 0; side < 2 && !exp->has_sides; side++)  /* two commands: nothing built */
 		json_array_append_new(builds, build_json(&run->builds[side], ab_side_name((enum ab_side)side),
 							 &exp->build));
 	memset(&in, 0, sizeof(in));
@@ -170,11 +177,13 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 	in.run_id = run->meta.id;
 	in.run_uuid = run->meta.uuid;
 	in.created_at = run->created_at;
-	in.repo = exp->repo;
-	in.parent_oid = run->revs.parent_hex;
-	in.candidate_oid = run->revs.candidate_hex;
-	in.parent_tree = run->revs.parent_tree_hex;
-	in.candidate_tree = run->revs.candidate_tree_hex;
+	in.repo = exp->has_sides ? "" : exp->repo;
+	if (!exp->has_sides) {  /* a comparison of two commands has no revisions: null */
+		in.parent_oid = run->revs.parent_hex;
+		in.candidate_oid = run->revs.candidate_hex;
+		in.parent_tree = run->revs.parent_tree_hex;
+		in.candidate_tree = run->revs.candidate_tree_hex;
+	}
 	in.parent_subject = run->revs.parent_subject;
 	in.candidate_subject = run->revs.candidate_subject;
 	in.exact_parent = run->revs.exact_parent;

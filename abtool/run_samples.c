@@ -31,6 +31,16 @@ static struct ab_command *expand_rows(const struct ab_experiment *exp, const str
 	return cmds;
 }
 
+/* Free the `n` commands of expand_rows (NULL: none). */
+static void free_commands(struct ab_command *cmds, size_t n)
+{
+	size_t r;
+
+	for (r = 0; cmds && r < n; r++)
+		ab_command_release(&cmds[r]);
+	free(cmds);
+}
+
 /* Every metric of a sample that produced none: unavailable (NAN). */
 static void metrics_unavailable(struct ab_sample *s, size_t nmetrics)
 {
@@ -228,8 +238,9 @@ struct schedule {
 	size_t *failed_pairs;
 	uint8_t *pair_failed;
 	uint8_t *active;            /* rows still running (a sequential plan stops rows) */
+	size_t running;             /* how many */
 	char *cwd[2], **env[2];
-	struct ab_command *cmds, *prepare, *cleanup;
+	struct ab_command *cmds, *cmds_b, *prepare, *cleanup;  /* cmds_b: side b's with `sides:` */
 	size_t done, total, timed;
 	int64_t spent_ns;           /* time of the samples run by this process */
 	int64_t spent_before_ns;    /* wall time of the samples done before (resume) */
@@ -253,7 +264,10 @@ static int schedule_init(struct schedule *sc, struct ab_run *run)
 	sc->pair_failed = ab_xcalloc(sc->nrows * sc->pairs + 1, 1);
 	sc->active = ab_xmalloc(sc->nrows);
 	memset(sc->active, 1, sc->nrows);
-	sc->cmds = expand_rows(exp, &exp->benchmark, sc->nrows, &err);
+	sc->running = sc->nrows;
+	sc->cmds = expand_rows(exp, ab_experiment_side_command(exp, 0), sc->nrows, &err);
+	if (err == 0)
+		sc->cmds_b = expand_rows(exp, ab_experiment_side_command(exp, 1), sc->nrows, &err);
 	if (err == 0)
 		sc->prepare = expand_rows(exp, &exp->prepare, sc->nrows, &err);
 	if (err == 0)
@@ -262,8 +276,9 @@ static int schedule_init(struct schedule *sc, struct ab_run *run)
 		return err;
 	for (i = 0; i < 2; i++) {
 		struct ab_build_dep *deps = ab_run_side_deps(run, (int)i);
-		sc->cwd[i] = ab_path_absolute(run->builds[i].dir, exp->workdir);
-		sc->env[i] = ab_build_env(exp->env, deps, run->ndeps, run->builds[i].dir);
+		/* two commands (sides:) run in the experiment's folder, a build in its tree */
+		sc->cwd[i] = ab_path_absolute(exp->has_sides ? exp->dir : run->builds[i].dir, exp->workdir);
+		sc->env[i] = ab_build_env(exp->env, deps, run->ndeps, exp->has_sides ? NULL : run->builds[i].dir);
 		free(deps);
 	}
 	for (i = 0; i < sc->nrows; i++) {
@@ -288,15 +303,10 @@ static void schedule_release(struct schedule *sc)
 {
 	size_t i;
 
-	for (i = 0; sc->cmds && i < sc->nrows; i++)
-		ab_command_release(&sc->cmds[i]);
-	for (i = 0; sc->prepare && i < sc->nrows; i++)
-		ab_command_release(&sc->prepare[i]);
-	for (i = 0; sc->cleanup && i < sc->nrows; i++)
-		ab_command_release(&sc->cleanup[i]);
-	free(sc->cmds);
-	free(sc->prepare);
-	free(sc->cleanup);
+	free_commands(sc->cmds, sc->nrows);
+	free_commands(sc->cmds_b, sc->nrows);
+	free_commands(sc->prepare, sc->nrows);
+	free_commands(sc->cleanup, sc->nrows);
 	for (i = 0; i < sc->nrows; i++) {
 		free(sc->labels[i]);
 		free(sc->cpus[i]);
@@ -319,8 +329,8 @@ static void schedule_release(struct schedule *sc)
  * stops early (run->stopped_early), or an error. */
 static int sample_step(struct ab_run *run, struct schedule *sc, struct ab_sample *s)
 {
-	struct row_commands rc = {&sc->cmds[s->entry.row], &sc->prepare[s->entry.row],
-				  &sc->cleanup[s->entry.row]};
+	struct row_commands rc = {s->entry.side ? &sc->cmds_b[s->entry.row] : &sc->cmds[s->entry.row],
+				  &sc->prepare[s->entry.row], &sc->cleanup[s->entry.row]};
 	char when[64];
 	int64_t t0;
 	int err;
@@ -395,6 +405,7 @@ static int look_end(struct ab_run *run, struct schedule *sc, size_t k)
 	sc->total -= nstop;
 	if (budget)
 		run->budget_spent = 1;
+	sc->running = budget ? 0 : running;
 	if (!err && run->events.look_done && k + 1 < exp->seq.nlooks)
 		run->events.look_done(run->events.ctx, k, exp->seq.looks[k], sc->nrows - running, running,
 				      budget);
@@ -417,7 +428,7 @@ int ab_run_samples(struct ab_run *run)
 	/* A fixed plan is one bucket, run in plan order; a sequential plan
 	 * runs look by look (a pair re-planned by resume at the end of the
 	 * plan runs within its own look), and stops rows at each look. */
-	for (k = 0; k < nbuckets && err == 0 && !run->stopped_early; k++) {
+	for (k = 0; k < nbuckets && err == 0 && !run->stopped_early && sc.running; k++) {
 		for (i = 0; i < run->nsamples && err == 0; i++) {
 			struct ab_sample *s = &run->samples[i];
 			if (s->status != AB_SAMPLE_PLANNED || !sc.active[s->entry.row] ||

@@ -182,6 +182,27 @@ static void subset_options(json_t *options, const struct ab_run *run, const stru
 	}
 }
 
+/* The sides of a comparison as the store keeps them, [{name, command}]
+ * (new string), or NULL for a run of commits. */
+static char *sides_json(const struct ab_experiment *exp)
+{
+	json_t *a;
+	char *out;
+	int i;
+
+	if (!exp->has_sides)
+		return NULL;
+	a = json_array();
+	for (i = 0; i < 2; i++) {
+		char *cmd = ab_command_display(&exp->sides[i].command);
+		json_array_append_new(a, json_pack("{s:s, s:s}", "name", exp->sides[i].name, "command", cmd));
+		free(cmd);
+	}
+	out = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	return out;
+}
+
 /* A resumed run's subset, from its stored options (the --row specs). */
 static int resume_subset(struct ab_experiment *exp, const json_t *opts)
 {
@@ -261,21 +282,14 @@ out:
 	return 0;
 }
 
-int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store *store,
-		 const struct ab_run_options *opt, const struct ab_run_events *events)
+/* The revisions of a run of commits, its dependencies and overlay; an
+ * A/A calibration puts the parent on both sides (with their own salts). */
+static int resolve_revisions(struct ab_run *run, const struct ab_run_options *opt, const char *salt[2])
 {
-	struct ab_plan plan = {0};
-	const char *salt[2] = {opt->salt_parent, opt->salt_candidate};
-	char **params = NULL, *host = NULL, *options = NULL;
-	size_t nrows = ab_experiment_nrows(exp);
+	const struct ab_experiment *exp = run->exp;
 	size_t i;
 	int err;
 
-	init_common(run, exp, store, events, opt->cache_dir);
-	run->kind = opt->aa ? "calibrate" : "ab";
-	run->block_pairs = (int)ab_experiment_first_look(exp);  /* a sequential plan: its first look */
-	if ((err = plan_options(exp, opt)) < 0)
-		return err;
 	if ((err = ab_revs_open(&run->revs, exp->repo, opt->candidate ? opt->candidate : exp->candidate,
 				opt->parent ? opt->parent : exp->parent, opt->parent ? 0 : exp->exact_parent)) < 0)
 		return err;
@@ -292,6 +306,38 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	for (i = 0; opt->aa && i < run->ndeps; i++)  /* and every dependency at its parent */
 		parent_on_both_sides(&run->deps[i]);
 	run->dirty = !opt->aa && ab_revs_dirty(&run->revs) > 0;
+	return 0;
+}
+
+/* A comparison of two commands (`sides:`) has no revisions to pin or
+ * calibrate: the options that name them are refused. */
+static int check_sides_options(const struct ab_run_options *opt)
+{
+	const char *what = opt->aa ? "a calibration" : opt->candidate ? "--candidate" : opt->parent ? "--parent"
+			 : opt->ndep_pins ? "--dependency" : opt->overlay_from ? "--overlay-from" : NULL;
+
+	if (what)
+		return ab_error_set(AB_EINVALID, "%s: the experiment compares two commands (sides:), not "
+				    "revisions", what);
+	return 0;
+}
+
+int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store *store,
+		 const struct ab_run_options *opt, const struct ab_run_events *events)
+{
+	struct ab_plan plan = {0};
+	const char *salt[2] = {opt->salt_parent, opt->salt_candidate};
+	char **params = NULL, *host = NULL, *options = NULL;
+	size_t nrows = ab_experiment_nrows(exp);
+	int err;
+
+	init_common(run, exp, store, events, opt->cache_dir);
+	run->kind = opt->aa ? "calibrate" : exp->has_sides ? "compare" : "ab";
+	run->block_pairs = (int)ab_experiment_first_look(exp);  /* a sequential plan: its first look */
+	if ((err = plan_options(exp, opt)) < 0)
+		return err;
+	if ((err = exp->has_sides ? check_sides_options(opt) : resolve_revisions(run, opt, salt)) < 0)
+		return err;
 	if ((err = ab_run_hash_inputs(run, NULL)) < 0)
 		return err;
 	if (run->events.resolved)
@@ -317,6 +363,8 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	}
 	if (opt->design)
 		json_object_set_new(run->options, "design", json_string(opt->design));
+	if (opt->reproduce)
+		json_object_set_new(run->options, "reproduce", json_string(opt->reproduce));
 	if (run->ndeps)
 		json_object_set_new(run->options, "dependencies", ab_run_deps_json(run));
 	if (run->overlay) {  /* resume takes the overlay from this commit again */
@@ -337,11 +385,12 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	run->meta.experiment_text = exp->text;
 	run->meta.design = exp->design;
 	run->meta.hypothesis = exp->hypothesis;
-	run->meta.repo = exp->repo;
+	run->meta.repo = exp->has_sides ? "" : exp->repo;  /* a comparison: no repository, no commits */
+	run->meta.sides_json = sides_json(exp);
 	run->meta.parent_oid = run->revs.parent_hex;
 	run->meta.candidate_oid = run->revs.candidate_hex;
-	run->meta.parent_tree = run->revs.parent_tree_hex;
-	run->meta.candidate_tree = run->revs.candidate_tree_hex;
+	run->meta.parent_tree = exp->has_sides ? NULL : run->revs.parent_tree_hex;
+	run->meta.candidate_tree = exp->has_sides ? NULL : run->revs.candidate_tree_hex;
 	run->meta.exact_parent = run->revs.exact_parent;
 	run->meta.pairs = exp->pairs;
 	run->meta.warmup = exp->warmup;
@@ -356,7 +405,8 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	run->meta.row_params_json = NULL;
 	free(host);
 	free(options);
-	run->meta.host_json = run->meta.options_json = NULL;
+	free(run->meta.sides_json);
+	run->meta.host_json = run->meta.options_json = run->meta.sides_json = NULL;
 	if (err < 0)
 		return err;
 	if (run->ndeps) {
@@ -370,7 +420,7 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	 * reports the run's samples. */
 	if ((err = ab_run_load_samples(run)) < 0)
 		return err;
-	if ((err = ab_run_prepare_builds(run, salt, NULL)) < 0) {
+	if (!exp->has_sides && (err = ab_run_prepare_builds(run, salt, NULL)) < 0) {
 		if (err == AB_EINTERRUPTED)
 			ab_store_run_set_status(store, run->meta.id, "interrupted");
 		return err;
@@ -477,8 +527,7 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 		}
 		exp_out->pairs = (int)json_integer_value(json_object_get(stored, "pairs"));
 		exp_out->warmup = (int)json_integer_value(json_object_get(stored, "warmup"));
-		err = ab_experiment_plan_restore(exp_out, json_object_get(opts, "sequential"));
-		if (!err)
+		if (!(err = ab_experiment_plan_restore(exp_out, json_object_get(opts, "sequential"))))
 			err = resume_subset(exp_out, opts);
 	}
 	init_common(run, exp_out, store, events, NULL);
@@ -509,7 +558,7 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	}
 	run->kind = json_string_value(json_object_get(stored, "kind")) &&
 			    !strcmp(json_string_value(json_object_get(stored, "kind")), "calibrate")
-		    ? "calibrate" : "ab";
+		    ? "calibrate" : exp_out->has_sides ? "compare" : "ab";
 	run->block_pairs = (int)json_integer_value(json_object_get(opts, "block_pairs"));
 	if (run->block_pairs <= 0)
 		run->block_pairs = exp_out->pairs;
@@ -523,13 +572,15 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	run->measure = ab_measure_new(exp_out, run->meta.seed);
 	snprintf(run->created_at, sizeof(run->created_at), "%s",
 		 json_string_value(json_object_get(stored, "created_at")));
-	/* The stored commits, not the revspecs: a branch may have moved. */
-	if ((err = ab_revs_open(&run->revs, json_string_value(json_object_get(stored, "repo")),
-				json_string_value(json_object_get(stored, "candidate_oid")),
-				json_string_value(json_object_get(stored, "parent_oid")), 0)) < 0 ||
-	    (err = ab_run_resolve_deps(run, json_object_get(opts, "dependencies"), NULL, 0)) < 0 ||
-	    (err = ab_run_resolve_overlay(run, json_string_value(json_object_get(opts, "overlay_from")),
-				   json_string_value(json_object_get(opts, "overlay_source")))) < 0 ||
+	/* The stored commits, not the revspecs: a branch may have moved. A
+	 * comparison of two commands has none. */
+	if ((!exp_out->has_sides &&
+	     ((err = ab_revs_open(&run->revs, json_string_value(json_object_get(stored, "repo")),
+				  json_string_value(json_object_get(stored, "candidate_oid")),
+				  json_string_value(json_object_get(stored, "parent_oid")), 0)) < 0 ||
+	      (err = ab_run_resolve_deps(run, json_object_get(opts, "dependencies"), NULL, 0)) < 0 ||
+	      (err = ab_run_resolve_overlay(run, json_string_value(json_object_get(opts, "overlay_from")),
+				     json_string_value(json_object_get(opts, "overlay_source")))) < 0)) ||
 	    (err = ab_extract_new(&run->extractor, exp_out)) < 0 ||
 	    (err = ab_run_hash_inputs(run, json_object_get(opts, "inputs"))) < 0)
 		goto out;
@@ -544,7 +595,8 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	}
 	if ((err = ab_store_run_set_status(store, run_id, "running")) < 0 ||
 	    (err = ab_run_load_samples(run)) < 0 ||
-	    (err = ab_run_prepare_builds(run, salt, json_object_get(stored, "builds"))) < 0 ||
+	    (!exp_out->has_sides &&
+	     (err = ab_run_prepare_builds(run, salt, json_object_get(stored, "builds"))) < 0) ||
 	    (err = replan_half_pairs(run)) < 0 ||
 	    (err = ab_run_load_samples(run)) < 0)
 		goto out;

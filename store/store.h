@@ -69,7 +69,7 @@ int ab_store_schema_version(struct ab_store *store);
 struct ab_run_meta {
 	int64_t id;
 	char uuid[33];
-	const char *kind;             /* "ab", "calibrate" or "analyze" */
+	const char *kind;             /* "ab", "calibrate", "analyze" or "compare" */
 	const char *experiment_hash;
 	const char *experiment_name;
 	const char *experiment_path;
@@ -84,6 +84,8 @@ struct ab_run_meta {
 	int pairs, warmup;
 	const char *host_json;        /* or NULL */
 	const char *options_json;     /* or NULL */
+	char *sides_json;             /* a comparison's sides, JSON [{name, command}], or NULL
+	                                 (the caller's; ab_store_run_create only reads it) */
 	char **row_params_json;       /* nrows JSON objects {param: value} */
 	size_t nrows;
 };
@@ -279,6 +281,7 @@ struct ab_history_filter {
 	const char *verdict;      /* "accepted", "rejected", "inconclusive" or "invalid" */
 	const char *design;       /* a design name, exactly */
 	const char *experiment;   /* an experiment name, exactly */
+	const char *kind;         /* a run kind, exactly: "ab", "calibrate", "analyze", "compare" */
 	const char *rev;          /* lowercase hex prefix of any revision the run measured
 	                             (the run_revisions view: parent, candidate, and
 	                             each dependency's parent and candidate) */
@@ -308,7 +311,9 @@ struct ab_history_filter {
  * (ab_store_run_owner), "identical_artifacts": true when the run is an
  * A/B run whose ok builds both declare artifacts and every one hashes the
  * same on both sides (from the stored builds), and "rules": the names of
- * the run's rules in the file's order (empty before it is finished).
+ * the run's rules in the file's order (empty before it is finished), and
+ * "sides": a comparison's two commands [{name, command}] (kind "compare",
+ * whose parent_oid and candidate_oid are ""), null for other runs.
  *
  * `grep` is never read as FTS5 syntax: it is split into words and
  * "double-quoted phrases", each quoted as an FTS5 string (a word ending in

@@ -47,6 +47,7 @@ static const struct ab_store_column run_columns[] = {
 	COL("host", AB_COL_JSON, JSON_COMPACT),
 	COL("abtool_version", AB_COL_REQUIRED, 0),
 	COL("options", AB_COL_JSON, JSON_COMPACT),
+	COL("sides", AB_COL_JSON, JSON_COMPACT),
 	COL("report", AB_COL_JSON | AB_COL_REPORT, 0),
 };
 

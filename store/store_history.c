@@ -165,7 +165,7 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		   AB_SQL_IDENTICAL_ARTIFACTS("r") " AS identical_artifacts, "
 		   "(SELECT json_group_array(x.name) FROM (SELECT name FROM rule_results "
 		   "WHERE run_id = r.id ORDER BY idx) x) AS rules, "
-		   "CASE WHEN r.status = 'running' THEN r.options END AS owner_options "
+		   "CASE WHEN r.status = 'running' THEN r.options END AS owner_options, r.sides "
 		   "FROM runs r JOIN designs d ON d.id = r.design_id "
 		   "JOIN experiments e ON e.id = r.experiment_id WHERE 1");
 	if (f->verdict) {
@@ -181,6 +181,11 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 	if (f->experiment) {
 		params[n++] = f->experiment;
 		snprintf(buf, sizeof(buf), " AND e.name = ?%d", n);
+		ab_sql_append(&sql, buf);
+	}
+	if (f->kind) {
+		params[n++] = f->kind;
+		snprintf(buf, sizeof(buf), " AND r.kind = ?%d", n);
 		ab_sql_append(&sql, buf);
 	}
 	if (f->rev) {
@@ -230,6 +235,7 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		ab_json_parse_member(o, "dependencies");
 		if (!json_is_array(json_object_get(o, "dependencies")))
 			json_object_set_new(o, "dependencies", json_array());
+		ab_json_parse_member(o, "sides");
 		ab_json_parse_member(o, "rules");
 		if (!json_is_array(json_object_get(o, "rules")))
 			json_object_set_new(o, "rules", json_array());
@@ -260,16 +266,17 @@ int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
 	*out = NULL;
 	if ((err = ab_db_prepare(store, &st,
 			   "WITH x AS (SELECT d.id, d.name, d.created_at, "
-			   "(SELECT count(*) FROM runs r WHERE r.design_id = d.id) AS runs, "
+			   "(SELECT count(*) FROM runs r WHERE r.design_id = d.id AND r.kind != 'compare') AS runs, "
 			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id AND r.kind = 'ab' "
 			   "AND r.verdict IN ('accepted', 'rejected') " AB_STORE_NOT_PARTIAL 
 			   "ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS decided, "
-			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id "
+			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id AND r.kind != 'compare' "
 			   "ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS newest, "
 			   "(SELECT n.id FROM notes n WHERE n.design_id = d.id OR n.run_id IN "
 			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id) "
 			   "ORDER BY n.created_at DESC, n.id DESC LIMIT 1) AS last_note "
-			   "FROM designs d) "
+			   "FROM designs d WHERE d.id NOT IN (SELECT design_id FROM runs GROUP BY design_id "
+			   "HAVING min(kind = 'compare') = 1)) "
 			   "SELECT x.id, x.name AS design, x.created_at, x.runs, "
 			   "l.id AS latest_run, l.created_at AS latest_created_at, l.verdict AS latest_verdict, "
 			   "l.reasons AS latest_reasons, " AB_SQL_IDENTICAL_ARTIFACTS("l") " AS latest_identical_artifacts, "

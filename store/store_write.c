@@ -77,8 +77,8 @@ int ab_store_run_create(struct ab_store *store, struct ab_run_meta *m, const str
 	    (err = ab_db_prepare(store, &st,
 			   "INSERT INTO runs(uuid, experiment_id, design_id, kind, created_at, status, repo, "
 			   "parent_oid, candidate_oid, parent_tree, candidate_tree, exact_parent, seed, "
-			   "pairs, warmup, host, abtool_version, options) VALUES (?1, ?2, ?3, ?4, ?5, "
-			   "'running', ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)")) < 0)
+			   "pairs, warmup, host, abtool_version, options, sides) VALUES (?1, ?2, ?3, ?4, ?5, "
+			   "'running', ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)")) < 0)
 		goto out_rollback;
 	ab_db_bind_text(st, 1, m->uuid);
 	ab_db_bind_int64(st, 2, experiment);
@@ -97,6 +97,7 @@ int ab_store_run_create(struct ab_store *store, struct ab_run_meta *m, const str
 	ab_db_bind_text(st, 15, m->host_json);
 	ab_db_bind_text(st, 16, ABTOOL_VERSION);
 	ab_db_bind_text(st, 17, m->options_json);
+	ab_db_bind_text(st, 18, m->sides_json);
 	if ((err = ab_db_step_done(store, st, "adding the run")) < 0)
 		goto out_rollback;
 	m->id = store->engine->last_insert_id(store->db);

@@ -11,6 +11,8 @@ mkdir -p "$T"
 export XDG_CACHE_HOME="$T/cache"
 # ... and from the user's config file ($XDG_CONFIG_HOME/abtool/config).
 export XDG_CONFIG_HOME="$T/config"
+# ... and from the per-user store outside repositories ($XDG_DATA_HOME/abtool).
+export XDG_DATA_HOME="$T/data"
 unset ABTOOL_STORE
 export GIT_AUTHOR_NAME=abtool-test GIT_AUTHOR_EMAIL=test@abtool.invalid
 export GIT_COMMITTER_NAME=abtool-test GIT_COMMITTER_EMAIL=test@abtool.invalid

@@ -12,9 +12,9 @@ latest=$(ls "$ABTOOL_TEST_SRC"/store/migrations/[0-9][0-9][0-9][0-9]_*.sql | wc 
 ls "$fixtures"/store-v*.db >/dev/null 2>&1 || fail "no fixture stores in $fixtures"
 
 # table:ordering key of every table a fixture may hold (run_dependencies
-# since schema 3)
+# since schema 3, settings since 7)
 tables="designs:id experiments:id runs:id builds:run_id,side rows:run_id,idx samples:run_id,seq
-rule_results:run_id,idx notes:id run_dependencies:run_id,name"
+rule_results:run_id,idx notes:id run_dependencies:run_id,name settings:key"
 # snapshot DB ORIGINAL: the count and a content hash of each table of DB,
 # over the columns the fixture ORIGINAL had (a migration may add columns,
 # never change them); a table ORIGINAL lacks must be empty in DB.
@@ -101,6 +101,7 @@ samples 458
 rule_results 6
 notes 0
 run_dependencies 0
+settings 0
 EOF2
 grep -v ' .* ' "$T/store-v1.after" | diff "$T/want" - >&2 || fail "store-v1.db counts"
 # The later fixtures' notes and dependency survive, in content.
@@ -109,6 +110,8 @@ grep -v ' .* ' "$T/store-v1.after" | diff "$T/want" - >&2 || fail "store-v1.db c
 	|| fail "store-v2.db notes"
 [ "$(sqlite3 "$T/store-v5.db" "SELECT run_id || ':' || name || ':' || length(parent_oid) FROM run_dependencies")" \
 	= "6:dep:40" ] || fail "store-v5.db dependency"
+[ "$(sqlite3 "$T/store-v7.db" "SELECT key || '=' || value FROM settings")" = block_rejected=false ] \
+	|| fail "store-v7.db setting"
 # What 0006 derived for the rejected run of v1: its one row, slower, and
 # both rules failing on it; the example query of docs/history.md finds it.
 [ "$(sqlite3 "$db" "SELECT printf('%.3f', ratio) FROM row_results WHERE run_id = 2 AND metric = 'wall_ns'")" \

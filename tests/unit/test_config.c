@@ -75,6 +75,23 @@ struct bad_case {
 #define LANES "name: x\nbenchmark: ./bench {lanes}\nmatrix: {lanes: [1, 2, 4, 8]}\n"
 
 static const struct bad_case bad_cases[] = {
+	{ "sides_same_name",
+	  "name: x\nsides:\n  a: {name: p, command: ./a}\n  b: {name: p, command: ./b}\n",
+	  "exp.yaml:2:1: sides: both sides are named 'p'; give each its own name" },
+	{ "sides_with_candidate",
+	  "name: x\ncandidate: HEAD\nsides:\n  a: {name: p, command: ./a}\n  b: {name: q, command: ./b}\n",
+	  "exp.yaml:2:1: candidate: not with sides: (two commands are compared as they are: no revision "
+	  "is read, nothing is built)" },
+	{ "sides_missing_command",
+	  "name: x\nsides:\n  a: {name: p, command: ./a}\n  b: {name: q}\n",
+	  "exp.yaml:4:6: sides.b.command: required key is missing" },
+	{ "sides_bad_name",
+	  "name: x\nsides:\n  a: {name: 'p q', command: ./a}\n  b: {name: q, command: ./b}\n",
+	  "exp.yaml:3:7: sides.a.name: expected a name of letters, digits and '_', '.', '+', '-'" },
+	{ "sides_placeholder",
+	  "name: x\nsides:\n  a: {name: p, command: './a {lane}'}\n  b: {name: q, command: ./b}\n"
+	  "matrix: {lanes: [1]}\n",
+	  "exp.yaml:3:16: sides.a.command: unknown placeholder '{lane}'; did you mean '{lanes}'?" },
 	{ "missing_name",
 	  "benchmark: ./bench\npairs: 8\n",
 	  "exp.yaml:1:1: name: required key is missing" },
@@ -916,6 +933,29 @@ static void test_parse_from_memory(void **state)
 	free(cwd);
 }
 
+/* sides: two commands, each with its name and its own command; the
+ * benchmark is not required, and the side command answers for each. */
+static void test_sides(void **state)
+{
+	struct ab_experiment e;
+
+	(void)state;
+	load_ok(&e, "name: engines\nsides:\n  a: {name: zig-js, command: './zig {n}'}\n"
+		"  b: {name: jsc, command: [jsc, '{n}.js']}\nmatrix: {n: [1, 2]}\n");
+	assert_int_equal(e.has_sides, 1);
+	assert_string_equal(e.sides[0].name, "zig-js");
+	assert_string_equal(e.sides[1].name, "jsc");
+	assert_string_equal(ab_experiment_side_command(&e, 0)->shell, "./zig {n}");
+	assert_int_equal(ab_experiment_side_command(&e, 1)->argc, 2);
+	assert_string_equal(ab_experiment_side_command(&e, 1)->argv[1], "{n}.js");
+	assert_null(e.benchmark.shell);
+	ab_experiment_release(&e);
+	load_ok(&e, LANES);
+	assert_int_equal(e.has_sides, 0);
+	assert_ptr_equal(ab_experiment_side_command(&e, 1), &e.benchmark);
+	ab_experiment_release(&e);
+}
+
 static void test_command_expand(void **state)
 {
 	struct ab_experiment e;
@@ -998,6 +1038,7 @@ int main(void)
 		cmocka_unit_test(test_row_order_two_parameters),
 		cmocka_unit_test(test_inputs_hooks_rows),
 		cmocka_unit_test(test_selectors),
+		cmocka_unit_test(test_sides),
 		cmocka_unit_test(test_rule_options),
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_parse_from_memory),

@@ -1,0 +1,417 @@
+/* cmd_compare.c - `abtool compare 'CMD_A' 'CMD_B'`: two commands A/B
+ * tested the paired way without a repository or an experiment file (what
+ * people reach for hyperfine for). The command line becomes the text of
+ * an experiment with `sides:` (docs/experiment-file.md, "sides"), which
+ * the one pipeline runs as `abtool run` runs a file: balanced AB|BA pairs
+ * of fresh processes, checksums, rules, the store (kind "compare") and
+ * the reports. The text is stored with the run, so `show`, `report` and
+ * `resume` work as for any run (docs/cli.md, "abtool compare"). */
+#include "cmd.h"
+#include "config.h"
+#include "error.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What the command line says beyond the shared groups. */
+struct compare_ctx {
+	const char *names[2];      /* -n (twice), --name-a, --name-b */
+	int nnames;
+	const char *checksum_regex;
+	int check_stdout;
+	char **params;             /* "NAME\tv1\tv2..." per -P or -L, in order */
+	char **rules;              /* YAML flow mappings of the rules given as options */
+	const char *accept_path;   /* --accept RULES.yaml */
+	int64_t timeout_ms;        /* --timeout, or 0 */
+	const char *metric;        /* --metric, or NULL: wall_ns */
+};
+
+enum {
+	OPT_NAME = 'n', OPT_NAME_A = 2000, OPT_NAME_B, OPT_CHECKSUM, OPT_CHECK_STDOUT, OPT_SCAN, OPT_LIST,
+	OPT_NO_REGRESSION, OPT_FASTER_BY, OPT_EQUIVALENT, OPT_ACCEPT, OPT_TIMEOUT,
+	OPT_METRIC,
+};
+
+/* The largest range -P expands to: the matrix bound is far above what a
+ * comparison of two commands can run. */
+#define SCAN_MAX_VALUES 1000
+
+/* -P NAME MIN MAX (integers, step 1) as "NAME\tMIN\t...\tMAX"; `arg` is
+ * the three words joined by spaces (join_multi). */
+static int scan_param(struct compare_ctx *ctx, const char *arg)
+{
+	char name[128], *out;
+	long long lo, hi, v;
+	int n = 0;
+
+	if (sscanf(arg, "%127s %lld %lld%n", name, &lo, &hi, &n) != 3 || arg[n] != '\0')
+		return cmd_usage("compare", "-P/--parameter-scan: expected NAME MIN MAX with integers, like "
+				 "'-P lanes 1 8'");
+	if (hi < lo || hi - lo >= SCAN_MAX_VALUES)
+		return cmd_usage("compare", "-P %s: expected MIN <= MAX and at most %d values", name,
+				 SCAN_MAX_VALUES);
+	out = ab_xstrdup(name);
+	for (v = lo; v <= hi; v++) {
+		char *next = ab_xasprintf("%s\t%lld", out, v);
+		free(out);
+		out = next;
+	}
+	ab_strv_push(&ctx->params, out);
+	return CMD_GO_ON;
+}
+
+/* -L NAME V1,V2,... as "NAME\tV1\tV2...". */
+static int list_param(struct compare_ctx *ctx, const char *arg)
+{
+	const char *sp = strchr(arg, ' ');
+	char *out, *p;
+
+	if (!sp || sp == arg || !sp[1] || strchr(sp + 1, ' '))
+		return cmd_usage("compare", "-L/--parameter-list: expected NAME VALUES with values separated "
+				 "by commas, like '-L lanes 1,2,4,8'");
+	out = ab_xasprintf("%.*s\t%s", (int)(sp - arg), arg, sp + 1);
+	for (p = out; *p; p++)
+		if (*p == ',')
+			*p = '\t';
+	ab_strv_push(&ctx->params, out);
+	return CMD_GO_ON;
+}
+
+/* A rule from --no-regression, --faster-by or --equivalent-within. */
+static int percent_rule(struct compare_ctx *ctx, const char *opt, const char *key, const char *arg)
+{
+	double f;
+
+	if (ab_parse_percent(&f, arg) || f <= 0)
+		return cmd_usage("compare", "--%s: expected a percentage like 5%%", opt);
+	ab_strv_push(&ctx->rules, ab_xasprintf("{name: %s, %s: '%g%%'}", opt, key, 100 * f));
+	return CMD_GO_ON;
+}
+
+static int compare_option(struct cmd_args *args, const struct cmd_option *o, const char *arg)
+{
+	struct compare_ctx *ctx = args->ctx;
+
+	switch (o->code) {
+	case OPT_NAME:
+		if (ctx->nnames == 2)
+			return cmd_usage("compare", "-n/--name: at most twice, once per command");
+		ctx->names[ctx->nnames++] = arg;
+		return CMD_GO_ON;
+	case OPT_NAME_A:
+	case OPT_NAME_B:
+		ctx->names[o->code == OPT_NAME_B] = arg;
+		ctx->nnames = 2;
+		return CMD_GO_ON;
+	case OPT_CHECKSUM:
+		ctx->checksum_regex = arg;
+		return CMD_GO_ON;
+	case OPT_CHECK_STDOUT:
+		ctx->check_stdout = 1;
+		return CMD_GO_ON;
+	case OPT_SCAN:
+		return scan_param(ctx, arg);
+	case OPT_LIST:
+		return list_param(ctx, arg);
+	case OPT_NO_REGRESSION:
+		return percent_rule(ctx, "no-regression", "no_regression", arg);
+	case OPT_FASTER_BY:
+		return percent_rule(ctx, "faster-by", "faster_by", arg);
+	case OPT_EQUIVALENT:
+		return percent_rule(ctx, "equivalent-within", "equivalent_within", arg);
+	case OPT_ACCEPT:
+		ctx->accept_path = arg;
+		return CMD_GO_ON;
+	case OPT_METRIC:
+		ctx->metric = arg;
+		return CMD_GO_ON;
+	default:
+		if (ab_parse_duration_ms(&ctx->timeout_ms, arg) || ctx->timeout_ms <= 0)
+			return cmd_usage("compare", "--timeout: expected a duration like 30s or 5m");
+		return CMD_GO_ON;
+	}
+}
+
+const struct cmd_option cmd_compare_options[] = {
+	{"name", 'n', "NAME", "a name for a command in the reports: the first -n names A, the second B",
+	 "a, b", CMD_OWN, OPT_NAME, 0, 0},
+	{"name-a", 0, "NAME", "the name of command A", NULL, CMD_OWN, OPT_NAME_A, 0, 0},
+	{"name-b", 0, "NAME", "the name of command B", NULL, CMD_OWN, OPT_NAME_B, 0, 0},
+	{"checksum-regex", 0, "RE", "a sample's checksum: the first capture group of RE on stdout; "
+	 "both commands must agree", NULL, CMD_OWN, OPT_CHECKSUM, 0, 0},
+	{"check-stdout", 0, NULL, "the checksum is the SHA-256 of the whole stdout: both commands must "
+	 "print the same", NULL, CMD_OWN, OPT_CHECK_STDOUT, 0, 0},
+	{"parameter-scan", 'P', "NAME MIN MAX", "a matrix parameter from MIN to MAX (integers), "
+	 "substituted for {NAME} in the commands", NULL, CMD_OWN, OPT_SCAN, 0, 0},
+	{"parameter-list", 'L', "NAME V1,V2", "a matrix parameter with the values listed, substituted "
+	 "for {NAME}", NULL, CMD_OWN, OPT_LIST, 0, 0},
+	{"no-regression", 0, "P%", "a rule: B is not slower than A by more than P%", NULL, CMD_OWN,
+	 OPT_NO_REGRESSION, 0, 0},
+	{"faster-by", 0, "P%", "a rule: B is faster than A by at least P%", NULL, CMD_OWN, OPT_FASTER_BY,
+	 0, 0},
+	{"equivalent-within", 0, "P%", "a rule: A and B are within P% of each other (TOST)", NULL,
+	 CMD_OWN, OPT_EQUIVALENT, 0, 0},
+	{"accept", 0, "RULES.yaml", "the rules of a rules file (accept: [...]), after those given as "
+	 "options", NULL, CMD_OWN, OPT_ACCEPT, 0, 0},
+	{"metric", 0, "NAME", "the primary metric the rules decide on (wall_ns, cpu_ns, user_ns, "
+	 "maxrss_bytes, ...)", "wall_ns", CMD_OWN, OPT_METRIC, 0, 0},
+	{"timeout", 0, "DURATION", "the most one sample may take", "10m", CMD_OWN, OPT_TIMEOUT, 0, 0},
+	CMD_PLAN_OPTIONS(1, "pairs per row", "8"),
+	CMD_MAX_PAIRS_OPTION,
+	CMD_STORE_OPTION,
+	CMD_HELP_OPTION,
+	CMD_OUTPUT_OPTIONS('q', 'v'),
+	CMD_OPTIONS_END,
+};
+
+/*
+ * hyperfine's -P NAME MIN MAX and -L NAME VALUES take three and two
+ * words; getopt gives an option one. Join them into one word ("-P" "lanes
+ * 1 8") before parsing, in a new argv (the array only: its strings are
+ * argv's or *joined's, freed by the caller with ab_strv_free).
+ */
+static char **join_multi(int argc, char **argv, int *newc, char ***joined)
+{
+	char **out = ab_xcalloc((size_t)argc + 1, sizeof(*out));
+	int i, n = 0, words, w;
+
+	*joined = NULL;
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {  /* operands only from here */
+			while (i < argc)
+				out[n++] = argv[i++];
+			break;
+		}
+		out[n++] = argv[i];
+		words = !strcmp(a, "-P") || !strcmp(a, "--parameter-scan") ? 3
+			: !strcmp(a, "-L") || !strcmp(a, "--parameter-list") ? 2 : 0;
+		if (words && i + words < argc) {
+			char *j = ab_xstrdup(argv[i + 1]);
+			for (w = 2; w <= words; w++) {
+				char *next = ab_xasprintf("%s %s", j, argv[i + w]);
+				free(j);
+				j = next;
+			}
+			ab_strv_push(joined, j);
+			out[n++] = j;
+			i += words;
+		}
+	}
+	*newc = n;
+	return out;
+}
+
+/* `s` as a YAML double-quoted scalar (JSON's quoting, which YAML reads). */
+static char *yq(const char *s)
+{
+	json_t *j = json_string(s);
+	char *out = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+
+	json_decref(j);
+	return out ? out : ab_xstrdup("\"\"");  /* not UTF-8: the parser says so */
+}
+
+/* Append `fmt` to the text `*t`. */
+static void add(char **t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(char **t, const char *fmt, ...)
+{
+	va_list ap;
+	char *piece, *next;
+
+	va_start(ap, fmt);
+	if (vasprintf(&piece, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	next = ab_xasprintf("%s%s", *t ? *t : "", piece);
+	free(piece);
+	free(*t);
+	*t = next;
+}
+
+/* The experiment text of the command line (new string); `accept_text`
+ * (the rules file, or NULL) is appended as its own `accept:` key would
+ * be, after the rules of the options. */
+static char *experiment_text(const struct compare_ctx *ctx, char *const cmds[2], const char *accept_text)
+{
+	static const char *const defaults[2] = {"a", "b"};
+	char *t = NULL, *q;
+	char *const *p, *const *r;
+	int i;
+
+	add(&t, "# abtool compare: two commands, paired (docs/cli.md)\n");
+	add(&t, "name: %s-vs-%s\n", ctx->names[0] ? ctx->names[0] : "a", ctx->names[1] ? ctx->names[1] : "b");
+	add(&t, "sides:\n");
+	for (i = 0; i < 2; i++) {
+		char *name = yq(ctx->names[i] ? ctx->names[i] : defaults[i]);
+		q = yq(cmds[i]);
+		add(&t, "  %s: {name: %s, command: %s}\n", defaults[i], name, q);
+		free(name);
+		free(q);
+	}
+	if (ctx->params) {
+		add(&t, "matrix:\n");
+		for (p = ctx->params; *p; p++) {
+			char *copy = ab_xstrdup(*p), *save = NULL, *w = strtok_r(copy, "\t", &save);
+			q = yq(w);
+			add(&t, "  %s: [", q);
+			free(q);
+			for (i = 0; (w = strtok_r(NULL, "\t", &save)); i++) {
+				q = yq(w);
+				add(&t, "%s%s", i ? ", " : "", q);
+				free(q);
+			}
+			add(&t, "]\n");
+			free(copy);
+		}
+	}
+	if (ctx->check_stdout) {
+		add(&t, "checksum: {stdout: sha256}\n");
+	} else if (ctx->checksum_regex) {
+		q = yq(ctx->checksum_regex);
+		add(&t, "checksum: {regex: %s}\n", q);
+		free(q);
+	}
+	if (ctx->metric) {
+		q = yq(ctx->metric);
+		add(&t, "metric: %s\n", q);
+		free(q);
+	}
+	if (ctx->timeout_ms)
+		add(&t, "timeout: %lldms\n", (long long)ctx->timeout_ms);
+	if (ctx->rules || accept_text)
+		add(&t, "accept:\n");
+	for (r = ctx->rules; r && *r; r++)
+		add(&t, "  - %s\n", *r);
+	if (accept_text)
+		add(&t, "%s", accept_text);
+	return t;
+}
+
+/* The items of a rules file's `accept:` (its list, as YAML text indented
+ * under the experiment's accept:), once the file itself is known to be a
+ * valid rules file for `exp` (ab_experiment_parse_rules, whose messages
+ * name the file's own lines). New string, or NULL after printing why. */
+static char *accept_items(struct ab_experiment *exp, const char *path, int *rc)
+{
+	char *text = NULL, *out = NULL, *line, *save = NULL;
+	size_t len;
+	int err, indent = -1;
+
+	if ((err = ab_experiment_read(&text, &len, path)) < 0 ||
+	    (err = ab_experiment_parse_rules(exp, path, text, len)) < 0) {
+		*rc = cmd_fail(err);
+		free(text);
+		return NULL;
+	}
+	/* every line but the top-level `accept:` key, indented under ours */
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "accept:", 7)) {
+			const char *rest = line + 7;
+			while (*rest == ' ')
+				rest++;
+			if (*rest && *rest != '#') {  /* accept: [ ... ] in flow style */
+				*rc = cmd_usage("compare", "--accept %s: write the rules as a block list under "
+						"accept: (one '- ' item per rule)", path);
+				free(out);
+				free(text);
+				return NULL;
+			}
+			continue;
+		}
+		/* re-indent the list to two spaces, as the options' rules are */
+		if (indent < 0 && line[strspn(line, " ")] != '#')
+			indent = (int)strspn(line, " ");
+		add(&out, "  %s\n", indent > 0 && strspn(line, " ") >= (size_t)indent ? line + indent : line);
+	}
+	free(text);
+	return out ? out : ab_xstrdup("");
+}
+
+/* The command line that runs this comparison again (new string). */
+static char *reproduce_line(int argc, char **argv)
+{
+	char *out = ab_xstrdup("abtool compare");
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		char *q = ab_shell_quote(argv[i], 0), *next = ab_xasprintf("%s %s", out, q);
+		free(q);
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
+/* The pieces of the comparison the loaded hook makes the experiment of. */
+struct compare_job {
+	struct compare_ctx *ctx;
+	char *cmds[2];
+};
+
+/* The experiment from the command line (instead of a file): parsed from
+ * the text that is stored with the run. */
+static int loaded(struct cmd_measure *m)
+{
+	struct compare_job *job = m->ctx;
+	char *text = experiment_text(job->ctx, job->cmds, NULL), *items = NULL;
+	int err, rc = 0;
+
+	err = ab_experiment_parse(&m->exp, "abtool-compare.yaml", text, strlen(text));
+	if (err == 0 && job->ctx->accept_path) {
+		if (!(items = accept_items(&m->exp, job->ctx->accept_path, &rc))) {
+			free(text);
+			return rc;
+		}
+		free(text);
+		text = experiment_text(job->ctx, job->cmds, items);
+		ab_experiment_release(&m->exp);
+		err = ab_experiment_parse(&m->exp, "abtool-compare.yaml", text, strlen(text));
+	}
+	free(items);
+	free(text);
+	return err < 0 ? cmd_fail(err) : 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_ctx ctx;
+	struct compare_job job;
+	struct cmd_args args;
+	struct cmd_measure m = {0};
+	char **joined = NULL, **av, *reproduce = NULL;
+	int ac, rc;
+
+	memset(&ctx, 0, sizeof(ctx));
+	av = join_multi(argc, argv, &ac, &joined);
+	cmd_args_init(&args, "compare", compare_option, &ctx);
+	if ((rc = cmd_parse_options(&args, cmd_compare_options, ac, av)) == CMD_GO_ON) {
+		if (optind != ac - 2) {
+			rc = cmd_usage("compare", "expected two commands, like abtool compare './old' './new'");
+		} else if (ctx.check_stdout && ctx.checksum_regex) {
+			rc = cmd_usage("compare", "--check-stdout and --checksum-regex: give one checksum");
+		} else {
+			job.ctx = &ctx;
+			job.cmds[0] = av[optind];
+			job.cmds[1] = av[optind + 1];
+			reproduce = reproduce_line(argc, argv);
+			args.run.reproduce = reproduce;
+			m.args = &args;
+			m.loaded = loaded;
+			m.ctx = &job;
+			rc = cmd_measure(&m);
+		}
+	}
+	cmd_args_release(&args);
+	free(reproduce);
+	ab_strv_free(ctx.params);
+	ab_strv_free(ctx.rules);
+	ab_strv_free(joined);
+	free(av);
+	return rc;
+}

@@ -1,3 +1,0 @@
--- 0008_reserved.sql: a placeholder for the comparisons migration being written
--- in parallel (tests/unit/test_store.c counts the migrations as the latest
--- version); it is replaced by that migration when the branches merge.
