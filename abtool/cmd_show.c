@@ -211,7 +211,7 @@ static void print_plan(const json_t *doc, const json_t *counts)
 	if (integer(counts, "superseded"))
 		printf(", %lld superseded on resume", integer(counts, "superseded"));
 	if (integer(counts, "stopped"))
-		printf(", %lld not needed (their rows were decided at a look)", integer(counts, "stopped"));
+		printf(", %lld not run (a sequential plan stopped their rows)", integer(counts, "stopped"));
 	printf("\n");
 	free(host);
 }

@@ -195,7 +195,7 @@ char *ab_report_plan_line(const json_t *doc)
 		: ab_xstrdup("");
 	out = ab_xasprintf("sequential, %s pairs per row (at most %lld; %s spending of the one-sided %.3g%%%s) "
 			   "after %lld warmup%s per side, rows round-robin, AB|BA blocks, seed %lld; stopped: %s; "
-			   "%lld samples ran, %lld not needed", looks, ab_report_int(seq, "max_pairs"),
+			   "%lld samples ran, %lld not run (their rows had stopped)", looks, ab_report_int(seq, "max_pairs"),
 			   ab_report_str(seq, "spending"), 100 * ab_report_num(seq, "alpha"), budget,
 			   ab_report_int(plan, "warmup"), ab_report_int(plan, "warmup") == 1 ? "" : "s",
 			   ab_report_int(plan, "seed"), stops, ab_report_int(plan, "samples_done"),
