@@ -10,9 +10,13 @@ const struct ab_command_entry ab_commands[] = {
 	{"run", cmd_run,
 	 "EXP.yaml [--candidate REV] [--parent REV] [--pairs N] [--seed N] [--warmup N] [--store DB]\n"
 	 "                  [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV] [--row NAME=VALUE]\n"
+	 "                  [--shard K/N --group ID]\n"
 	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
 	 "                  [--inconclusive=reject|accept] [--design NAME] [--new-evidence TEXT] [--quiet] [--verbose]",
 	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict", cmd_run_options},
+	{"verdict", cmd_verdict, "--group ID [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F]\n"
+	 "                  [--junit F] [--inconclusive=reject|accept] [--quiet]",
+	 "decide the shards of a group (run --shard K/N --group ID) together, as one run", cmd_verdict_options},
 	{"check", cmd_check, "EXP.yaml [--candidate REV] [--parent REV] [--dependency NAME=PARENT..CANDIDATE]\n"
 	 "                  [--overlay-from REV] [--row NAME=VALUE] [--store DB]",
 	 "validate an experiment file and show its plan and the rows each rule selects", cmd_check_options},

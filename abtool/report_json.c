@@ -357,23 +357,35 @@ static void rows_from_samples(json_t *rows, const struct ab_sample *samples, siz
 	}
 }
 
-/* A subset run's "subset" member: the --row specs, the rows added for the
- * scaling predicates, the rules not evaluated (new reference). */
+/* A subset run's "subset" member: the --row specs (a shard's: the labels of
+ * its rows, and "shard" {index, count}), the rows added for the scaling
+ * predicates, the rules not evaluated (new reference). */
 static json_t *subset_json(const struct ab_experiment *exp, const struct ab_analysis *a)
 {
-	json_t *rows = json_array(), *added = json_array(), *skipped = json_array();
+	json_t *rows = json_array(), *added = json_array(), *skipped = json_array(), *out;
 	char *const *s;
 	size_t i;
 
 	for (s = exp->subset_specs; s && *s; s++)
 		json_array_append_new(rows, json_string(*s));
+	for (i = 0; exp->shard_count && i < ab_experiment_nrows(exp); i++)
+		if (ab_experiment_row_selected(exp, i)) {
+			char *label = ab_row_label(exp, i);
+
+			json_array_append_new(rows, json_string(label));
+			free(label);
+		}
 	for (s = exp->subset_added; s && *s; s++)
 		json_array_append_new(added, json_string(*s));
 	for (i = 0; a->rules && i < exp->nrules; i++)
 		if (a->rules[i].not_evaluated)
 			json_array_append_new(skipped, json_string(exp->rules[i].name));
-	return json_pack("{s:o, s:o, s:o, s:b}", "rows", rows, "added", added, "not_evaluated", skipped,
-			 "partial", 1);
+	out = json_pack("{s:o, s:o, s:o, s:b}", "rows", rows, "added", added, "not_evaluated", skipped,
+			"partial", 1);
+	if (exp->shard_count)
+		json_object_set_new(out, "shard", json_pack("{s:i, s:i}", "index", exp->shard_index,
+							    "count", exp->shard_count));
+	return out;
 }
 
 json_t *ab_report_document(const struct ab_report_input *in)
@@ -434,7 +446,7 @@ json_t *ab_report_document(const struct ab_report_input *in)
 	if (in->inputs)
 		json_object_set_new(doc, "inputs", json_pack("{s:s, s:O}", "sha256",
 			in->inputs_hash ? in->inputs_hash : "", "paths", in->inputs));
-	if (exp->subset_specs)
+	if (exp->row_subset)
 		json_object_set_new(doc, "subset", subset_json(exp, a));
 	json_object_set_new(doc, "builds", in->builds ? json_incref(in->builds) : json_array());
 	if (in->identity)
@@ -463,8 +475,15 @@ json_t *ab_report_document(const struct ab_report_input *in)
 		json_object_set_new(doc, "scaling", json_pack("{s:s, s:s}", "parameter", exp->scaling_param,
 			"work", exp->scaling_work == AB_SCALING_PER_LANE ? "per_lane" : "total"));
 	json_object_set_new(doc, "metric", json_string(exp->metric));
-	for (r = 0; r < a->nrows; r++)
-		json_array_append_new(rows, row_json(a, r));
+	for (r = 0; r < a->nrows; r++) {
+		json_t *row = row_json(a, r);
+
+		if (in->row_hosts && in->row_hosts[r])
+			json_object_set_new(row, "host", json_string(in->row_hosts[r]));
+		json_array_append_new(rows, row);
+	}
+	if (in->group)
+		json_object_set_new(doc, "group", json_deep_copy(in->group));
 	if (exp->sequential)
 		json_object_set_new(doc, "sequential", sequential_json(a, rows));
 	if (in->samples)
