@@ -928,6 +928,8 @@ int ab_report_summary(FILE *f, const json_t *doc)
 {
 	header(f, doc);
 	summary_inputs(f, doc);
+	if (json_object_get(json_object_get(doc, "subset"), "shard"))  /* a shard decides nothing */
+		subset_note(f, json_object_get(doc, "subset"));
 	if (json_array_size(json_object_get(doc, "rows")))
 		rows_table(f, doc);
 	notes(f, doc);
