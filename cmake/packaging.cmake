@@ -4,7 +4,7 @@
 # dependencies are computed from the binary's libraries by dpkg-shlibdeps
 # when it is installed (dpkg-dev), else the list below, which is the
 # bookworm names of the libraries abtool links with (ldd build/abtool).
-# README.md, "Installing", says how to build and install it.
+# README.md, "A Debian package", says how to build and install it.
 set(CPACK_PACKAGE_NAME abtool)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY

@@ -80,7 +80,7 @@ design_args=()
 
 if [ "$mode" = exact-parent ]; then
 	[ -z "$shard" ] || die "shard: the exact-parent mode runs every commit; shard the merge-base mode"
-	range=$candidate
+	range="$candidate^!"  # without a merge base: the candidate alone
 	[ -n "$parent" ] && range="$parent..$candidate"
 	status=0
 	for commit in $(git rev-list --reverse --first-parent "$range"); do
