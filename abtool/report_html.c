@@ -148,10 +148,18 @@ static void header(FILE *f, const json_t *doc)
 		ab_report_escape_xml(f, ab_report_str(g, "id"));
 		fprintf(f, "</code>, %lld shards:", ab_report_int(g, "count"));
 		json_array_foreach(json_object_get(g, "shards"), i, sh) {
-			fprintf(f, "%s shard %lld run %lld on <code>", i ? "," : "", ab_report_int(sh, "index"),
+			const json_t *row;
+			size_t j;
+
+			fprintf(f, "%s shard %lld run %lld on <code>", i ? ";" : "", ab_report_int(sh, "index"),
 				ab_report_int(sh, "run_id"));
 			ab_report_escape_xml(f, ab_report_str(sh, "hostname"));
 			fprintf(f, "</code>");
+			json_array_foreach(json_object_get(sh, "rows"), j, row) {
+				fputs(j ? ", " : " (", f);
+				ab_report_escape_xml(f, json_string_value(row));
+			}
+			fputs(json_array_size(json_object_get(sh, "rows")) ? ")" : "", f);
 		}
 		fprintf(f, " · ");
 	} else {

@@ -195,9 +195,17 @@ static void group_line(FILE *f, const json_t *group)
 	md(f, ab_report_str(group, "id"), MD_CODE);
 	fprintf(f, ", %lld shards:", ab_report_int(group, "count"));
 	json_array_foreach(json_object_get(group, "shards"), i, sh) {
-		fprintf(f, "%s shard %lld run %lld on ", i ? "," : "", ab_report_int(sh, "index"),
+		json_t *row;
+		size_t j;
+
+		fprintf(f, "%s shard %lld run %lld on ", i ? ";" : "", ab_report_int(sh, "index"),
 			ab_report_int(sh, "run_id"));
 		md(f, ab_report_str(sh, "hostname"), MD_CODE);
+		json_array_foreach(json_object_get(sh, "rows"), j, row) {
+			fputs(j ? ", " : " (", f);
+			md(f, json_string_value(row), MD_TEXT);
+		}
+		fputs(json_array_size(json_object_get(sh, "rows")) ? ")" : "", f);
 	}
 }
 

@@ -77,6 +77,7 @@ host=$(jqv "$T/s1.json" .host.hostname)
 [ "$(jqv "$T/group.json" '[.rows[].host] | unique | join(",")')" = "$host" ] || fail "each row's host"
 [ "$(jqv "$T/group.json" '.subset')" = null ] || fail "the group is not partial"
 assert_contains "$T/group.md" "group \`g1\`, 2 shards: shard 1 run 2 on"
+assert_contains "$T/group.md" "(lanes=1, lanes=8); shard 2 run 3 on"
 assert_contains "$T/group.md" "| host |"
 grep -q '<testsuite' "$T/group.xml" || fail "junit"
 grep -q 'group <code>g1</code>' "$T/group.html" || fail "html"
