@@ -64,6 +64,7 @@ struct ab_store;
 int cmd_store_flag_true(struct ab_store *store, const char *key);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_verdict(int argc, char **argv);
 
 /* Print "abtool: MESSAGE" for the last error and return its exit code. */
 int cmd_fail(int err);
@@ -563,7 +564,7 @@ extern const struct cmd_option cmd_run_options[], cmd_compare_options[], cmd_che
 	cmd_calibrate_options[], cmd_resume_options[], cmd_report_options[], cmd_history_options[],
 	cmd_show_options[], cmd_designs_options[], cmd_note_options[], cmd_config_options[],
 	cmd_export_options[], cmd_import_options[], cmd_init_options[], cmd_env_options[],
-	cmd_demo_options[], cmd_cache_options[], cmd_bisect_options[];
+	cmd_demo_options[], cmd_cache_options[], cmd_bisect_options[], cmd_verdict_options[];
 
 /* Install SIGINT/SIGTERM handlers that interrupt the running sample. */
 void cmd_install_signals(void);

@@ -24,6 +24,8 @@ static void print_subset(const struct ab_experiment *exp)
 	for (r = 0; r < nrows; r++)
 		n += (size_t)ab_experiment_row_selected(exp, r);
 	fprintf(stderr, "abtool: a partial run of %zu of %zu rows (", n, nrows);
+	if (exp->shard_count)
+		fprintf(stderr, "--shard %d/%d", exp->shard_index, exp->shard_count);
 	for (s = exp->subset_specs; s && *s; s++)
 		fprintf(stderr, "%s--row %s", s == exp->subset_specs ? "" : ", ", *s);
 	fprintf(stderr, "): it sets no design's standing\n");

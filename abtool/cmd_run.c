@@ -147,6 +147,24 @@ static int run_option(struct cmd_args *args, const struct cmd_option *o, const c
 {
 	struct run_ctx *ctx = args->ctx;
 
+	if (o->code == 'K') {
+		int k = 0, n = 0, used = 0;
+
+		if (sscanf(arg, "%d/%d%n", &k, &n, &used) != 2 || arg[used] || n < 1 || n > 1000 ||
+		    k < 1 || k > n)
+			return cmd_usage("run", "--shard: expected K/N, shard K of N (1 <= K <= N <= 1000), "
+					 "got '%s'", arg);
+		args->run.shard_index = k;
+		args->run.shard_count = n;
+		return CMD_GO_ON;
+	}
+	if (o->code == 'G') {
+		if (blank(arg) || has_control(arg))
+			return cmd_usage("run", "--group: give the shards' group a name on one line (e.g. the "
+					 "CI pipeline's id)");
+		args->run.group = arg;
+		return CMD_GO_ON;
+	}
 	if (o->code == 'N') {
 		if (blank(arg))  /* refused now, not after the run is stored */
 			return cmd_usage("run", "--new-evidence: say what changed since the rejection");
@@ -173,6 +191,10 @@ const struct cmd_option cmd_run_options[] = {
 	 "gate's pull request or branch)", NULL, CMD_OWN, 'D', 0, 0},
 	CMD_PIN_OPTIONS,
 	CMD_ROW_OPTION,
+	{"shard", 0, "K/N", "measure shard K of N of the matrix's rows (a partial run; rows a scaling "
+	 "predicate pairs stay together); needs --group", NULL, CMD_OWN, 'K', 0, 0},
+	{"group", 0, "ID", "the group the shards are stored under; 'abtool verdict --group ID' "
+	 "decides them together", NULL, CMD_OWN, 'G', 0, 0},
 	CMD_HELP_OPTION,
 	CMD_OUTPUT_OPTIONS('q', 'v'),
 	CMD_VIEW_OPTIONS,
@@ -229,6 +251,9 @@ int cmd_run(int argc, char **argv)
 	if ((rc = cmd_parse_options(&args, cmd_run_options, argc, argv)) == CMD_GO_ON) {
 		if (optind != argc - 1) {
 			rc = cmd_usage("run", "expected one experiment file");
+		} else if (!args.run.shard_count != !args.run.group) {
+			rc = cmd_usage("run", "--shard and --group go together: each shard of a group is run "
+				       "with --shard K/N --group ID");
 		} else {
 			m.args = &args;
 			m.exp_path = argv[optind];

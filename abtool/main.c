@@ -11,6 +11,7 @@ const struct ab_command_entry ab_commands[] = {
 	{"run", cmd_run,
 	 "EXP.yaml [--candidate REV] [--parent REV] [--pairs N] [--max-pairs N] [--seed N] [--warmup N]\n"
 	 "                  [--store DB] [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV] [--row NAME=VALUE]\n"
+	 "                  [--shard K/N --group ID]\n"
 	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
 	 "                  [--inconclusive=reject|accept] [--design NAME] [--new-evidence TEXT] [--quiet] [--verbose]\n"
 	 "                  [--format text|md] [--color auto|always|never]",
@@ -23,6 +24,9 @@ const struct ab_command_entry ab_commands[] = {
 	 "                  [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept] [--quiet] [--verbose]",
 	 "A/B two commands, paired: no repository, no build (what hyperfine 'a' 'b' is used for)",
 	 cmd_compare_options},
+	{"verdict", cmd_verdict, "--group ID [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F]\n"
+	 "                  [--junit F] [--inconclusive=reject|accept] [--quiet]",
+	 "decide the shards of a group (run --shard K/N --group ID) together, as one run", cmd_verdict_options},
 	{"check", cmd_check, "EXP.yaml [--candidate REV] [--parent REV] [--dependency NAME=PARENT..CANDIDATE]\n"
 	 "                  [--overlay-from REV] [--row NAME=VALUE] [--pairs N] [--max-pairs N] [--store DB]",
 	 "validate an experiment file and show its plan and the rows each rule selects", cmd_check_options},
@@ -68,7 +72,7 @@ const struct ab_command_entry ab_commands[] = {
 	 "add a run exported from another store (a run already present is left alone)", cmd_import_options},
 	{"cache", cmd_cache, "[list] | prune [--older-than DURATION] [--keep-size SIZE] | clear [--store DB]",
 	 "the build cache: entries with size, age, revision, last use; prune or clear it", cmd_cache_options},
-	{"init", cmd_init, "[--template NAME | --workflow github-actions] [--list] [FILE]",
+	{"init", cmd_init, "[--template NAME | --workflow github-actions[-sharded] [--action OWNER/REPO@REF]] [--list] [FILE]",
 	 "write a commented experiment file from a template (no-regression, lane-split, memory, pr-gate)", cmd_init_options},
 	{"env", cmd_env, "[--json] [--root DIR] [EXP.yaml]",
 	 "print the host fingerprint stored with each run and the warnings it implies; with "

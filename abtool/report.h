@@ -66,6 +66,12 @@ struct ab_report_input {
 	 * left out. */
 	const struct ab_sample *samples;
 	size_t nsamples;
+	/* Kind "group" (abtool verdict --group): the shards combined, the document's "group"
+	 * member {id, count, shards: [{index, run_id, run_uuid, hostname, verdict, rows}]}, and
+	 * the hostname that measured each row (rows[].host; nrows strings, NULL for none).
+	 * NULL for one run. Borrowed. */
+	const json_t *group;
+	const char *const *row_hosts;
 };
 
 /* Build the JSON report document (new reference). */

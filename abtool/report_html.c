@@ -140,7 +140,31 @@ static void header(FILE *f, const json_t *doc)
 	ab_report_escape_xml(f, verdict);
 	fprintf(f, "</span></h1>\n<p class=\"meta\">Design <code>");
 	ab_report_escape_xml(f, ab_report_str(doc, "design"));
-	fprintf(f, "</code> · run %lld · ", ab_report_int(doc, "run_id"));
+	if (json_is_object(json_object_get(doc, "group"))) {
+		const json_t *g = json_object_get(doc, "group"), *sh;
+		size_t i;
+
+		fprintf(f, "</code> · group <code>");
+		ab_report_escape_xml(f, ab_report_str(g, "id"));
+		fprintf(f, "</code>, %lld shards:", ab_report_int(g, "count"));
+		json_array_foreach(json_object_get(g, "shards"), i, sh) {
+			const json_t *row;
+			size_t j;
+
+			fprintf(f, "%s shard %lld run %lld on <code>", i ? ";" : "", ab_report_int(sh, "index"),
+				ab_report_int(sh, "run_id"));
+			ab_report_escape_xml(f, ab_report_str(sh, "hostname"));
+			fprintf(f, "</code>");
+			json_array_foreach(json_object_get(sh, "rows"), j, row) {
+				fputs(j ? ", " : " (", f);
+				ab_report_escape_xml(f, json_string_value(row));
+			}
+			fputs(json_array_size(json_object_get(sh, "rows")) ? ")" : "", f);
+		}
+		fprintf(f, " · ");
+	} else {
+		fprintf(f, "</code> · run %lld · ", ab_report_int(doc, "run_id"));
+	}
 	ab_report_escape_xml(f, ab_report_str(doc, "created_at"));
 	fprintf(f, " · abtool ");
 	ab_report_escape_xml(f, ab_report_str(doc, "abtool_version"));

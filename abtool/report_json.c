@@ -357,23 +357,60 @@ static void rows_from_samples(json_t *rows, const struct ab_sample *samples, siz
 	}
 }
 
-/* A subset run's "subset" member: the --row specs, the rows added for the
- * scaling predicates, the rules not evaluated (new reference). */
+/* A subset run's "subset" member: the --row specs (a shard's: the labels of
+ * its rows, and "shard" {index, count}), the rows added for the scaling
+ * predicates, the rules not evaluated (new reference). */
 static json_t *subset_json(const struct ab_experiment *exp, const struct ab_analysis *a)
 {
-	json_t *rows = json_array(), *added = json_array(), *skipped = json_array();
+	json_t *rows = json_array(), *added = json_array(), *skipped = json_array(), *out;
 	char *const *s;
 	size_t i;
 
 	for (s = exp->subset_specs; s && *s; s++)
 		json_array_append_new(rows, json_string(*s));
+	for (i = 0; exp->shard_count && i < ab_experiment_nrows(exp); i++)
+		if (ab_experiment_row_selected(exp, i)) {
+			char *label = ab_row_label(exp, i);
+
+			json_array_append_new(rows, json_string(label));
+			free(label);
+		}
 	for (s = exp->subset_added; s && *s; s++)
 		json_array_append_new(added, json_string(*s));
 	for (i = 0; a->rules && i < exp->nrules; i++)
 		if (a->rules[i].not_evaluated)
 			json_array_append_new(skipped, json_string(exp->rules[i].name));
-	return json_pack("{s:o, s:o, s:o, s:b}", "rows", rows, "added", added, "not_evaluated", skipped,
-			 "partial", 1);
+	out = json_pack("{s:o, s:o, s:o, s:b}", "rows", rows, "added", added, "not_evaluated", skipped,
+			"partial", 1);
+	if (exp->shard_count)
+		json_object_set_new(out, "shard", json_pack("{s:i, s:i}", "index", exp->shard_index,
+							    "count", exp->shard_count));
+	return out;
+}
+
+/* The rows, with their hosts (a group), their times (from the samples)
+ * and a sequential plan's stops; the group and sequential members go on
+ * `doc`. New reference. */
+static json_t *rows_json(json_t *doc, const struct ab_report_input *in)
+{
+	const struct ab_analysis *a = in->analysis;
+	json_t *rows = json_array();
+	size_t r;
+
+	for (r = 0; r < a->nrows; r++) {
+		json_t *row = row_json(a, r);
+
+		if (in->row_hosts && in->row_hosts[r])
+			json_object_set_new(row, "host", json_string(in->row_hosts[r]));
+		json_array_append_new(rows, row);
+	}
+	if (in->group)
+		json_object_set_new(doc, "group", json_deep_copy(in->group));
+	if (in->exp->sequential)
+		json_object_set_new(doc, "sequential", sequential_json(a, rows));
+	if (in->samples)
+		rows_from_samples(rows, in->samples, in->nsamples, a->primary);
+	return rows;
 }
 
 json_t *ab_report_document(const struct ab_report_input *in)
@@ -383,8 +420,8 @@ json_t *ab_report_document(const struct ab_report_input *in)
 	const char *kind = in->kind ? in->kind : "ab";
 	/* a calibration's rules decide nothing: what they would need is its "calibration" */
 	int calibrate = !strcmp(kind, "calibrate"), calibrated = calibrate && a->verdict != AB_INVALID;
-	json_t *doc = json_object(), *rows = json_array(), *matrix = json_object();
-	size_t r, p, v;
+	json_t *doc = json_object(), *matrix = json_object();
+	size_t p, v;
 
 	json_object_set_new(doc, "schema", json_string(AB_REPORT_SCHEMA));
 	json_object_set_new(doc, "kind", json_string(kind));
@@ -434,7 +471,7 @@ json_t *ab_report_document(const struct ab_report_input *in)
 	if (in->inputs)
 		json_object_set_new(doc, "inputs", json_pack("{s:s, s:O}", "sha256",
 			in->inputs_hash ? in->inputs_hash : "", "paths", in->inputs));
-	if (exp->subset_specs)
+	if (exp->row_subset)
 		json_object_set_new(doc, "subset", subset_json(exp, a));
 	json_object_set_new(doc, "builds", in->builds ? json_incref(in->builds) : json_array());
 	if (in->identity)
@@ -475,13 +512,7 @@ json_t *ab_report_document(const struct ab_report_input *in)
 		json_object_set_new(doc, "scaling", json_pack("{s:s, s:s}", "parameter", exp->scaling_param,
 			"work", exp->scaling_work == AB_SCALING_PER_LANE ? "per_lane" : "total"));
 	json_object_set_new(doc, "metric", json_string(exp->metric));
-	for (r = 0; r < a->nrows; r++)
-		json_array_append_new(rows, row_json(a, r));
-	if (exp->sequential)
-		json_object_set_new(doc, "sequential", sequential_json(a, rows));
-	if (in->samples)
-		rows_from_samples(rows, in->samples, in->nsamples, a->primary);
-	json_object_set_new(doc, "rows", rows);
+	json_object_set_new(doc, "rows", rows_json(doc, in));
 	json_object_set_new(doc, "rules", calibrate ? json_array() : rules_json(a));
 	json_object_set_new(doc, "earlier_runs", in->earlier ? json_incref(in->earlier) : json_array());
 	json_object_set_new(doc, "reproduce", json_string(in->reproduce ? in->reproduce : ""));

@@ -184,6 +184,31 @@ static void rule_item(FILE *f, const json_t *rule)
 	}
 }
 
+/* A group's verdict (abtool verdict --group): its shards, each with its
+ * run and the host that measured it. */
+static void group_line(FILE *f, const json_t *group)
+{
+	json_t *sh;
+	size_t i;
+
+	fputs(" · group ", f);
+	md(f, ab_report_str(group, "id"), MD_CODE);
+	fprintf(f, ", %lld shards:", ab_report_int(group, "count"));
+	json_array_foreach(json_object_get(group, "shards"), i, sh) {
+		json_t *row;
+		size_t j;
+
+		fprintf(f, "%s shard %lld run %lld on ", i ? ";" : "", ab_report_int(sh, "index"),
+			ab_report_int(sh, "run_id"));
+		md(f, ab_report_str(sh, "hostname"), MD_CODE);
+		json_array_foreach(json_object_get(sh, "rows"), j, row) {
+			fputs(j ? ", " : " (", f);
+			md(f, json_string_value(row), MD_TEXT);
+		}
+		fputs(json_array_size(json_object_get(sh, "rows")) ? ")" : "", f);
+	}
+}
+
 /* "- ✗ reason" */
 static void reason_items(FILE *f, const json_t *reasons)
 {
@@ -217,6 +242,10 @@ static void header(FILE *f, const json_t *doc)
 	} else if (!strcmp(ab_report_str(doc, "kind"), "analyze")) {
 		fputs("Pairs from ", f);
 		md(f, ab_report_str(doc, "input"), MD_CODE);
+	} else if (json_is_object(json_object_get(doc, "group"))) {
+		fputs("Design ", f);
+		md(f, ab_report_str(doc, "design"), MD_CODE);
+		group_line(f, json_object_get(doc, "group"));
 	} else {
 		fputs("Design ", f);
 		md(f, ab_report_str(doc, "design"), MD_CODE);
@@ -376,6 +405,18 @@ static void subset_note(FILE *f, const json_t *subset)
 
 	if (!json_is_object(subset))
 		return;
+	if (json_is_object(json_object_get(subset, "shard"))) {
+		fprintf(f, "**Partial run**: shard %lld of %lld (--shard), rows ",
+			(long long)json_integer_value(json_object_get(json_object_get(subset, "shard"), "index")),
+			(long long)json_integer_value(json_object_get(json_object_get(subset, "shard"), "count")));
+		json_array_foreach(json_object_get(subset, "rows"), i, v) {
+			fprintf(f, "%s", i ? ", " : "");
+			md(f, json_string_value(v), MD_CODE);
+		}
+		fprintf(f, "; it sets no design's standing: `abtool verdict --group` decides the shards "
+			"together.\n\n");
+		return;
+	}
 	fprintf(f, "**Partial run**: only the rows selected by");
 	json_array_foreach(json_object_get(subset, "rows"), i, v) {
 		fprintf(f, "%s --row ", i ? "," : "");
@@ -573,6 +614,7 @@ static void rows_table(FILE *f, const json_t *doc)
 	const json_t *rows = json_object_get(doc, "rows"), *plan = json_object_get(doc, "plan");
 	const json_t *matrix = json_object_get(plan, "matrix"), *first = json_array_get(rows, 0);
 	int scaling = json_is_object(json_object_get(doc, "scaling"));
+	int hosts = json_is_object(json_object_get(doc, "group"));
 	const char *unit = ab_report_str(first, "unit"), *pname;
 	json_t *row, *vals;
 	size_t i;
@@ -593,12 +635,12 @@ static void rows_table(FILE *f, const json_t *doc)
 	md(f, ab_report_side_label(doc, 0), MD_TEXT | MD_CELL);
 	fprintf(f, " median | RSD |%s ", scaling ? " scaling |" : "");
 	md(f, ab_report_side_label(doc, 1), MD_TEXT | MD_CELL);
-	fprintf(f, " median | RSD |%s ratio B/A [%s] | pair wins | checksum |\n",
-		scaling ? " scaling |" : "", ab_report_ci_label(doc));
+	fprintf(f, " median | RSD |%s ratio B/A [%s] | pair wins | checksum |%s\n",
+		scaling ? " scaling |" : "", ab_report_ci_label(doc), hosts ? " host |" : "");
 	json_object_foreach((json_t *)matrix, pname, vals)
 		fprintf(f, "| --- ");
-	fprintf(f, "| ---: | ---: |%s ---: | ---: |%s ---: | ---: | --- |\n", scaling ? " ---: |" : "",
-		scaling ? " ---: |" : "");
+	fprintf(f, "| ---: | ---: |%s ---: | ---: |%s ---: | ---: | --- |%s\n", scaling ? " ---: |" : "",
+		scaling ? " ---: |" : "", hosts ? " --- |" : "");
 	json_array_foreach(rows, i, row) {
 		const json_t *params = json_object_get(row, "params");
 		const char *sides[2] = {"parent", "candidate"};
@@ -637,6 +679,10 @@ static void rows_table(FILE *f, const json_t *doc)
 		else
 			fprintf(f, " | %lld/%lld | ", ab_report_int(row, "pair_wins"), ab_report_int(row, "pairs"));
 		checksum_cell(f, row);
+		if (hosts) {  /* a group's verdict: the shard's host that measured the row */
+			fprintf(f, " | ");
+			md(f, ab_report_str(row, "host"), MD_CODE | MD_CELL);
+		}
 		fprintf(f, " |\n");
 	}
 	fputc('\n', f);
@@ -847,6 +893,16 @@ static void method(FILE *f, const json_t *doc)
 	fprintf(f, "## Method\n%s\n\n", ab_report_method_text(doc));
 	fprintf(f, "## Reproduce\n");
 	md(f, ab_report_str(doc, "reproduce"), MD_BLOCK);
+	if (json_is_object(json_object_get(doc, "group"))) {
+		json_t *sh;
+		size_t i;
+
+		fprintf(f, "\nRaw samples: ");
+		json_array_foreach(json_object_get(json_object_get(doc, "group"), "shards"), i, sh)
+			fprintf(f, "%s`abtool report %lld --format tsv`", i ? ", " : "", ab_report_int(sh, "run_id"));
+		fprintf(f, " (one per shard), or `abtool verdict --group ... --tsv F`.\n");
+		return;
+	}
 	fprintf(f, "\nRaw samples: `abtool report %lld --format tsv`.\n", ab_report_int(doc, "run_id"));
 }
 
@@ -923,10 +979,15 @@ int ab_report_summary(FILE *f, const json_t *doc)
 {
 	header(f, doc);
 	summary_inputs(f, doc);
+	if (json_object_get(json_object_get(doc, "subset"), "shard"))  /* a shard decides nothing */
+		subset_note(f, json_object_get(doc, "subset"));
 	if (json_array_size(json_object_get(doc, "rows")))
 		rows_table(f, doc);
 	notes(f, doc);
-	if (strcmp(ab_report_str(doc, "kind"), "analyze"))
+	if (!strcmp(ab_report_str(doc, "kind"), "group"))
+		fprintf(f, "Full report: `%s` where the store is kept; in CI, the report files the job "
+			"uploads (`--md`, `--html`, `--json`).\n", ab_report_str(doc, "reproduce"));
+	else if (strcmp(ab_report_str(doc, "kind"), "analyze"))
 		fprintf(f, "Full report: `abtool report %lld` where the store is kept; in CI, the "
 			"report files the job uploads (`--md`, `--html`, `--json`).\n",
 			ab_report_int(doc, "run_id"));

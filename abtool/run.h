@@ -121,6 +121,8 @@ struct ab_run_options {
 	const char **rows;         /* --row NAME=VALUE selections (borrowed strings; the array is
 	                              cmd_args'), or NULL: every row */
 	size_t nrows;
+	int shard_index, shard_count;  /* --shard K/N: measure shard K of N (0, 0: no shard) */
+	const char *group;         /* --group ID: the shards' group, stored in the run's options */
 };
 
 /*

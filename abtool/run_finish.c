@@ -109,6 +109,17 @@ static char *reproduce_command(const struct ab_run *run)
 			free(out);
 			out = with;
 		}
+		if (run->exp->shard_count) {
+			const char *group = json_string_value(json_object_get(run->options, "group"));
+			char *quoted = group ? ab_shell_quote(group, 0) : NULL;
+			char *with = ab_xasprintf("%s --shard %d/%d%s%s", out, run->exp->shard_index,
+						  run->exp->shard_count, quoted ? " --group " : "",
+						  quoted ? quoted : "");
+
+			free(quoted);
+			free(out);
+			out = with;
+		}
 	}
 	if (json_is_string(json_object_get(run->options, "design"))) {
 		char *design = ab_shell_quote(json_string_value(json_object_get(run->options, "design")), 0);

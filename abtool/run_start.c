@@ -149,12 +149,15 @@ static int plan_options(struct ab_experiment *exp, const struct ab_run_options *
 	}
 	if (opt->have_warmup)
 		exp->warmup = opt->warmup;
-	return ab_experiment_select_rows(exp, opt->rows, opt->nrows);
+	if ((err = ab_experiment_select_rows(exp, opt->rows, opt->nrows)) < 0)
+		return err;
+	return opt->shard_count ? ab_experiment_select_shard(exp, opt->shard_index, opt->shard_count) : 0;
 }
 
 /* What a subset and a --warmup add to the options that reproduce a run:
  * "warmup", "rows" (the --row specs), "rows_added" (base rows a scaling
- * predicate needs) and "partial"; and the inputs' hashes. */
+ * predicate needs), "shard" {index, count} and "group" (--shard, --group)
+ * and "partial"; and the inputs' hashes. */
 static void subset_options(json_t *options, const struct ab_run *run, const struct ab_run_options *opt)
 {
 	const struct ab_experiment *exp = run->exp;
@@ -176,6 +179,13 @@ static void subset_options(json_t *options, const struct ab_run *run, const stru
 		json_object_set_new(options, "rows_added", added);
 		json_object_set_new(options, "partial", json_true());
 	}
+	if (exp->shard_count) {
+		json_object_set_new(options, "shard", json_pack("{s:i, s:i}", "index", exp->shard_index,
+								 "count", exp->shard_count));
+		json_object_set_new(options, "partial", json_true());
+	}
+	if (opt->group)
+		json_object_set_new(options, "group", json_string(opt->group));
 	if (run->inputs) {
 		json_object_set(options, "inputs", run->inputs);
 		json_object_set_new(options, "inputs_hash", json_string(run->inputs_hash));
@@ -203,10 +213,10 @@ static char *sides_json(const struct ab_experiment *exp)
 	return out;
 }
 
-/* A resumed run's subset, from its stored options (the --row specs). */
+/* A resumed run's subset, from its stored options (the --row specs, the shard). */
 static int resume_subset(struct ab_experiment *exp, const json_t *opts)
 {
-	const json_t *specs = json_object_get(opts, "rows"), *v;
+	const json_t *specs = json_object_get(opts, "rows"), *v, *shard = json_object_get(opts, "shard");
 	const char **v_specs = ab_xcalloc(json_array_size(specs) + 1, sizeof(*v_specs));
 	size_t i;
 	int err;
@@ -215,6 +225,9 @@ static int resume_subset(struct ab_experiment *exp, const json_t *opts)
 		v_specs[i] = json_string_value(v) ? json_string_value(v) : "";
 	err = ab_experiment_select_rows(exp, v_specs, json_array_size(specs));
 	free(v_specs);
+	if (err == 0 && shard)
+		err = ab_experiment_select_shard(exp, (int)json_integer_value(json_object_get(shard, "index")),
+						 (int)json_integer_value(json_object_get(shard, "count")));
 	return err;
 }
 

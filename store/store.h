@@ -269,6 +269,18 @@ int ab_store_rejected_memory(struct ab_store *store, const char *design, char *c
  * when there are none. AB_EIO. */
 int ab_store_unfinished_cache_keys(struct ab_store *store, char ***out);
 
+/*
+ * The runs of the shard group `group` (run --shard K/N --group ID, kept in
+ * the runs' options), oldest first, as a JSON array (new reference; empty
+ * when the group has none) of {id, uuid, created_at, status, verdict,
+ * reasons (text), parent_oid, candidate_oid, parent_tree, candidate_tree,
+ * exact_parent, seed, abtool_version, experiment_hash, experiment_text,
+ * experiment_path, design, host (text), options (the parsed object),
+ * report (text)}.
+ * AB_EIO.
+ */
+int ab_store_group_runs(struct ab_store *store, const char *group, json_t **out);
+
 /* Resolve "latest" or a decimal id or a uuid prefix to a run id.
  * AB_ENOTFOUND naming the text. */
 int ab_store_run_resolve(struct ab_store *store, const char *text, int64_t *out);

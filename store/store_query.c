@@ -93,6 +93,41 @@ int ab_store_same_comparison(struct ab_store *store, const char *experiment_hash
 	return err;
 }
 
+int ab_store_group_runs(struct ab_store *store, const char *group, json_t **out)
+{
+	struct ab_db_stmt *st;
+	int err, rc;
+
+	*out = json_array();
+	/* a coarse filter in SQL, the exact one on the parsed options */
+	if ((err = ab_db_prepare(store, &st,
+			   "SELECT r.id, r.uuid, r.created_at, r.status, r.verdict, r.reasons, r.parent_oid, "
+			   "r.candidate_oid, r.parent_tree, r.candidate_tree, r.exact_parent, r.seed, "
+			   "r.abtool_version, e.hash AS experiment_hash, e.text AS experiment_text, "
+			   "e.path AS experiment_path, d.name AS design, r.host, r.options, r.report FROM runs r "
+			   "JOIN experiments e ON e.id = r.experiment_id JOIN designs d ON d.id = r.design_id "
+			   "WHERE r.options LIKE '%\"group\":%' ORDER BY r.id")) < 0)
+		return err;
+	while ((rc = ab_db_step(st)) == AB_DB_ROW) {
+		json_t *o = ab_db_row_object(st);
+		const char *text = json_string_value(json_object_get(o, "options"));
+		json_t *opts = json_loads(text ? text : "{}", 0, NULL);
+		const char *theirs = json_string_value(json_object_get(opts, "group"));
+
+		if (theirs && !strcmp(theirs, group)) {
+			json_object_set_new(o, "options", opts);
+			json_array_append_new(*out, o);
+		} else {
+			json_decref(opts);
+			json_decref(o);
+		}
+	}
+	if (rc != AB_DB_DONE)
+		err = ab_db_error(store, "reading the group's runs");
+	ab_db_finalize(st);
+	return err;
+}
+
 /* The run whose uuid starts with text, or "latest" (AB_ENOTFOUND, message
  * set, when there is none). */
 static int resolve_name(struct ab_store *store, const char *text, int64_t *out)

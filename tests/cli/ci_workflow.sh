@@ -1,7 +1,7 @@
 # serial
 # The GitHub Actions workflow of docs/ci.md (abtool init --workflow
-# github-actions), its gate steps run here as the runner would run them on
-# a pull request: the head 2x faster than the merge base passes the first
+# github-actions): its jobs' abtool action steps (action.yml) run here as
+# the runner would run them on a pull request (tests/cli/gha_fake.py): the head 2x faster than the merge base passes the first
 # job, while the second job catches the pull request's last commit, which
 # is 2x slower than its exact parent.
 . "$(dirname "$0")/lib.sh"
@@ -33,45 +33,46 @@ head=$(git -C "$T/origin" rev-parse pr)
 git -C "$T/work" checkout -q "$head"
 
 "$ABTOOL" init --workflow github-actions "$T/workflow.yml" 2>/dev/null || fail "init --workflow"
-bin=$(dirname "$ABTOOL")
-# extract_step JOB: the run script of the job's step whose name starts with
-# "Gate", with the pull request's expressions substituted
-extract_step() {
-	python3 - "$T/workflow.yml" "$1" "$head" <<'EOF2'
+python3 - "$T/workflow.yml" <<'EOF2' || fail "the workflow's permissions or checkout"
 import sys, yaml
 wf = yaml.safe_load(open(sys.argv[1]))
-steps = wf['jobs'][sys.argv[2]]['steps']
-assert any(s.get('with', {}).get('fetch-depth') == 0 for s in steps), 'full history is checked out'
-run = [s['run'] for s in steps if s.get('name', '').startswith('Gate')][0]
-run = run.replace('${{ github.event.pull_request.head.sha }}', sys.argv[3])
-run = run.replace('${{ github.base_ref }}', 'main')
-run = run.replace('${{ github.event.pull_request.number }}', '7')
-assert '${{' not in run, run
-print(run)
+assert wf['permissions'] == {'contents': 'read'}, wf.get('permissions')
+for name, job in wf['jobs'].items():
+    steps = job['steps']
+    assert any(s.get('with', {}).get('fetch-depth') == 0 for s in steps), name + ': full history'
+    assert any(s.get('uses', '').startswith('abtool/abtool@v') for s in steps), name + ': the action'
 EOF2
+# the action's shell steps (tests/cli/gha_fake.py), on the pull request's event;
+# abtool's build comes from the cache: the binary under test
+export RUNNER_TEMP="$T/runner" GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY="$T/summary.md" GITHUB_BASE_REF=main
+mkdir -p "$RUNNER_TEMP/abtool-build"
+cp "$ABTOOL" "$RUNNER_TEMP/abtool-build/abtool"
+printf '{"pull_request": {"number": 7, "head": {"sha": "%s"}}}\n' "$head" > "$T/event.json"
+export GITHUB_EVENT_PATH="$T/event.json"
+gate() {  # gate JOB: the job's abtool step in the work tree
+	(cd "$T/work" && python3 "$ABTOOL_TEST_SRC/tests/cli/gha_fake.py" --outputs "$T/$1.outputs" \
+		"$ABTOOL_TEST_SRC" "$T/workflow.yml" "$1")
 }
-for job in head-vs-merge-base every-commit-vs-exact-parent; do
-	extract_step $job > "$T/$job.sh" || fail "no gate step in $job"
-done
+reports="$RUNNER_TEMP/abtool-reports"
 
-cd "$T/work" || fail "cd"
-export EXPERIMENT=perf/gate.yaml GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY="$T/summary.md" PATH="$bin:$PATH"
-expect_exit 0 bash -e "$T/head-vs-merge-base.sh"
+expect_exit 0 gate head-vs-merge-base
 assert_contains "$T/out" "Verdict: accepted"
-[ "$(jqv "$T/work/abtool.json" .exact_parent)" = false ] || fail "merge-base gating recorded as exact"
-[ "$(jqv "$T/work/abtool.json" .parent.oid)" = "$(git -C "$T/origin" rev-parse main)" ] || fail "merge base"
-[ -s "$T/work/abtool.html" ] && [ -s "$T/work/abtool-junit.xml" ] || fail "evidence files"
+[ "$(jqv "$T/head-vs-merge-base.outputs" .gate.verdict)" = accepted ] || fail "the verdict output"
+[ "$(jqv "$reports/abtool.json" .exact_parent)" = false ] || fail "merge-base gating recorded as exact"
+[ "$(jqv "$reports/abtool.json" .parent.oid)" = "$(git -C "$T/origin" rev-parse main)" ] || fail "merge base"
+[ -s "$reports/abtool.html" ] && [ -s "$reports/abtool-junit.xml" ] || fail "evidence files"
 # recorded under the pull request, not the file's design
-[ "$(jqv "$T/work/abtool.json" .design)" = pr-7 ] || fail "--design"
-case "$(jqv "$T/work/abtool.json" .reproduce)" in *" --design pr-7") ;; *) fail "reproduce without --design" ;; esac
+[ "$(jqv "$reports/abtool.json" .design)" = pr-7 ] || fail "--design"
+case "$(jqv "$reports/abtool.json" .reproduce)" in *" --design pr-7") ;; *) fail "reproduce without --design" ;; esac
 
-expect_exit 1 bash -e "$T/every-commit-vs-exact-parent.sh"
-[ "$(ls "$T"/work/abtool-*.json | wc -l)" = 2 ] || fail "one report per commit"
-[ "$(jqv "$T/work/abtool-$(git -C "$T/origin" rev-parse pr~1).json" .verdict)" = accepted ] || fail "first commit"
-[ "$(jqv "$T/work/abtool-$head.json" .verdict)" = rejected ] || fail "the 2x slower commit"
-[ "$(jqv "$T/work/abtool-$head.json" .exact_parent)" = true ] || fail "exact parent"
-grep -q '^::error title=abtool%3A no regression (fail)::' "$T/err" || fail "annotation"
+expect_exit 1 gate every-commit-vs-exact-parent
+[ "$(ls "$reports"/abtool-[0-9a-f]*.json | wc -l)" = 2 ] || fail "one report per commit"
+[ "$(jqv "$reports/abtool-$(git -C "$T/origin" rev-parse pr~1).json" .verdict)" = accepted ] || fail "first commit"
+[ "$(jqv "$reports/abtool-$head.json" .verdict)" = rejected ] || fail "the 2x slower commit"
+[ "$(jqv "$reports/abtool-$head.json" .exact_parent)" = true ] || fail "exact parent"
+grep -q '^::error title=abtool%3A no regression (fail)::' "$T/out" "$T/err" || fail "annotation"
 [ "$(grep -c '^# pr-gate — ' "$T/summary.md")" = 3 ] || fail "three summaries appended"
+cd "$T/work" || fail "cd"
 expect_exit 0 "$ABTOOL" designs --json
 [ "$(jqv "$T/out" 'map(.design + ":" + (.runs | tostring) + ":" + .latest_verdict) | join(",")')" = "pr-7:3:rejected" ] \
 	|| fail "designs: $(cat "$T/out")"

@@ -1,0 +1,32 @@
+# packaging.cmake - `cpack -G DEB` in the build folder makes a Debian
+# package of whatever `cmake --install` installs (the binary, and the man
+# page and shell completions when their install rules are there). The
+# dependencies are computed from the binary's libraries by dpkg-shlibdeps
+# when it is installed (dpkg-dev), else the list below, which is the
+# bookworm names of the libraries abtool links with (ldd build/abtool).
+# README.md, "A Debian package", says how to build and install it.
+set(CPACK_PACKAGE_NAME abtool)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+  "exact-parent A/B performance experiments for git repositories")
+set(CPACK_PACKAGE_DESCRIPTION "abtool builds a candidate commit and its exact parent, runs \
+their benchmark in order-balanced pairs, and decides a verdict (accepted, rejected, \
+inconclusive, invalid) against the experiment's rules, keeping every run in a sqlite store.")
+set(CPACK_STRIP_FILES ON)
+set(CPACK_PACKAGE_CONTACT "abtool maintainers <abtool@localhost>")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
+find_program(ABTOOL_DPKG_SHLIBDEPS dpkg-shlibdeps)
+if(ABTOOL_DPKG_SHLIBDEPS)
+  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+else()
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS
+    "libc6, libgit2-1.5, libsqlite3-0, libjansson4, libyaml-0-2, libpcre2-8-0, libssl3, libcsv3")
+endif()
+# abtool runs the experiment's build and benchmark commands: git and make are
+# what most of them need, not what abtool itself needs.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "git, make")
+set(CPACK_GENERATOR DEB)
+include(CPack)

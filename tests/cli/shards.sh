@@ -1,0 +1,105 @@
+# run --shard K/N --group ID measures a deterministic part of the matrix
+# (a row stays with the base row a scaling predicate pairs it with) and
+# `abtool verdict --group ID` decides the shards together: on a 4-row
+# experiment whose candidate is about 2x slower, two shards give the verdict
+# and the row outcomes of the unsharded run (outcomes, not timings), with
+# each row's host named; a missing or unfinished shard leaves the group
+# incomplete (exit 2, not decided); shards of different commits or abtool
+# versions are refused.
+. "$(dirname "$0")/lib.sh"
+
+make_repo "$T/repo" 30 60
+cat > "$T/repo/exp.yaml" <<'EOF2'
+name: shards
+design: shards-design
+build: make
+benchmark: ./bench {lanes}
+checksum: {regex: 'checksum=(\S+)'}
+matrix: {lanes: [1, 2, 4, 8]}
+scaling: {parameter: lanes, work: total}
+pairs: 10
+warmup: 0
+accept:
+  - name: no regression
+    no_regression: 5%
+  - name: scaling at 8
+    where: {lanes: 8}
+    scaling_not_worse: 200%
+EOF2
+db="$T/repo/.git/abtool/abtool.db"
+outcomes() {  # the verdict, then each rule's outcome and its rows' outcomes
+	jq -r '.verdict, (.rules[] | .name + ": " + .outcome + " " +
+		([.rows[]? | (.params | tostring) + "=" + .outcome] | join(",")))' "$1"
+}
+
+expect_exit 64 "$ABTOOL" run "$T/repo/exp.yaml" --shard 1/2
+assert_contains "$T/err" "--shard and --group go together"
+expect_exit 64 "$ABTOOL" run "$T/repo/exp.yaml" --shard 3/2 --group g
+assert_contains "$T/err" "--shard: expected K/N"
+expect_exit 64 "$ABTOOL" run "$T/repo/exp.yaml" --shard 4/4 --group g
+assert_contains "$T/err" "this shard has no row to measure"
+expect_exit 64 "$ABTOOL" run "$T/repo/exp.yaml" --shard 1/2 --group g --row lanes=1
+assert_contains "$T/err" "--shard and --row do not combine"
+
+expect_exit 1 "$ABTOOL" run "$T/repo/exp.yaml" --seed 3 -q --json "$T/full.json"
+expect_exit 1 "$ABTOOL" run "$T/repo/exp.yaml" --seed 4 -q --shard 1/2 --group g1 --json "$T/s1.json"
+# shard 1 is lanes=1 with lanes=8, which the scaling predicate pairs with it
+[ "$(jqv "$T/s1.json" '.subset.rows | join(",")')" = "lanes=1,lanes=8" ] ||
+	fail "shard 1's rows: $(jqv "$T/s1.json" '.subset.rows | join(",")')"
+[ "$(jqv "$T/s1.json" '.subset.shard.index')/$(jqv "$T/s1.json" '.subset.shard.count')" = 1/2 ] ||
+	fail "the shard in the report"
+case $(jqv "$T/s1.json" .reproduce) in
+*" --shard 1/2 --group g1"*) ;;
+*) fail "the Reproduce line lacks the shard: $(jqv "$T/s1.json" .reproduce)" ;;
+esac
+python3 "$(dirname "$0")/validate_json.py" "$ABTOOL_TEST_SRC/docs/report-schema.json" "$T/s1.json" ||
+	fail "a shard's report does not match docs/report-schema.json"
+[ "$(sqlite3 "$db" "select json_extract(options, '\$.group') || ' ' || json_extract(options, '\$.partial') from runs where id = 2")" = "g1 1" ] ||
+	fail "the group and partial in the run's options"
+
+# one shard of two: incomplete, not decided, whatever --inconclusive says
+expect_exit 2 "$ABTOOL" verdict --store "$db" --group g1 --inconclusive=accept
+assert_contains "$T/err" "group 'g1' is incomplete, not decided: shard 2/2 has no run"
+expect_exit 64 "$ABTOOL" verdict --store "$db" --group nosuch
+assert_contains "$T/err" "no run of group 'nosuch'"
+
+expect_exit 1 "$ABTOOL" run "$T/repo/exp.yaml" --seed 5 -q --shard 2/2 --group g1
+expect_exit 1 "$ABTOOL" verdict --store "$db" --group g1 --json "$T/group.json" --md "$T/group.md" --junit "$T/group.xml" \
+	--html "$T/group.html"
+python3 "$(dirname "$0")/validate_json.py" "$ABTOOL_TEST_SRC/docs/report-schema.json" "$T/group.json" ||
+	fail "the group's report does not match docs/report-schema.json"
+outcomes "$T/full.json" > "$T/full.out"
+outcomes "$T/group.json" > "$T/group.out"
+diff "$T/full.out" "$T/group.out" || fail "the sharded verdict differs from the unsharded one"
+[ "$(jqv "$T/group.json" .kind)" = group ] || fail "kind"
+[ "$(jqv "$T/group.json" '[.group.shards[].run_id] | join(",")')" = 2,3 ] || fail "the shards' runs"
+host=$(jqv "$T/s1.json" .host.hostname)
+[ "$(jqv "$T/group.json" '[.rows[].host] | unique | join(",")')" = "$host" ] || fail "each row's host"
+[ "$(jqv "$T/group.json" '.subset')" = null ] || fail "the group is not partial"
+assert_contains "$T/group.md" "group \`g1\`, 2 shards: shard 1 run 2 on"
+assert_contains "$T/group.md" "(lanes=1, lanes=8); shard 2 run 3 on"
+assert_contains "$T/group.md" "| host |"
+grep -q '<testsuite' "$T/group.xml" || fail "junit"
+grep -q 'group <code>g1</code>' "$T/group.html" || fail "html"
+"$ABTOOL" verdict --store "$db" --group g1 -q > "$T/out" 2>&1; [ $? = 1 ] || fail "verdict -q"
+
+# an unfinished shard: named, with the resume that finishes it
+cp "$db" "$T/copy.db"
+sqlite3 "$T/copy.db" "update runs set status = 'interrupted' where id = 3"
+expect_exit 2 "$ABTOOL" verdict --group g1 --store "$T/copy.db"
+assert_contains "$T/err" "shard 2/2 is run 3, interrupted (finish it: abtool resume 3)"
+# another abtool version: refused
+cp "$db" "$T/copy.db"
+sqlite3 "$T/copy.db" "update runs set abtool_version = '0.0.1' where id = 3"
+expect_exit 64 "$ABTOOL" verdict --group g1 --store "$T/copy.db"
+assert_contains "$T/err" "its shards ran different abtool versions"
+
+# shards of different commits: refused
+echo more > "$T/repo/README"
+git -C "$T/repo" add README
+git -C "$T/repo" commit -qm "another candidate"
+expect_decided "$ABTOOL" run "$T/repo/exp.yaml" --seed 6 -q --pairs 2 --shard 2/2 --group g2 --candidate HEAD~1
+expect_decided "$ABTOOL" run "$T/repo/exp.yaml" --seed 6 -q --pairs 2 --shard 1/2 --group g2
+expect_exit 64 "$ABTOOL" verdict --store "$db" --group g2
+assert_contains "$T/err" "its shards ran different parent commits"
+echo ok
