@@ -428,9 +428,11 @@ static void on_build_waiting(void *ctx, const char *lock_path)
 
 /* A sequential plan's look is over: where the rows stand (stopping at a
  * look is valid, so showing it invites no peeking). */
-static void on_look_done(void *ctx, size_t k, size_t pairs, size_t decided, size_t running, int budget)
+static void on_look_done(void *ctx, size_t k, size_t pairs, size_t decided, size_t running, int budget,
+			 char *const *rows)
 {
 	struct cmd_output *out = ctx;
+	char *const *r;
 
 	if (out->quiet)
 		return;
@@ -443,6 +445,9 @@ static void on_look_done(void *ctx, size_t k, size_t pairs, size_t decided, size
 			decided == 1 ? "" : "s", running, running == 1 ? "s" : "");
 	else
 		fprintf(stderr, "look %zu (%zu pairs): every row is decided\n", k + 1, pairs);
+	/* one line per row, cut to a terminal's width (the report has it all) */
+	for (r = rows; r && *r; r++)
+		fprintf(stderr, "  %.*s\n", isatty(2) ? cmd_fd_columns(2) - 3 : (int)strlen(*r), *r);
 }
 
 /* Before the builds: what the user should know about the revisions. */

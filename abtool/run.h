@@ -36,9 +36,11 @@ struct ab_run_events {
 	void (*sample_done)(void *ctx, const struct ab_sample *s, const char *row_label);
 	/* A sequential plan's look k (0-based) at `pairs` pairs per row is over:
 	 * `decided` rows stopped so far, `running` go on to the next look;
-	 * `budget` 1 when the budget stopped them all. Not called after the
-	 * last look. */
-	void (*look_done)(void *ctx, size_t k, size_t pairs, size_t decided, size_t running, int budget);
+	 * `budget` 1 when the budget stopped them all; `rows` one line per row
+	 * measured in this look, with its repeated interval (NULL-terminated,
+	 * borrowed). Not called after the last look. */
+	void (*look_done)(void *ctx, size_t k, size_t pairs, size_t decided, size_t running, int budget,
+			  char *const *rows);
 	/* The revisions, dependencies and overlay are resolved; nothing is
 	 * built yet (the place for warnings about them). May be NULL. */
 	void (*resolved)(void *ctx, const struct ab_run *run);

@@ -363,6 +363,26 @@ static int sample_step(struct ab_run *run, struct schedule *sc, struct ab_sample
 	return 0;
 }
 
+/* Row r at a look: "lanes=1: ratio 0.534 [0.431, 0.614], 8/8 pair wins:
+ * decided" (its repeated interval: valid at every look). New string. */
+static char *look_line(const struct ab_analysis *a, size_t r, int decided)
+{
+	const struct ab_row_metric *m = &a->rows[r].metrics[a->primary];
+	char *label = ab_row_label(a->exp, r), *out;
+
+	if (!m->available)
+		out = ab_xasprintf("%s: %s", label, m->unavailable);
+	else if (isnan(m->st.ci_lower))
+		out = ab_xasprintf("%s: ratio %.3f, %zu/%zu pair wins: %s", label, m->st.ratio, m->st.wins,
+				   m->st.pairs, decided ? "decided" : "runs on");
+	else
+		out = ab_xasprintf("%s: ratio %.3f [%.3f, %.3f], %zu/%zu pair wins: %s", label, m->st.ratio,
+				   m->st.ci_lower, m->st.ci_upper, m->st.wins, m->st.pairs,
+				   decided ? "decided" : "runs on");
+	free(label);
+	return out;
+}
+
 /*
  * The end of look k of a sequential plan (stopping.h): evaluate the rules
  * on the pairs so far, stop the rows they decide (or every row, once the
@@ -378,9 +398,14 @@ static int look_end(struct ab_run *run, struct schedule *sc, size_t k)
 	size_t nstop = 0, i, r, running = 0;
 	int budget, err = 0;
 
+	char **lines = NULL;
+
 	ab_analysis_run(&a, exp, run->samples, run->nsamples);
 	ab_rules_evaluate(&a, NULL, NULL);
 	ab_stopping_decided(&a, decided);
+	for (r = 0; r < sc->nrows; r++)  /* the rows measured in this look, as they stand */
+		if (sc->active[r] && a.rows[r].samples)
+			ab_strv_push(&lines, look_line(&a, r, decided[r]));
 	ab_analysis_release(&a);
 	budget = exp->budget_ms > 0 && k + 1 < exp->seq.nlooks &&
 		 sc->spent_before_ns + sc->spent_ns >= exp->budget_ms * 1000000;
@@ -408,7 +433,8 @@ static int look_end(struct ab_run *run, struct schedule *sc, size_t k)
 	sc->running = budget ? 0 : running;
 	if (!err && run->events.look_done && k + 1 < exp->seq.nlooks)
 		run->events.look_done(run->events.ctx, k, exp->seq.looks[k], sc->nrows - running, running,
-				      budget);
+				      budget, lines);
+	ab_strv_free(lines);
 	free(stop);
 	free(decided);
 	return err;
