@@ -1,7 +1,9 @@
 /* cmd_report.c - `abtool report RUN`: regenerate a stored run's report.
  * The JSON report is stored with the run; Markdown and HTML render from
  * it, TSV from it and the stored samples, so what this writes is
- * byte-identical to what `abtool run` wrote. */
+ * byte-identical to what `abtool run` wrote (HTML adds the run's profiles,
+ * also those taken later by `abtool profile`). `--format folded` writes a
+ * side's profiled stacks (docs/profiles.md). */
 #include "cmd.h"
 #include "error.h"
 #include "report.h"
@@ -11,8 +13,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* --side parent|candidate: whose stacks --format folded writes. */
+static int own_side(struct cmd_args *args, const struct cmd_option *o, const char *arg)
+{
+	(void)o;
+	if (strcmp(arg, "parent") && strcmp(arg, "candidate"))
+		return cmd_usage("report", "--side: expected parent or candidate, got '%s'", arg);
+	*(int *)args->ctx = !strcmp(arg, "candidate");
+	return CMD_GO_ON;
+}
+
 const struct cmd_option cmd_report_options[] = {
-	CMD_FORMAT_OPTIONS("md|json|tsv|html|summary|junit", "the format (tsv: the raw samples)", "md"),
+	CMD_FORMAT_OPTIONS("md|json|tsv|html|summary|junit|folded",
+			   "the format (tsv: the raw samples; folded: a side's profiled stacks)", "md"),
+	{"side", 0, "parent|candidate", "whose stacks --format folded writes", "candidate", CMD_OWN, 'd',
+	 0, 0},
 	CMD_STORE_OPTION,
 	CMD_HELP_OPTION,
 	CMD_OPTIONS_END,
@@ -29,10 +44,11 @@ int cmd_report(int argc, char **argv)
 	struct ab_sample *samples = NULL;
 	size_t nnames = 0, nsamples = 0, len = 0;
 	char *rendered = NULL;
+	json_t *profiles = NULL;
 	int64_t id;
-	int err, rc = 0;
+	int err, rc = 0, side = 1;
 
-	cmd_args_init(&args, "report", NULL, NULL);
+	cmd_args_init(&args, "report", own_side, &side);
 	args.format = "md";
 	if ((stop = cmd_parse_options(&args, cmd_report_options, argc, argv)) != CMD_GO_ON)
 		return stop;
@@ -41,14 +57,21 @@ int cmd_report(int argc, char **argv)
 	if (optind != argc - 1)
 		return cmd_usage("report", "expected one run id (see 'abtool history')");
 	if (strcmp(format, "md") && strcmp(format, "json") && strcmp(format, "tsv") && strcmp(format, "html") &&
-	    strcmp(format, "summary") && strcmp(format, "junit"))
-		return cmd_usage("report", "--format: expected md, json, tsv, html, summary or junit, got '%s'",
-				 format);
+	    strcmp(format, "summary") && strcmp(format, "junit") && strcmp(format, "folded"))
+		return cmd_usage("report", "--format: expected md, json, tsv, html, summary, junit or folded, "
+				 "got '%s'", format);
 	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_READ)) < 0)
 		return cmd_fail(err);
 	if ((err = ab_store_run_resolve(store, argv[optind], &id)) < 0 ||
 	    (err = ab_store_run_get(store, id, &run)) < 0) {
 		rc = cmd_fail(err);
+		goto out;
+	}
+	if (!strcmp(format, "folded")) {
+		/* The stacks as stored: for flame graph tools (inferno, speedscope). */
+		if ((err = cmd_profile_folded(&rendered, &len, store, id, side)) < 0 ||
+		    (err = cmd_write_output(output, rendered, len)) < 0)
+			rc = cmd_fail(err);
 		goto out;
 	}
 	text = json_string_value(json_object_get(run, "report"));
@@ -77,7 +100,10 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
-	if ((err = cmd_render_report(&rendered, &len, format, doc, samples, nsamples, names, nnames, 0)) < 0 ||
+	if (!strcmp(format, "html"))
+		profiles = cmd_profiles_json(store, id);
+	if ((err = cmd_render_report(&rendered, &len, format, doc, samples, nsamples, names, nnames, 0,
+				       profiles)) < 0 ||
 	    (err = cmd_write_output(output, rendered, len)) < 0)
 		rc = cmd_fail(err);
 out:
@@ -85,6 +111,7 @@ out:
 	free(names);
 	ab_samples_free(samples, nsamples);
 	json_decref(doc);
+	json_decref(profiles);
 	json_decref(run);
 	ab_store_close(store);
 	return rc;

@@ -28,13 +28,17 @@ const struct ab_command_entry ab_commands[] = {
 	{"resume", cmd_resume, "RUN [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
 	 "                  [--inconclusive=reject|accept] [--quiet] [--verbose]",
 	 "finish an interrupted run from its stored plan", cmd_resume_options},
-	{"report", cmd_report, "RUN [--format md|json|tsv|html|summary|junit] [-o FILE] [--store DB]",
+	{"report", cmd_report, "RUN [--format md|json|tsv|html|summary|junit|folded] [--side parent|candidate]\n"
+	 "                  [-o FILE] [--store DB]",
 	 "print a stored run's report again, byte-identical to what run wrote", cmd_report_options},
+	{"profile", cmd_profile, "RUN [--row NAME=VALUE] [--samples N] [--event EVENT] [--quiet] [--store DB]",
+	 "profile a finished run's rows: both sides under perf record, stored apart (docs/profiles.md)",
+	 cmd_profile_options},
 	{"history", cmd_history,
 	 "[--verdict V] [--design D] [--experiment NAME] [--rev OID] [--since DATE] [--until DATE] "
 	 "[--grep TEXT] [--limit N] [--json] [--store DB]",
 	 "list stored runs newest first, filtered and searched (names, hypotheses, reasons, notes)", cmd_history_options},
-	{"show", cmd_show, "RUN [--json] [--store DB]",
+	{"show", cmd_show, "RUN [--json] [--profile] [--store DB]",
 	 "everything about one run: verdict and reasons, revisions, builds, rows, rules, notes", cmd_show_options},
 	{"designs", cmd_designs, "[--rejected] [--json] [--store DB]",
 	 "list designs with their run count and latest verdict", cmd_designs_options},

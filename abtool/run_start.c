@@ -435,11 +435,83 @@ static int replan_half_pairs(struct ab_run *run)
 	return err;
 }
 
+/* The stored experiment of a run, with the pairs, plan and rows it ran. */
+static int parse_stored(struct ab_experiment *exp_out, const json_t *stored, const json_t *opts)
+{
+	const char *path;
+	int err;
+
+	path = json_string_value(json_object_get(opts, "experiment_abspath"));
+	err = ab_experiment_parse(exp_out, path ? path : json_string_value(json_object_get(stored, "experiment_path")),
+				  json_string_value(json_object_get(stored, "experiment_text")),
+				  strlen(json_string_value(json_object_get(stored, "experiment_text"))));
+	if (!err) {
+		const char *design = json_string_value(json_object_get(stored, "design"));
+
+		if (design && strcmp(design, exp_out->design)) {  /* run --design */
+			free(exp_out->design);
+			exp_out->design = ab_xstrdup(design);
+		}
+		exp_out->pairs = (int)json_integer_value(json_object_get(stored, "pairs"));
+		exp_out->warmup = (int)json_integer_value(json_object_get(stored, "warmup"));
+		err = ab_experiment_plan_restore(exp_out, json_object_get(opts, "sequential"));
+		if (!err)
+			err = resume_subset(exp_out, opts);
+	}
+	return err;
+}
+
+/* What a stored run needs to run samples again: its kind, seed, commits,
+ * dependencies, overlay, extractor and inputs (resume and reopen). */
+static int load_stored(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
+		       int64_t run_id, const json_t *stored, const json_t *opts, const char *salt[2])
+{
+	int err;
+
+	(void)store;
+	run->kind = json_string_value(json_object_get(stored, "kind")) &&
+			    !strcmp(json_string_value(json_object_get(stored, "kind")), "calibrate")
+		    ? "calibrate" : "ab";
+	run->block_pairs = (int)json_integer_value(json_object_get(opts, "block_pairs"));
+	if (run->block_pairs <= 0)
+		run->block_pairs = exp_out->pairs;
+	if (!strcmp(run->kind, "calibrate")) {
+		salt[0] = "calibrate-a";
+		salt[1] = "calibrate-b";
+	}
+	run->meta.id = run_id;
+	snprintf(run->meta.uuid, sizeof(run->meta.uuid), "%s", json_string_value(json_object_get(stored, "uuid")));
+	run->meta.seed = (uint64_t)json_integer_value(json_object_get(stored, "seed"));
+	run->measure = ab_measure_new(exp_out, run->meta.seed);
+	snprintf(run->created_at, sizeof(run->created_at), "%s",
+		 json_string_value(json_object_get(stored, "created_at")));
+	/* The stored commits, not the revspecs: a branch may have moved. */
+	if ((err = ab_revs_open(&run->revs, json_string_value(json_object_get(stored, "repo")),
+				json_string_value(json_object_get(stored, "candidate_oid")),
+				json_string_value(json_object_get(stored, "parent_oid")), 0)) < 0 ||
+	    (err = ab_run_resolve_deps(run, json_object_get(opts, "dependencies"), NULL, 0)) < 0 ||
+	    (err = ab_run_resolve_overlay(run, json_string_value(json_object_get(opts, "overlay_from")),
+				   json_string_value(json_object_get(opts, "overlay_source")))) < 0 ||
+	    (err = ab_extract_new(&run->extractor, exp_out)) < 0 ||
+	    (err = ab_run_hash_inputs(run, json_object_get(opts, "inputs"))) < 0)
+		return err;
+	run->identity = ab_build_identity(NULL);
+	{
+		json_t *then = json_loads(json_string_value(json_object_get(stored, "host")), 0, NULL);
+		run->host_change = host_change(then, run->host);
+		run->host_started = json_is_object(then) ? then : NULL;
+		if (!run->host_started)
+			json_decref(then);
+		run->resumed = 1;
+	}
+	return 0;
+}
+
 int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
 		  int64_t run_id, const struct ab_run_events *events)
 {
 	json_t *stored = NULL, *opts;
-	const char *status, *path;
+	const char *status;
 	const char *salt[2] = {"", ""};
 	int err, claimed = 0;
 
@@ -464,23 +536,7 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 		json_decref(opts);
 		goto out;
 	}
-	path = json_string_value(json_object_get(opts, "experiment_abspath"));
-	err = ab_experiment_parse(exp_out, path ? path : json_string_value(json_object_get(stored, "experiment_path")),
-				  json_string_value(json_object_get(stored, "experiment_text")),
-				  strlen(json_string_value(json_object_get(stored, "experiment_text"))));
-	if (!err) {
-		const char *design = json_string_value(json_object_get(stored, "design"));
-
-		if (design && strcmp(design, exp_out->design)) {  /* run --design */
-			free(exp_out->design);
-			exp_out->design = ab_xstrdup(design);
-		}
-		exp_out->pairs = (int)json_integer_value(json_object_get(stored, "pairs"));
-		exp_out->warmup = (int)json_integer_value(json_object_get(stored, "warmup"));
-		err = ab_experiment_plan_restore(exp_out, json_object_get(opts, "sequential"));
-		if (!err)
-			err = resume_subset(exp_out, opts);
-	}
+	err = parse_stored(exp_out, stored, opts);
 	init_common(run, exp_out, store, events, NULL);
 	run->options = opts;
 	if (err < 0)
@@ -507,41 +563,8 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 			goto out;
 		claimed = 1;
 	}
-	run->kind = json_string_value(json_object_get(stored, "kind")) &&
-			    !strcmp(json_string_value(json_object_get(stored, "kind")), "calibrate")
-		    ? "calibrate" : "ab";
-	run->block_pairs = (int)json_integer_value(json_object_get(opts, "block_pairs"));
-	if (run->block_pairs <= 0)
-		run->block_pairs = exp_out->pairs;
-	if (!strcmp(run->kind, "calibrate")) {
-		salt[0] = "calibrate-a";
-		salt[1] = "calibrate-b";
-	}
-	run->meta.id = run_id;
-	snprintf(run->meta.uuid, sizeof(run->meta.uuid), "%s", json_string_value(json_object_get(stored, "uuid")));
-	run->meta.seed = (uint64_t)json_integer_value(json_object_get(stored, "seed"));
-	run->measure = ab_measure_new(exp_out, run->meta.seed);
-	snprintf(run->created_at, sizeof(run->created_at), "%s",
-		 json_string_value(json_object_get(stored, "created_at")));
-	/* The stored commits, not the revspecs: a branch may have moved. */
-	if ((err = ab_revs_open(&run->revs, json_string_value(json_object_get(stored, "repo")),
-				json_string_value(json_object_get(stored, "candidate_oid")),
-				json_string_value(json_object_get(stored, "parent_oid")), 0)) < 0 ||
-	    (err = ab_run_resolve_deps(run, json_object_get(opts, "dependencies"), NULL, 0)) < 0 ||
-	    (err = ab_run_resolve_overlay(run, json_string_value(json_object_get(opts, "overlay_from")),
-				   json_string_value(json_object_get(opts, "overlay_source")))) < 0 ||
-	    (err = ab_extract_new(&run->extractor, exp_out)) < 0 ||
-	    (err = ab_run_hash_inputs(run, json_object_get(opts, "inputs"))) < 0)
+	if ((err = load_stored(run, exp_out, store, run_id, stored, opts, salt)) < 0)
 		goto out;
-	run->identity = ab_build_identity(NULL);
-	{
-		json_t *then = json_loads(json_string_value(json_object_get(stored, "host")), 0, NULL);
-		run->host_change = host_change(then, run->host);
-		run->host_started = json_is_object(then) ? then : NULL;
-		if (!run->host_started)
-			json_decref(then);
-		run->resumed = 1;
-	}
 	if ((err = ab_store_run_set_status(store, run_id, "running")) < 0 ||
 	    (err = ab_run_load_samples(run)) < 0 ||
 	    (err = ab_run_prepare_builds(run, salt, json_object_get(stored, "builds"))) < 0 ||
@@ -552,6 +575,38 @@ out:
 	/* in a build, or refused after taking the run over: not running any more */
 	if (err == AB_EINTERRUPTED || (err < 0 && claimed))
 		ab_store_run_set_status(store, run_id, "interrupted");
+	json_decref(stored);
+	return err;
+}
+
+int ab_run_reopen(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
+		  int64_t run_id, const struct ab_run_events *events)
+{
+	json_t *stored = NULL, *opts;
+	const char *status, *salt[2] = {"", ""};
+	int err;
+
+	memset(exp_out, 0, sizeof(*exp_out));
+	memset(run, 0, sizeof(*run));
+	if ((err = ab_store_run_get(store, run_id, &stored)) < 0)
+		return err;
+	status = json_string_value(json_object_get(stored, "status"));
+	if (!status || strcmp(status, "finished")) {
+		err = ab_error_set(AB_EINVALID, "run %lld is not finished (it is %s): finish it with "
+				   "'abtool resume %lld' first", (long long)run_id, status ? status : "unknown",
+				   (long long)run_id);
+		json_decref(stored);
+		return err;
+	}
+	opts = json_loads(json_string_value(json_object_get(stored, "options")), 0, NULL);
+	if (!opts)
+		opts = json_object();
+	err = parse_stored(exp_out, stored, opts);
+	init_common(run, exp_out, store, events, NULL);
+	run->options = opts;
+	if (err == 0 && (err = load_stored(run, exp_out, store, run_id, stored, opts, salt)) == 0 &&
+	    (err = ab_run_load_samples(run)) == 0)
+		err = ab_run_prepare_builds(run, salt, json_object_get(stored, "builds"));
 	json_decref(stored);
 	return err;
 }
