@@ -110,9 +110,8 @@ assert_contains "$T/p2.out" "hot_a"
 
 # 5. Without perf: the run keeps its verdict and says why there is no profile.
 mkdir -p "$T/bin"
-for f in /usr/bin/* /bin/*; do
-	case $(basename "$f") in perf | perf_*) continue ;; esac
-	[ -e "$T/bin/$(basename "$f")" ] || ln -s "$f" "$T/bin/"
+for t in sh bash make cc gcc as ld cat env uname; do  # the builds are cached: few tools
+	p=$(command -v "$t") && ln -s "$p" "$T/bin/$t"
 done
 PATH="$T/bin" expect_decided "$ABTOOL" run "$T/prof.yaml" --store "$db" --seed 5
 assert_contains "$T/err" "no profile was taken: perf is not on PATH"
