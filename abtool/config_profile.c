@@ -52,12 +52,12 @@ int cfg_h_profile(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 
 	(void)field;
 	exp->profile_samples = 3;
-	if (v->type == YAML_SCALAR_NODE) {
-		if ((err = cfg_h_bool(c, &exp->profile, k, v)))
-			return err;
+	if (v->type == YAML_SCALAR_NODE && cfg_scalar(v) &&
+	    (!strcmp(cfg_scalar(v), "true") || !strcmp(cfg_scalar(v), "false"))) {
+		exp->profile = !strcmp(cfg_scalar(v), "true");
 	} else {
 		err = cfg_check_mapping(c, v, k->start_mark, profile_keys,
-					"expected true, or a mapping like {rows: {size: 8}, samples: 3, "
+					"expected true, false, or a mapping like {rows: {lanes: 8}, samples: 3, "
 					"event: cpu-clock}");
 		if (err || (err = cfg_read_keys(c, v, profile_keys, exp)))
 			return err;

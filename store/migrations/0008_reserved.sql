@@ -1,0 +1,2 @@
+-- 0008_reserved.sql: a placeholder for a migration written in parallel on another branch
+-- (issue 24 took 0010); replaced by that migration at merge.
