@@ -262,13 +262,17 @@ int cmd_profile(int argc, char **argv)
 	cmd_args_init(&args, "profile", own, &ctx);
 	if ((stop = cmd_parse_options(&args, cmd_profile_options, argc, argv)) != CMD_GO_ON)
 		return stop;
-	if (optind != argc - 1)
+	if (optind != argc - 1) {
+		cmd_args_release(&args);
 		return cmd_usage("profile", "expected one run: an id, 'latest' or a uuid prefix");
+	}
 	args.out.quiet = ctx.quiet;
 	cmd_install_signals();
 	events = cmd_run_events(&args.out);
-	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_WRITE)) < 0)
+	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_WRITE)) < 0) {
+		cmd_args_release(&args);
 		return cmd_fail(err);
+	}
 	if ((err = ab_store_run_resolve(store, argv[optind], &id)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
@@ -304,5 +308,6 @@ out:
 		ab_experiment_release(&exp);
 	}
 	ab_store_close(store);
+	cmd_args_release(&args);
 	return rc;
 }
