@@ -68,12 +68,12 @@ int cmd_print_profile_table(FILE *f, struct ab_store *store, int64_t run_id)
 	if (n == 0)
 		fprintf(f, "\nrun %lld has no profile: add 'profile:' to the experiment file, or run 'abtool "
 			"profile %lld'\n", (long long)run_id, (long long)run_id);
-	for (i = 0; i < n; i += 2) {
+	for (i = 0; i < n;) {
 		const struct ab_store_profile *a = &v[i], *b = i + 1 < n ? &v[i + 1] : NULL;
 		if (!b || b->row != a->row || a->side != 0) {
 			fprintf(f, "\nrow %s: only the %s side has a profile entry\n", a->label,
 				a->side ? "candidate" : "parent");
-			i--;
+			i++;
 			continue;
 		}
 		if (!a->ok || !b->ok)
@@ -81,6 +81,7 @@ int cmd_print_profile_table(FILE *f, struct ab_store *store, int64_t run_id)
 				!a->ok ? a->reason : b->reason);
 		else
 			print_row_table(f, a, b);
+		i += 2;
 	}
 	ab_store_profiles_free(v, n);
 	return 0;

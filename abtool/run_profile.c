@@ -43,6 +43,7 @@ static char *find_perf(void)
 struct side {
 	struct ab_fold *fold;
 	char *why;          /* the first failure (new), or NULL */
+	int script_cut;     /* perf script printed more than SCRIPT_CAP: the rest was not folded */
 	int64_t runs;
 	char event[64];     /* the event perf recorded */
 };
@@ -156,6 +157,7 @@ static int fold_record(struct prof *p, struct side *s, int side)
 					      "cpu-clock works everywhere", event, p->event, p->event);
 	} else {
 		snprintf(s->event, sizeof(s->event), "%s", event);
+		s->script_cut |= r.out.truncated;
 		s->runs++;
 	}
 	ab_runner_result_release(&r);
@@ -239,7 +241,10 @@ static int store_side(struct prof *p, struct side *s, size_t row, int side, stru
 			sp.reason = ab_xasprintf("cut to %d KiB: the stacks with the fewest samples (%llu of "
 						 "%llu samples) were left out", PROFILE_CAP / 1024,
 						 (unsigned long long)cut, (unsigned long long)(cut + kept));
-		if (cut && !out->note)
+		else if (s->script_cut)
+			sp.reason = ab_xasprintf("cut: perf script printed more than %zu MiB for a sample; "
+						 "the samples after that were left out", SCRIPT_CAP >> 20);
+		if (sp.reason && !out->note)
 			out->note = ab_xstrdup(sp.reason);
 	} else {
 		sp.reason = ab_xstrdup(s->why ? s->why : "no profile");
