@@ -58,6 +58,7 @@ int cmd_cache(int argc, char **argv);
 int cmd_note(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 
 /* 1 when the store's setting `key` (abtool config) is "true". */
 struct ab_store;
@@ -164,6 +165,8 @@ struct cmd_output {
 	int warned_truncated;      /* the output_truncated warning was printed */
 	const struct ab_run *run;  /* borrowed: the run being measured, for the hints that
 	                              name a failed sample's folder and command; or NULL */
+	json_t *profiles;          /* the run's profiles for the HTML report (cmd_profiles_json),
+	                              or NULL */
 };
 
 /* Option codes of the output options (the group CMD_OUTPUTS). */
@@ -207,12 +210,14 @@ struct ab_run_events cmd_run_events(struct cmd_output *out);
  * "summary" or "junit") into new memory `*text` (free() it) of `*len`
  * bytes. "tsv" needs the run's samples (borrowed; metric_names[i] names
  * samples[k].metrics[i]). `inconclusive_fails` makes JUnit count
- * inconclusive rows as failures (--inconclusive=reject). Returns 0,
- * AB_EINVALID for an unknown format, or AB_EIO.
+ * inconclusive rows as failures (--inconclusive=reject). `profiles`
+ * (cmd_profiles_json, or NULL) adds the differential flame graphs to
+ * "html". Returns 0, AB_EINVALID for an unknown format, or AB_EIO.
  */
 int cmd_render_report(char **text, size_t *len, const char *format, const json_t *doc,
 		      const struct ab_sample *samples, size_t nsamples,
-		      const char *const *metric_names, size_t nmetrics, int inconclusive_fails);
+		      const char *const *metric_names, size_t nmetrics, int inconclusive_fails,
+		      const json_t *profiles);
 
 /*
  * The lines of the terminal view that say where the full report is (a
@@ -564,7 +569,27 @@ extern const struct cmd_option cmd_run_options[], cmd_compare_options[], cmd_che
 	cmd_calibrate_options[], cmd_resume_options[], cmd_report_options[], cmd_history_options[],
 	cmd_show_options[], cmd_designs_options[], cmd_note_options[], cmd_config_options[],
 	cmd_export_options[], cmd_import_options[], cmd_init_options[], cmd_env_options[],
-	cmd_demo_options[], cmd_cache_options[], cmd_bisect_options[], cmd_verdict_options[];
+	cmd_demo_options[], cmd_cache_options[], cmd_bisect_options[], cmd_verdict_options[],
+	cmd_profile_options[];
+
+/*
+ * Profiles (cmd_profile.c; docs/profiles.md). cmd_profile_after_run: the
+ * experiment's `profile:` after a finished run's verdict is stored (run,
+ * resume): messages on stderr; returns 0 (also when no profile could be
+ * taken: the reason is printed) or AB_EINTERRUPTED.
+ * cmd_print_profile_table: each profiled row's table of the functions whose
+ * inclusive share changed most (`show --profile`). cmd_profiles_json: the
+ * profiles for the HTML report, [{row, label, parent: {ok, event, runs,
+ * samples, dropped, reason?, folded?}, candidate: {...}}] (new; [] when
+ * there are none or the store fails). cmd_profile_folded: one side's
+ * folded stacks (0 parent, 1 candidate) into new memory `*text`, each
+ * stack prefixed with its row's label when several rows were profiled;
+ * AB_ENOTFOUND when the side has none.
+ */
+int cmd_profile_after_run(struct cmd_output *out, struct ab_run *run);
+int cmd_print_profile_table(FILE *f, struct ab_store *store, int64_t run_id);
+json_t *cmd_profiles_json(struct ab_store *store, int64_t run_id);
+int cmd_profile_folded(char **text, size_t *len, struct ab_store *store, int64_t run_id, int side);
 
 /* Install SIGINT/SIGTERM handlers that interrupt the running sample. */
 void cmd_install_signals(void);

@@ -205,7 +205,7 @@ static void keep_confirmation(struct bisect_ctx *c, const json_t *doc, int64_t r
 	json_t *canon = json_loads(stored, 0, NULL);
 	size_t len;
 
-	if (canon && cmd_render_report(&md, &len, "md", canon, NULL, 0, NULL, 0, 0) == 0) {
+	if (canon && cmd_render_report(&md, &len, "md", canon, NULL, 0, NULL, 0, 0, NULL) == 0) {
 		free(c->confirm_md);
 		c->confirm_md = md;
 	}

@@ -38,9 +38,14 @@ static void print_table(const json_t *list)
 		char *name = cmd_one_line(str(d, "design"), wdesign), *why, t[32], run[32];
 
 		{
-			char *text = ab_xasprintf("%s%s", json_is_true(json_object_get(d,
-						  "latest_identical_artifacts")) ? "identical artifacts; " : "",
-						  reason ? reason : "");
+			char ev[48] = "";
+			char *text;
+			if (json_is_integer(json_object_get(d, "latest_evidence_run")))
+				snprintf(ev, sizeof(ev), "new evidence: run %lld's profile; ",
+					 (long long)json_integer_value(json_object_get(d, "latest_evidence_run")));
+			text = ab_xasprintf("%s%s%s", ev, json_is_true(json_object_get(d,
+					    "latest_identical_artifacts")) ? "identical artifacts; " : "",
+					    reason ? reason : "");
 			why = cmd_one_line(text, room);
 			free(text);
 		}

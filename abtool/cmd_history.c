@@ -164,8 +164,14 @@ static char *history_reason(const json_t *run, const char *reason, size_t room)
 		free(passed);
 		passed = next;
 	}
-	text = ab_xasprintf("%s%s", json_is_true(json_object_get(run, "identical_artifacts"))
-			    ? "identical artifacts; " : "", reason ? reason : passed ? passed : "");
+	{
+		char ev[48] = "";
+		if (json_is_integer(json_object_get(run, "evidence_run")))
+			snprintf(ev, sizeof(ev), "new evidence: run %lld's profile; ",
+				 (long long)json_integer_value(json_object_get(run, "evidence_run")));
+		text = ab_xasprintf("%s%s%s", ev, json_is_true(json_object_get(run, "identical_artifacts"))
+				    ? "identical artifacts; " : "", reason ? reason : passed ? passed : "");
+	}
 	out = cmd_one_line(text, room);
 	free(text);
 	free(passed);

@@ -127,7 +127,14 @@ int cmd_finish_run(struct cmd_output *out, struct ab_run *run, int err, struct a
 		return cmd_interrupted(run);
 	if (err < 0 || (err = ab_run_finish(run, analysis, doc)) < 0)
 		return cmd_run_failed(run, err);
+	/* after the verdict is stored: profiles decide nothing */
+	if (cmd_profile_after_run(out, run) == AB_EINTERRUPTED)
+		return 128 + (ab_runner_interrupted() ? ab_runner_interrupted() : SIGINT);
+	if (run->exp->profile)
+		out->profiles = cmd_profiles_json(run->store, run->meta.id);
 	rc = cmd_emit_reports(out, run->exp, run->samples, run->nsamples, *doc, analysis->verdict);
+	json_decref(out->profiles);
+	out->profiles = NULL;
 	if ((err = ab_store_check_alive(run->store)) < 0)  /* deleted during the run */
 		return cmd_fail(err);
 	/* the run is stored as invalid; the fault is the experiment file's */

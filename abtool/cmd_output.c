@@ -68,7 +68,8 @@ int cmd_write_output(const char *path, const char *text, size_t len)
 
 int cmd_render_report(char **text, size_t *len, const char *format, const json_t *doc,
 		      const struct ab_sample *samples, size_t nsamples,
-		      const char *const *metric_names, size_t nmetrics, int inconclusive_fails)
+		      const char *const *metric_names, size_t nmetrics, int inconclusive_fails,
+		      const json_t *profiles)
 {
 	FILE *f;
 	int err;
@@ -89,7 +90,7 @@ int cmd_render_report(char **text, size_t *len, const char *format, const json_t
 	if (!strcmp(format, "md"))
 		err = ab_report_markdown(f, doc);
 	else if (!strcmp(format, "html"))
-		err = ab_report_html(f, doc);
+		err = ab_report_html(f, doc, profiles);
 	else if (!strcmp(format, "summary"))
 		err = ab_report_summary(f, doc);
 	else if (!strcmp(format, "junit"))
@@ -206,14 +207,14 @@ static void print_invalid(const json_t *doc)
 /* Render `format` and write it to `path` ("-" for stdout). */
 static int emit_one(const char *path, const char *format, const json_t *doc,
 		    const struct ab_experiment *exp, const struct ab_sample *samples, size_t nsamples,
-		    const char *const *names, int inconclusive_fails)
+		    const char *const *names, int inconclusive_fails, const json_t *profiles)
 {
 	char *text;
 	size_t len;
 	int err;
 
 	err = cmd_render_report(&text, &len, format, doc, samples, nsamples, names, exp->nmetrics,
-				inconclusive_fails);
+				inconclusive_fails, profiles);
 	if (!err)
 		err = cmd_write_output(path, text, len);
 	free(text);
@@ -279,7 +280,7 @@ static int emit_stdout(struct cmd_output *out, const json_t *doc, const struct a
 	if (out->view == CMD_VIEW_MD ||
 	    (out->view == CMD_VIEW_AUTO && (!isatty(STDOUT_FILENO) ||
 					    !strcmp(ab_report_str(doc, "kind"), "calibrate"))))
-		return emit_one("-", "md", doc, exp, samples, nsamples, names, inconclusive_fails);
+		return emit_one("-", "md", doc, exp, samples, nsamples, names, inconclusive_fails, NULL);
 	for (i = 0; i < 6; i++)
 		if (files[i]) {
 			lopts[n] = opts[i];
@@ -312,17 +313,22 @@ int cmd_emit_reports(struct cmd_output *out, const struct ab_experiment *exp,
 	if ((err = emit_stdout(out, canon, exp, samples, nsamples, names, strict)) < 0)
 		goto out;
 	fflush(stdout);
-	if (out->md_path && (err = emit_one(out->md_path, "md", canon, exp, samples, nsamples, names, strict)) < 0)
+	if (out->md_path && (err = emit_one(out->md_path, "md", canon, exp, samples, nsamples, names,
+						 strict, NULL)) < 0)
 		goto out;
 	if (out->json_path && (err = cmd_write_output(out->json_path, stored, strlen(stored))) < 0)
 		goto out;
-	if (out->tsv_path && (err = emit_one(out->tsv_path, "tsv", canon, exp, samples, nsamples, names, strict)) < 0)
+	if (out->tsv_path && (err = emit_one(out->tsv_path, "tsv", canon, exp, samples, nsamples, names,
+						 strict, NULL)) < 0)
 		goto out;
-	if (out->html_path && (err = emit_one(out->html_path, "html", canon, exp, samples, nsamples, names, strict)) < 0)
+	if (out->html_path && (err = emit_one(out->html_path, "html", canon, exp, samples, nsamples, names,
+						   strict, out->profiles)) < 0)
 		goto out;
-	if (out->summary_path && (err = emit_one(out->summary_path, "summary", canon, exp, samples, nsamples, names, strict)) < 0)
+	if (out->summary_path && (err = emit_one(out->summary_path, "summary", canon, exp, samples, nsamples, names,
+						 strict, NULL)) < 0)
 		goto out;
-	if (out->junit_path && (err = emit_one(out->junit_path, "junit", canon, exp, samples, nsamples, names, strict)) < 0)
+	if (out->junit_path && (err = emit_one(out->junit_path, "junit", canon, exp, samples, nsamples, names,
+						 strict, NULL)) < 0)
 		goto out;
 	github_actions(canon, strict);
 out:

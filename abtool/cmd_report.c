@@ -1,7 +1,9 @@
 /* cmd_report.c - `abtool report RUN`: regenerate a stored run's report.
  * The JSON report is stored with the run; Markdown and HTML render from
  * it, TSV from it and the stored samples, so what this writes is
- * byte-identical to what `abtool run` wrote. */
+ * byte-identical to what `abtool run` wrote (HTML adds the run's profiles,
+ * also those taken later by `abtool profile`). `--format folded` writes a
+ * side's profiled stacks (docs/profiles.md). */
 #include "cmd.h"
 #include "error.h"
 #include "report.h"
@@ -12,10 +14,23 @@
 #include <string.h>
 #include <unistd.h>
 
+/* --side parent|candidate: whose stacks --format folded writes. */
+static int own_side(struct cmd_args *args, const struct cmd_option *o, const char *arg)
+{
+	(void)o;
+	if (strcmp(arg, "parent") && strcmp(arg, "candidate"))
+		return cmd_usage("report", "--side: expected parent or candidate, got '%s'", arg);
+	*(int *)args->ctx = !strcmp(arg, "candidate");
+	return CMD_GO_ON;
+}
+
 const struct cmd_option cmd_report_options[] = {
-	CMD_FORMAT_OPTIONS("text|md|json|tsv|html|summary|junit", "the format (text: the terminal "
-			   "view; tsv: the raw samples)", "text on a terminal, else md"),
+	CMD_FORMAT_OPTIONS("text|md|json|tsv|html|summary|junit|folded", "the format (text: the terminal "
+			   "view; tsv: the raw samples; folded: a side's profiled stacks)",
+			   "text on a terminal, else md"),
 	CMD_COLOR_OPTION,
+	{"side", 0, "parent|candidate", "whose stacks --format folded writes", "candidate", CMD_OWN, 'd',
+	 0, 0},
 	CMD_STORE_OPTION,
 	CMD_HELP_OPTION,
 	CMD_OPTIONS_END,
@@ -32,10 +47,11 @@ int cmd_report(int argc, char **argv)
 	struct ab_sample *samples = NULL;
 	size_t nnames = 0, nsamples = 0, len = 0;
 	char *rendered = NULL;
+	json_t *profiles = NULL;
 	int64_t id;
-	int err, rc = 0;
+	int err, rc = 0, side = 1;
 
-	cmd_args_init(&args, "report", NULL, NULL);
+	cmd_args_init(&args, "report", own_side, &side);
 	args.format = NULL;
 	if ((stop = cmd_parse_options(&args, cmd_report_options, argc, argv)) != CMD_GO_ON)
 		return stop;
@@ -45,14 +61,22 @@ int cmd_report(int argc, char **argv)
 	if (optind != argc - 1)
 		return cmd_usage("report", "expected one run id (see 'abtool history')");
 	if (strcmp(format, "md") && strcmp(format, "json") && strcmp(format, "tsv") && strcmp(format, "html") &&
-	    strcmp(format, "summary") && strcmp(format, "junit") && strcmp(format, "text"))
-		return cmd_usage("report", "--format: expected text, md, json, tsv, html, summary or junit, "
+	    strcmp(format, "summary") && strcmp(format, "junit") && strcmp(format, "text") &&
+	    strcmp(format, "folded"))
+		return cmd_usage("report", "--format: expected text, md, json, tsv, html, summary, junit or folded, "
 				 "got '%s'", format);
 	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_READ)) < 0)
 		return cmd_fail(err);
 	if ((err = ab_store_run_resolve(store, argv[optind], &id)) < 0 ||
 	    (err = ab_store_run_get(store, id, &run)) < 0) {
 		rc = cmd_fail(err);
+		goto out;
+	}
+	if (!strcmp(format, "folded")) {
+		/* The stacks as stored: for flame graph tools (inferno, speedscope). */
+		if ((err = cmd_profile_folded(&rendered, &len, store, id, side)) < 0 ||
+		    (err = cmd_write_output(output, rendered, len)) < 0)
+			rc = cmd_fail(err);
 		goto out;
 	}
 	text = json_string_value(json_object_get(run, "report"));
@@ -92,7 +116,10 @@ int cmd_report(int argc, char **argv)
 		err = cmd_render_view(&rendered, &len, doc, args.out.color, (const char *const *)where);
 		ab_strv_free(where);
 	} else {
-		err = cmd_render_report(&rendered, &len, format, doc, samples, nsamples, names, nnames, 0);
+		if (!strcmp(format, "html"))
+			profiles = cmd_profiles_json(store, id);
+		err = cmd_render_report(&rendered, &len, format, doc, samples, nsamples, names, nnames, 0,
+					profiles);
 	}
 	if (err < 0 || (err = cmd_write_output(output, rendered, len)) < 0)
 		rc = cmd_fail(err);
@@ -101,6 +128,7 @@ out:
 	free(names);
 	ab_samples_free(samples, nsamples);
 	json_decref(doc);
+	json_decref(profiles);
 	json_decref(run);
 	ab_store_close(store);
 	return rc;

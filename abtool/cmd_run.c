@@ -141,6 +141,7 @@ static int has_control(const char *s)
 /* The options of run beyond the shared groups' (cmd_args). */
 struct run_ctx {
 	const char *new_evidence;
+	int64_t evidence_run;  /* --new-evidence run:N: run N, whose profile is the evidence; or 0 */
 };
 
 static int run_option(struct cmd_args *args, const struct cmd_option *o, const char *arg)
@@ -186,7 +187,7 @@ const struct cmd_option cmd_run_options[] = {
 	CMD_MAX_PAIRS_OPTION,
 	CMD_STORE_OPTION,
 	{"new-evidence", 0, "TEXT", "what changed since the design was rejected: lets a blocked design "
-	 "run, stored as a note", NULL, CMD_OWN, 'N', 0, 0},
+	 "run, stored as a note; run:N links run N's profile as the evidence", NULL, CMD_OWN, 'N', 0, 0},
 	{"design", 0, "NAME", "the design the run is recorded under instead of the file's design: (a "
 	 "gate's pull request or branch)", NULL, CMD_OWN, 'D', 0, 0},
 	CMD_PIN_OPTIONS,
@@ -211,11 +212,42 @@ static int loaded(struct cmd_measure *m)
 	return 0;
 }
 
+/* --new-evidence run:N names a profiled run of this store (docs/profiles.md):
+ * it must exist and have a profile. Returns 0 or an exit code. */
+static int evidence_run(struct ab_store *store, struct run_ctx *ctx)
+{
+	struct ab_store_profile *v = NULL;
+	size_t n = 0, i, ok = 0;
+	int64_t id;
+	int err;
+
+	if (!ctx->new_evidence || strncmp(ctx->new_evidence, "run:", 4))
+		return 0;
+	if ((err = ab_store_run_resolve(store, ctx->new_evidence + 4, &id)) < 0)
+		return err == AB_ENOTFOUND || err == AB_EINVALID
+		       ? cmd_usage("run", "--new-evidence %s: %s", ctx->new_evidence, ab_error_last())
+		       : cmd_fail(err);
+	if ((err = ab_store_profiles_get(store, id, &v, &n)) < 0)
+		return cmd_fail(err);
+	for (i = 0; i < n; i++)
+		ok += (size_t)v[i].ok;
+	ab_store_profiles_free(v, n);
+	if (!ok)
+		return cmd_usage("run", "--new-evidence %s: run %lld has no profile; take one with 'abtool "
+				 "profile %lld', or say in words what changed", ctx->new_evidence, (long long)id,
+				 (long long)id);
+	ctx->evidence_run = id;
+	return 0;
+}
+
 /* The store as memory before measuring (consult_memory). */
 static int opened(struct cmd_measure *m)
 {
-	const struct run_ctx *ctx = m->ctx;
+	struct run_ctx *ctx = m->ctx;
+	int rc;
 
+	if ((rc = evidence_run(m->store, ctx)) != 0)
+		return rc;
 	if (m->exp.has_sides)  /* two commands are no design: nothing to remember or block */
 		return 0;
 	return consult_memory(m->store, &m->exp, ctx->new_evidence, m->args->out.quiet);
@@ -230,7 +262,14 @@ static int started(struct cmd_measure *m)
 	if (ctx->new_evidence &&
 	    (err = ab_store_note_add(m->store, m->run.meta.id, NULL, ctx->new_evidence, NULL)) < 0)
 		return err;
-	if (ctx->new_evidence && !quiet)
+	if (ctx->evidence_run &&
+	    (err = ab_store_run_set_evidence(m->store, m->run.meta.id, ctx->evidence_run)) < 0)
+		return err;
+	if (ctx->evidence_run && !quiet)
+		fprintf(stderr, "abtool: run %lld's profile is linked as the new evidence of run %lld "
+			"(history and designs show it)\n", (long long)ctx->evidence_run,
+			(long long)m->run.meta.id);
+	else if (ctx->new_evidence && !quiet)
 		fprintf(stderr, "abtool: the new evidence is stored as a note on run %lld\n",
 			(long long)m->run.meta.id);
 	if (!quiet) {

@@ -351,9 +351,21 @@ static json_t *bisect_step(struct ab_store *store, int64_t id)
 	return b;
 }
 
+/* --json (flags[0]), --profile (flags[1]). */
+static int own(struct cmd_args *args, const struct cmd_option *o, const char *arg)
+{
+	int *flags = args->ctx;
+
+	(void)arg;
+	flags[o->code == 'p'] = 1;
+	return CMD_GO_ON;
+}
+
 const struct cmd_option cmd_show_options[] = {
 	{"json", 0, NULL, "print one JSON document (schema abtool-show-1) instead of the text", NULL,
 	 CMD_OWN, 'j', 0, 0},
+	{"profile", 0, NULL, "also the profiled rows' tables: the functions whose share changed most",
+	 NULL, CMD_OWN, 'p', 0, 0},
 	CMD_STORE_OPTION,
 	CMD_HELP_OPTION,
 	CMD_OPTIONS_END,
@@ -365,12 +377,13 @@ int cmd_show(int argc, char **argv)
 	int stop;
 	struct ab_store *store = NULL;
 	json_t *doc = NULL, *counts = NULL, *same = NULL, *run, *bisect = NULL;
-	int json = 0, err, rc = 0;
+	int flags[2] = {0, 0}, json, err, rc = 0;
 	int64_t id;
 
-	cmd_args_init(&args, "show", cmd_own_flag, &json);
+	cmd_args_init(&args, "show", own, flags);
 	if ((stop = cmd_parse_options(&args, cmd_show_options, argc, argv)) != CMD_GO_ON)
 		return stop;
+	json = flags[0];
 	if (optind != argc - 1)
 		return cmd_usage("show", "expected one run: an id, 'latest' or a uuid prefix");
 	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_READ)) < 0)
@@ -415,6 +428,8 @@ int cmd_show(int argc, char **argv)
 	print_same(same, id);
 	if (*str(json_object_get(run, "report"), "reproduce"))
 		printf("\nreproduce   %s\n", str(json_object_get(run, "report"), "reproduce"));
+	if (flags[1] && (err = cmd_print_profile_table(stdout, store, id)) < 0)
+		rc = cmd_fail(err);
 out:
 	json_decref(doc);
 	json_decref(counts);

@@ -8,6 +8,7 @@
  */
 #include "config_keys.h"
 #include "config_plan.h"
+#include "config_profile.h"
 #include "config_rules.h"
 #include "env.h"
 #include "error.h"
@@ -1089,6 +1090,7 @@ static const struct key_handler top_keys[] = {
 	{ "aslr", cfg_h_bool, offsetof(struct ab_experiment, aslr) },
 	{ "env_padding", h_env_padding, offsetof(struct ab_experiment, env_padding) },
 	{ "dependencies", h_dependencies, 0 },
+	{ "profile", cfg_h_profile, 0 },
 	{ NULL, NULL, 0 },
 };
 

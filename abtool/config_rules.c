@@ -56,7 +56,7 @@ static int read_cond(struct ctx *c, yaml_mark_t mark, yaml_node_t *v,
 	return 0;
 }
 
-static int h_where(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+int cfg_h_where(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 {
 	struct ab_experiment *exp = c->exp;
 	struct ab_selector *sel = field;
@@ -64,7 +64,8 @@ static int h_where(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 	size_t save, save2, n, j, row, nrows;
 	int err;
 
-	c->rule->where_mark = cfg_mark(k->start_mark);
+	if (c->rule)
+		c->rule->where_mark = cfg_mark(k->start_mark);
 	err = cfg_check_mapping(c, v, k->start_mark, NULL,
 			    "expected a mapping of parameter: value or [values]");
 	if (err)
@@ -280,7 +281,7 @@ static int first_of_key(const struct ab_predicate *p)
 #define RULE_KEY(key, fn) { #key, fn, offsetof(struct ab_rule, key) }
 static const struct key_handler rule_own_keys[] = {
 	RULE_KEY(name, cfg_h_string),
-	RULE_KEY(where, h_where),
+	RULE_KEY(where, cfg_h_where),
 	RULE_KEY(metric, cfg_h_metric),
 	{ NULL, NULL, 0 },
 };

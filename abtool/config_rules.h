@@ -11,4 +11,10 @@
  * predicate. Needs `matrix`, `metrics` and `scaling` read before. */
 int cfg_h_accept(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v);
 
+/* A `where:` selector (a key_handler function) into the struct
+ * ab_selector at `field`: parameter: value or [values], each a value or a
+ * comparison; it must select at least one row. Used by rules (c->rule
+ * set) and by `profile.rows` (c->rule NULL). */
+int cfg_h_where(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v);
+
 #endif

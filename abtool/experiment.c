@@ -122,16 +122,21 @@ int ab_template_check(const char *tmpl, const struct ab_experiment *exp,
 	return expand_template(NULL, tmpl, exp, 0, bad, badlen);
 }
 
-void ab_rule_release(struct ab_rule *r)
+static void selector_release(struct ab_selector *sel)
 {
 	size_t j, k;
 
-	for (j = 0; j < r->where.nterms; j++) {
-		for (k = 0; k < r->where.terms[j].nconds; k++)
-			free(r->where.terms[j].conds[k].value);
-		free(r->where.terms[j].conds);
+	for (j = 0; j < sel->nterms; j++) {
+		for (k = 0; k < sel->terms[j].nconds; k++)
+			free(sel->terms[j].conds[k].value);
+		free(sel->terms[j].conds);
 	}
-	free(r->where.terms);
+	free(sel->terms);
+}
+
+void ab_rule_release(struct ab_rule *r)
+{
+	selector_release(&r->where);
 	free(r->name);
 	free(r->metric);
 }
@@ -194,6 +199,8 @@ void ab_experiment_release(struct ab_experiment *exp)
 	ab_strv_free(exp->overlay_paths);
 	free(exp->affinity_cpus);
 	free(exp->affinity_per_lane);
+	selector_release(&exp->profile_rows);
+	free(exp->profile_event);
 	free(exp->overlay_from);
 	for (i = 0; i < exp->ndependencies; i++) {
 		struct ab_dependency *d = &exp->dependencies[i];

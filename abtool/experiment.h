@@ -254,6 +254,13 @@ struct ab_experiment {
 	                                 it; 0: disabled for the samples (personality) */
 	int env_padding;              /* max bytes of per-pair environment padding; 0: off */
 
+	/* `profile:` (docs/profiles.md): extra samples under `perf record` after the
+	 * measured pairs, stored apart from them */
+	int profile;                  /* 1: profile the run's rows after its pairs */
+	struct ab_selector profile_rows;  /* profile.rows: which rows; no terms: every measured row */
+	int profile_samples;          /* profile.samples: samples per side and row, default 3 */
+	char *profile_event;          /* profile.event: perf's event, default "cpu-clock" */
+
 	/* `history:` */
 	int block_rejected;           /* refuse a design whose latest verdict is rejected
 	                                 unless --new-evidence is given; default 0 */

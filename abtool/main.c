@@ -51,14 +51,17 @@ const struct ab_command_entry ab_commands[] = {
 	 "                  | --resume ID [--store DB] [--json F]",
 	 "find the commit between good and bad that moved a row, confirmed against its exact parent",
 	 cmd_bisect_options},
-	{"report", cmd_report, "RUN [--format text|md|json|tsv|html|summary|junit] [-o FILE] [--color auto|always|never]\n"
-	 "                  [--store DB]",
+	{"report", cmd_report, "RUN [--format text|md|json|tsv|html|summary|junit|folded] [--side parent|candidate]\n"
+	 "                  [-o FILE] [--color auto|always|never] [--store DB]",
 	 "print a stored run's report again, byte-identical to what run wrote", cmd_report_options},
+	{"profile", cmd_profile, "RUN [--row NAME=VALUE] [--samples N] [--event EVENT] [--quiet] [--store DB]",
+	 "profile a finished run's rows: both sides under perf record, stored apart (docs/profiles.md)",
+	 cmd_profile_options},
 	{"history", cmd_history,
 	 "[--verdict V] [--design D] [--experiment NAME] [--kind K] [--rev OID] [--since DATE] [--until DATE] "
 	 "[--grep TEXT] [--limit N] [--json | --ids] [--store DB]",
 	 "list stored runs newest first, filtered and searched (names, hypotheses, reasons, notes)", cmd_history_options},
-	{"show", cmd_show, "RUN [--json] [--store DB]",
+	{"show", cmd_show, "RUN [--json] [--profile] [--store DB]",
 	 "everything about one run: verdict and reasons, revisions, builds, rows, rules, notes", cmd_show_options},
 	{"designs", cmd_designs, "[--rejected] [--json] [--store DB]",
 	 "list designs with their run count and latest verdict", cmd_designs_options},

@@ -179,9 +179,24 @@ int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, s
  * shows plus, per row, a strip of the per-pair ratios with the decision
  * interval, the Hodges–Lehmann estimate and the margins of the rules that
  * select the row, and the scaling curves of both sides when the
- * experiment declares `scaling:`. Every string from the document is
- * HTML-escaped. Returns 0, or AB_EIO when writing fails.
+ * experiment declares `scaling:`. `profiles` (NULL: none) adds a
+ * differential flame graph per profiled row, [{row, label, parent:
+ * {ok, samples, folded, reason}, candidate: {...}}] (report_flame.c).
+ * Every string from the document is HTML-escaped. Returns 0, or AB_EIO
+ * when writing fails.
  */
-int ab_report_html(FILE *f, const json_t *doc);
+int ab_report_html(FILE *f, const json_t *doc, const json_t *profiles);
+
+/*
+ * The profiles section of the HTML report (report_flame.c;
+ * docs/profiles.md): per profiled row, a differential flame graph drawn
+ * as inline SVG from the folded stacks: the candidate's stacks give the
+ * widths, each frame coloured by the change of its inclusive share against
+ * the parent (red: larger, blue: smaller), with a search box and
+ * click-to-zoom (inline script, nothing fetched), and the table of the
+ * functions whose share changed most. Nothing when `profiles` is NULL or
+ * empty. Returns 0 (writes to a memory stream cannot fail here).
+ */
+int ab_report_flame(FILE *f, const json_t *profiles);
 
 #endif

@@ -932,7 +932,7 @@ static void method(FILE *f, const json_t *doc)
 		ab_report_int(doc, "run_id"));
 }
 
-int ab_report_html(FILE *f, const json_t *doc)
+int ab_report_html(FILE *f, const json_t *doc, const json_t *profiles)
 {
 	size_t nrows = json_array_size(json_object_get(doc, "rows"));
 	const char *verdict = ab_report_str(doc, "verdict");
@@ -961,6 +961,7 @@ int ab_report_html(FILE *f, const json_t *doc)
 		scaling_section(f, doc);
 	rules_section(f, doc);
 	other_metrics(f, doc);
+	ab_report_flame(f, profiles);
 	if (json_is_array(json_object_get(doc, "sides")))
 		sides_provenance(f, doc);
 	else

@@ -164,6 +164,45 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 		  int64_t run_id, const struct ab_run_events *events);
 
 /*
+ * Load finished run `run_id` to run more processes in its trees (`abtool
+ * profile`): the stored experiment, commits, samples and builds (rebuilt
+ * only when the cache lost them), without touching its status, plan or
+ * verdict. `exp_out` as for ab_run_resume. Errors: AB_ENOTFOUND,
+ * AB_EINVALID (the run is not finished), store and build errors.
+ */
+int ab_run_reopen(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
+		  int64_t run_id, const struct ab_run_events *events);
+
+/* What ab_run_profile did. */
+struct ab_profile_outcome {
+	size_t rows;           /* rows profiled (both sides tried) */
+	size_t sides_ok;       /* sides with a stored profile */
+	size_t sides;          /* sides tried */
+	char *why;             /* the first reason a side has no profile (new), or NULL */
+	char *note;            /* the first note on a kept profile (cut by the cap, new), or NULL */
+};
+
+/*
+ * Profile run `run` after its measured pairs (docs/profiles.md): for each
+ * row the run measured that exp->row_subset keeps (when set) and, with
+ * `use_selector`, the experiment's `profile.rows` select,
+ * exp->profile_samples samples of each side under `perf record -g -e
+ * EVENT`, in the same trees, environment, CPUs and hooks as its samples,
+ * in AB|BA order alternating from a seeded first order. Each side's
+ * stacks are folded (profile_fold.h) and stored with ab_store_profile_put,
+ * apart from the samples, which do not change. What cannot be profiled
+ * (perf missing, an event the kernel refuses, a benchmark failing under
+ * perf) is stored as unavailable with its reason: not an error. `event`
+ * overrides the experiment's when set, `samples` (> 0) its samples.
+ * Returns 0, AB_EINTERRUPTED or a store error; `out` is filled (release
+ * with ab_profile_outcome_release).
+ */
+int ab_run_profile(struct ab_run *run, int use_selector, const char *event, int samples,
+		   struct ab_profile_outcome *out);
+
+void ab_profile_outcome_release(struct ab_profile_outcome *out);
+
+/*
  * Run every planned sample in plan order, storing each as it completes.
  * A sequential plan runs look by look: at the end of each look the rules
  * are evaluated on the pairs so far and the rows they decide stop (their

@@ -498,35 +498,12 @@ static int replan_half_pairs(struct ab_run *run)
 	return err;
 }
 
-int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
-		  int64_t run_id, const struct ab_run_events *events)
+/* The stored experiment of a run, with the pairs, plan and rows it ran. */
+static int parse_stored(struct ab_experiment *exp_out, const json_t *stored, const json_t *opts)
 {
-	json_t *stored = NULL, *opts;
-	const char *status, *path;
-	const char *salt[2] = {"", ""};
-	int err, claimed = 0;
+	const char *path;
+	int err;
 
-	memset(exp_out, 0, sizeof(*exp_out));
-	memset(run, 0, sizeof(*run));
-	if ((err = ab_store_run_get(store, run_id, &stored)) < 0)
-		return err;
-	status = json_string_value(json_object_get(stored, "status"));
-	if (status && !strcmp(status, "finished")) {
-		err = ab_error_set(AB_EINVALID, "run %lld is already finished (verdict %s); see it with "
-				   "'abtool show %lld'", (long long)run_id,
-				   json_string_value(json_object_get(stored, "verdict")), (long long)run_id);
-		goto out;
-	}
-	opts = json_loads(json_string_value(json_object_get(stored, "options")), 0, NULL);
-	if (!opts)
-		opts = json_object();
-	if (ab_store_run_owner(opts) == AB_OWNER_ALIVE) {  /* resume does not run it twice */
-		err = ab_error_set(AB_EINVALID, "run %lld is still running (pid %lld on this host); wait for it, "
-				   "or stop it and resume then", (long long)run_id,
-				   (long long)json_integer_value(json_object_get(opts, "pid")));
-		json_decref(opts);
-		goto out;
-	}
 	path = json_string_value(json_object_get(opts, "experiment_abspath"));
 	err = ab_experiment_parse(exp_out, path ? path : json_string_value(json_object_get(stored, "experiment_path")),
 				  json_string_value(json_object_get(stored, "experiment_text")),
@@ -540,35 +517,21 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 		}
 		exp_out->pairs = (int)json_integer_value(json_object_get(stored, "pairs"));
 		exp_out->warmup = (int)json_integer_value(json_object_get(stored, "warmup"));
-		if (!(err = ab_experiment_plan_restore(exp_out, json_object_get(opts, "sequential"))))
+		err = ab_experiment_plan_restore(exp_out, json_object_get(opts, "sequential"));
+		if (!err)
 			err = resume_subset(exp_out, opts);
 	}
-	init_common(run, exp_out, store, events, NULL);
-	run->options = opts;
-	if (err < 0)
-		goto out;
-	/* Take the run over: its options name this process from now on, so
-	 * a second resume finds it still running; and if one took it between
-	 * the check above and here, the options differ and this one stops. */
-	{
-		const char *before = json_string_value(json_object_get(stored, "options"));
-		json_t *host = json_object_get(run->host, "hostname");
-		char *now;
-		int taken;
+	return err;
+}
 
-		json_object_set_new(opts, "pid", json_integer((json_int_t)getpid()));
-		if (json_is_string(host))
-			json_object_set(opts, "hostname", host);
-		now = json_dumps(opts, JSON_COMPACT);
-		taken = ab_store_run_claim(store, run_id, before, now);
-		free(now);
-		if (taken == 0)
-			taken = ab_error_set(AB_EINVALID, "run %lld is being resumed by another process; wait "
-					     "for it, or stop it and resume then", (long long)run_id);
-		if ((err = taken < 0 ? taken : 0) < 0)
-			goto out;
-		claimed = 1;
-	}
+/* What a stored run needs to run samples again: its kind, seed, commits,
+ * dependencies, overlay, extractor and inputs (resume and reopen). */
+static int load_stored(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
+		       int64_t run_id, const json_t *stored, const json_t *opts, const char *salt[2])
+{
+	int err;
+
+	(void)store;
 	run->kind = json_string_value(json_object_get(stored, "kind")) &&
 			    !strcmp(json_string_value(json_object_get(stored, "kind")), "calibrate")
 		    ? "calibrate" : exp_out->has_sides ? "compare" : "ab";
@@ -596,7 +559,7 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 				     json_string_value(json_object_get(opts, "overlay_source")))) < 0)) ||
 	    (err = ab_extract_new(&run->extractor, exp_out)) < 0 ||
 	    (err = ab_run_hash_inputs(run, json_object_get(opts, "inputs"))) < 0)
-		goto out;
+		return err;
 	run->identity = ab_build_identity(NULL);
 	{
 		json_t *then = json_loads(json_string_value(json_object_get(stored, "host")), 0, NULL);
@@ -606,6 +569,67 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 			json_decref(then);
 		run->resumed = 1;
 	}
+	return 0;
+}
+
+int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
+		  int64_t run_id, const struct ab_run_events *events)
+{
+	json_t *stored = NULL, *opts;
+	const char *status;
+	const char *salt[2] = {"", ""};
+	int err, claimed = 0;
+
+	memset(exp_out, 0, sizeof(*exp_out));
+	memset(run, 0, sizeof(*run));
+	if ((err = ab_store_run_get(store, run_id, &stored)) < 0)
+		return err;
+	status = json_string_value(json_object_get(stored, "status"));
+	if (status && !strcmp(status, "finished")) {
+		err = ab_error_set(AB_EINVALID, "run %lld is already finished (verdict %s); see it with "
+				   "'abtool show %lld'", (long long)run_id,
+				   json_string_value(json_object_get(stored, "verdict")), (long long)run_id);
+		goto out;
+	}
+	opts = json_loads(json_string_value(json_object_get(stored, "options")), 0, NULL);
+	if (!opts)
+		opts = json_object();
+	if (ab_store_run_owner(opts) == AB_OWNER_ALIVE) {  /* resume does not run it twice */
+		err = ab_error_set(AB_EINVALID, "run %lld is still running (pid %lld on this host); wait for it, "
+				   "or stop it and resume then", (long long)run_id,
+				   (long long)json_integer_value(json_object_get(opts, "pid")));
+		json_decref(opts);
+		goto out;
+	}
+	err = parse_stored(exp_out, stored, opts);
+	init_common(run, exp_out, store, events, NULL);
+	run->options = opts;
+	if (err < 0)
+		goto out;
+	/* Take the run over: its options name this process from now on, so
+	 * a second resume finds it still running; and if one took it between
+	 * the check above and here, the options differ and this one stops. */
+	{
+		const char *before = json_string_value(json_object_get(stored, "options"));
+		json_t *host = json_object_get(run->host, "hostname");
+		char *now;
+		int taken;
+
+		json_object_set_new(opts, "pid", json_integer((json_int_t)getpid()));
+		if (json_is_string(host))
+			json_object_set(opts, "hostname", host);
+		now = json_dumps(opts, JSON_COMPACT);
+		taken = ab_store_run_claim(store, run_id, before, now);
+		free(now);
+		if (taken == 0)
+			taken = ab_error_set(AB_EINVALID, "run %lld is being resumed by another process; wait "
+					     "for it, or stop it and resume then", (long long)run_id);
+		if ((err = taken < 0 ? taken : 0) < 0)
+			goto out;
+		claimed = 1;
+	}
+	if ((err = load_stored(run, exp_out, store, run_id, stored, opts, salt)) < 0)
+		goto out;
 	if ((err = ab_store_run_set_status(store, run_id, "running")) < 0 ||
 	    (err = ab_run_load_samples(run)) < 0 ||
 	    (!exp_out->has_sides &&
@@ -617,6 +641,38 @@ out:
 	/* in a build, or refused after taking the run over: not running any more */
 	if (err == AB_EINTERRUPTED || (err < 0 && claimed))
 		ab_store_run_set_status(store, run_id, "interrupted");
+	json_decref(stored);
+	return err;
+}
+
+int ab_run_reopen(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
+		  int64_t run_id, const struct ab_run_events *events)
+{
+	json_t *stored = NULL, *opts;
+	const char *status, *salt[2] = {"", ""};
+	int err;
+
+	memset(exp_out, 0, sizeof(*exp_out));
+	memset(run, 0, sizeof(*run));
+	if ((err = ab_store_run_get(store, run_id, &stored)) < 0)
+		return err;
+	status = json_string_value(json_object_get(stored, "status"));
+	if (!status || strcmp(status, "finished")) {
+		err = ab_error_set(AB_EINVALID, "run %lld is not finished (it is %s): finish it with "
+				   "'abtool resume %lld' first", (long long)run_id, status ? status : "unknown",
+				   (long long)run_id);
+		json_decref(stored);
+		return err;
+	}
+	opts = json_loads(json_string_value(json_object_get(stored, "options")), 0, NULL);
+	if (!opts)
+		opts = json_object();
+	err = parse_stored(exp_out, stored, opts);
+	init_common(run, exp_out, store, events, NULL);
+	run->options = opts;
+	if (err == 0 && (err = load_stored(run, exp_out, store, run_id, stored, opts, salt)) == 0 &&
+	    (err = ab_run_load_samples(run)) == 0)
+		err = ab_run_prepare_builds(run, salt, json_object_get(stored, "builds"));
 	json_decref(stored);
 	return err;
 }

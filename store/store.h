@@ -484,4 +484,45 @@ int ab_store_bisect_runs(struct ab_store *store, json_t **out);
  * {id, created_at, status, good_oid, bad_oid, outcome, steps}. AB_EIO. */
 int ab_store_bisects(struct ab_store *store, int64_t limit, json_t **out);
 
+/* One side of one row's profile (docs/profiles.md), as stored apart
+ * from the run's samples. */
+struct ab_store_profile {
+	int64_t row;              /* the row's index in the experiment's matrix */
+	char *label;              /* the row's label */
+	int side;                 /* 0 parent, 1 candidate */
+	char *event;              /* perf's event */
+	int ok;                   /* 1: a profile; 0: unavailable, `reason` says why */
+	char *reason;             /* why not (unavailable), what the cap cut (ok), or NULL */
+	int64_t runs;             /* profiled processes */
+	int64_t stack_samples;    /* perf's samples kept */
+	int64_t dropped;          /* perf's samples cut by the size cap */
+	char *folded;             /* folded text ("stack COUNT" lines), NUL-terminated, or NULL */
+	size_t folded_len;
+	char created_at[32];
+};
+
+/*
+ * Store (or replace) the profile of one side of one row of run `run_id`:
+ * the folded text is compressed with zlib. Strings are borrowed.
+ * AB_ENOTFOUND (no such run), AB_EIO.
+ */
+int ab_store_profile_put(struct ab_store *store, int64_t run_id, const struct ab_store_profile *p);
+
+/*
+ * The profiles of run `run_id`, by row then side (parent first), into new
+ * memory (free with ab_store_profiles_free); none: *n = 0. The folded
+ * text is decompressed. AB_EIO (also for a blob that does not inflate).
+ */
+int ab_store_profiles_get(struct ab_store *store, int64_t run_id, struct ab_store_profile **out,
+			  size_t *n);
+
+void ab_store_profiles_free(struct ab_store_profile *v, size_t n);
+
+/*
+ * Link run `run_id` to run `evidence_run_id`, whose profile is the new
+ * evidence for measuring its design again (`run --new-evidence run:N`).
+ * AB_ENOTFOUND (either run), AB_EIO.
+ */
+int ab_store_run_set_evidence(struct ab_store *store, int64_t run_id, int64_t evidence_run_id);
+
 #endif

@@ -64,6 +64,19 @@ static inline int ab_db_bind_text(struct ab_db_stmt *st, int i, const char *s)
 	return s ? st->engine->bind_text(st, i, s, strlen(s)) : st->engine->bind_null(st, i);
 }
 
+/* Bind `len` bytes at `p` (copied). */
+static inline int ab_db_bind_blob(struct ab_db_stmt *st, int i, const void *p, size_t len)
+{
+	return st->engine->bind_blob(st, i, p, len);
+}
+
+/* A blob column (NULL for NULL), its size in *len; valid until the
+ * statement steps again. */
+static inline const void *ab_db_column_blob(struct ab_db_stmt *st, int i, size_t *len)
+{
+	return st->engine->column_blob(st, i, len);
+}
+
 static inline int ab_db_step(struct ab_db_stmt *st)
 {
 	return st->engine->step(st);

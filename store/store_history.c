@@ -165,6 +165,7 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		   AB_SQL_IDENTICAL_ARTIFACTS("r") " AS identical_artifacts, "
 		   "(SELECT json_group_array(x.name) FROM (SELECT name FROM rule_results "
 		   "WHERE run_id = r.id ORDER BY idx) x) AS rules, "
+		   "r.evidence_run_id AS evidence_run, "
 		   "CASE WHEN r.status = 'running' THEN r.options END AS owner_options, r.sides "
 		   "FROM runs r JOIN designs d ON d.id = r.design_id "
 		   "JOIN experiments e ON e.id = r.experiment_id WHERE 1");
@@ -280,6 +281,7 @@ int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
 			   "SELECT x.id, x.name AS design, x.created_at, x.runs, "
 			   "l.id AS latest_run, l.created_at AS latest_created_at, l.verdict AS latest_verdict, "
 			   "l.reasons AS latest_reasons, " AB_SQL_IDENTICAL_ARTIFACTS("l") " AS latest_identical_artifacts, "
+			   "l.evidence_run_id AS latest_evidence_run, "
 			   "w.id AS newest_run, w.created_at AS newest_created_at, "
 			   "w.status AS newest_status, w.kind AS newest_kind, w.verdict AS newest_verdict, "
 			   "(SELECT count(*) FROM notes n WHERE n.design_id = x.id OR n.run_id IN "

@@ -92,6 +92,22 @@ static const struct bad_case bad_cases[] = {
 	  "name: x\nsides:\n  a: {name: p, command: './a {lane}'}\n  b: {name: q, command: ./b}\n"
 	  "matrix: {lanes: [1]}\n",
 	  "exp.yaml:3:16: sides.a.command: unknown placeholder '{lane}'; did you mean '{lanes}'?" },
+	{ "profile_unknown_key",
+	  LANES "profile: {rows: {lanes: 8}, sample: 3}\n",
+	  "exp.yaml:4:29: profile.sample: unknown key 'sample'; did you mean 'samples'?" },
+	{ "profile_samples_out_of_range",
+	  LANES "profile: {samples: 0}\n",
+	  "exp.yaml:4:11: profile.samples: expected an integer from 1 to 100" },
+	{ "profile_rows_select_no_row",
+	  LANES "profile: {rows: {lanes: 3}}\n",
+	  "exp.yaml:4:18: profile.rows.lanes: no row has lanes = 3; its values are 1, 2, 4, 8" },
+	{ "profile_event_not_a_name",
+	  LANES "profile: {event: 'a b'}\n",
+	  "exp.yaml:4:11: profile.event: expected a perf event name like cpu-clock or cycles" },
+	{ "profile_not_a_mapping",
+	  LANES "profile: maybe\n",
+	  "exp.yaml:4:1: profile: expected true, false, or a mapping like {rows: {lanes: 8}, samples: 3, "
+	  "event: cpu-clock}" },
 	{ "missing_name",
 	  "benchmark: ./bench\npairs: 8\n",
 	  "exp.yaml:1:1: name: required key is missing" },
@@ -908,6 +924,31 @@ static void test_selectors(void **state)
 	ab_experiment_release(&e);
 }
 
+/* profile: as a mapping, as true, and absent (docs/profiles.md). */
+static void test_profile_key(void **state)
+{
+	struct ab_experiment e;
+	size_t r;
+
+	(void)state;
+	load_ok(&e, LANES "profile: {rows: {lanes: [\">=4\"]}, samples: 2, event: cycles:u}\n");
+	assert_int_equal(e.profile, 1);
+	assert_int_equal(e.profile_samples, 2);
+	assert_string_equal(e.profile_event, "cycles:u");
+	for (r = 0; r < 4; r++)
+		assert_int_equal(ab_selector_match(&e.profile_rows, &e, r), r >= 2);
+	ab_experiment_release(&e);
+	load_ok(&e, LANES "profile: true\n");
+	assert_int_equal(e.profile, 1);
+	assert_int_equal(e.profile_samples, 3);
+	assert_string_equal(e.profile_event, "cpu-clock");
+	assert_int_equal(e.profile_rows.nterms, 0);
+	ab_experiment_release(&e);
+	load_ok(&e, LANES);
+	assert_int_equal(e.profile, 0);
+	ab_experiment_release(&e);
+}
+
 static void test_rule_options(void **state)
 {
 	struct ab_experiment e;
@@ -1079,6 +1120,7 @@ int main(void)
 		cmocka_unit_test(test_selectors),
 		cmocka_unit_test(test_sides),
 		cmocka_unit_test(test_shards),
+		cmocka_unit_test(test_profile_key),
 		cmocka_unit_test(test_rule_options),
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_parse_from_memory),
