@@ -75,7 +75,8 @@ const struct ab_command_entry ab_commands[] = {
 	 "add a run exported from another store (a run already present is left alone)", cmd_import_options},
 	{"cache", cmd_cache, "[list] | prune [--older-than DURATION] [--keep-size SIZE] | clear [--store DB]",
 	 "the build cache: entries with size, age, revision, last use; prune or clear it", cmd_cache_options},
-	{"init", cmd_init, "[--template NAME | --workflow github-actions[-sharded] [--action OWNER/REPO@REF]] [--list] [FILE]",
+	{"init", cmd_init, "[--template NAME | --workflow github-actions[-sharded]\n"
+	 "                  [--action OWNER/REPO@REF]] [--list] [FILE]",
 	 "write a commented experiment file from a template (no-regression, lane-split, memory, pr-gate)", cmd_init_options},
 	{"env", cmd_env, "[--json] [--root DIR] [EXP.yaml]",
 	 "print the host fingerprint stored with each run and the warnings it implies; with "
