@@ -145,6 +145,9 @@ static void warn_plan(struct ab_run *run)
 	else if (exp->pairs % 2)
 		cmd_warn("pairs: %d is odd: the orders are balanced in AB|BA blocks of two pairs, so one "
 			 "order runs once more per row; an even count balances them", exp->pairs);
+	if (!exp->sequential && exp->budget_ms > 0)
+		cmd_warn("budget: only a sequential plan (pairs: {min, max}, or --max-pairs) stops at a look; "
+			 "this plan is fixed at %d pairs, so the budget changes nothing", exp->pairs);
 	for (i = 0; i < exp->nrules; i++)
 		warn_observational(&exp->rules[i], (int)ab_experiment_first_look(exp));
 	if (ab_revs_dirty(&run->revs) > 0)
