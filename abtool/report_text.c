@@ -324,13 +324,15 @@ static void pad(struct view *v, const char *s, size_t w)
  * line and its values wrapped under it. */
 static void rows_view(struct view *v, const json_t *doc)
 {
-	static const char *const head[NCELLS] = {"row", "parent", "candidate", "ratio [90% CI]",
-						 "wins", "checksum", "outcome"};
+	const char *head[NCELLS] = {"row", "parent", "candidate", "ratio [90% CI]", "wins", "checksum",
+				    "outcome"};
 	const json_t *rows = json_object_get(doc, "rows"), *row;
 	size_t n = json_array_size(rows), i, w[NCELLS], total = 0;
 	struct cells *c = ab_xcalloc(n ? n : 1, sizeof(*c));
 	int k;
 
+	if (json_is_object(json_object_get(doc, "sequential")))
+		head[3] = "ratio [repeated 90% CI]";
 	for (k = 0; k < NCELLS; k++)
 		w[k] = text_width(head[k], strlen(head[k]));
 	json_array_foreach(rows, i, row) {
@@ -516,6 +518,17 @@ int ab_report_text(char **out, const json_t *doc, const struct ab_report_text_op
 	}
 	puts_(&v, "\n");
 	rows_view(&v, doc);
+	if ((line = ab_report_replay_line(doc))) {  /* a sequential plan: where each row stopped */
+		const char *shown = line;
+		char *t;
+
+		if (strcmp(ab_report_str(doc, "kind"), "analyze") && !strncmp(line, "replayed as a ", 14))
+			shown = line + 14;  /* a run's plan was not replayed */
+		t = clean(shown);
+		wrap(&v, "", 0, t, 4);
+		free(t);
+		free(line);
+	}
 	puts_(&v, "\n");
 	rules_view(&v, doc);
 	notes_view(&v, doc);

@@ -85,6 +85,9 @@ python3 "$(dirname "$0")/validate_json.py" "$ABTOOL_TEST_SRC/docs/report-schema.
 cmp -s "$T/fast.json" "$T/again.json" || fail "the stored report differs"
 "$ABTOOL" show 1 --store "$db" > "$T/show" || fail "show"
 assert_contains "$T/show" "224 not run (a sequential plan stopped their rows)"
+COLUMNS=160 "$ABTOOL" report 1 --store "$db" --format text --color never > "$T/view" || fail "report --format text"
+assert_contains "$T/view" "ratio [repeated 90% CI]"
+assert_contains "$T/view" "stopped: lanes=1 at 8 pairs (decided), lanes=2 at 8 pairs (decided)"
 # --pairs N makes it fixed again; --max-pairs below the start is refused
 expect_exit 64 "$ABTOOL" run "$T/fast/exp.yaml" --pairs 10 --max-pairs 8
 assert_contains "$T/err" "--max-pairs 8 is below the 10 pairs the plan starts with"
