@@ -311,7 +311,7 @@ static void on_sample_start(void *ctx, const struct ab_plan_entry *e, const char
 			    size_t total, int64_t eta_ns)
 {
 	struct cmd_output *out = ctx;
-	char what[48], eta[32] = "", el[32], b[48], *text;
+	char what[48], eta[48] = "", el[32], b[48], *text;
 	int wide;
 
 	if (!out->measure_start_ns)
