@@ -14,6 +14,9 @@ export XDG_CONFIG_HOME="$T/config"
 # ... and from the per-user store outside repositories ($XDG_DATA_HOME/abtool).
 export XDG_DATA_HOME="$T/data"
 unset ABTOOL_STORE
+# ... and from the CI that runs them: CI changes the progress output and
+# GITHUB_ACTIONS writes step summaries; cases that test those set them.
+unset CI GITHUB_ACTIONS GITHUB_STEP_SUMMARY GITHUB_OUTPUT NO_COLOR
 export GIT_AUTHOR_NAME=abtool-test GIT_AUTHOR_EMAIL=test@abtool.invalid
 export GIT_COMMITTER_NAME=abtool-test GIT_COMMITTER_EMAIL=test@abtool.invalid
 
