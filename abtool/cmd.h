@@ -65,6 +65,7 @@ struct ab_store;
 int cmd_store_flag_true(struct ab_store *store, const char *key);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_sync(int argc, char **argv);
 int cmd_verdict(int argc, char **argv);
 
 /* Print "abtool: MESSAGE" for the last error and return its exit code. */
@@ -124,8 +125,8 @@ enum cmd_store_mode {
  * else of the repository the experiment files in the working directory
  * name, else the per-user store $XDG_DATA_HOME/abtool/abtool.db
  * (~/.local/share/abtool/abtool.db; its folders made in CMD_STORE_WRITE).
- * A name with a URL scheme ("postgresql://...") is refused
- * (AB_EINVALID). In CMD_STORE_READ a missing store is AB_ENOTFOUND naming
+ * A postgresql:// URL is a PostgreSQL store; a name with another URL
+ * scheme ("mysql://...") is refused (AB_EINVALID). In CMD_STORE_READ a missing store is AB_ENOTFOUND naming
  * the path, and nothing is created. Every message says which --store to
  * give. Prints nothing; returns the error.
  */
@@ -140,6 +141,13 @@ int cmd_store_in_repository(const char *dir);
 /* The path cmd_open_store would open (new string); the same errors but
  * the missing store's. */
 int cmd_store_path(char **out, const char *flag, const char *repo_dir);
+
+/* Open the store named `name` by the option `option` ("--from"), as
+ * cmd_open_store opens --store (a URL other than postgresql:// refused;
+ * in CMD_STORE_READ a missing store is AB_ENOTFOUND naming it and the
+ * option), without the lookup. Prints nothing. */
+int cmd_open_named_store(struct ab_store **out, const char *name, const char *option,
+			 enum cmd_store_mode mode);
 
 /* Output options shared by run and resume. */
 struct cmd_output {
@@ -395,7 +403,8 @@ struct cmd_option {
 	 "values OR, different parameters AND); a partial run", NULL, CMD_ROWS, 'r', 0, 0}
 
 #define CMD_STORE_OPTION                                                                          \
-	{"store", 0, "DB", "the store file", "$ABTOOL_STORE, config store:, else .git/abtool/abtool.db",\
+	{"store", 0, "DB", "the store: a file or a postgresql:// URL",                           \
+	 "$ABTOOL_STORE, config store:, else .git/abtool/abtool.db",                                  \
 	 CMD_STORE, 'S', 0, 0}
 
 /* `q` and `v`: the short forms of --quiet and --verbose, or 0 (analyze has none). */
@@ -568,7 +577,7 @@ int cmd_print_completion(FILE *f, const char *shell);
 extern const struct cmd_option cmd_run_options[], cmd_compare_options[], cmd_check_options[], cmd_analyze_options[],
 	cmd_calibrate_options[], cmd_resume_options[], cmd_report_options[], cmd_history_options[],
 	cmd_show_options[], cmd_designs_options[], cmd_note_options[], cmd_config_options[],
-	cmd_export_options[], cmd_import_options[], cmd_init_options[], cmd_env_options[],
+	cmd_export_options[], cmd_import_options[], cmd_sync_options[], cmd_init_options[], cmd_env_options[],
 	cmd_demo_options[], cmd_cache_options[], cmd_bisect_options[], cmd_verdict_options[],
 	cmd_profile_options[];
 

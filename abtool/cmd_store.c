@@ -14,22 +14,26 @@
 #define CMD_STORE_HINT "give --store REPO/.git/abtool/abtool.db (the store of the repository REPO " \
 	"you measure), or set ABTOOL_STORE or store: in the config file"
 
-/* Refuse a store named by a URL ("postgresql:///team", "sqlite://x"):
- * SCHEME:// with a scheme of two or more letters, digits, '+', '-', '.';
- * abtool serves only files. `source` says where the name came from. */
-static int check_not_url(const char *path, const char *source)
+/* Refuse a store named by a URL other than PostgreSQL's ("sqlite://x",
+ * "mysql://..."): SCHEME:// with a scheme of two or more letters, digits,
+ * '+', '-', '.'. postgresql:// and postgres:// name a PostgreSQL store
+ * (store.h ab_store_is_server). The message names the scheme only: the
+ * rest of a URL may hold a password. `source` says where the name came
+ * from. */
+static int check_url(const char *path, const char *source)
 {
 	const char *p = path;
 
-	if (!isalpha((unsigned char)*p))
+	if (!isalpha((unsigned char)*p) || ab_store_is_server(path))
 		return 0;
 	while (isalnum((unsigned char)*p) || *p == '+' || *p == '-' || *p == '.')
 		p++;
 	if (strncmp(p, "://", 3) || p - path < 2)
 		return 0;
-	return ab_error_set(AB_EINVALID, "%s '%s': abtool does not serve '%.*s:' stores, only a store file; "
-			    "give --store a file path such as .git/abtool/abtool.db (write a file name "
-			    "with :// in it as ./NAME)", source, path, (int)(p - path), path);
+	return ab_error_set(AB_EINVALID, "%s '%.*s://...': abtool does not serve '%.*s:' stores, only a "
+			    "store file or a PostgreSQL database (postgresql://HOST/DB); give --store a file "
+			    "path such as .git/abtool/abtool.db (write a file name with :// in it as ./NAME)",
+			    source, (int)(p - path), path, (int)(p - path), path);
 }
 
 /* The store of the repository that holds `dir`: 0 with *out, AB_ENOTFOUND
@@ -125,9 +129,9 @@ static int store_path(char **out, const char *flag, const char *repo_dir, int *p
 
 	*out = NULL;
 	if (flag)
-		return (err = check_not_url(flag, "--store")) < 0 ? err : (*out = ab_xstrdup(flag), 0);
+		return (err = check_url(flag, "--store")) < 0 ? err : (*out = ab_xstrdup(flag), 0);
 	if (env && *env)
-		return (err = check_not_url(env, "ABTOOL_STORE")) < 0 ? err : (*out = ab_xstrdup(env), 0);
+		return (err = check_url(env, "ABTOOL_STORE")) < 0 ? err : (*out = ab_xstrdup(env), 0);
 	if ((err = ab_userconf_load(&conf)) < 0) {
 		ab_userconf_release(&conf);
 		return err;
@@ -197,5 +201,24 @@ int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir
 		free(why);
 	}
 	free(path);
+	return err;
+}
+
+int cmd_open_named_store(struct ab_store **out, const char *name, const char *option,
+			 enum cmd_store_mode mode)
+{
+	int err;
+
+	*out = NULL;
+	if ((err = check_url(name, option)) < 0)
+		return err;
+	if (mode == CMD_STORE_WRITE)
+		return ab_store_open(out, name);
+	if ((err = ab_store_open_existing(out, name)) == AB_ENOTFOUND) {
+		char *why = ab_xstrdup(ab_error_last());
+
+		err = ab_error_set(AB_ENOTFOUND, "%s (%s); nothing was stored there yet", why, option);
+		free(why);
+	}
 	return err;
 }

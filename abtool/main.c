@@ -73,6 +73,9 @@ const struct ab_command_entry ab_commands[] = {
 	 "write one run, every sample included, as a JSON document (for import) or TSV", cmd_export_options},
 	{"import", cmd_import, "FILE [--store DB]",
 	 "add a run exported from another store (a run already present is left alone)", cmd_import_options},
+	{"sync", cmd_sync, "--from STORE --to STORE [--dry-run] [--quiet]",
+	 "copy the finished runs one store lacks from another (files or postgresql:// URLs), by run uuid",
+	 cmd_sync_options},
 	{"cache", cmd_cache, "[list] | prune [--older-than DURATION] [--keep-size SIZE] | clear [--store DB]",
 	 "the build cache: entries with size, age, revision, last use; prune or clear it", cmd_cache_options},
 	{"init", cmd_init, "[--template NAME | --workflow github-actions[-sharded]\n"

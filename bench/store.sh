@@ -20,9 +20,17 @@
 #    build at $ABTOOL_HISTORY); peer: the equivalent sqlite3 query (a
 #    LIKE scan; the newest 50, as many as `history` lists by default).
 #
+# 4. PostgreSQL. A throwaway server (tests/pg/pg-server: initdb in the
+#    bench folder, a Unix socket): the write loop of 1. into a PostgreSQL
+#    store (peer: psql running the same UPDATEs, autocommit, on the same
+#    socket), and the history store of 3. copied there (its template run
+#    with `abtool sync`, then the same 10,000 runs and 1,000,000 samples
+#    generated in SQL), with the same four queries timed beside sqlite's
+#    (peer: psql running the equivalent query).
+#
 # Usage: bench/store.sh [N]   (samples for the write loop; default 10000)
 . "$(dirname "$0")/lib.sh"
-need sqlite3 cc pkg-config git hyperfine
+need sqlite3 cc pkg-config git hyperfine psql
 
 N=${1:-10000}
 BUILD=$(dirname "$ABTOOL")
@@ -31,7 +39,7 @@ header
 
 # -- 1. writes --------------------------------------------------------------
 cc -O2 -I"$ROOT/abtool" -I"$ROOT/store" -o "$B/store_writes" "$ROOT/bench/src/store_writes.c" \
-	"$BUILD/libabtool_core.a" $(pkg-config --libs libgit2 sqlite3 jansson yaml-0.1 libpcre2-8 libcrypto) \
+	"$BUILD/libabtool_core.a" $(pkg-config --libs libgit2 sqlite3 jansson yaml-0.1 libpcre2-8 libcrypto zlib libpq) \
 	-lcsv -lm
 awk -v n="$N" 'BEGIN {
 	print "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
@@ -176,5 +184,101 @@ query_row "history" "history" "$peer_plain"
 query_row "history" "history --rev $rev" "$peer_rev"
 query_row "history" "history --grep batch" "$peer_grep"
 query_row "designs" "designs --rejected" "$peer_rejected"
+
+# -- 4. PostgreSQL ------------------------------------------------------------
+PGS="$B/pg"
+"$ROOT/tests/pg/pg-server" start "$PGS" || { echo "$BENCH: no PostgreSQL server" >&2; exit 1; }
+trap '"$ROOT/tests/pg/pg-server" stop "$PGS"' EXIT
+W=$("$ROOT/tests/pg/pg-server" url "$PGS" writes 2>/dev/null)
+P=$("$ROOT/tests/pg/pg-server" url "$PGS" peer 2>/dev/null)
+for r in 1 2 3; do
+	psql -X -q "$W" -c "DROP SCHEMA public CASCADE; CREATE SCHEMA public" > /dev/null
+	psql -X -q "$P" -c "DROP SCHEMA public CASCADE; CREATE SCHEMA public" > /dev/null
+	"$B/store_writes" plan "$W" "$N"
+	"$B/store_writes" plan "$P" "$N"
+	if [ $((r % 2)) = 1 ]; then
+		"$B/store_writes" put "$W" "$N" | sed 's/.*samples_per_second=//' >> "$B/pg_abtool.rate"
+	fi
+	grep -v PRAGMA "$B/updates.sql" > "$B/updates_pg.sql"
+	t0=$(epoch_ns)
+	psql -X -q "$P" -f "$B/updates_pg.sql" > /dev/null
+	t1=$(epoch_ns)
+	echo $((N * 1000000000 / (t1 - t0))) >> "$B/pg_psql.rate"
+	if [ $((r % 2)) = 0 ]; then
+		"$B/store_writes" put "$W" "$N" | sed 's/.*samples_per_second=//' >> "$B/pg_abtool.rate"
+	fi
+done
+[ "$(psql -X -At "$P" -c "SELECT count(*) FROM samples WHERE status = 1")" = "$N" ] || { echo "$BENCH: the psql peer did not store $N samples" >&2; exit 1; }
+pa=$(median < "$B/pg_abtool.rate"); pp=$(median < "$B/pg_psql.rate")
+echo
+echo "| writes, PostgreSQL on a local socket | samples/s | ms per sample | ratio to psql |"
+echo "| --- | --- | --- | --- |"
+echo "| ab_store_sample_put loop ($N samples, median of 3) | $pa | $(awk -v r="$pa" 'BEGIN { printf "%.3f", 1000 / r }') | $(ratio "$pa" "$pp" 2) |"
+echo "| peer: psql, same UPDATEs, autocommit | $pp | $(awk -v r="$pp" 'BEGIN { printf "%.3f", 1000 / r }') | 1.00 |"
+
+# The history store on PostgreSQL: the template run through abtool sync,
+# then the same generation as 3. in PostgreSQL's SQL.
+HP=$("$ROOT/tests/pg/pg-server" url "$PGS" history 2>/dev/null)
+"$ABTOOL" sync --from "$H" --to "$HP" --quiet > /dev/null 2>&1 || true
+t0=$(epoch_ns)
+"$ABTOOL" export 1 --store "$H" > "$B/template.json"
+"$ABTOOL" import "$B/template.json" --store "$HP" > /dev/null 2>&1 || true
+pcols() { # TABLE 'name=expr' ...: the columns of TABLE, some replaced, as "names|exprs"
+	local table=$1 names exprs=() name e
+	shift
+	names=$(psql -X -At "$HP" -c "SELECT column_name FROM information_schema.columns WHERE table_name = '$table' AND is_generated = 'NEVER' AND (identity_generation IS NULL OR identity_generation = 'BY DEFAULT') ORDER BY ordinal_position")
+	for name in $names; do
+		e="t.$name"
+		for kv in "$@"; do
+			[ "${kv%%=*}" = "$name" ] && e="${kv#*=}"
+		done
+		[ "$e" = SKIP ] && continue
+		exprs+=("$e")
+	done
+	names=$(for name in $names; do skip=; for kv in "$@"; do [ "$kv" = "$name=SKIP" ] && skip=1; done; [ -z "$skip" ] && echo "$name"; done)
+	echo "$(echo $names | tr ' ' ',')|$(IFS=,; echo "${exprs[*]}")"
+}
+psql -X -q "$HP" -c "INSERT INTO designs(name, created_at) SELECT 'design-' || i || CASE i % 10 WHEN 0 THEN '-batched-publication' WHEN 1 THEN '-lock-free-queue' WHEN 2 THEN '-arena-allocator' ELSE '-tuning' END, '2026-01-01T00:00:00Z' FROM generate_series(1, 500) n(i)"
+IFS='|' read -r ecols eexprs < <(pcols experiments "id=SKIP" "hash=md5(random()::text) || md5(random()::text)" \
+	"name='experiment-' || n.i" "design_id=(SELECT min(id) FROM designs) + 1 + n.i % 500" \
+	"hypothesis=CASE n.i % 7 WHEN 0 THEN 'batching removes the alloc_lock convoy at ' || n.i || ' lanes' WHEN 1 THEN 'a lock-free queue halves p99 latency' ELSE 'tuning constant ' || n.i END" \
+	"text=t.text || E'\\n' || '# variant ' || n.i")
+psql -X -q "$HP" -c "INSERT INTO experiments($ecols) SELECT $eexprs FROM experiments t, generate_series(1, 1000) n(i) WHERE t.id = 1"
+IFS='|' read -r rcols rexprs < <(pcols runs "id=SKIP" "uuid=md5(random()::text)" \
+	"experiment_id=(SELECT min(id) FROM experiments WHERE id > 1) + n.i % 1000" \
+	"design_id=(SELECT design_id FROM experiments WHERE id = (SELECT min(id) FROM experiments WHERE id > 1) + n.i % 1000)" \
+	"created_at=to_char(to_timestamp(1767225600 + n.i * 600) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')" \
+	"status='finished'" "candidate_oid=md5(random()::text) || substr(md5(random()::text), 1, 8)" \
+	"verdict=CASE n.i % 5 WHEN 0 THEN 'rejected' WHEN 1 THEN 'accepted' WHEN 2 THEN 'invalid' ELSE 'inconclusive' END")
+psql -X -q "$HP" -c "INSERT INTO runs($rcols) SELECT $rexprs FROM runs t, generate_series(1, 9999) n(i) WHERE t.id = 1"
+for table in rows samples builds rule_results; do
+	IFS='|' read -r c e < <(pcols "$table" "run_id=r.id")
+	psql -X -q "$HP" -c "INSERT INTO $table($c) SELECT $e FROM $table t, runs r WHERE t.run_id = 1 AND r.id > 1"
+done
+psql -X -q "$HP" -c "VACUUM ANALYZE" > /dev/null
+t1=$(epoch_ns)
+echo
+echo "history store on PostgreSQL: $(psql -X -At "$HP" -c "SELECT count(*) FROM runs") runs, $(psql -X -At "$HP" -c "SELECT count(*) FROM samples") samples, generated in $(ns_to s $((t1 - t0))) s"
+echo
+echo "| query over 10,000 runs | abtool on PostgreSQL | abtool on sqlite | peer: psql | ratio to psql |"
+echo "| --- | --- | --- | --- | --- |"
+pg_query_row() { # SUBCOMMAND-ARGS PEER-SQL
+	local args=$1 sql=$2 a s p
+	hyperfine -N --warmup 1 --runs 10 --style none --export-json "$B/q.json" \
+		"psql -X -q -At $HP -c \"$sql\"" > /dev/null 2>&1 || true
+	p=$(jq '.results[0].median * 1e9 | floor' "$B/q.json")
+	hyperfine -N --warmup 1 --runs 10 --style none --export-json "$B/q.json" \
+		"$HA $args --store $HP" > /dev/null 2>&1
+	a=$(jq '.results[0].median * 1e9 | floor' "$B/q.json")
+	hyperfine -N --warmup 1 --runs 10 --style none --export-json "$B/q.json" \
+		"$HA $args --store $H" > /dev/null 2>&1
+	s=$(jq '.results[0].median * 1e9 | floor' "$B/q.json")
+	echo "| \`abtool $args\` | $(ns_to ms "$a") ms | $(ns_to ms "$s") ms | $(ns_to ms "$p") ms | $(ratio "$a" "$p" 2) |"
+}
+prev=$(psql -X -At "$HP" -c "SELECT substr(candidate_oid, 1, 8) FROM runs WHERE id = 5000")
+pg_query_row "history" "$peer_plain"
+pg_query_row "history --rev $prev" "SELECT r.id, r.created_at, d.name, r.verdict FROM runs r JOIN designs d ON d.id = r.design_id WHERE r.parent_oid LIKE '$prev%' OR r.candidate_oid LIKE '$prev%' ORDER BY r.id DESC LIMIT 50"
+pg_query_row "history --grep batch" "$(echo "$peer_grep" | sed 's/ LIKE / ILIKE /g')"
+pg_query_row "designs --rejected" "$peer_rejected"
 echo
 echo "load after: $(load_now)"

@@ -19,6 +19,11 @@ void ab_store_use_engine(const struct ab_store_engine *engine)
 	chosen_engine = engine;
 }
 
+int ab_store_is_server(const char *path)
+{
+	return !strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11);
+}
+
 static int busy_timeout_ms(void)
 {
 	const char *env = getenv("ABTOOL_BUSY_TIMEOUT_MS");
@@ -149,8 +154,9 @@ static int store_open(struct ab_store **out, const char *path, int create)
 		return ab_error_set(AB_EINVALID, "the store's file name is empty; give --store a file, or "
 				    "leave --store out to use the repository's store");
 	store = ab_xcalloc(1, sizeof(*store));
-	store->engine = chosen_engine ? chosen_engine : &ab_store_engine_sqlite;
-	store->path = ab_xstrdup(path);
+	store->engine = chosen_engine ? chosen_engine
+		: ab_store_is_server(path) ? &ab_store_engine_pg : &ab_store_engine_sqlite;
+	store->path = store->engine->describe ? store->engine->describe(path) : ab_xstrdup(path);
 	store->busy_timeout_ms = busy_timeout_ms();
 	if ((err = store->engine->open(&store->db, path, store->busy_timeout_ms, create, &what)) < 0) {
 		if (store->db)

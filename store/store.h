@@ -4,7 +4,8 @@
  * synchronous=NORMAL, foreign keys on, and a busy timeout so concurrent
  * runs can share it. Every statement is prepared with bound parameters.
  * The engine under it is an interface (store_engine.h): callers never
- * see it; sqlite (store_sqlite.c) unless ab_store_use_engine chose
+ * see it; sqlite (store_sqlite.c) for a file, PostgreSQL (store_pg.c) for
+ * a postgresql:// URL, unless ab_store_use_engine chose
  * another. */
 #ifndef AB_STORE_H
 #define AB_STORE_H
@@ -54,8 +55,14 @@ int ab_store_open_existing(struct ab_store **out, const char *path);
 
 void ab_store_close(struct ab_store *store);
 
-/* The engine the next ab_store_open uses (borrowed; NULL: sqlite). For
- * the store's tests, which run once per engine; abtool never calls it. */
+/* Whether `path` names a store on a server (postgresql:// or
+ * postgres://, PostgreSQL's URL forms) rather than a sqlite file: such a
+ * store is opened with the PostgreSQL engine (store_pg.c). */
+int ab_store_is_server(const char *path);
+
+/* The engine the next ab_store_open uses (borrowed; NULL: by the path,
+ * ab_store_is_server). For the store's tests, which run once per engine;
+ * abtool never calls it. */
 void ab_store_use_engine(const struct ab_store_engine *engine);
 
 /* The path given to ab_store_open (borrowed). */
@@ -405,6 +412,13 @@ int ab_store_sample_counts(struct ab_store *store, int64_t run_id, json_t **out)
  * Errors: AB_ENOTFOUND, AB_EIO.
  */
 int ab_store_export(struct ab_store *store, int64_t run_id, unsigned flags, json_t **out);
+
+/*
+ * Every run of the store, oldest first, as a new array of {id, uuid,
+ * status, kind} (what abtool sync compares two stores by): whatever its
+ * project, kind or status. Errors: AB_EIO.
+ */
+int ab_store_run_uuids(struct ab_store *store, json_t **out);
 
 /*
  * Import a document written by ab_store_export (borrowed) in one

@@ -150,9 +150,12 @@ int ab_store_bisect_step_put(struct ab_store *store, int64_t id, int64_t seq, co
 	int err;
 
 	if ((err = ab_db_prepare(store, &st,
-				 "INSERT OR REPLACE INTO bisect_steps(bisect_id, seq, role, parent_oid, "
+				 "INSERT INTO bisect_steps(bisect_id, seq, role, parent_oid, "
 				 "candidate_oid, run_id, decision, detail) "
-				 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")) < 0)
+				 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT(bisect_id, seq) DO UPDATE SET "
+				 "role = excluded.role, parent_oid = excluded.parent_oid, "
+				 "candidate_oid = excluded.candidate_oid, run_id = excluded.run_id, "
+				 "decision = excluded.decision, detail = excluded.detail")) < 0)
 		return err;
 	ab_db_bind_int64(st, 1, id);
 	ab_db_bind_int64(st, 2, seq);

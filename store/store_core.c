@@ -38,6 +38,11 @@ int ab_db_error(struct ab_store *store, const char *what)
 				    "cannot be used where it is; copy it to a writable folder and pass --store "
 				    "with the copy, or make it writable", store->path, e.message, what,
 				    store->path, store->path);
+	case AB_DB_FAULT_LOST:
+		return ab_error_set(AB_EIO, "store '%s': the connection to the server was lost while %s "
+				    "(%s); what was committed before is kept: when the server is back, "
+				    "resume an interrupted run with abtool resume, or run the command again",
+				    store->path, what, e.message);
 	default:
 		break;
 	}
@@ -166,7 +171,7 @@ int ab_store_design_id(struct ab_store *store, const char *name, const char *cre
 
 	ab_store_now_iso(now);
 	if ((err = ab_db_prepare(store, &st, "INSERT INTO designs(name, created_at) VALUES (?1, ?2) "
-					     "ON CONFLICT(name) DO UPDATE SET name = name RETURNING id")) < 0)
+					     "ON CONFLICT(name) DO UPDATE SET name = excluded.name RETURNING id")) < 0)
 		return err;
 	ab_db_bind_text(st, 1, name);
 	ab_db_bind_text(st, 2, created_at ? created_at : now);
@@ -187,27 +192,19 @@ int ab_store_design_id(struct ab_store *store, const char *name, const char *cre
  * migration backfilled with. */
 static const struct {
 	const char *sql, *what;
+	int engine_sql;  /* sql NULL: the engine's statement (store_engine.h) */
 } derive_steps[] = {
-	{"UPDATE runs SET metric = json_extract(report, '$.metric'), "
-	 "better = coalesce((SELECT json_extract(value, '$.better') FROM json_each(report, '$.rows') "
-	 "LIMIT 1), 'lower'), "
-	 "ratio_min = (SELECT min(json_extract(value, '$.ratio')) FROM json_each(report, '$.rows') "
-	 "WHERE json_type(value, '$.ratio') IN ('real', 'integer')), "
-	 "ratio_max = (SELECT max(json_extract(value, '$.ratio')) FROM json_each(report, '$.rows') "
-	 "WHERE json_type(value, '$.ratio') IN ('real', 'integer')) "
-	 "WHERE id = ?1 AND report IS NOT NULL AND json_valid(report)", "storing the run's headline"},
-	{"DELETE FROM row_results WHERE run_id = ?1", "storing the row results"},
+	{NULL, "storing the run's headline", AB_DB_SQL_DERIVE_HEADLINE},
+	{"DELETE FROM row_results WHERE run_id = ?1", "storing the row results", 0},
 	{"INSERT INTO row_results SELECT * FROM row_results_source WHERE run_id = ?1",
-	 "storing the row results"},
-	{"UPDATE rule_results SET metric = (SELECT u.value ->> 'metric' FROM runs r, "
-	 "json_each(r.report, '$.rules') u WHERE r.id = rule_results.run_id AND json_valid(r.report) "
-	 "AND CAST(u.key AS INTEGER) = rule_results.idx) WHERE run_id = ?1", "storing the row results"},
-	{"DELETE FROM rule_row_results WHERE run_id = ?1", "storing the row results"},
+	 "storing the row results", 0},
+	{NULL, "storing the row results", AB_DB_SQL_DERIVE_RULE_METRIC},
+	{"DELETE FROM rule_row_results WHERE run_id = ?1", "storing the row results", 0},
 	{"INSERT INTO rule_row_results(run_id, rule_idx, row_idx, outcome, detail) "
 	 "SELECT s.run_id, s.rule_idx, s.row_idx, s.outcome, s.detail FROM rule_row_results_source s "
 	 "WHERE s.run_id = ?1 AND s.row_idx IS NOT NULL AND s.outcome IS NOT NULL "
 	 "AND EXISTS (SELECT 1 FROM rule_results x WHERE x.run_id = s.run_id AND x.idx = s.rule_idx)",
-	 "storing the row results"},
+	 "storing the row results", 0},
 };
 
 int ab_store_derive_results(struct ab_store *store, int64_t run_id)
@@ -217,7 +214,9 @@ int ab_store_derive_results(struct ab_store *store, int64_t run_id)
 	int err = 0;
 
 	for (i = 0; i < AB_NCOLS(derive_steps) && !err; i++) {
-		if ((err = ab_db_prepare(store, &st, derive_steps[i].sql)) < 0)
+		const char *sql = derive_steps[i].sql ? derive_steps[i].sql
+			: ab_db_sql(store, (enum ab_db_sql)derive_steps[i].engine_sql);
+		if ((err = ab_db_prepare(store, &st, sql)) < 0)
 			break;
 		ab_db_bind_int64(st, 1, run_id);
 		err = ab_db_step_done(store, st, derive_steps[i].what);

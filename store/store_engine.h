@@ -82,7 +82,10 @@ enum ab_db_fault {
 	AB_DB_FAULT_CORRUPT,   /* the database is damaged */
 	AB_DB_FAULT_FULL,      /* no room: disk full or a size limit */
 	AB_DB_FAULT_READONLY,  /* the database cannot be written: a read-only file system,
-	                          file or folder (sqlite's WAL files cannot be made) */
+	                          file or folder (sqlite's WAL files cannot be made), or a
+	                          server's read-only session or missing privilege */
+	AB_DB_FAULT_LOST,      /* the connection to the server is lost: what was committed
+	                          before stays, the statement and its transaction did not */
 };
 
 struct ab_db_error {
@@ -113,6 +116,19 @@ enum ab_db_sql {
 	 * (word, doc, rank), lower rank better, only experiment, design and
 	 * note documents; joined with UNION ALL, one per word. */
 	AB_DB_SQL_MEMORY_MATCH,
+	/* An UPDATE of runs ?1 from its JSON report (store_core.c
+	 * ab_store_derive_results): metric, better, ratio_min, ratio_max. */
+	AB_DB_SQL_DERIVE_HEADLINE,
+	/* An UPDATE of rule_results of run ?1: each rule's metric from the
+	 * report's rules[idx].metric. */
+	AB_DB_SQL_DERIVE_RULE_METRIC,
+	/* A scalar subquery over a run r: its run_dependencies as a JSON
+	 * array of {name, parent, candidate} in the order they were added
+	 * ('[]' when none). */
+	AB_DB_SQL_RUN_DEPENDENCIES,
+	/* A scalar subquery over a run r: its rule_results' names as a JSON
+	 * array in idx order ('[]' when none). */
+	AB_DB_SQL_RUN_RULE_NAMES,
 };
 
 struct ab_store_engine {
@@ -131,6 +147,10 @@ struct ab_store_engine {
 	 * the step that failed (close *out). */
 	int (*open)(struct ab_db **out, const char *path, int lock_wait_ms, int create,
 		    const char **what);
+	/* The store's name as messages may show it (a new string): for a
+	 * server, its host, port, user and database, never a password or
+	 * other option of the connection string. NULL: the path itself. */
+	char *(*describe)(const char *path);
 	/* After the store accepted the schema version: make the connection
 	 * ready for the store's reads and writes (sqlite: WAL mode, which
 	 * rewrites the file's header). NULL: nothing to do. 0 or negative,
@@ -145,7 +165,9 @@ struct ab_store_engine {
 	void (*close)(struct ab_db *db);
 	/* Run a script of statements without parameters. 0 or negative. */
 	int (*exec)(struct ab_db *db, const char *sql);
-	/* Prepare one statement. 0 or negative (*out NULL). */
+	/* Prepare one statement. 0 or negative (*out NULL). A server engine
+	 * may send the statement with its first step: then a statement the
+	 * server refuses fails there instead. */
 	int (*prepare)(struct ab_db *db, const char *sql, struct ab_db_stmt **out);
 	int (*bind_int64)(struct ab_db_stmt *st, int i, int64_t v);
 	int (*bind_double)(struct ab_db_stmt *st, int i, double v);
@@ -174,9 +196,19 @@ struct ab_store_engine {
 	int (*set_schema_version)(struct ab_db *db, int version);
 	/* An engine-specific statement (static text). */
 	const char *(*sql)(enum ab_db_sql which);
+	/* The full-text query (a new string, the caller frees it) that
+	 * matches the words of `len` bytes at `text` as one phrase, the last
+	 * word as a prefix when `prefix`; user text is searched for, never
+	 * parsed as query syntax. The matching contract both engines honour
+	 * is docs/history.md's "Searching history". */
+	char *(*search_term)(const char *text, size_t len, int prefix);
 };
 
 /* The sqlite engine (store_sqlite.c): one file per store, WAL. */
 extern const struct ab_store_engine ab_store_engine_sqlite;
+
+/* The PostgreSQL engine (store_pg.c, libpq): a store is a database on a
+ * server, named by a postgresql:// URL or a libpq connection string. */
+extern const struct ab_store_engine ab_store_engine_pg;
 
 #endif

@@ -370,7 +370,7 @@ static int import_experiment(struct ab_store *store, const json_t *e, int64_t de
 	if ((err = ab_db_prepare(store, &st,
 			   "INSERT INTO experiments(design_id, hash, name, hypothesis, path, text, created_at) "
 			   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
-			   "ON CONFLICT(hash) DO UPDATE SET hash = hash RETURNING id")) < 0)
+			   "ON CONFLICT(hash) DO UPDATE SET hash = excluded.hash RETURNING id")) < 0)
 		return err;
 	ab_db_bind_int64(st, 1, design);
 	for (c = 0; c < AB_NCOLS(experiment_columns) && !err; c++)

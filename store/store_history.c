@@ -22,22 +22,24 @@
 #define AB_SEARCH_MAX_TERMS 16
 
 /*
- * Split the user's search text into FTS5 queries, one per term. A term is
- * a "double-quoted phrase" or a run of non-space characters; each becomes
- * an FTS5 string ("..." with inner quotes doubled), so operators, column
- * filters and stray quotes in the text are searched for, never parsed. A
- * word ending in '*' (other than "*" alone) becomes a prefix query.
+ * Split the user's search text into full-text queries, one per term. A
+ * term is a "double-quoted phrase" or a run of non-space characters; the
+ * engine's search_term quotes each (sqlite: an FTS5 string; PostgreSQL:
+ * quoted lexemes of to_tsquery), so operators, column filters and stray
+ * quotes in the text are searched for, never parsed. A word ending in '*'
+ * (other than "*" alone) becomes a prefix query (docs/history.md,
+ * "Searching history").
  */
-static int search_terms(char ***out, const char *text)
+static int search_terms(struct ab_store *store, char ***out, const char *text)
 {
 	const char *p = text;
 	char **terms = NULL;
 
 	*out = NULL;
 	while (*p) {
-		const char *start, *end, *q;
+		const char *start, *end;
 		int prefix = 0;
-		char *term, *w;
+		char *term;
 
 		while (*p && isspace((unsigned char)*p))
 			p++;
@@ -67,17 +69,7 @@ static int search_terms(char ***out, const char *text)
 			return ab_error_set(AB_EINVALID, "search text '%s' has more than %d words", text,
 					    AB_SEARCH_MAX_TERMS);
 		}
-		term = w = ab_xmalloc(2 * (size_t)(end - start) + 4);
-		*w++ = '"';
-		for (q = start; q < end; q++) {
-			if (*q == '"')
-				*w++ = '"';
-			*w++ = *q;
-		}
-		*w++ = '"';
-		if (prefix)
-			*w++ = '*';
-		*w = '\0';
+		term = store->engine->search_term(start, (size_t)(end - start), prefix);
 		ab_strv_push(&terms, term);
 	}
 	if (!terms)
@@ -151,7 +143,7 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 	json_t *list;
 
 	*out = NULL;
-	if (f->grep && (err = search_terms(&terms, f->grep)) < 0)
+	if (f->grep && (err = search_terms(store, &terms, f->grep)) < 0)
 		return err;
 	ab_sql_append(&sql,
 		   "SELECT r.id, r.uuid, r.kind, r.created_at, r.finished_at, r.status, r.verdict, r.repo, "
@@ -159,16 +151,14 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		   "r.abtool_version, d.name AS design, e.name AS experiment, e.hypothesis, r.reasons, "
 		   "(SELECT count(*) FROM notes n WHERE n.run_id = r.id OR (n.run_id IS NULL AND "
 		   "n.design_id = r.design_id)) AS notes, r.metric, r.better, r.ratio_min, r.ratio_max, "
-		   "(SELECT json_group_array(json_object('name', x.name, 'parent', x.parent_oid, "
-		   "'candidate', x.candidate_oid)) FROM (SELECT name, parent_oid, candidate_oid "
-		   "FROM run_dependencies WHERE run_id = r.id ORDER BY rowid) x) AS dependencies, "
-		   AB_SQL_IDENTICAL_ARTIFACTS("r") " AS identical_artifacts, "
-		   "(SELECT json_group_array(x.name) FROM (SELECT name FROM rule_results "
-		   "WHERE run_id = r.id ORDER BY idx) x) AS rules, "
-		   "r.evidence_run_id AS evidence_run, "
+		   );
+	ab_sql_append(&sql, ab_db_sql(store, AB_DB_SQL_RUN_DEPENDENCIES));
+	ab_sql_append(&sql, " AS dependencies, " AB_SQL_IDENTICAL_ARTIFACTS("r") " AS identical_artifacts, ");
+	ab_sql_append(&sql, ab_db_sql(store, AB_DB_SQL_RUN_RULE_NAMES));
+	ab_sql_append(&sql, " AS rules, r.evidence_run_id AS evidence_run, "
 		   "CASE WHEN r.status = 'running' THEN r.options END AS owner_options, r.sides "
 		   "FROM runs r JOIN designs d ON d.id = r.design_id "
-		   "JOIN experiments e ON e.id = r.experiment_id WHERE 1");
+		   "JOIN experiments e ON e.id = r.experiment_id WHERE 1 = 1");
 	if (f->verdict) {
 		params[n++] = f->verdict;
 		snprintf(buf, sizeof(buf), " AND r.verdict = ?%d", n);
@@ -277,7 +267,7 @@ int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
 			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id) "
 			   "ORDER BY n.created_at DESC, n.id DESC LIMIT 1) AS last_note "
 			   "FROM designs d WHERE d.id NOT IN (SELECT design_id FROM runs GROUP BY design_id "
-			   "HAVING min(kind = 'compare') = 1)) "
+			   "HAVING min(CASE WHEN kind = 'compare' THEN 1 ELSE 0 END) = 1)) "
 			   "SELECT x.id, x.name AS design, x.created_at, x.runs, "
 			   "l.id AS latest_run, l.created_at AS latest_created_at, l.verdict AS latest_verdict, "
 			   "l.reasons AS latest_reasons, " AB_SQL_IDENTICAL_ARTIFACTS("l") " AS latest_identical_artifacts, "
@@ -410,12 +400,12 @@ int ab_store_sample_counts(struct ab_store *store, int64_t run_id, json_t **out)
 {
 	json_t *rows;
 	int err = ab_db_query_run_rows(store,
-				 "SELECT coalesce(sum(status NOT IN (2, 3)), 0) AS planned, "
-				 "coalesce(sum(status = 1), 0) AS done, "
-				 "coalesce(sum(status = 1 AND error IS NOT NULL), 0) AS failed, "
-				 "coalesce(sum(status = 2), 0) AS superseded, "
-				 "coalesce(sum(status = 3), 0) AS stopped, "
-				 "coalesce(sum(status NOT IN (2, 3) AND warmup >= 0), 0) AS warmup "
+				 "SELECT count(*) FILTER (WHERE status NOT IN (2, 3)) AS planned, "
+				 "count(*) FILTER (WHERE status = 1) AS done, "
+				 "count(*) FILTER (WHERE status = 1 AND error IS NOT NULL) AS failed, "
+				 "count(*) FILTER (WHERE status = 2) AS superseded, "
+				 "count(*) FILTER (WHERE status = 3) AS stopped, "
+				 "count(*) FILTER (WHERE status NOT IN (2, 3) AND warmup >= 0) AS warmup "
 				 "FROM samples WHERE run_id = ?1", run_id, "counting samples", &rows);
 
 	*out = err ? NULL : json_incref(json_array_get(rows, 0));

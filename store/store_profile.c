@@ -57,9 +57,14 @@ int ab_store_profile_put(struct ab_store *store, int64_t run_id, const struct ab
 	}
 	ab_store_now_iso(now);
 	if ((err = ab_db_prepare(store, &st,
-				 "INSERT OR REPLACE INTO profiles(run_id, row, side, event, status, reason, runs, "
+				 "INSERT INTO profiles(run_id, row, side, event, status, reason, runs, "
 				 "stack_samples, dropped, folded_bytes, folded, created_at, label) VALUES (?1, ?2, "
-				 "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")) < 0) {
+				 "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) ON CONFLICT(run_id, row, side) "
+				 "DO UPDATE SET event = excluded.event, status = excluded.status, "
+				 "reason = excluded.reason, runs = excluded.runs, "
+				 "stack_samples = excluded.stack_samples, dropped = excluded.dropped, "
+				 "folded_bytes = excluded.folded_bytes, folded = excluded.folded, "
+				 "created_at = excluded.created_at, label = excluded.label")) < 0) {
 		free(z);
 		return err;
 	}

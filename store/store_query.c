@@ -136,9 +136,9 @@ static int resolve_name(struct ab_store *store, const char *text, int64_t *out)
 	int err, rc;
 
 	if (!strcmp(text, "latest"))
-		err = ab_db_prepare(store, &st, "SELECT max(id) FROM runs WHERE ?1 IS NOT NULL");
+		err = ab_db_prepare(store, &st, "SELECT max(id) FROM runs");
 	else
-		err = ab_db_prepare(store, &st, "SELECT id FROM runs WHERE uuid LIKE ?1 || '%'");
+		err = ab_db_prepare(store, &st, "SELECT id FROM runs WHERE uuid LIKE lower(?1) || '%'");
 	if (err < 0)
 		return err;
 	ab_db_bind_text(st, 1, text);
@@ -378,16 +378,7 @@ int ab_store_rejected_memory(struct ab_store *store, const char *design, char *c
 	ab_db_bind_int64(st, 1, nkept < 2 ? (int)nkept : 2);
 	ab_db_bind_text(st, 2, design);
 	for (i = 0; i < nkept; i++) {
-		const char *c;
-		char *quoted = ab_xmalloc(2 * strlen(words_kept[i]) + 3), *q = quoted;
-		*q++ = '"';
-		for (c = words_kept[i]; *c; c++) {
-			if (*c == '"')
-				*q++ = '"';
-			*q++ = *c;
-		}
-		*q++ = '"';
-		*q = '\0';
+		char *quoted = store->engine->search_term(words_kept[i], strlen(words_kept[i]), 0);
 		ab_db_bind_text(st, (int)i + 3, quoted);
 		free(quoted);
 	}
@@ -403,6 +394,26 @@ out:
 		json_decref(*out);
 		*out = NULL;
 	}
+	return err;
+}
+
+int ab_store_run_uuids(struct ab_store *store, json_t **out)
+{
+	struct ab_db_stmt *st;
+	int err, rc;
+
+	*out = NULL;
+	if ((err = ab_db_prepare(store, &st, "SELECT id, uuid, status, kind FROM runs ORDER BY id")) < 0)
+		return err;
+	*out = json_array();
+	while ((rc = ab_db_step(st)) == AB_DB_ROW)
+		json_array_append_new(*out, ab_db_row_object(st));
+	if (rc != AB_DB_DONE) {
+		err = ab_db_error(store, "listing the runs");
+		json_decref(*out);
+		*out = NULL;
+	}
+	ab_db_finalize(st);
 	return err;
 }
 

@@ -2,6 +2,7 @@
  * file per store, WAL mode with synchronous=NORMAL, foreign keys on, a
  * busy timeout so concurrent runs can share it, FTS5 for search. */
 #include "store_engine.h"
+#include "store_sqlite.h"
 #include "error.h"
 #include "util.h"
 
@@ -424,8 +425,46 @@ static const char *sq_sql(enum ab_db_sql which)
 	case AB_DB_SQL_MEMORY_MATCH:
 		return "SELECT %zu AS word, rowid AS doc, rank FROM search WHERE search MATCH ?%zu "
 		       "AND rowid %% 4 != 2";
+	case AB_DB_SQL_DERIVE_HEADLINE:
+		return "UPDATE runs SET metric = json_extract(report, '$.metric'), "
+		       "better = coalesce((SELECT json_extract(value, '$.better') FROM json_each(report, "
+		       "'$.rows') LIMIT 1), 'lower'), "
+		       "ratio_min = (SELECT min(json_extract(value, '$.ratio')) FROM json_each(report, "
+		       "'$.rows') WHERE json_type(value, '$.ratio') IN ('real', 'integer')), "
+		       "ratio_max = (SELECT max(json_extract(value, '$.ratio')) FROM json_each(report, "
+		       "'$.rows') WHERE json_type(value, '$.ratio') IN ('real', 'integer')) "
+		       "WHERE id = ?1 AND report IS NOT NULL AND json_valid(report)";
+	case AB_DB_SQL_DERIVE_RULE_METRIC:
+		return "UPDATE rule_results SET metric = (SELECT u.value ->> 'metric' FROM runs r, "
+		       "json_each(r.report, '$.rules') u WHERE r.id = rule_results.run_id AND "
+		       "json_valid(r.report) AND CAST(u.key AS INTEGER) = rule_results.idx) WHERE run_id = ?1";
+	case AB_DB_SQL_RUN_DEPENDENCIES:
+		return "(SELECT json_group_array(json_object('name', x.name, 'parent', x.parent_oid, "
+		       "'candidate', x.candidate_oid)) FROM (SELECT name, parent_oid, candidate_oid "
+		       "FROM run_dependencies WHERE run_id = r.id ORDER BY rowid) x)";
+	case AB_DB_SQL_RUN_RULE_NAMES:
+		return "(SELECT json_group_array(x.name) FROM (SELECT name FROM rule_results "
+		       "WHERE run_id = r.id ORDER BY idx) x)";
 	}
 	return NULL;
+}
+
+char *ab_store_sqlite_search_term(const char *text, size_t len, int prefix)
+{
+	char *term = ab_xmalloc(2 * len + 4), *w = term;
+	size_t i;
+
+	*w++ = '"';
+	for (i = 0; i < len; i++) {
+		if (text[i] == '"')
+			*w++ = '"';
+		*w++ = text[i];
+	}
+	*w++ = '"';
+	if (prefix)
+		*w++ = '*';
+	*w = '\0';
+	return term;
 }
 
 const struct ab_store_engine ab_store_engine_sqlite = {
@@ -461,4 +500,5 @@ const struct ab_store_engine ab_store_engine_sqlite = {
 	.schema_version = sq_schema_version,
 	.set_schema_version = sq_set_schema_version,
 	.sql = sq_sql,
+	.search_term = ab_store_sqlite_search_term,
 };

@@ -23,7 +23,7 @@ static int experiment_id(struct ab_store *store, const struct ab_run_meta *m, in
 	if ((err = ab_db_prepare(store, &st,
 			   "INSERT INTO experiments(hash, name, design_id, hypothesis, path, text, created_at) "
 			   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
-			   "ON CONFLICT(hash) DO UPDATE SET hash = hash RETURNING id")) < 0)
+			   "ON CONFLICT(hash) DO UPDATE SET hash = excluded.hash RETURNING id")) < 0)
 		return err;
 	ab_db_bind_text(st, 1, m->experiment_hash);
 	ab_db_bind_text(st, 2, m->experiment_name);
@@ -136,8 +136,10 @@ int ab_store_run_dependencies_put(struct ab_store *store, int64_t run_id, const 
 	int err;
 
 	if ((err = ab_db_prepare(store, &st,
-			   "INSERT OR REPLACE INTO run_dependencies(run_id, name, repo, parent_oid, candidate_oid) "
-			   "VALUES (?1, ?2, ?3, ?4, ?5)")) < 0)
+			   "INSERT INTO run_dependencies(run_id, name, repo, parent_oid, candidate_oid) "
+			   "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(run_id, name) DO UPDATE SET "
+			   "repo = excluded.repo, parent_oid = excluded.parent_oid, "
+			   "candidate_oid = excluded.candidate_oid")) < 0)
 		return err;
 	json_array_foreach((json_t *)deps, i, d) {
 		ab_db_bind_int64(st, 1, run_id);
@@ -159,9 +161,14 @@ int ab_store_build_put(struct ab_store *store, int64_t run_id, const struct ab_b
 	int err;
 
 	if ((err = ab_db_prepare(store, &st,
-			   "INSERT OR REPLACE INTO builds(run_id, side, commit_oid, tree_oid, cache_key, dir, "
+			   "INSERT INTO builds(run_id, side, commit_oid, tree_oid, cache_key, dir, "
 			   "command, cached, status, duration_ns, log, artifacts) "
-			   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)")) < 0)
+			   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) "
+			   "ON CONFLICT(run_id, side) DO UPDATE SET commit_oid = excluded.commit_oid, "
+			   "tree_oid = excluded.tree_oid, cache_key = excluded.cache_key, dir = excluded.dir, "
+			   "command = excluded.command, cached = excluded.cached, status = excluded.status, "
+			   "duration_ns = excluded.duration_ns, log = excluded.log, "
+			   "artifacts = excluded.artifacts")) < 0)
 		return err;
 	ab_db_bind_int64(st, 1, run_id);
 	ab_db_bind_text(st, 2, b->side);
@@ -330,15 +337,50 @@ int ab_store_run_abandon(struct ab_store *store, int64_t run_id)
 int ab_store_run_patch_host(struct ab_store *store, int64_t run_id, const char *fields_json)
 {
 	struct ab_db_stmt *st;
-	int err;
+	json_t *host = NULL, *fields = json_loads(fields_json, 0, NULL);
+	char *text = NULL;
+	int err, rc;
 
-	if ((err = ab_db_prepare(store, &st, "UPDATE runs SET host = json_patch(coalesce(host, '{}'), ?2) "
-				       "WHERE id = ?1")) < 0)
-		return err;
+	/* RFC 7396 merge of two objects whose members are never objects
+	 * themselves: member by member (jansson's json_object_update), in one
+	 * write transaction, with the writer's flags (store_export.c: host is
+	 * JSON_COMPACT). */
+	if (!json_is_object(fields)) {
+		json_decref(fields);
+		return ab_error_set(AB_ERROR, "the host fields to patch are not a JSON object");
+	}
+	if ((err = ab_db_begin(store, 1, "updating the run's host fingerprint")) < 0)
+		goto out;
+	if ((err = ab_db_prepare(store, &st, "SELECT host FROM runs WHERE id = ?1")) < 0)
+		goto out_rollback;
 	ab_db_bind_int64(st, 1, run_id);
-	ab_db_bind_text(st, 2, fields_json);
+	if ((rc = ab_db_step(st)) == AB_DB_ROW && ab_db_column_text(st, 0))
+		host = json_loads(ab_db_column_text(st, 0), 0, NULL);
+	ab_db_finalize(st);
+	if (rc < 0) {
+		err = ab_db_error(store, "updating the run's host fingerprint");
+		goto out_rollback;
+	}
+	if (!json_is_object(host)) {
+		json_decref(host);
+		host = json_object();
+	}
+	json_object_update(host, fields);
+	text = json_dumps(host, JSON_COMPACT);
+	if ((err = ab_db_prepare(store, &st, "UPDATE runs SET host = ?2 WHERE id = ?1")) < 0)
+		goto out_rollback;
+	ab_db_bind_int64(st, 1, run_id);
+	ab_db_bind_text(st, 2, text);
 	err = ab_db_step_done(store, st, "updating the run's host fingerprint");
 	ab_db_finalize(st);
+	if (err == 0 && (err = ab_db_commit(store, "updating the run's host fingerprint")) == 0)
+		goto out;
+out_rollback:
+	ab_db_rollback(store);
+out:
+	free(text);
+	json_decref(host);
+	json_decref(fields);
 	return err;
 }
 
@@ -349,7 +391,7 @@ int ab_store_run_claim(struct ab_store *store, int64_t run_id, const char *expec
 	int err;
 
 	if ((err = ab_db_prepare(store, &st, "UPDATE runs SET status = 'running', options = ?3 WHERE id = ?1 "
-				       "AND options IS ?2 AND status != 'finished'")) < 0)
+				       "AND options IS NOT DISTINCT FROM ?2 AND status != 'finished'")) < 0)
 		return err;
 	ab_db_bind_int64(st, 1, run_id);
 	ab_db_bind_text(st, 2, expected);

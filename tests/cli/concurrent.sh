@@ -5,7 +5,7 @@
 
 make_repo "$T/repo" 20 10
 EXP_BUILD="echo built >> $T/count && sleep 1 && make" write_exp "$T/repo"
-db="$T/store.db"
+db=$(test_store store)
 "$ABTOOL" run "$T/repo/exp.yaml" --store "$db" --quiet >"$T/out1" 2>"$T/err1" &
 p1=$!
 "$ABTOOL" run "$T/repo/exp.yaml" --store "$db" --quiet >"$T/out2" 2>"$T/err2" &
@@ -15,9 +15,9 @@ wait $p2; r2=$?
 # durability, not speed: any verdict will do (a loaded machine may leave it open)
 [ $r1 -le 2 ] || { cat "$T/err1"; fail "first run exit $r1"; }
 [ $r2 -le 2 ] || { cat "$T/err2"; fail "second run exit $r2"; }
-[ "$(sqlite3 "$db" "select count(*) from runs where status = 'finished'")" = 2 ] || fail "two finished runs"
-[ "$(sqlite3 "$db" "select count(*) from samples where status = 1")" = 28 ] || fail "all samples of both runs"
-[ "$(sqlite3 "$db" "select count(*) from samples where status != 1")" = 0 ] || fail "unfinished samples"
+[ "$(sql "$db" "select count(*) from runs where status = 'finished'")" = 2 ] || fail "two finished runs"
+[ "$(sql "$db" "select count(*) from samples where status = 1")" = 28 ] || fail "all samples of both runs"
+[ "$(sql "$db" "select count(*) from samples where status != 1")" = 0 ] || fail "unfinished samples"
 [ "$(wc -l < "$T/count")" = 2 ] || fail "$(wc -l < "$T/count") builds: each side should be built once"
-[ "$(sqlite3 "$db" "pragma integrity_check")" = ok ] || fail "integrity_check"
+on_pg || [ "$(sql "$db" "pragma integrity_check")" = ok ] || fail "integrity_check"
 echo ok

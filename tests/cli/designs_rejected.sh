@@ -5,7 +5,7 @@
 # of the same design takes it off the list.
 . "$(dirname "$0")/lib.sh"
 
-db="$T/store.db"
+db=$(test_store store)
 make_repo "$T/fast" 80 20
 EXP_NAME=halve EXP_DESIGN=halve-the-loop write_exp "$T/fast"
 expect_exit 0 "$ABTOOL" run "$T/fast/exp.yaml" --store "$db" --quiet --seed 5

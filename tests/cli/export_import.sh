@@ -5,8 +5,8 @@
 # the TSV export has one line per sample with every field.
 . "$(dirname "$0")/lib.sh"
 
-a="$T/a.db"
-b="$T/b.db"
+a=$(test_store a)
+b=$(test_store b)
 make_repo "$T/repo" 80 20
 EXP_LANES="1, 2" EXP_NAME=halve EXP_DESIGN=halve-the-loop write_exp "$T/repo"
 expect_exit 0 "$ABTOOL" run "$T/repo/exp.yaml" --store "$a" --quiet --seed 21
@@ -21,7 +21,7 @@ expect_exit 0 "$ABTOOL" export 1 --format json --store "$a" -o "$T/a.json"
 [ "$(jqv "$T/a.json" .schema)" = abtool-export-1 ] || fail "schema"
 [ "$(jqv "$T/a.json" '.samples | length')" = 28 ] || fail "2 rows x (6 pairs + 1 warmup) x 2 sides = 28 samples"
 [ "$(jqv "$T/a.json" '.samples[0] | keys | length')" = 28 ] || fail "every sample field"
-[ "$(jqv "$T/a.json" '.samples[5].metrics.wall_ns')" = "$(sqlite3 "$a" "SELECT wall_ns FROM samples WHERE seq = 5")" ] \
+[ "$(jqv "$T/a.json" '.samples[5].metrics.wall_ns')" = "$(sql "$a" "SELECT wall_ns FROM samples WHERE seq = 5")" ] \
 	|| fail "metrics as numbers"
 [ "$(jqv "$T/a.json" '.experiment.text')" = "$(cat "$T/repo/exp.yaml")" ] || fail "experiment text"
 [ "$(jqv "$T/a.json" '.notes | map(.scope + ":" + .text) | join("|")')" \
@@ -40,12 +40,12 @@ diff "$T/a.cmp" "$T/b.cmp" >&2 || fail "export of B's run differs from A's"
 [ "$(jqv "$T/b.json" .run.id)" = 2 ] || fail "new local id"
 [ "$(jqv "$T/b.json" .run.report.run_id)" = 2 ] || fail "the report names the local id"
 for table in samples rows builds rule_results row_results rule_row_results; do
-	na=$(sqlite3 "$a" "SELECT count(*) FROM $table WHERE run_id = 1")
-	nb=$(sqlite3 "$b" "SELECT count(*) FROM $table WHERE run_id = 2")
+	na=$(sql "$a" "SELECT count(*) FROM $table WHERE run_id = 1")
+	nb=$(sql "$b" "SELECT count(*) FROM $table WHERE run_id = 2")
 	[ "$na" = "$nb" ] && [ "$na" -gt 0 ] || fail "$table: $na in A, $nb in B"
 done
-[ "$(sqlite3 "$a" "SELECT * FROM samples WHERE run_id = 1 ORDER BY seq" | cut -d'|' -f2- | sha256sum)" \
-	= "$(sqlite3 "$b" "SELECT * FROM samples WHERE run_id = 2 ORDER BY seq" | cut -d'|' -f2- | sha256sum)" ] \
+[ "$(sql "$a" "SELECT * FROM samples WHERE run_id = 1 ORDER BY seq" | cut -d'|' -f2- | sha256sum)" \
+	= "$(sql "$b" "SELECT * FROM samples WHERE run_id = 2 ORDER BY seq" | cut -d'|' -f2- | sha256sum)" ] \
 	|| fail "sample rows differ"
 # The report regenerates from B as it did from A, but for the run's id.
 "$ABTOOL" report 1 --store "$a" | sed 's/run 1 ·/run N ·/; s/report 1 --format/report N --format/' >"$T/a.md"
@@ -76,10 +76,10 @@ expect_exit 0 "$ABTOOL" export 3 --format json --store "$b" -o "$T/old-b.json"
 	|| fail "row results not derived again on import"
 
 # Importing the same run again changes nothing.
-before=$(sqlite3 "$b" "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM samples), (SELECT count(*) FROM notes)")
+before=$(sql "$b" "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM samples), (SELECT count(*) FROM notes)")
 expect_exit 0 "$ABTOOL" import "$T/a.json" --store "$b"
 assert_contains "$T/out" "run $uuid is already in the store '$b' as run 2; nothing imported"
-[ "$(sqlite3 "$b" "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM samples), (SELECT count(*) FROM notes)")" \
+[ "$(sql "$b" "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM samples), (SELECT count(*) FROM notes)")" \
 	= "$before" ] || fail "second import changed the store"
 
 # Broken input is refused with a reason, and nothing is stored.
@@ -94,7 +94,7 @@ assert_contains "$T/err" "cannot read '$T/missing.json'"
 "$ABTOOL" report 1 --store "$a" --format json >"$T/report.json"
 expect_exit 64 "$ABTOOL" import "$T/report.json" --store "$b"
 assert_contains "$T/err" "not an abtool export"
-[ "$(sqlite3 "$b" "SELECT count(*) FROM runs")" = 3 ] || fail "a refused import stored something"
+[ "$(sql "$b" "SELECT count(*) FROM runs")" = 3 ] || fail "a refused import stored something"
 
 # TSV: a header and one line per sample, every field.
 expect_exit 0 "$ABTOOL" export 1 --format tsv --store "$a"
@@ -106,7 +106,7 @@ for col in run seq row_idx param.lanes pair warmup side pair_order status starte
 done
 awk -F'\t' 'NR > 1 && NF != '"$(wc -l <"$T/cols")"' { exit 1 }' "$T/out" || fail "ragged TSV"
 col=$(grep -nx wall_ns "$T/cols" | cut -d: -f1)
-[ "$(awk -F'\t' -v c="$col" 'NR == 7 { print $c }' "$T/out")" = "$(sqlite3 "$a" "SELECT wall_ns FROM samples WHERE seq = 5")" ] \
+[ "$(awk -F'\t' -v c="$col" 'NR == 7 { print $c }' "$T/out")" = "$(sql "$a" "SELECT wall_ns FROM samples WHERE seq = 5")" ] \
 	|| fail "TSV wall_ns of seq 5"
 [ "$(awk -F'\t' 'NR == 2 { print $1 }' "$T/out")" = "$uuid" ] || fail "TSV run uuid"
 expect_exit 64 "$ABTOOL" export 1 --format csv --store "$a"

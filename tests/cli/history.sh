@@ -6,7 +6,7 @@
 # notes and never chokes on FTS syntax.
 . "$(dirname "$0")/lib.sh"
 
-db="$T/store.db"
+db=$(test_store store)
 make_repo "$T/fast" 80 20
 EXP_NAME=halve EXP_DESIGN=halve-the-loop \
 	EXP_EXTRA="hypothesis: halving the loop count halves the wall time" write_exp "$T/fast"

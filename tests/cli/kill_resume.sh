@@ -6,32 +6,37 @@
 
 make_repo "$T/repo" 20 10
 EXP_LANES="1, 2" EXP_PAIRS=8 write_exp "$T/repo"
-db="$T/store.db"
+db=$(test_store store)
 "$ABTOOL" run "$T/repo/exp.yaml" --store "$db" --seed 11 --design "pr 12" --quiet >/dev/null 2>&1 &
 pid=$!
 for i in $(seq 1 600); do
-	n=$(sqlite3 "$db" "select count(*) from samples where status = 1" 2>/dev/null || echo 0)
+	n=$(sql "$db" "select count(*) from samples where status = 1" 2>/dev/null || echo 0)
 	[ "${n:-0}" -ge 10 ] && break
 	sleep 0.05
 done
 kill -9 $pid
 wait $pid 2>/dev/null
 [ "$n" -ge 10 ] || fail "the run never stored 10 samples"
-planned=$(sqlite3 "$db" "select count(*) from samples")
+planned=$(sql "$db" "select count(*) from samples")
 [ "$planned" = 36 ] || fail "the plan has $planned samples, expected 36"
 # what was committed before the kill
-sqlite3 "$db" "select seq, side, wall_ns, checksum from samples where status = 1 order by seq" > "$T/before"
+sql "$db" "select seq, side, wall_ns, checksum from samples where status = 1 order by seq" > "$T/before"
 done_before=$(wc -l < "$T/before")
-[ "$(sqlite3 "$db" "select status from runs where id = 1")" = running ] || fail "status after SIGKILL"
+[ "$(sql "$db" "select status from runs where id = 1")" = running ] || fail "status after SIGKILL"
 
 # As if the run had started on another machine: the report keeps the host
 # it started on (as `show` does) and says where it was resumed.
-host=$(sqlite3 "$db" "select json_extract(host, '$.hostname') from runs where id = 1")
+if on_pg; then
+	host=$(sql "$db" "select host::json ->> 'hostname' from runs where id = 1")
+	sql "$db" "update runs set host = (host::jsonb || '{\"hostname\": \"otherbox\", \"cpu_model\": \"AMD EPYC 7B13\"}')::text where id = 1"
+else
+	host=$(sql "$db" "select json_extract(host, '$.hostname') from runs where id = 1")
+	sql "$db" "update runs set host = json_set(host, '$.hostname', 'otherbox', '$.cpu_model', 'AMD EPYC 7B13') where id = 1"
+fi
 [ -n "$host" ] || fail "no hostname in the stored fingerprint"
-sqlite3 "$db" "update runs set host = json_set(host, '$.hostname', 'otherbox', '$.cpu_model', 'AMD EPYC 7B13') where id = 1"
 
 expect_decided "$ABTOOL" resume 1 --store "$db" --json "$T/r.json"
-[ "$(sqlite3 "$db" "select status from runs where id = 1")" = finished ] || fail "resume did not finish the run"
+[ "$(sql "$db" "select status from runs where id = 1")" = finished ] || fail "resume did not finish the run"
 # the host the run started on, with the load after the samples
 [ "$(jqv "$T/r.json" '.host.load_after_1m | type')" = number ] || fail "a resumed run's host has no load after"
 # the design given to run (--design) is the resumed run's too
@@ -40,19 +45,19 @@ case "$(jqv "$T/r.json" .reproduce)" in *" --design 'pr 12'") ;; *) fail "reprod
 # every sample committed before the kill is still there, unchanged (or
 # superseded, when its pair was cut in half)
 while IFS='|' read -r seq side wall sum; do
-	got=$(sqlite3 "$db" "select side || '|' || wall_ns || '|' || checksum || '|' || status from samples where run_id = 1 and seq = $seq")
+	got=$(sql "$db" "select side || '|' || wall_ns || '|' || checksum || '|' || status from samples where run_id = 1 and seq = $seq")
 	case $got in
 	"$side|$wall|$sum|1"|"$side|$wall|$sum|2") ;;
 	*) fail "sample $seq changed: '$got'" ;;
 	esac
 done < "$T/before"
 # no duplicates: one counted sample per (row, pair, side), every one of them done
-[ "$(sqlite3 "$db" "select count(*) from samples where run_id = 1 and status = 1 and pair >= 0")" = 32 ] \
+[ "$(sql "$db" "select count(*) from samples where run_id = 1 and status = 1 and pair >= 0")" = 32 ] \
 	|| fail "counted pair samples"
-[ "$(sqlite3 "$db" "select count(*) from (select row_idx, pair, side, count(*) c from samples where run_id = 1 and status = 1 group by 1, 2, 3 having c > 1)")" = 0 ] \
+[ "$(sql "$db" "select count(*) from (select row_idx, pair, side, count(*) c from samples where run_id = 1 and status = 1 group by 1, 2, 3 having count(*) > 1) d")" = 0 ] \
 	|| fail "a duplicated sample"
-[ "$(sqlite3 "$db" "select count(*) from samples where run_id = 1 and status = 0")" = 0 ] || fail "planned samples left"
-superseded=$(sqlite3 "$db" "select count(*) from samples where run_id = 1 and status = 2")
+[ "$(sql "$db" "select count(*) from samples where run_id = 1 and status = 0")" = 0 ] || fail "planned samples left"
+superseded=$(sql "$db" "select count(*) from samples where run_id = 1 and status = 2")
 [ $((superseded % 2)) = 0 ] || fail "superseded samples come in pairs"
 # The report says it was interrupted and resumed, and by whom.
 [ "$(jqv "$T/r.json" .resumed.superseded_samples)" = "$superseded" ] || fail "resumed.superseded_samples"
@@ -84,12 +89,12 @@ expect_exit 0 "$ABTOOL" report 1 --store "$db" --format html
 assert_contains "$T/out" "(where the run started; it was resumed on $host)"
 assert_contains "$T/out" "the run was interrupted and resumed on"
 
-[ "$(sqlite3 "$db" "pragma integrity_check")" = ok ] || fail "integrity_check"
+on_pg || [ "$(sql "$db" "pragma integrity_check")" = ok ] || fail "integrity_check"
 
 # Recompute the rows from the stored samples with `abtool analyze`.
 {
 	printf 'lanes\tpair\tparent\tcandidate\n'
-	sqlite3 -separator "$(printf '\t')" "$db" "select r.idx + 1, a.pair + 1, a.wall_ns, b.wall_ns from samples a join samples b on a.run_id = b.run_id and a.row_idx = b.row_idx and a.pair = b.pair and a.side = 'parent' and b.side = 'candidate' and a.status = 1 and b.status = 1 join rows r on r.run_id = a.run_id and r.idx = a.row_idx where a.run_id = 1 and a.pair >= 0 order by a.row_idx, a.pair"
+	sql "$db" "select r.idx + 1, a.pair + 1, a.wall_ns, b.wall_ns from samples a join samples b on a.run_id = b.run_id and a.row_idx = b.row_idx and a.pair = b.pair and a.side = 'parent' and b.side = 'candidate' and a.status = 1 and b.status = 1 join rows r on r.run_id = a.run_id and r.idx = a.row_idx where a.run_id = 1 and a.pair >= 0 order by a.row_idx, a.pair" | tr '|' '\t'
 } > "$T/pairs.tsv"
 expect_exit 0 "$ABTOOL" analyze "$T/pairs.tsv" --json "$T/a.json"
 for r in 0 1; do

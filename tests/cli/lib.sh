@@ -3,7 +3,9 @@
 # it builds real git repositories and runs the real binary.
 set -u
 
-CASE=$(basename "$0" .sh)
+# A case CTest runs once per store engine (tests/CMakeLists.txt,
+# PG_CASES) has ABTOOL_TEST_ENGINE=postgresql the second time.
+CASE=$(basename "$0" .sh)${ABTOOL_TEST_ENGINE:+.$ABTOOL_TEST_ENGINE}
 T="${ABTOOL_TEST_TMP:-/tmp/abtool-tests}/$CASE"
 rm -rf "$T"
 mkdir -p "$T"
@@ -19,6 +21,37 @@ unset ABTOOL_STORE
 unset CI GITHUB_ACTIONS GITHUB_STEP_SUMMARY GITHUB_OUTPUT NO_COLOR
 export GIT_AUTHOR_NAME=abtool-test GIT_AUTHOR_EMAIL=test@abtool.invalid
 export GIT_COMMITTER_NAME=abtool-test GIT_COMMITTER_EMAIL=test@abtool.invalid
+
+# test_store NAME: a new, empty store for this case: the file $T/NAME.db,
+# or, when the case runs on PostgreSQL, a new database on the tests'
+# server (tests/pg/pg-server, started by the CTest fixture "pg").
+test_store() {
+	if [ "${ABTOOL_TEST_ENGINE:-sqlite}" = postgresql ]; then
+		"$ABTOOL_TEST_SRC/tests/pg/pg-server" url "$ABTOOL_TEST_PG" "${CASE%%.*}_$1" 2>/dev/null \
+			|| fail "no PostgreSQL database $1 on the tests' server ($ABTOOL_TEST_PG)"
+	else
+		echo "$T/$1.db"
+	fi
+}
+
+# sql STORE QUERY: run QUERY on a store of either engine (sqlite3 or psql),
+# rows one per line, columns joined by '|'.
+sql() {
+	case $1 in
+	postgres*) psql -X -q -At -v ON_ERROR_STOP=1 "$1" -c "$2" ;;
+	*) sqlite3 "$1" "$2" ;;
+	esac
+}
+
+# on_pg: the case runs on PostgreSQL.
+on_pg() {
+	[ "${ABTOOL_TEST_ENGINE:-sqlite}" = postgresql ]
+}
+
+# pg_server start|stop|kill|restart: the tests' PostgreSQL server.
+pg_server() {
+	"$ABTOOL_TEST_SRC/tests/pg/pg-server" "$1" "$ABTOOL_TEST_PG"
+}
 
 fail() {
 	echo "FAIL ($CASE): $*" >&2

@@ -5,7 +5,7 @@
 # status and how to finish it.
 . "$(dirname "$0")/lib.sh"
 
-db="$T/store.db"
+db=$(test_store store)
 make_repo "$T/repo" 20 40
 EXP_NAME=double EXP_DESIGN=double-the-loop \
 	EXP_EXTRA="hypothesis: doubling the loop count costs nothing measurable" write_exp "$T/repo"

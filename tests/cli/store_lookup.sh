@@ -18,13 +18,16 @@ expect_exit 0 "$ABTOOL" report latest
 assert_contains "$T/out" "e2e"
 expect_exit 0 "$ABTOOL" history
 
-# a URL scheme: refused, nothing created
+# a URL scheme other than PostgreSQL's: refused, nothing created; a
+# PostgreSQL server that is not there: exit 74, nothing created
 E="$T/empty"
 mkdir -p "$E"
 cd "$E"
-expect_exit 64 "$ABTOOL" history --store 'postgresql:///team?host=/tmp/x'
-assert_contains "$T/err" "does not serve 'postgresql:' stores"
+expect_exit 64 "$ABTOOL" history --store 'mysql://team/x'
+assert_contains "$T/err" "does not serve 'mysql:' stores"
 assert_contains "$T/err" "--store"
+expect_exit 74 "$ABTOOL" history --store "postgresql:///team?host=$T/nothing"
+assert_contains "$T/err" "cannot connect to the PostgreSQL store"
 [ -z "$(ls -A "$E")" ] || fail "history --store URL created: $(ls -A "$E")"
 ABTOOL_STORE='sqlite://x.db' expect_exit 64 "$ABTOOL" show 1
 assert_contains "$T/err" "ABTOOL_STORE"

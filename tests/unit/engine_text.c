@@ -21,6 +21,7 @@
  * engine of every ab_store_open in the test program. */
 #include "store.h"
 #include "store_engine.h"
+#include "store_sqlite.h"
 #include "error.h"
 #include "util.h"
 
@@ -594,6 +595,7 @@ const struct ab_store_engine ab_test_engine_text = {
 	.schema_version = tx_schema_version,
 	.set_schema_version = tx_set_schema_version,
 	.sql = tx_sql,
+	.search_term = ab_store_sqlite_search_term,
 };
 
 __attribute__((constructor)) static void use_text_engine(void)

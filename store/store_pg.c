@@ -1,0 +1,723 @@
+/* store_pg.c - the PostgreSQL engine of the store (store_engine.h),
+ * through libpq: a store is a database on a server, named by a
+ * postgresql:// URL (or any libpq connection string). Values cross as
+ * text (libpq's text format, bytea in its hex form), each statement runs
+ * whole on its first step (PQexecParams) and hands out its rows after;
+ * the schema version is the table abtool_schema; a write transaction
+ * takes one transaction-scoped advisory lock, so that writers queue as
+ * they do on a sqlite file and two processes never both apply one
+ * migration. Credentials stay with libpq: the URL, PGPASSFILE or
+ * PGSERVICE give them, and only host, port, user and database name reach
+ * a message (docs/history.md, "A team store on PostgreSQL"). */
+#include "store_engine.h"
+#include "error.h"
+#include "util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+/* The advisory lock of a write transaction: any constant the store owns
+ * ("abtool" in ASCII). */
+#define PG_WRITE_LOCK 0x6162746f6f6cLL
+
+/* pg_type oids (server/catalog/pg_type_d.h, stable across versions) */
+enum {
+	PG_BOOL = 16, PG_BYTEA = 17, PG_INT8 = 20, PG_INT2 = 21, PG_INT4 = 23, PG_OID = 26,
+	PG_FLOAT4 = 700, PG_FLOAT8 = 701, PG_NUMERIC = 1700,
+};
+
+struct ab_db {
+	PGconn *conn;
+	char *name;              /* host, port, user, database: for messages */
+	enum ab_db_fault fault;  /* the last failure */
+	char *message;
+	int64_t changes;
+	int lock_wait_ms;
+};
+
+struct pg_stmt {
+	struct ab_db_stmt base;
+	struct ab_db *db;
+	char *sql;               /* with $N placeholders */
+	int nparams;
+	char **values;           /* nparams texts (NULL for NULL) */
+	int *lengths, *formats;
+	Oid *types;
+	PGresult *res;
+	int ran, row, nrows;     /* row: the current one (-1 before the first) */
+	unsigned char *blob;     /* the last blob column_blob decoded */
+};
+
+#define PS(s) ((struct pg_stmt *)(s))
+
+/* Remember a failure: its kind from the SQLSTATE (PostgreSQL's
+ * "Appendix A. PostgreSQL Error Codes"), its primary message. */
+static void fail(struct ab_db *db, const PGresult *res)
+{
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	char *nl;
+
+	if (!msg || !*msg)
+		msg = PQerrorMessage(db->conn);
+	free(db->message);
+	db->message = ab_xstrdup(msg && *msg ? msg : "unknown error");
+	if ((nl = strchr(db->message, '\n')))
+		*nl = '\0';
+	db->fault = AB_DB_FAULT_OTHER;
+	/* no SQLSTATE: libpq's own failure, which on a connection that was
+	 * working is the connection (the server closed it, or the network);
+	 * class 08 is a connection exception, 57P0x an operator's or a
+	 * crash's shutdown of the server */
+	if (PQstatus(db->conn) == CONNECTION_BAD || (res && !state) ||
+	    (state && (!strncmp(state, "08", 2) || !strncmp(state, "57P0", 4))))
+		db->fault = AB_DB_FAULT_LOST;
+	else if (state && (!strcmp(state, "55P03") || !strcmp(state, "40001") || !strcmp(state, "40P01")))
+		db->fault = AB_DB_FAULT_BUSY;
+	else if (state && !strncmp(state, "53", 2))
+		db->fault = AB_DB_FAULT_FULL;
+	else if (state && (!strcmp(state, "25006") || !strcmp(state, "42501")))
+		db->fault = AB_DB_FAULT_READONLY;
+	else if (state && !strncmp(state, "XX00", 4))
+		db->fault = AB_DB_FAULT_CORRUPT;
+}
+
+static void pg_last_error(struct ab_db *db, struct ab_db_error *out)
+{
+	out->fault = db->fault;
+	out->sys_errno = 0;
+	out->message = db->message ? db->message : "not an error";
+}
+
+/* Run `sql` without parameters; 0, or AB_EIO with the failure kept. */
+static int pg_exec(struct ab_db *db, const char *sql)
+{
+	PGresult *res = PQexec(db->conn, sql);
+	ExecStatusType s = PQresultStatus(res);
+	int ok = s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK;
+
+	if (!ok)
+		fail(db, res);
+	PQclear(res);
+	return ok ? 0 : AB_EIO;
+}
+
+static void pg_close(struct ab_db *db)
+{
+	if (!db)
+		return;
+	PQfinish(db->conn);
+	free(db->name);
+	free(db->message);
+	free(db);
+}
+
+/* Notices ("relation already exists, skipping") are not the user's. */
+static void quiet(void *arg, const char *message)
+{
+	(void)arg;
+	(void)message;
+}
+
+/* "host H port P, database D, user U" of a connection string, without
+ * its password or any other option: what messages may name. */
+static char *describe(const char *conninfo)
+{
+	PQconninfoOption *opts = PQconninfoParse(conninfo, NULL), *o;
+	const char *host = NULL, *hostaddr = NULL, *port = NULL, *dbname = NULL, *user = NULL;
+	const char *service = NULL, *sock;
+	char *out;
+
+	for (o = opts; o && o->keyword; o++) {
+		if (!o->val || !*o->val)
+			continue;
+		if (!strcmp(o->keyword, "host"))
+			host = o->val;
+		else if (!strcmp(o->keyword, "hostaddr"))
+			hostaddr = o->val;
+		else if (!strcmp(o->keyword, "port"))
+			port = o->val;
+		else if (!strcmp(o->keyword, "dbname"))
+			dbname = o->val;
+		else if (!strcmp(o->keyword, "user"))
+			user = o->val;
+		else if (!strcmp(o->keyword, "service"))
+			service = o->val;
+	}
+	/* a socket folder goes in the query, as libpq's URLs write it */
+	sock = (host && host[0] == '/') ? host : NULL;
+	out = ab_xasprintf("postgresql://%s%s%s%s%s/%s%s%s%s%s%s", user ? user : "", user ? "@" : "",
+			   sock ? "" : host ? host : hostaddr ? hostaddr : "", port ? ":" : "",
+			   port ? port : "", dbname ? dbname : "", sock ? "?host=" : "", sock ? sock : "",
+			   service ? " (service " : "", service ? service : "", service ? ")" : "");
+	PQconninfoFree(opts);
+	return out;
+}
+
+static int pg_open(struct ab_db **out, const char *path, int lock_wait_ms, int create,
+		   const char **what)
+{
+	const char *keys[] = {"connect_timeout", "fallback_application_name", "dbname", NULL};
+	const char *vals[] = {"10", "abtool", path, NULL};
+	struct ab_db *db;
+	char *err = NULL;
+	PQconninfoOption *opts;
+
+	*out = NULL;
+	/* create: a server's database is made with createdb, not by a client */
+	if (!(opts = PQconninfoParse(path, &err))) {
+		int rc = ab_error_set(AB_EINVALID, "the store '%s' is not a PostgreSQL connection URL: %s",
+				      path, err ? err : "out of memory");
+		PQfreemem(err);
+		return rc;
+	}
+	PQconninfoFree(opts);
+	db = ab_xcalloc(1, sizeof(*db));
+	db->name = describe(path);
+	db->lock_wait_ms = lock_wait_ms;
+	db->conn = PQconnectdbParams(keys, vals, 1);
+	if (!db->conn || PQstatus(db->conn) != CONNECTION_OK) {
+		const char *why = db->conn ? PQerrorMessage(db->conn) : "out of memory";
+		char *msg = ab_xstrdup(why), *nl;
+		const char *host = db->conn ? PQhost(db->conn) : NULL;
+		int rc;
+
+		while ((nl = strrchr(msg, '\n')) && !nl[1])
+			*nl = '\0';
+		for (nl = msg; (nl = strpbrk(nl, "\n\t"));)
+			*nl = ' ';
+		if (strstr(msg, "database \"") && strstr(msg, "\" does not exist"))
+			/* the server answered: the database is missing */
+			rc = create ? ab_error_set(AB_EIO, "there is no database for the PostgreSQL store %s "
+						   "(host %s): %s; create it (createdb), or give another "
+						   "--store", db->name, host && *host ? host : "default", msg)
+				: ab_error_set(AB_ENOTFOUND, "there is no store at %s (host %s): %s", db->name,
+					       host && *host ? host : "default", msg);
+		else
+			rc = ab_error_set(AB_EIO, "cannot connect to the PostgreSQL store %s (host %s): %s; "
+					  "check that the server runs and the URL, PGPASSFILE or PGSERVICE "
+					  "are right (nothing was written)", db->name,
+					  host && *host ? host : "default", msg);
+		free(msg);
+		pg_close(db);
+		return rc;
+	}
+	PQsetNoticeProcessor(db->conn, quiet, NULL);
+	*out = db;
+	*what = "configuring the session";
+	return pg_exec(db, "SET client_min_messages = warning; SET TIME ZONE 'UTC'; "
+		       "SET extra_float_digits = 3; SET standard_conforming_strings = on");
+}
+
+/* The connection answers: libpq's status, then a round trip. */
+static int pg_alive(struct ab_db *db)
+{
+	if (PQstatus(db->conn) == CONNECTION_OK && pg_exec(db, "SELECT 1") == 0)
+		return 0;
+	return ab_error_set(AB_EIO, "the connection to the PostgreSQL server %s is lost (%s)", db->name,
+			    db->message ? db->message : PQerrorMessage(db->conn));
+}
+
+/* ?N as $N outside '...', "..." and $$...$$ (quotes doubled inside);
+ * *max the highest N. */
+static char *renumber(const char *sql, int *max)
+{
+	char *out = ab_xmalloc(strlen(sql) + 1), *o = out;
+	const char *p;
+	char quote = 0;
+
+	*max = 0;
+	for (p = sql; *p; p++) {
+		if (quote) {
+			if (*p == quote)
+				quote = 0;
+		} else if (*p == '\'' || *p == '"') {
+			quote = *p;
+		} else if (*p == '?' && p[1] >= '0' && p[1] <= '9') {
+			int n = (int)strtol(p + 1, NULL, 10);
+			if (n > *max)
+				*max = n;
+			*o++ = '$';
+			continue;
+		}
+		*o++ = *p;
+	}
+	*o = '\0';
+	return out;
+}
+
+static int pg_prepare(struct ab_db *db, const char *sql, struct ab_db_stmt **out)
+{
+	struct pg_stmt *s = ab_xcalloc(1, sizeof(*s));
+
+	s->base.engine = &ab_store_engine_pg;
+	s->db = db;
+	s->sql = renumber(sql, &s->nparams);
+	if (s->nparams) {
+		s->values = ab_xcalloc((size_t)s->nparams, sizeof(*s->values));
+		s->lengths = ab_xcalloc((size_t)s->nparams, sizeof(*s->lengths));
+		s->formats = ab_xcalloc((size_t)s->nparams, sizeof(*s->formats));
+		s->types = ab_xcalloc((size_t)s->nparams, sizeof(*s->types));
+	}
+	s->row = -1;
+	*out = &s->base;
+	return 0;
+}
+
+/* Keep parameter i (from 1) as `len` bytes at `p` (NULL: SQL NULL). */
+static int put(struct ab_db_stmt *st, int i, Oid type, const void *p, size_t len, int binary)
+{
+	struct pg_stmt *s = PS(st);
+
+	if (i < 1 || i > s->nparams)
+		return 0;  /* a number the statement does not use: sqlite ignores it too */
+	free(s->values[i - 1]);
+	s->values[i - 1] = NULL;
+	if (p) {
+		s->values[i - 1] = ab_xmalloc(len + 1);
+		memcpy(s->values[i - 1], p, len);
+		s->values[i - 1][len] = '\0';
+	}
+	s->lengths[i - 1] = (int)len;
+	s->formats[i - 1] = binary;
+	s->types[i - 1] = type;
+	return 0;
+}
+
+static int pg_bind_int64(struct ab_db_stmt *st, int i, int64_t v)
+{
+	char buf[24];
+	int n = snprintf(buf, sizeof(buf), "%" PRId64, v);
+
+	return put(st, i, PG_INT8, buf, (size_t)n, 0);
+}
+
+static int pg_bind_double(struct ab_db_stmt *st, int i, double v)
+{
+	char buf[40];
+	int n = snprintf(buf, sizeof(buf), "%.17g", v);
+
+	return put(st, i, PG_FLOAT8, buf, (size_t)n, 0);
+}
+
+/* Text goes untyped (0): the server takes the type the statement gives
+ * the parameter, as sqlite's affinity does. */
+static int pg_bind_text(struct ab_db_stmt *st, int i, const char *p, size_t len)
+{
+	return put(st, i, 0, p, len, 0);
+}
+
+static int pg_bind_blob(struct ab_db_stmt *st, int i, const void *p, size_t len)
+{
+	return put(st, i, PG_BYTEA, p ? p : "", len, 1);
+}
+
+static int pg_bind_null(struct ab_db_stmt *st, int i)
+{
+	return put(st, i, 0, NULL, 0, 0);
+}
+
+static int pg_step(struct ab_db_stmt *st)
+{
+	struct pg_stmt *s = PS(st);
+
+	if (!s->ran) {
+		ExecStatusType status;
+		const char *tuples;
+
+		s->res = PQexecParams(s->db->conn, s->sql, s->nparams, s->types,
+				      (const char *const *)s->values, s->lengths, s->formats, 0);
+		status = PQresultStatus(s->res);
+		if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+			fail(s->db, s->res);
+			PQclear(s->res);
+			s->res = NULL;
+			return AB_EIO;
+		}
+		s->ran = 1;
+		s->nrows = PQntuples(s->res);
+		tuples = PQcmdTuples(s->res);
+		if (tuples && *tuples)
+			s->db->changes = strtoll(tuples, NULL, 10);
+	}
+	if (s->row + 1 < s->nrows) {
+		s->row++;
+		return AB_DB_ROW;
+	}
+	s->row = s->nrows;
+	return AB_DB_DONE;
+}
+
+static int pg_column_count(struct ab_db_stmt *st)
+{
+	return PS(st)->res ? PQnfields(PS(st)->res) : 0;
+}
+
+static const char *pg_column_name(struct ab_db_stmt *st, int i)
+{
+	return PQfname(PS(st)->res, i);
+}
+
+static int in_row(struct ab_db_stmt *st)
+{
+	struct pg_stmt *s = PS(st);
+
+	return s->res && s->row >= 0 && s->row < s->nrows;
+}
+
+/* A numeric's text is an integer when it has no fraction or exponent. */
+static enum ab_db_type pg_column_type(struct ab_db_stmt *st, int i)
+{
+	struct pg_stmt *s = PS(st);
+
+	if (!in_row(st) || PQgetisnull(s->res, s->row, i))
+		return AB_DB_NULL;
+	switch (PQftype(s->res, i)) {
+	case PG_BOOL:
+	case PG_INT2:
+	case PG_INT4:
+	case PG_INT8:
+	case PG_OID:
+		return AB_DB_INT;
+	case PG_FLOAT4:
+	case PG_FLOAT8:
+		return AB_DB_FLOAT;
+	case PG_NUMERIC:
+		return strpbrk(PQgetvalue(s->res, s->row, i), ".eEN") ? AB_DB_FLOAT : AB_DB_INT;
+	case PG_BYTEA:
+		return AB_DB_BLOB;
+	default:
+		return AB_DB_TEXT;
+	}
+}
+
+static const char *pg_column_text(struct ab_db_stmt *st, int i)
+{
+	struct pg_stmt *s = PS(st);
+
+	if (!in_row(st) || PQgetisnull(s->res, s->row, i))
+		return NULL;
+	return PQgetvalue(s->res, s->row, i);
+}
+
+static int64_t pg_column_int64(struct ab_db_stmt *st, int i)
+{
+	const char *t = pg_column_text(st, i);
+
+	if (!t)
+		return 0;
+	if (PQftype(PS(st)->res, i) == PG_BOOL)
+		return t[0] == 't';
+	if (strpbrk(t, ".eE"))
+		return (int64_t)strtod(t, NULL);
+	return strtoll(t, NULL, 10);
+}
+
+static double pg_column_double(struct ab_db_stmt *st, int i)
+{
+	const char *t = pg_column_text(st, i);
+
+	if (!t)
+		return 0;
+	if (PQftype(PS(st)->res, i) == PG_BOOL)
+		return t[0] == 't';
+	return strtod(t, NULL);
+}
+
+static const void *pg_column_blob(struct ab_db_stmt *st, int i, size_t *len)
+{
+	struct pg_stmt *s = PS(st);
+	const char *t = pg_column_text(st, i);
+
+	*len = 0;
+	if (!t)
+		return NULL;
+	if (PQftype(s->res, i) != PG_BYTEA) {
+		*len = (size_t)PQgetlength(s->res, s->row, i);
+		return t;
+	}
+	PQfreemem(s->blob);
+	s->blob = PQunescapeBytea((const unsigned char *)t, len);
+	return s->blob;
+}
+
+static void pg_reset(struct ab_db_stmt *st)
+{
+	struct pg_stmt *s = PS(st);
+	int i;
+
+	PQclear(s->res);
+	s->res = NULL;
+	s->ran = 0;
+	s->row = -1;
+	s->nrows = 0;
+	for (i = 0; i < s->nparams; i++) {
+		free(s->values[i]);
+		s->values[i] = NULL;
+		s->types[i] = 0;
+		s->formats[i] = 0;
+		s->lengths[i] = 0;
+	}
+}
+
+static void pg_finalize(struct ab_db_stmt *st)
+{
+	struct pg_stmt *s = PS(st);
+
+	if (!st)
+		return;
+	pg_reset(st);
+	PQfreemem(s->blob);
+	free(s->values);
+	free(s->lengths);
+	free(s->formats);
+	free(s->types);
+	free(s->sql);
+	free(s);
+}
+
+/* A write transaction waits up to lock_wait_ms for the store's write
+ * lock (lock_timeout, SQLSTATE 55P03 when it runs out: AB_DB_FAULT_BUSY);
+ * a read transaction sees one snapshot (REPEATABLE READ). */
+static int pg_begin(struct ab_db *db, int write)
+{
+	char sql[200];
+
+	if (!write)
+		return pg_exec(db, "BEGIN ISOLATION LEVEL REPEATABLE READ");
+	snprintf(sql, sizeof(sql), "BEGIN; SET LOCAL lock_timeout = %d; SELECT pg_advisory_xact_lock(%lld)",
+		 db->lock_wait_ms > 0 ? db->lock_wait_ms : 1, (long long)PG_WRITE_LOCK);
+	if (pg_exec(db, sql) == 0)
+		return 0;
+	{
+		enum ab_db_fault fault = db->fault;
+		char *message = db->message ? ab_xstrdup(db->message) : NULL;
+
+		PQclear(PQexec(db->conn, "ROLLBACK"));
+		db->fault = fault;
+		free(db->message);
+		db->message = message;
+	}
+	return AB_EIO;
+}
+
+static int pg_commit(struct ab_db *db)
+{
+	return pg_exec(db, "COMMIT");
+}
+
+static void pg_rollback(struct ab_db *db)
+{
+	if (PQtransactionStatus(db->conn) != PQTRANS_IDLE)
+		PQclear(PQexec(db->conn, "ROLLBACK"));
+}
+
+static int64_t pg_changes(struct ab_db *db)
+{
+	return db->changes;
+}
+
+/* The identity the last INSERT drew on this connection (lastval()): the
+ * store's inserts draw one identity each, and the search triggers none. */
+static int64_t pg_last_insert_id(struct ab_db *db)
+{
+	PGresult *res = PQexec(db->conn, "SELECT lastval()");
+	int64_t id = 0;
+
+	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
+		id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+	PQclear(res);
+	return id;
+}
+
+/* The version is the one row of abtool_schema. A database without it is
+ * new (version 0) when it has no tables of its own, and not a store
+ * (AB_DB_FAULT_NOTADB) when it has: abtool leaves another program's
+ * database as it found it. */
+static int pg_schema_version(struct ab_db *db, int *out)
+{
+	PGresult *res;
+	int rc = 0;
+
+	*out = 0;
+	res = PQexec(db->conn, "SELECT (SELECT count(*) FROM pg_tables WHERE schemaname = "
+		     "current_schema()), (SELECT count(*) FROM pg_tables WHERE schemaname = "
+		     "current_schema() AND tablename = 'abtool_schema')");
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		fail(db, res);
+		PQclear(res);
+		return AB_EIO;
+	}
+	if (strcmp(PQgetvalue(res, 0, 1), "1")) {
+		if (strcmp(PQgetvalue(res, 0, 0), "0")) {
+			free(db->message);
+			db->message = ab_xstrdup("the database has tables but no abtool_schema: it is "
+						 "another program's");
+			db->fault = AB_DB_FAULT_NOTADB;
+			rc = AB_EIO;
+		}
+		PQclear(res);
+		return rc;
+	}
+	PQclear(res);
+	res = PQexec(db->conn, "SELECT version FROM abtool_schema");
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		fail(db, res);
+		rc = AB_EIO;
+	} else if (PQntuples(res) > 0) {
+		*out = atoi(PQgetvalue(res, 0, 0));
+	}
+	PQclear(res);
+	return rc;
+}
+
+static int pg_set_schema_version(struct ab_db *db, int version)
+{
+	char sql[160];
+
+	snprintf(sql, sizeof(sql), "CREATE TABLE IF NOT EXISTS abtool_schema(version INTEGER NOT NULL); "
+		 "DELETE FROM abtool_schema; INSERT INTO abtool_schema VALUES (%d)", version);
+	return pg_exec(db, sql);
+}
+
+/* The full-text statements on the search table of 0010_init.sql (a
+ * tsvector per document, docid = ref * 4 + kind) and a temporary word
+ * table stemmed by the same 'english' configuration. A query is the
+ * text of to_tsquery (pg_search_term). */
+static const char *pg_sql(enum ab_db_sql which)
+{
+	switch (which) {
+	case AB_DB_SQL_SEARCH_RUNS:
+		return "r.id IN (WITH h(kind, ref) AS (SELECT kind, docid / 4 FROM search WHERE tsv @@ "
+		       "to_tsquery('english', ?%d)) "
+		       "SELECT x.id FROM runs x WHERE x.experiment_id IN (SELECT ref FROM h WHERE kind = "
+		       "'experiment') "
+		       "OR x.design_id IN (SELECT ref FROM h WHERE kind = 'design') "
+		       "OR x.id IN (SELECT ref FROM h WHERE kind = 'run') "
+		       "OR x.id IN (SELECT n.run_id FROM notes n WHERE n.id IN (SELECT ref FROM h WHERE "
+		       "kind = 'note')) "
+		       "OR x.design_id IN (SELECT n.design_id FROM notes n WHERE n.run_id IS NULL "
+		       "AND n.id IN (SELECT ref FROM h WHERE kind = 'note')))";
+	case AB_DB_SQL_WORDS_SETUP:
+		return "CREATE TEMPORARY TABLE IF NOT EXISTS memory_words(doc BIGINT, text TEXT); "
+		       "DELETE FROM memory_words";
+	case AB_DB_SQL_WORDS_ADD:
+		return "INSERT INTO memory_words(doc, text) VALUES (?1, ?2)";
+	case AB_DB_SQL_WORDS_REPEATED:
+		return "WITH t AS (SELECT doc, (SELECT lexeme FROM unnest(to_tsvector('english', text)) "
+		       "ORDER BY positions[1] LIMIT 1) AS term FROM memory_words) "
+		       "SELECT t.doc FROM t WHERE t.term IS NOT NULL AND EXISTS (SELECT 1 FROM t u "
+		       "WHERE u.term = t.term AND u.doc < t.doc)";
+	case AB_DB_SQL_WORDS_CLEAR:
+		return "DELETE FROM memory_words";
+	case AB_DB_SQL_MEMORY_MATCH:
+		return "SELECT %zu AS word, docid AS doc, -ts_rank(tsv, q) AS rank FROM search, "
+		       "to_tsquery('english', ?%zu) q WHERE tsv @@ q AND docid %% 4 != 2";
+	case AB_DB_SQL_DERIVE_HEADLINE:
+		return "UPDATE runs SET metric = report::json ->> 'metric', "
+		       "better = coalesce((SELECT w.value ->> 'better' FROM abtool_elements(report::json "
+		       "-> 'rows') w ORDER BY w.idx LIMIT 1), 'lower'), "
+		       "ratio_min = (SELECT min(abtool_num(w.value -> 'ratio')) FROM "
+		       "abtool_elements(report::json -> 'rows') w), "
+		       "ratio_max = (SELECT max(abtool_num(w.value -> 'ratio')) FROM "
+		       "abtool_elements(report::json -> 'rows') w) "
+		       "WHERE id = ?1 AND report IS NOT NULL";
+	case AB_DB_SQL_DERIVE_RULE_METRIC:
+		return "UPDATE rule_results SET metric = (SELECT u.value ->> 'metric' FROM runs r, "
+		       "abtool_elements(r.report::json -> 'rules') u WHERE r.id = rule_results.run_id "
+		       "AND u.idx = rule_results.idx) WHERE run_id = ?1";
+	case AB_DB_SQL_RUN_DEPENDENCIES:
+		return "(SELECT coalesce(json_agg(json_build_object('name', x.name, 'parent', x.parent_oid, "
+		       "'candidate', x.candidate_oid) ORDER BY x.ord), '[]') FROM run_dependencies x "
+		       "WHERE x.run_id = r.id)";
+	case AB_DB_SQL_RUN_RULE_NAMES:
+		return "(SELECT coalesce(json_agg(x.name ORDER BY x.idx), '[]') FROM rule_results x "
+		       "WHERE x.run_id = r.id)";
+	}
+	return NULL;
+}
+
+/* A byte of a word: a letter or digit of ASCII, or any byte of a UTF-8
+ * sequence (the letters of other scripts). */
+static int word_byte(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
+/* A term of to_tsquery: each word of `text` quoted (quotes doubled,
+ * backslashes escaped), words joined by <-> (a phrase: consecutive
+ * words), the last one a prefix (:*) when `prefix`. Words are what
+ * PostgreSQL's parser would split: runs of letters and digits. */
+static char *pg_search_term(const char *text, size_t len, int prefix)
+{
+	char *out = ab_xmalloc(4 * len + 16), *o = out;
+	size_t i = 0;
+	int words = 0;
+
+	while (i < len) {
+		size_t start;
+
+		while (i < len && !word_byte((unsigned char)text[i]))
+			i++;
+		if (i >= len)
+			break;
+		if (words++)
+			o += sprintf(o, " <-> ");
+		*o++ = '\'';
+		for (start = i; i < len && word_byte((unsigned char)text[i]); i++) {
+			if (text[i] == '\'' || text[i] == '\\')
+				*o++ = text[i] == '\'' ? '\'' : '\\';
+			*o++ = text[i];
+		}
+		(void)start;
+		*o++ = '\'';
+	}
+	if (!words)
+		o += sprintf(o, "''");
+	else if (prefix)
+		o += sprintf(o, ":*");
+	*o = '\0';
+	return out;
+}
+
+const struct ab_store_engine ab_store_engine_pg = {
+	.name = "postgresql",
+	.migrations = "store/migrations-pg/",
+	.open = pg_open,
+	.describe = describe,
+	.close = pg_close,
+	.ready = NULL,
+	.alive = pg_alive,
+	.exec = pg_exec,
+	.prepare = pg_prepare,
+	.bind_int64 = pg_bind_int64,
+	.bind_double = pg_bind_double,
+	.bind_text = pg_bind_text,
+	.bind_blob = pg_bind_blob,
+	.bind_null = pg_bind_null,
+	.step = pg_step,
+	.column_count = pg_column_count,
+	.column_name = pg_column_name,
+	.column_type = pg_column_type,
+	.column_int64 = pg_column_int64,
+	.column_double = pg_column_double,
+	.column_text = pg_column_text,
+	.column_blob = pg_column_blob,
+	.reset = pg_reset,
+	.finalize = pg_finalize,
+	.begin = pg_begin,
+	.commit = pg_commit,
+	.rollback = pg_rollback,
+	.changes = pg_changes,
+	.last_insert_id = pg_last_insert_id,
+	.last_error = pg_last_error,
+	.schema_version = pg_schema_version,
+	.set_schema_version = pg_set_schema_version,
+	.sql = pg_sql,
+	.search_term = pg_search_term,
+};
