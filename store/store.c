@@ -192,9 +192,14 @@ int ab_store_check_alive(struct ab_store *store)
 	if (!store->engine->alive || (err = store->engine->alive(store->db)) == 0)
 		return 0;
 	why = ab_xstrdup(ab_error_last());
-	err = ab_error_set(AB_EIO, "store '%s' is gone: %s; what abtool stored in it since is lost "
-			   "with it (reports already written are kept); give --store a file that stays "
-			   "where it is, and run again", store->path, why);
+	if (ab_store_is_server(store->path))
+		err = ab_error_set(AB_EIO, "store '%s': %s; what was committed before is kept (reports "
+				   "already written too): when the server is back, resume an interrupted "
+				   "run with abtool resume", store->path, why);
+	else
+		err = ab_error_set(AB_EIO, "store '%s' is gone: %s; what abtool stored in it since is "
+				   "lost with it (reports already written are kept); give --store a file "
+				   "that stays where it is, and run again", store->path, why);
 	free(why);
 	return err;
 }
