@@ -187,8 +187,13 @@ query_row "designs" "designs --rejected" "$peer_rejected"
 
 # -- 4. PostgreSQL ------------------------------------------------------------
 PGS="$B/pg"
+chmod 755 "$B"  # under root the server runs as the user postgres, who must reach $B/pg
 "$ROOT/tests/pg/pg-server" start "$PGS" || { echo "$BENCH: no PostgreSQL server" >&2; exit 1; }
-trap '"$ROOT/tests/pg/pg-server" stop "$PGS"' EXIT
+if [ "${KEEP:-0}" = 1 ]; then
+	trap '"$ROOT/tests/pg/pg-server" stop "$PGS"' EXIT
+else
+	trap '"$ROOT/tests/pg/pg-server" stop "$PGS"; rm -rf "$B"' EXIT
+fi
 W=$("$ROOT/tests/pg/pg-server" url "$PGS" writes 2>/dev/null)
 P=$("$ROOT/tests/pg/pg-server" url "$PGS" peer 2>/dev/null)
 for r in 1 2 3; do
