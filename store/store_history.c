@@ -207,8 +207,11 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		ab_sql_append(&sql, clause);
 		free(clause);
 	}
-	snprintf(buf, sizeof(buf), " ORDER BY r.created_at DESC, r.id DESC LIMIT %lld",
-		 f->limit > 0 ? (long long)f->limit : -1LL);
+	if (f->limit > 0)
+		snprintf(buf, sizeof(buf), " ORDER BY r.created_at DESC, r.id DESC LIMIT %lld",
+			 (long long)f->limit);
+	else  /* no limit: sqlite's LIMIT -1 is an error to PostgreSQL */
+		snprintf(buf, sizeof(buf), " ORDER BY r.created_at DESC, r.id DESC");
 	ab_sql_append(&sql, buf);
 
 	if ((err = ab_db_prepare(store, &st, sql)) < 0)

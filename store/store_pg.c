@@ -678,7 +678,7 @@ static char *pg_search_term(const char *text, size_t len, int prefix)
 		*o++ = '\'';
 	}
 	if (!words)
-		o += sprintf(o, "''");
+		;  /* no word: the empty query, which matches nothing */
 	else if (prefix)
 		o += sprintf(o, ":*");
 	*o = '\0';

@@ -1,7 +1,10 @@
 /* test_store.c - the store's history layer: the upgrade of a store made by
  * schema 0001 (applied here by hand with sqlite3, rows inserted as version
  * 1 wrote them), full-text search, history filters, notes, designs, and
- * export/import between two stores. */
+ * export/import between two stores. With ABTOOL_TEST_STORE_PG set (CTest's
+ * unit.test_store.pg) the same cases run on PostgreSQL: the fixture's runs
+ * are copied into a new database on the tests' server, and the cases that
+ * read or migrate the sqlite file themselves are skipped. */
 #include "testutil.h"
 #include "embed.h"
 #include "error.h"
@@ -182,8 +185,52 @@ static char *make_v1_store(const char *dir, const char *name)
 
 struct fixture {
 	char *dir, *path;
+	char *url;               /* on PostgreSQL: the store's database, else NULL */
 	struct ab_store *store;
 };
+
+/* The cases run on PostgreSQL (see the head of the file). */
+static int on_pg(void)
+{
+	const char *e = getenv("ABTOOL_TEST_STORE_PG");
+
+	return e && *e;
+}
+
+/* A case that reads the sqlite file with sqlite3 or migrates it. */
+#define SQLITE_ONLY() do { if (on_pg()) skip(); } while (0)
+
+/* Every run of `from` copied into a new PostgreSQL database (export and
+ * import, as abtool sync does, in id order so that the ids agree); its
+ * store, open. */
+static struct ab_store *copy_to_pg(struct ab_store *from, char **url_out)
+{
+	static int n;
+	char name[32], *url;
+	struct ab_store *pg = NULL;
+	json_t *runs = NULL, *r, *doc;
+	size_t i;
+	int64_t id;
+	int existed;
+
+	snprintf(name, sizeof(name), "unit_store_%d", n++);
+	url = ab_test_pg_database(name);
+	if (ab_store_open(&pg, url) < 0)
+		fail_msg("open %s: %s", url, ab_error_last());
+	assert_int_equal(ab_store_run_uuids(from, &runs), 0);
+	json_array_foreach(runs, i, r) {
+		doc = NULL;
+		if (ab_store_export(from, json_integer_value(json_object_get(r, "id")),
+				    AB_STORE_EXPORT_SAMPLES, &doc) < 0 ||
+		    ab_store_import(pg, doc, &id, &existed) < 0)
+			fail_msg("copying run %zu: %s", i + 1, ab_error_last());
+		assert_int_equal(id, json_integer_value(json_object_get(r, "id")));
+		json_decref(doc);
+	}
+	json_decref(runs);
+	*url_out = url;
+	return pg;
+}
 
 static int setup(void **state)
 {
@@ -193,6 +240,12 @@ static int setup(void **state)
 	f->path = make_v1_store(f->dir, "a.db");
 	if (ab_store_open(&f->store, f->path) < 0)
 		fail_msg("open: %s", ab_error_last());
+	if (on_pg()) {
+		struct ab_store *pg = copy_to_pg(f->store, &f->url);
+
+		ab_store_close(f->store);
+		f->store = pg;
+	}
 	*state = f;
 	return 0;
 }
@@ -204,6 +257,7 @@ static int teardown(void **state)
 	ab_store_close(f->store);
 	ab_test_rmtemp(f->dir);
 	free(f->path);
+	free(f->url);
 	free(f);
 	return 0;
 }
@@ -253,6 +307,8 @@ static void test_upgrade_keeps_rows_and_indexes_them(void **state)
 	char *before[sizeof(tables) / sizeof(tables[0])];
 	struct ab_store *store;
 	size_t i;
+
+	SQLITE_ONLY();
 
 	(void)state;
 	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
@@ -503,11 +559,31 @@ static void test_designs(void **state)
 
 /* Only a newer decisive A/B run changes a design's standing: an
  * inconclusive rerun, an invalid run and a calibration leave it rejected. */
+/* Run `sql` on the fixture's store behind its back: with sqlite3 on the
+ * file, or with psql (on its stdin) on PostgreSQL. */
+static void exec_store(struct fixture *f, const char *sql)
+{
+	sqlite3 *db;
+
+	if (f->url) {
+		char *cmd = ab_xasprintf("psql -X -q -v ON_ERROR_STOP=1 '%s'", f->url);
+		FILE *p = popen(cmd, "w");
+
+		assert_non_null(p);
+		fprintf(p, "%s;\n", sql);
+		assert_int_equal(pclose(p), 0);
+		free(cmd);
+		return;
+	}
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	exec_ok(db, sql);
+	sqlite3_close(db);
+}
+
 static void test_designs_standing(void **state)
 {
 	struct fixture *f = *state;
 	json_t *list, *d;
-	sqlite3 *db;
 	static const char *const later[] = {
 		"(4, '4444', 1, 1, 'ab', '2026-04-01T08:00:00Z', 'finished', 'inconclusive')",
 		"(5, '5555', 1, 1, 'ab', '2026-04-02T08:00:00Z', 'finished', 'invalid')",
@@ -516,13 +592,13 @@ static void test_designs_standing(void **state)
 	};
 	size_t i;
 
-	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
 	for (i = 0; i < 4; i++) {
 		char *sql = ab_xasprintf("INSERT INTO runs(id, uuid, experiment_id, design_id, kind, created_at, "
 					 "status, verdict, repo, parent_oid, candidate_oid, exact_parent, seed, pairs, "
-					 "warmup, abtool_version) SELECT * FROM (VALUES %s) JOIN (SELECT '/src/a', '"
-					 OID("aaaa1111") "', '" OID("dddd4444") "', 1, 1, 1, 0, '0.1.0')", later[i]);
-		exec_ok(db, sql);
+					 "warmup, abtool_version) SELECT * FROM (VALUES %s) AS v CROSS JOIN (SELECT "
+					 "'/src/a', '" OID("aaaa1111") "', '" OID("dddd4444") "', 1, 1, 1, 0, "
+					 "'0.1.0') AS c", later[i]);
+		exec_store(f, sql);
 		free(sql);
 		assert_int_equal(ab_store_designs(f->store, 1, &list), 0);
 		d = json_array_get(list, 0);
@@ -541,7 +617,6 @@ static void test_designs_standing(void **state)
 	assert_int_equal(json_integer_value(json_object_get(d, "latest_run")), 7);
 	assert_string_equal(json_string_value(json_object_get(d, "latest_verdict")), "accepted");
 	json_decref(list);
-	sqlite3_close(db);
 }
 
 /* An export without what differs between stores by design. */
@@ -771,6 +846,8 @@ static void test_schema_versions(void **state)
 	char *plain = ab_path_join(dir, "plain.db"), *want, before[65], after[65];
 	struct ab_store *store;
 
+	SQLITE_ONLY();
+
 	(void)state;
 	assert_int_equal(ab_store_open(&store, path), 0);
 	ab_store_close(store);
@@ -809,6 +886,8 @@ static void test_check_alive(void **state)
 	char *away = ab_xasprintf("%s.away", f->path), *copy = ab_xasprintf("%s.copy", f->path);
 	char *cmd;
 
+	SQLITE_ONLY();
+
 	assert_int_equal(ab_store_check_alive(f->store), 0);
 	assert_int_equal(rename(f->path, away), 0);
 	assert_int_equal(ab_store_check_alive(f->store), AB_EIO);
@@ -828,11 +907,8 @@ static void set_options(struct fixture *f, int64_t run_id, const char *options)
 {
 	char *sql = ab_xasprintf("UPDATE runs SET options = '%s' WHERE id = %lld", options,
 				 (long long)run_id);
-	sqlite3 *db;
 
-	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
-	exec_ok(db, sql);
-	sqlite3_close(db);
+	exec_store(f, sql);
 	free(sql);
 }
 
@@ -906,6 +982,41 @@ static void test_owner_and_abandon(void **state)
 	json_decref(run);
 }
 
+/* On PostgreSQL: a store whose schema version is newer than this abtool's
+ * is refused and left as it was; a database with tables of its own but no
+ * abtool_schema is another program's, refused and left as it was; a
+ * database that does not exist is named. (sqlite's versions of these are
+ * test_schema_versions and the corpus.) */
+static void test_pg_schema(void **state)
+{
+	struct fixture f = {0};
+	struct ab_store *store = NULL;
+
+	(void)state;
+	if (!on_pg())
+		skip();
+	f.url = ab_test_pg_database("unit_store_newer");
+	assert_int_equal(ab_store_open(&store, f.url), 0);
+	ab_store_close(store);
+	exec_store(&f, "UPDATE abtool_schema SET version = 99");
+	store = NULL;
+	assert_int_equal(ab_store_open(&store, f.url), AB_EIO);
+	assert_null(store);
+	assert_non_null(strstr(ab_error_last(), "has schema version 99, newer than this abtool"));
+	free(f.url);
+
+	f.url = ab_test_pg_database("unit_store_foreign");
+	exec_store(&f, "CREATE TABLE accounts(id INTEGER)");
+	assert_int_equal(ab_store_open(&store, f.url), AB_EIO);
+	assert_non_null(strstr(ab_error_last(), "is not an abtool store"));
+	assert_non_null(strstr(ab_error_last(), "another program's"));
+	/* left as it was: no abtool_schema was made, so it is refused again */
+	exec_store(&f, "DO $$ BEGIN IF to_regclass('runs') IS NOT NULL OR to_regclass('abtool_schema') "
+		   "IS NOT NULL THEN RAISE 'a store table was made'; END IF; END $$");
+	assert_int_equal(ab_store_open(&store, f.url), AB_EIO);
+	free(f.url);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -923,6 +1034,7 @@ int main(void)
 		cmocka_unit_test(test_schema_versions),
 		cmocka_unit_test_setup_teardown(test_check_alive, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_owner_and_abandon, setup, teardown),
+		cmocka_unit_test(test_pg_schema),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,30 +22,13 @@ extern const struct ab_store_engine ab_test_engine_text;
 
 static const struct ab_store_engine *const engines[] = {&ab_store_engine_sqlite, &ab_test_engine_text};
 
-/* The URL of a new database `name` on the tests' PostgreSQL server. */
-static char *pg_database(const char *name)
-{
-	char *cmd = ab_xasprintf("'%s/tests/pg/pg-server' url '%s' %s 2>/dev/null", getenv("ABTOOL_TEST_SRC"),
-				 getenv("ABTOOL_TEST_PG"), name);
-	FILE *f = popen(cmd, "r");
-	char buf[512] = "";
-
-	assert_non_null(f);
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	assert_int_equal(pclose(f), 0);
-	buf[strcspn(buf, "\n")] = '\0';
-	free(cmd);
-	return ab_xstrdup(buf);
-}
-
 static void check_engine(const struct ab_store_engine *e, const char *dir)
 {
 	static const double doubles[] = {0.1 + 0.2, 5e-324, -1.7976931348623157e308, 1.0 / 3.0};
 	static const int64_t ints[] = {INT64_MIN, INT64_MAX, 0, -1};
 	static const unsigned char blob[] = {0, 1, 0xff, '\'', 0};
 	int pg = e == &ab_store_engine_pg;
-	char *path = pg ? pg_database("engine_contract") : ab_path_join(dir, e->name);
+	char *path = pg ? ab_test_pg_database("engine_contract") : ab_path_join(dir, e->name);
 	struct ab_db *db, *other;
 	struct ab_db_stmt *st;
 	struct ab_db_error err;
@@ -149,7 +132,7 @@ static void check_no_create(const struct ab_store_engine *e, const char *dir)
 	char *path = ab_xasprintf("%s/sub-%s/store.db", dir, e->name), *sub = ab_xstrdup(path);
 
 	if (e == &ab_store_engine_pg) {  /* a database that does not exist on the server */
-		char *url = pg_database("engine_exists"), *q = strstr(url, "engine_exists");
+		char *url = ab_test_pg_database("engine_exists"), *q = strstr(url, "engine_exists");
 		struct ab_db *db = (struct ab_db *)1;
 		const char *what = NULL;
 

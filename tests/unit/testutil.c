@@ -51,3 +51,24 @@ void ab_test_assert_close(double a, double b, int sig, const char *expr,
 		_fail(file, line);
 	}
 }
+
+char *ab_test_pg_database(const char *name)
+{
+	const char *src = getenv("ABTOOL_TEST_SRC"), *server = getenv("ABTOOL_TEST_PG");
+	char buf[512] = "", *cmd;
+	FILE *f;
+
+	if (!src || !server)
+		fail_msg("no PostgreSQL server for the tests: ABTOOL_TEST_SRC and ABTOOL_TEST_PG are unset");
+	cmd = ab_xasprintf("'%s/tests/pg/pg-server' url '%s' '%s' 2>/dev/null", src, server, name);
+	f = popen(cmd, "r");
+	free(cmd);
+	if (!f)
+		fail_msg("cannot run pg-server");
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	if (pclose(f) != 0 || !buf[0])
+		fail_msg("pg-server url %s failed", name);
+	buf[strcspn(buf, "\n")] = '\0';
+	return ab_xstrdup(buf);
+}
