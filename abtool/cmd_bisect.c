@@ -681,6 +681,7 @@ static int start_bisect(struct bisect_ctx *c, const char *path)
 		rc = cmd_fail(err);
 		goto out;
 	}
+	cmd_store_experiment_project(c->store, &exp);
 	c->seed = c->args->run.have_seed ? c->args->run.seed : ab_plan_random_seed();
 	c->exp_path = ab_xstrdup(path);
 	memcpy(c->exp_hash, exp.hash, sizeof(c->exp_hash));

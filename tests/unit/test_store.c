@@ -110,7 +110,7 @@ static char *dump_table(const char *path, const char *table)
 	/* columns of schema 1: those not added by a later migration */
 	sql = ab_xasprintf("SELECT group_concat(name, ', ') FROM pragma_table_info('%s') WHERE name NOT IN "
 			   "('padding_bytes', 'unavailable', 'other_cpu_ns', 'metric', 'better', 'ratio_min', 'ratio_max', "
-			   "'sides', 'evidence_run_id')", table);
+			   "'sides', 'evidence_run_id', 'project')", table);
 	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		free(cols);
@@ -193,6 +193,9 @@ static int setup(void **state)
 	f->path = make_v1_store(f->dir, "a.db");
 	if (ab_store_open(&f->store, f->path) < 0)
 		fail_msg("open: %s", ab_error_last());
+	/* the rows of schema 1 are the project's that opens the store first */
+	assert_int_equal(ab_store_claim_project(f->store, "example.org/team/a"), 2);
+	ab_store_set_project(f->store, "example.org/team/a");
 	*state = f;
 	return 0;
 }
@@ -260,6 +263,21 @@ static void test_upgrade_keeps_rows_and_indexes_them(void **state)
 	if (ab_store_open(&store, path) < 0)
 		fail_msg("open: %s", ab_error_last());
 	assert_int_equal(ab_store_schema_version(store), latest_version());
+	/* Rows older than projects belong to none until a repository claims
+	 * them: no project's history lists them, every project's does. */
+	assert_history(store, "", .grep = "convoy");
+	assert_history(store, "3,1", .grep = "convoy", .all_projects = 1);
+	assert_int_equal(ab_store_claim_project(store, ""), 0);
+	assert_int_equal(ab_store_claim_project(store, "example.org/team/a"), 2);
+	assert_int_equal(ab_store_claim_project(store, "example.org/team/b"), 0);
+	ab_store_set_project(store, "example.org/team/a");
+	{
+		char *p = query_text(path, "SELECT group_concat(project, ',') FROM (SELECT project FROM "
+				     "designs UNION ALL SELECT project FROM experiments)");
+		assert_string_equal(p, "example.org/team/a,example.org/team/a,example.org/team/a,"
+				    "example.org/team/a");
+		free(p);
+	}
 	/* Text written before the search index existed is found. */
 	assert_history(store, "3,1", .grep = "convoy");          /* a hypothesis */
 	assert_history(store, "1", .grep = "free list");         /* a note on a run */
@@ -580,8 +598,12 @@ static void test_export_import(void **state)
 	assert_true(json_is_object(json_object_get(json_object_get(a1, "run"), "report")));
 	assert_int_equal(ab_store_export(f->store, 42, 0, &b1), AB_ENOTFOUND);
 
+	assert_string_equal(json_string_value(json_object_get(json_object_get(a1, "design"), "project")),
+			    "example.org/team/a");
 	if (ab_store_open(&b, path_b) < 0)
 		fail_msg("open b: %s", ab_error_last());
+	/* b serves another project: the runs keep theirs */
+	ab_store_set_project(b, "example.org/team/b");
 	/* Run 2 first, so that run 1 gets another local id in b. */
 	assert_int_equal(ab_store_import(b, a2, &id, &existed), 0);
 	assert_int_equal(existed, 0);
@@ -602,6 +624,8 @@ static void test_export_import(void **state)
 	assert_int_equal(ab_store_import(b, a1, &id, &existed), 0);
 	assert_int_equal(existed, 1);
 	assert_int_equal(id, 2);
+	assert_history(b, "", .limit = 0);
+	ab_store_set_project(b, "example.org/team/a");
 	assert_history(b, "1,2", .limit = 0);   /* newest first: by when the run was made */
 	/* Imported text is searchable; the design note is not added twice. */
 	assert_int_equal(ab_store_import(b, a3, &id, &existed), 0);
