@@ -1036,10 +1036,11 @@ static int h_sides(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 static int h_project(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 {
 	const char *s = NULL, *why;
-	int err = cfg_get_text(c, k->start_mark, v, "expected the project's name as a string, like "
-			       "github.com/owner/name", 0, &s);
+	int err;
 
-	if (err)
+	(void)k;  /* the value is at fault: the messages name its line and column */
+	if ((err = cfg_get_text(c, v->start_mark, v, "expected the project's name as a string, like "
+				"github.com/owner/name", 0, &s)) < 0)
 		return err;
 	if ((why = ab_project_name_problem(s)))
 		return cfg_fail(c, v->start_mark, "%s", why);
