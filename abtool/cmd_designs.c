@@ -1,4 +1,5 @@
-/* cmd_designs.c - `abtool designs`: every design in the store with its run
+/* cmd_designs.c - `abtool designs`: every design of the current project (or
+ * of every project: --all-projects; docs/history.md, "Projects") with its run
  * count, its standing (the verdict, run, date and first reason of its
  * newest accepted or rejected A/B run), a newer run that did not change it,
  * and its latest note; --rejected keeps the designs whose standing is

@@ -1,4 +1,5 @@
-/* store.h - the sqlite store (docs/architecture.md, "The store"): one file per repository,
+/* store.h - the sqlite store (docs/architecture.md, "The store"): one file per repository
+ * or shared by several (each design in a project, docs/history.md "Projects"),
  * schema versioned with PRAGMA user_version and numbered migrations
  * embedded in the binary (store/migrations/NNNN_*.sql), WAL mode with
  * synchronous=NORMAL, foreign keys on, and a busy timeout so concurrent
