@@ -138,22 +138,44 @@ int ab_project_from_url(char **out, const char *url)
 	return 0;
 }
 
-/* "origin", else the first remote by name; NULL when there is none (new). */
-static char *first_remote(git_repository *repo)
+/* The URL of remote "origin", else of the first remote by name, as
+ * configured (new string), or NULL when there is none. The entries
+ * remote.NAME.url are read with a plain iterator: libgit2 1.5's
+ * git_remote_list and git_remote_lookup match config names with a regex
+ * whose match data leaks on every name that does not match. */
+static char *first_remote_url(git_repository *repo)
 {
-	git_strarray names = {0};
-	char *best = NULL;
-	size_t i;
+	git_config *cfg = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	char *best = NULL, *url = NULL;
 
-	if (git_remote_list(&names, repo) < 0)
+	if (git_repository_config_snapshot(&cfg, repo) < 0 || git_config_iterator_new(&it, cfg) < 0) {
+		git_config_free(cfg);
 		return NULL;
-	for (i = 0; i < names.count; i++)
-		if (!best || !strcmp(names.strings[i], "origin") ||
-		    (strcmp(best, "origin") && strcmp(names.strings[i], best) < 0))
-			best = names.strings[i];
-	best = best ? ab_xstrdup(best) : NULL;
-	git_strarray_dispose(&names);
-	return best;
+	}
+	while (git_config_next(&e, it) == 0) {
+		size_t n = strlen(e->name);
+		char *name;
+
+		if (strncmp(e->name, "remote.", 7) || n < 12 || strcmp(e->name + n - 4, ".url") ||
+		    !e->value)
+			continue;
+		name = ab_xstrndup(e->name + 7, n - 11);
+		if (!best || (strcmp(best, "origin") && (!strcmp(name, "origin") ||
+							 strcmp(name, best) < 0))) {
+			free(best);
+			free(url);
+			best = name;
+			url = ab_xstrdup(e->value);
+		} else {
+			free(name);
+		}
+	}
+	git_config_iterator_free(it);
+	git_config_free(cfg);
+	free(best);
+	return url;
 }
 
 /* "root:" and the id of the root commit reached from HEAD by first parents. */
@@ -190,15 +212,10 @@ static int root_commit(char **out, git_repository *repo)
 
 int ab_project_of_repository(char **out, git_repository *repo)
 {
-	char *name = first_remote(repo);
-	git_remote *remote = NULL;
-	int err = AB_ENOTFOUND;
+	char *url = first_remote_url(repo);
+	int err = url ? ab_project_from_url(out, url) : AB_ENOTFOUND;
 
-	*out = NULL;
-	if (name && git_remote_lookup(&remote, repo, name) == 0 && git_remote_url(remote))
-		err = ab_project_from_url(out, git_remote_url(remote));
-	git_remote_free(remote);
-	free(name);
+	free(url);
 	if (err == 0)
 		return 0;
 	/* no remote, or a URL that does not parse: the root commit names it */

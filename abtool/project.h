@@ -30,8 +30,9 @@ int ab_project_from_url(char **out, const char *url);
 
 /*
  * The derived project of `repo` (new string in *out): the URL of its
- * remote "origin", else of its first remote by name, through
- * ab_project_from_url; with no remote, "root:" and the full id of the
+ * remote "origin", else of its first remote by name, as configured
+ * (remote.NAME.url; url.NAME.insteadOf is not applied: it is one user's
+ * rewrite), through ab_project_from_url; with no remote, "root:" and the full id of the
  * root commit reached from HEAD by first parents. Errors: AB_EINVALID
  * when there is neither a remote nor a commit (an empty repository; the
  * message says to set project:), AB_EIO when libgit2 fails.
