@@ -61,11 +61,12 @@ static int from_uri(char **out, const char *url)
 	UriUriA uri;
 	const char *errpos = NULL;
 	UriPathSegmentA *seg;
-	char *scheme, *host, *port, *path = ab_xstrdup(""), *next;
+	char *scheme, *host, *port, *path, *next;
 
 	if (uriParseSingleUriA(&uri, url, &errpos) != URI_SUCCESS)
 		return ab_error_set(AB_EINVALID, "the remote URL does not parse as a URL (at column %zu)",
 				    errpos ? (size_t)(errpos - url) + 1 : 0);
+	path = ab_xstrdup("");
 	scheme = range(&uri.scheme);
 	host = range(&uri.hostText);
 	port = range(&uri.portText);

@@ -107,7 +107,8 @@ static void commit(git_repository *repo, const git_oid *parents, size_t nparents
 		assert_int_equal(git_commit_lookup(&c[i], repo, &parents[i]), 0);
 		p[i] = c[i];
 	}
-	assert_int_equal(git_signature_new(&sig, "t", "t@abtool.invalid", 1700000000 + (int)nparents, 0), 0);
+	assert_int_equal(git_signature_new(&sig, "t", "t@abtool.invalid", 1700000000 + (int)nparents,
+					   0), 0);
 	assert_int_equal(git_commit_create(out, repo, NULL, sig, sig, NULL, "c\n", tree, nparents, p), 0);
 	git_signature_free(sig);
 	git_tree_free(tree);
@@ -120,7 +121,7 @@ static void test_repository(void **state)
 	char *tmp = ab_test_mktemp("project"), *got = NULL, want[64];
 	git_repository *repo;
 	git_oid root, side_root, second, merge;
-	git_remote *r;
+	git_config *cfg;
 
 	(void)state;
 	assert_int_equal(git_repository_init(&repo, tmp, 0), 0);
@@ -167,22 +168,25 @@ static void test_repository(void **state)
 	assert_string_equal(got, want);
 	free(got);
 
-	/* a remote wins over the root commit; origin over the first by name */
-	assert_int_equal(git_remote_create(&r, repo, "zeta", "https://example.org/z/zeta.git"), 0);
-	git_remote_free(r);
+	/* a remote wins over the root commit; origin over the first by name
+	 * (set in the config: git_remote_create of libgit2 1.5 leaks) */
+	assert_int_equal(git_repository_config(&cfg, repo), 0);
+	assert_int_equal(git_config_set_string(cfg, "remote.zeta.url",
+					       "https://example.org/z/zeta.git"), 0);
 	assert_int_equal(ab_project_of_repository(&got, repo), 0);
 	assert_string_equal(got, "example.org/z/zeta");
 	free(got);
-	assert_int_equal(git_remote_create(&r, repo, "alpha", "git@example.org:a/alpha.git"), 0);
-	git_remote_free(r);
+	assert_int_equal(git_config_set_string(cfg, "remote.alpha.url",
+					       "git@example.org:a/alpha.git"), 0);
 	assert_int_equal(ab_project_of_repository(&got, repo), 0);
 	assert_string_equal(got, "example.org/a/alpha");
 	free(got);
-	assert_int_equal(git_remote_create(&r, repo, "origin", "ssh://git@Example.org/o/Origin"), 0);
-	git_remote_free(r);
+	assert_int_equal(git_config_set_string(cfg, "remote.origin.url",
+					       "ssh://git@Example.org/o/Origin"), 0);
 	assert_int_equal(ab_project_of_repository(&got, repo), 0);
 	assert_string_equal(got, "example.org/o/Origin");
 	free(got);
+	git_config_free(cfg);
 
 	git_repository_free(repo);
 	ab_test_rmtemp(tmp);
