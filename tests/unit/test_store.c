@@ -490,6 +490,74 @@ static void test_settings(void **state)
 	assert_null(value);
 }
 
+/* The count of a store call's JSON array, or -1 on failure. */
+static long memory_count(struct ab_store *store, const char *design, char *const *words)
+{
+	json_t *list = NULL;
+	long n = ab_store_rejected_memory(store, design, words, &list) < 0 ? -1
+		 : (long)json_array_size(list);
+
+	json_decref(list);
+	return n;
+}
+
+/* One store, two projects (docs/history.md, "Projects"): a design of one
+ * name in each, and the memory of rejected designs, the designs and the
+ * history of one project never see the other's. */
+static void test_projects(void **state)
+{
+	struct fixture *f = *state;
+	char *words[] = {"batching", "convoy", NULL};
+	json_t *list = NULL, *doc = NULL, *d;
+	int64_t id = 0;
+	int existed = -1;
+	size_t i;
+
+	/* run 1 rejected batched-publication in team/a */
+	assert_int_equal(memory_count(f->store, "batched-publication", NULL), 1);
+	assert_int_equal(memory_count(f->store, "another-idea", words), 1);
+	ab_store_set_project(f->store, "example.org/team/b");
+	assert_string_equal(ab_store_project(f->store), "example.org/team/b");
+	assert_int_equal(memory_count(f->store, "batched-publication", NULL), 0);
+	assert_int_equal(memory_count(f->store, "another-idea", words), 0);
+	assert_int_equal(ab_store_designs(f->store, 0, &list), 0);
+	assert_int_equal(json_array_size(list), 0);
+	json_decref(list);
+	assert_int_equal(ab_store_project_known(f->store), 0);
+	assert_history(f->store, "", .limit = 0);
+	assert_history(f->store, "3,2,1", .all_projects = 1);
+	assert_history(f->store, "3,1", .project = "example.org/team/a", .design = "batched-publication");
+	/* run 1 again, as team/b's run: the same name there is another design,
+	 * and the same text another experiment */
+	assert_int_equal(ab_store_export(f->store, 1, AB_STORE_EXPORT_SAMPLES, &doc), 0);
+	json_object_set_new(json_object_get(doc, "run"), "uuid",
+			    json_string("66666666666666666666666666666666"));
+	json_object_set_new(json_object_get(doc, "design"), "project", json_string("example.org/team/b"));
+	assert_int_equal(ab_store_import(f->store, doc, &id, &existed), 0);
+	assert_int_equal(id, 4);
+	json_decref(doc);
+	assert_int_equal(ab_store_project_known(f->store), 1);
+	assert_history(f->store, "4", .limit = 0);
+	assert_int_equal(memory_count(f->store, "batched-publication", NULL), 1);
+	assert_int_equal(ab_store_designs(f->store, AB_STORE_DESIGNS_ALL_PROJECTS, &list), 0);
+	assert_int_equal(json_array_size(list), 3);
+	json_array_foreach(list, i, d)
+		if (!strcmp(json_string_value(json_object_get(d, "design")), "batched-publication"))
+			assert_int_equal(json_integer_value(json_object_get(d, "runs")),
+					 strcmp(json_string_value(json_object_get(d, "project")),
+						"example.org/team/a") ? 1 : 2);
+	json_decref(list);
+	{
+		char *n = query_text(f->path, "SELECT count(*) || ':' || count(DISTINCT project) FROM "
+				     "experiments WHERE name = 'object-churn'");
+		assert_string_equal(n, "2:2");
+		free(n);
+	}
+	/* a note on a design is on the current project's */
+	assert_int_equal(ab_store_note_add(f->store, 0, "odd-divisors", "x", NULL), AB_ENOTFOUND);
+	assert_non_null(strstr(ab_error_last(), "example.org/team/b"));
+}
+
 static void test_designs(void **state)
 {
 	struct fixture *f = *state;
@@ -941,6 +1009,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_notes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_settings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_designs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_projects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_designs_standing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_export_import, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_round_trip, setup, teardown),
