@@ -140,8 +140,9 @@ int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir
  * else derived from the repository (ab_project_of_repository). *out is a
  * new string, or NULL outside any repository and in one with neither a
  * remote nor a commit. cmd_open_store sets it as the store's project and
- * claims the rows an older store wrote without one. 0, or AB_EINVALID (a
- * bad config file), AB_EIO.
+ * claims the rows an older store wrote without one. 0 (a repository whose
+ * history cannot be read to its root gets a warning and no project), or
+ * AB_EINVALID (a bad config file), AB_EIO.
  */
 int cmd_repository_project(char **out, const char *dir);
 

@@ -189,6 +189,11 @@ int cmd_repository_project(char **out, const char *dir)
 		/* no remote and no commit yet: no project to claim old rows with */
 		ab_error_clear();
 		err = 0;
+	} else if (err == AB_EIO) {
+		/* a history libgit2 cannot walk (a shallow clone without a remote):
+		 * an experiment file's project: still names the runs' */
+		cmd_warn("no project for the repository: %s", ab_error_last());
+		err = 0;
 	}
 	ab_userconf_release(&conf);
 	git_repository_free(repo);
