@@ -125,13 +125,43 @@ enum cmd_store_mode {
  * else of the repository the experiment files in the working directory
  * name, else the per-user store $XDG_DATA_HOME/abtool/abtool.db
  * (~/.local/share/abtool/abtool.db; its folders made in CMD_STORE_WRITE).
- * A postgresql:// URL is a PostgreSQL store; a name with another URL
- * scheme ("mysql://...") is refused (AB_EINVALID). In CMD_STORE_READ a missing store is AB_ENOTFOUND naming
+ * The store serves the project of the repository `repo_dir` (or the
+ * working directory) is in (cmd_repository_project), and none outside
+ * any. A postgresql:// URL is a PostgreSQL store; a name with another URL
+ * scheme ("mysql://...") is refused (AB_EINVALID). In CMD_STORE_READ a
+ * missing store is AB_ENOTFOUND naming
  * the path, and nothing is created. Every message says which --store to
  * give. Prints nothing; returns the error.
  */
 int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir,
 		   enum cmd_store_mode mode);
+
+/*
+ * The project of the repository holding `dir` (NULL: the working
+ * directory; docs/history.md, "Projects"): the config file's project:,
+ * else derived from the repository (ab_project_of_repository). *out is a
+ * new string, or NULL outside any repository and in one with neither a
+ * remote nor a commit. cmd_open_store sets it as the store's project and
+ * claims the rows an older store wrote without one. 0 (a repository whose
+ * history cannot be read to its root gets a warning and no project), or
+ * AB_EINVALID (a bad config file), AB_EIO.
+ */
+int cmd_repository_project(char **out, const char *dir);
+
+/* The project of a history or designs row as its column shows it (borrowed):
+ * "-" for the comparisons' (''). */
+const char *cmd_project_label(const json_t *o);
+
+/* 1 when history, designs and note --design look at every project of the
+ * store, there being no current one: the command runs outside any
+ * repository, or in one the store has no design of (docs/history.md,
+ * "Projects"); 0 when they look at the store's project. */
+int cmd_store_lists_every_project(struct ab_store *store);
+
+/* The project of `exp`'s runs as the store's: "" for a comparison
+ * (sides:), the file's project: when it has one, else the repository's
+ * that cmd_open_store set. */
+void cmd_store_experiment_project(struct ab_store *store, const struct ab_experiment *exp);
 
 /* 1 when `dir` (may be NULL: 0) is in a git repository: a comparison of
  * two commands (sides:) uses that repository's store, else the lookup

@@ -681,6 +681,7 @@ static int start_bisect(struct bisect_ctx *c, const char *path)
 		rc = cmd_fail(err);
 		goto out;
 	}
+	cmd_store_experiment_project(c->store, &exp);
 	c->seed = c->args->run.have_seed ? c->args->run.seed : ab_plan_random_seed();
 	c->exp_path = ab_xstrdup(path);
 	memcpy(c->exp_hash, exp.hash, sizeof(c->exp_hash));
@@ -733,6 +734,15 @@ static int load_stored(struct bisect_ctx *c, const json_t *bis)
 		return cmd_fail(err);
 	}
 	err = strcmp(exp.hash, json_string_value(json_object_get(bis, "experiment_hash")));
+	{
+		/* its steps are runs of the experiment's project, wherever it resumes */
+		char *project = NULL;
+		if (!err && cmd_repository_project(&project, exp.repo) == 0 && project)
+			ab_store_set_project(c->store, project);
+		ab_error_clear();
+		free(project);
+		cmd_store_experiment_project(c->store, &exp);
+	}
 	ab_experiment_release(&exp);
 	if (err)
 		return cmd_fail(ab_error_set(AB_EINVALID, "%s changed since bisect %lld started; a bisect "

@@ -285,9 +285,14 @@ int cmd_check(int argc, char **argv)
 		/* What earlier runs of this experiment file say, when there is a
 		 * store already: check never creates one. */
 		struct ab_store *store = NULL;
-		char *path = NULL;
+		char *path = NULL, *project = NULL;
 		if (cmd_store_path(&path, args.store, exp.repo) == 0 && access(path, F_OK) == 0 &&
 		    ab_store_open(&store, path) == 0) {
+			/* the runs of this experiment in its project (claiming nothing) */
+			if (cmd_repository_project(&project, exp.repo) == 0)
+				ab_store_set_project(store, project);
+			cmd_store_experiment_project(store, &exp);
+			free(project);
 			print_expected_time(store, &exp, nrows);
 			cmd_print_calibration(stdout, store, &exp);
 			ab_store_close(store);

@@ -1,4 +1,5 @@
-/* cmd_designs.c - `abtool designs`: every design in the store with its run
+/* cmd_designs.c - `abtool designs`: every design of the current project (or
+ * of every project: --all-projects; docs/history.md, "Projects") with its run
  * count, its standing (the verdict, run, date and first reason of its
  * newest accepted or rejected A/B run), a newer run that did not change it,
  * and its latest note; --rejected keeps the designs whose standing is
@@ -17,25 +18,52 @@ static const char *str(const json_t *o, const char *key)
 	return s ? s : "";
 }
 
-static void print_table(const json_t *list)
+/* The design's column, after its project's when `wproject` > 0. */
+static void put_design(const json_t *d, size_t wproject, size_t wdesign)
 {
-	size_t i, wdesign = 6;
+	char *name = cmd_one_line(str(d, "design"), wdesign);
+
+	if (wproject) {
+		char *project = cmd_one_line(cmd_project_label(d), wproject);
+		cmd_put_padded(stdout, project, wproject);
+		fputs("  ", stdout);
+		free(project);
+	}
+	cmd_put_padded(stdout, name, wdesign);
+	free(name);
+}
+
+/* With a project column when `projects` is set. */
+static void print_table(const json_t *list, int projects)
+{
+	size_t i, wdesign = 6, wproject = 0;
 	int columns = cmd_terminal_columns();
 	json_t *d;
 
-	json_array_foreach(list, i, d)
+	json_array_foreach(list, i, d) {
 		if (cmd_text_width(str(d, "design")) > wdesign)
 			wdesign = cmd_text_width(str(d, "design"));
+		if (projects && cmd_text_width(cmd_project_label(d)) > wproject)
+			wproject = cmd_text_width(cmd_project_label(d));
+	}
 	if (wdesign > 32)
 		wdesign = 32;
+	if (wproject > 32)
+		wproject = 32;
+	if (projects && wproject < 7)
+		wproject = 7;
+	if (wproject) {
+		cmd_put_padded(stdout, "project", wproject);
+		fputs("  ", stdout);
+	}
 	cmd_put_padded(stdout, "design", wdesign);
 	printf("  %4s  %-12s  %4s  %-16s  %s\n", "runs", "verdict", "run", "date (UTC)", "reason");
 	json_array_foreach(list, i, d) {
 		const json_t *latest = json_object_get(d, "latest_run");
 		const char *reason = json_string_value(json_array_get(json_object_get(d, "latest_reasons"), 0));
-		size_t used = wdesign + 2 + 4 + 2 + 12 + 2 + 4 + 2 + 16 + 2;
+		size_t used = (wproject ? wproject + 2 : 0) + wdesign + 2 + 4 + 2 + 12 + 2 + 4 + 2 + 16 + 2;
 		size_t room = columns > 0 ? ((size_t)columns > used + 20 ? (size_t)columns - used : 20) : 100;
-		char *name = cmd_one_line(str(d, "design"), wdesign), *why, t[32], run[32];
+		char *why, t[32], run[32];
 
 		{
 			char ev[48] = "";
@@ -49,7 +77,7 @@ static void print_table(const json_t *list)
 			why = cmd_one_line(text, room);
 			free(text);
 		}
-		cmd_put_padded(stdout, name, wdesign);
+		put_design(d, wproject, wdesign);
 		if (json_is_integer(latest)) {
 			snprintf(run, sizeof(run), "%lld", (long long)json_integer_value(latest));
 			printf("  %4lld  %-12s  %4s  %-16s  %s\n", (long long)json_integer_value(json_object_get(d, "runs")),
@@ -71,7 +99,8 @@ static void print_table(const json_t *list)
 		/* A newer run that does not change the standing: unfinished,
 		 * inconclusive, invalid, or a calibration. */
 		if (json_is_integer(latest) && json_integer_value(json_object_get(d, "newest_run")) != json_integer_value(latest))
-			printf("%*s  newer: run %lld%s%s, %s\n", (int)(wdesign + 2 + 4), "",
+			printf("%*s  newer: run %lld%s%s, %s\n", (int)((wproject ? wproject + 2 : 0) +
+			       wdesign + 2 + 4), "",
 			       (long long)json_integer_value(json_object_get(d, "newest_run")),
 			       strcmp(str(d, "newest_kind"), "ab") ? " " : "",
 			       strcmp(str(d, "newest_kind"), "ab") ? str(d, "newest_kind") : "",
@@ -80,11 +109,10 @@ static void print_table(const json_t *list)
 		if (json_is_string(json_object_get(d, "last_note"))) {
 			char *note = cmd_one_line(str(d, "last_note"), columns > 0 && (size_t)columns > wdesign + 30
 								? (size_t)columns - wdesign - 30 : 100);
-			printf("%*s  note %s: %s\n", (int)(wdesign + 2 + 4), "",
+			printf("%*s  note %s: %s\n", (int)((wproject ? wproject + 2 : 0) + wdesign + 2 + 4), "",
 			       cmd_short_time(t, sizeof(t), str(d, "last_note_created_at")), note);
 			free(note);
 		}
-		free(name);
 		free(why);
 	}
 }
@@ -92,18 +120,20 @@ static void print_table(const json_t *list)
 const struct cmd_option cmd_designs_options[] = {
 	{"rejected", 0, NULL, "only designs whose standing is rejected", NULL, CMD_OWN, 'r', 0, 0},
 	{"json", 0, NULL, "print a JSON array of objects instead of the table", NULL, CMD_OWN, 'j', 0, 0},
+	{"all-projects", 0, NULL, "the designs of every project in the store, with a project column",
+	 NULL, CMD_OWN, 'A', 0, 0},
 	CMD_STORE_OPTION,
 	CMD_HELP_OPTION,
 	CMD_OPTIONS_END,
 };
 
-/* --rejected, --json (ctx: the two flags). */
+/* --rejected, --json, --all-projects (ctx: the three flags). */
 static int designs_option(struct cmd_args *args, const struct cmd_option *o, const char *arg)
 {
 	int *flags = args->ctx;
 
 	(void)arg;
-	flags[o->code == 'r' ? 0 : 1] = 1;
+	flags[o->code == 'r' ? 0 : o->code == 'j' ? 1 : 2] = 1;
 	return CMD_GO_ON;
 }
 
@@ -113,7 +143,7 @@ int cmd_designs(int argc, char **argv)
 	int stop;
 	struct ab_store *store = NULL;
 	json_t *list = NULL;
-	int flags[2] = {0, 0}, rejected, json, err, rc = 0;
+	int flags[3] = {0, 0, 0}, rejected, json, all, err, rc = 0;
 
 	cmd_args_init(&args, "designs", designs_option, flags);
 	if ((stop = cmd_parse_options(&args, cmd_designs_options, argc, argv)) != CMD_GO_ON)
@@ -124,7 +154,10 @@ int cmd_designs(int argc, char **argv)
 		return cmd_usage("designs", "unexpected argument '%s'", argv[optind]);
 	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_READ)) < 0)
 		return cmd_fail(err);
-	if ((err = ab_store_designs(store, rejected, &list)) < 0) {
+	/* no current project (docs/history.md, "Projects"): every project */
+	all = flags[2] || cmd_store_lists_every_project(store);
+	if ((err = ab_store_designs(store, (rejected ? AB_STORE_DESIGNS_REJECTED : 0u) |
+				    (all ? AB_STORE_DESIGNS_ALL_PROJECTS : 0u), &list)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}
@@ -133,10 +166,14 @@ int cmd_designs(int argc, char **argv)
 		printf("%s\n", text);
 		free(text);
 	} else if (json_array_size(list)) {
-		print_table(list);
-	} else {
+		print_table(list, flags[2]);
+	} else if (all) {
 		fprintf(stderr, "abtool designs: no %sdesigns in the store '%s'\n", rejected ? "rejected " : "",
 			ab_store_path(store));
+	} else {
+		fprintf(stderr, "abtool designs: no %sdesigns of the project '%s' in the store '%s' "
+			"(--all-projects: of every project)\n", rejected ? "rejected " : "",
+			ab_store_project(store), ab_store_path(store));
 	}
 out:
 	json_decref(list);

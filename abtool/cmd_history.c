@@ -178,7 +178,29 @@ static char *history_reason(const json_t *run, const char *reason, size_t room)
 	return out;
 }
 
-static void print_table(const json_t *list, const char *rev)
+/* The project as a column shows it: "-" for the comparisons' (''). */
+const char *cmd_project_label(const json_t *o)
+{
+	const char *p = json_string_value(json_object_get(o, "project"));
+
+	return p && *p ? p : "-";
+}
+
+/* The width of a project column over `list`: its longest label, at most
+ * NAME_COLS_MAX. */
+static size_t project_width(const json_t *list)
+{
+	size_t i, w = 7;
+	json_t *o;
+
+	json_array_foreach(list, i, o)
+		if (cmd_text_width(cmd_project_label(o)) > w)
+			w = cmd_text_width(cmd_project_label(o));
+	return w > NAME_COLS_MAX ? NAME_COLS_MAX : w;
+}
+
+/* `wproject` > 0: a project column of that width. */
+static void print_table(const json_t *list, const char *rev, size_t wproject)
 {
 	size_t i, wid = 2, wdesign = 6, wexp = 10, wratio = 26;
 	int columns = cmd_terminal_columns();
@@ -201,6 +223,10 @@ static void print_table(const json_t *list, const char *rev)
 	wexp = wexp > NAME_COLS_MAX ? NAME_COLS_MAX : wexp;
 
 	printf("%*s  %-16s  ", (int)wid, "id", "date (UTC)");
+	if (wproject) {
+		cmd_put_padded(stdout, "project", wproject);
+		fputs("  ", stdout);
+	}
 	cmd_put_padded(stdout, "design", wdesign);
 	fputs("  ", stdout);
 	cmd_put_padded(stdout, "experiment", wexp);
@@ -210,7 +236,8 @@ static void print_table(const json_t *list, const char *rev)
 	printf("  reason\n");
 	json_array_foreach(list, i, run) {
 		const char *reason = json_string_value(json_array_get(json_object_get(run, "reasons"), 0));
-		size_t used = wid + 2 + 16 + 2 + wdesign + 2 + wexp + 2 + 22 + 2 + 12 + 2 + wratio + 2, room;
+		size_t used = wid + 2 + 16 + 2 + (wproject ? wproject + 2 : 0) + wdesign + 2 + wexp + 2 + 22 +
+			      2 + 12 + 2 + wratio + 2, room;
 		char *design = cmd_one_line(json_string_value(json_object_get(run, "design")), wdesign);
 		char *exp = cmd_one_line(json_string_value(json_object_get(run, "experiment")), wexp);
 		char *why;
@@ -229,6 +256,12 @@ static void print_table(const json_t *list, const char *rev)
 		}
 		printf("%*lld  %-16s  ", (int)wid, (long long)json_integer_value(json_object_get(run, "id")),
 		       cmd_short_time(buf, sizeof(buf), json_string_value(json_object_get(run, "created_at"))));
+		if (wproject) {
+			char *project = cmd_one_line(cmd_project_label(run), wproject);
+			cmd_put_padded(stdout, project, wproject);
+			fputs("  ", stdout);
+			free(project);
+		}
 		cmd_put_padded(stdout, design, wdesign);
 		fputs("  ", stdout);
 		cmd_put_padded(stdout, exp, wexp);
@@ -299,15 +332,18 @@ static void print_bisects(struct ab_store *store)
 	json_decref(list);
 }
 
-/* When a named design or experiment has no runs, say which names exist. */
-static void suggest_name(struct ab_store *store, const char *key, const char *name)
+/* When a named design or experiment has no runs, say which names exist
+ * (in the projects `filter` looks at). */
+static void suggest_name(struct ab_store *store, const struct ab_history_filter *filter,
+			 const char *key, const char *name)
 {
 	json_t *designs = NULL, *runs = NULL, *o;
 	const char *best = NULL;
 	size_t i, best_d = (size_t)-1;
 
 	if (!strcmp(key, "design")) {
-		if (ab_store_designs(store, 0, &designs) < 0)
+		if (ab_store_designs(store, filter->all_projects || filter->project
+				     ? AB_STORE_DESIGNS_ALL_PROJECTS : 0u, &designs) < 0)
 			return;
 		json_array_foreach(designs, i, o) {
 			const char *cand = json_string_value(json_object_get(o, "design"));
@@ -321,6 +357,8 @@ static void suggest_name(struct ab_store *store, const char *key, const char *na
 		}
 	} else {
 		struct ab_history_filter all = {0};
+		all.project = filter->project;
+		all.all_projects = filter->all_projects;
 		if (ab_store_history(store, &all, &runs) < 0)
 			return;
 		json_array_foreach(runs, i, o) {
@@ -363,6 +401,10 @@ const struct cmd_option cmd_history_options[] = {
 	{"json", 0, NULL, "print a JSON array of objects instead of the table", NULL, CMD_OWN, 'j', 0, 0},
 	{"ids", 0, NULL, "print only the run ids, one a line (for shell completion)", NULL, CMD_OWN,
 	 'i', 0, 0},
+	{"project", 0, "NAME", "runs of the project NAME (exactly; '' for comparisons), instead of the "
+	 "current repository's", NULL, CMD_OWN, 'P', 0, 0},
+	{"all-projects", 0, NULL, "runs of every project in the store, with a project column", NULL,
+	 CMD_OWN, 'A', 0, 0},
 	CMD_STORE_OPTION,
 	CMD_HELP_OPTION,
 	CMD_OPTIONS_END,
@@ -373,6 +415,7 @@ struct history_ctx {
 	struct ab_history_filter filter;
 	char since[32], until[32], *rev;
 	int json;                     /* 1: --json, 2: --ids */
+	int all_given;                /* --all-projects */
 };
 
 static int history_option(struct cmd_args *args, const struct cmd_option *o, const char *arg)
@@ -431,6 +474,13 @@ static int history_option(struct cmd_args *args, const struct cmd_option *o, con
 	case 'g':
 		ctx->filter.grep = arg;
 		break;
+	case 'P':
+		ctx->filter.project = arg;
+		break;
+	case 'A':
+		ctx->filter.all_projects = 1;
+		ctx->all_given = 1;
+		break;
 	case 'n':
 		if (ab_parse_int64(&v, arg) < 0 || v < o->min)
 			return cmd_usage("history", "--limit: expected a count (0 for all), got '%s'", arg);
@@ -462,10 +512,17 @@ int cmd_history(int argc, char **argv)
 		free(ctx.rev);
 		return cmd_usage("history", "unexpected argument '%s'", argv[optind]);
 	}
+	if (ctx.filter.project && ctx.all_given) {
+		free(ctx.rev);
+		return cmd_usage("history", "--project and --all-projects: give one");
+	}
 	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_READ)) < 0) {
 		free(ctx.rev);
 		return cmd_fail(err);
 	}
+	/* no current project (docs/history.md, "Projects"): every project */
+	if (!ctx.filter.project && !ctx.filter.all_projects)
+		ctx.filter.all_projects = cmd_store_lists_every_project(store);
 	if ((err = ab_store_history(store, &ctx.filter, &list)) < 0) {
 		rc = err == AB_EINVALID ? cmd_usage("history", "--grep: %s", ab_error_last()) : cmd_fail(err);
 		goto out;
@@ -481,16 +538,20 @@ int cmd_history(int argc, char **argv)
 		printf("%s\n", text);
 		free(text);
 	} else if (json_array_size(list)) {
-		print_table(list, ctx.filter.rev);
+		print_table(list, ctx.filter.rev, ctx.all_given ? project_width(list) : 0);
 		print_bisects(store);
 	}
 	if (!json_array_size(list)) {
 		if (ctx.filter.design)
-			suggest_name(store, "design", ctx.filter.design);
+			suggest_name(store, &ctx.filter, "design", ctx.filter.design);
 		if (ctx.filter.experiment)
-			suggest_name(store, "experiment", ctx.filter.experiment);
-		if (!ctx.json)
+			suggest_name(store, &ctx.filter, "experiment", ctx.filter.experiment);
+		if (!ctx.json && ctx.filter.all_projects)
 			fprintf(stderr, "abtool history: no runs match in the store '%s'\n", ab_store_path(store));
+		else if (!ctx.json)
+			fprintf(stderr, "abtool history: no runs of the project '%s' match in the store '%s' "
+				"(--all-projects: of every project)\n", ctx.filter.project ? ctx.filter.project
+				: ab_store_project(store), ab_store_path(store));
 	}
 out:
 	json_decref(list);

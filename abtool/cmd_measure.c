@@ -62,6 +62,8 @@ int cmd_measure(struct cmd_measure *m)
 		rc = cmd_fail(err);
 		goto out;
 	}
+	if (m->exp_path)
+		cmd_store_experiment_project(m->store, &m->exp);
 	if (m->opened && (rc = m->opened(m)) != 0)
 		goto out;
 	err = m->start ? m->start(m, &events)

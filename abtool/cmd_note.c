@@ -36,6 +36,37 @@ const struct cmd_option cmd_note_options[] = {
 	CMD_OPTIONS_END,
 };
 
+/* With no current project (cmd_store_lists_every_project), the design is
+ * the one of that name in any project, when one project has it: the
+ * store's project becomes that one. 0, or AB_EINVALID when several do. */
+static int design_project(struct ab_store *store, const char *design)
+{
+	json_t *list = NULL, *d;
+	const char *found = NULL;
+	size_t i;
+	int err = 0;
+
+	if (!cmd_store_lists_every_project(store) ||
+	    ab_store_designs(store, AB_STORE_DESIGNS_ALL_PROJECTS, &list) < 0)
+		return 0;
+	json_array_foreach(list, i, d) {
+		const char *p = json_string_value(json_object_get(d, "project"));
+		if (strcmp(json_string_value(json_object_get(d, "design")), design))
+			continue;
+		if (found && strcmp(found, p)) {
+			err = ab_error_set(AB_EINVALID, "the store '%s' has a design '%s' in the projects "
+					   "'%s' and '%s'; run abtool note from the repository of the one "
+					   "you mean", ab_store_path(store), design, found, p);
+			break;
+		}
+		found = p;
+	}
+	if (!err && found)
+		ab_store_set_project(store, found);
+	json_decref(list);
+	return err;
+}
+
 int cmd_note(int argc, char **argv)
 {
 	const char *design = NULL;
@@ -73,7 +104,8 @@ int cmd_note(int argc, char **argv)
 		rc = cmd_fail(err);
 		goto out;
 	}
-	if ((err = ab_store_note_add(store, run_id, design, text, &note_id)) < 0) {
+	if ((design && (err = design_project(store, design)) < 0) ||
+	    (err = ab_store_note_add(store, run_id, design, text, &note_id)) < 0) {
 		rc = err == AB_EINVALID ? cmd_usage("note", "%s", ab_error_last()) : cmd_fail(err);
 		goto out;
 	}

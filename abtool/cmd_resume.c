@@ -29,8 +29,15 @@ static int opened(struct cmd_measure *m)
 	struct resume_ctx *ctx = m->ctx;
 	int err;
 
+	json_t *run = NULL;
+
 	if ((err = ab_store_run_resolve(m->store, ctx->ref, &ctx->run_id)) < 0)
 		return cmd_fail(err);
+	/* a run of any project resumes in its own */
+	if (ab_store_run_get(m->store, ctx->run_id, &run) == 0)
+		ab_store_set_project(m->store, json_string_value(json_object_get(run, "project")));
+	json_decref(run);
+	ab_error_clear();
 	return 0;
 }
 

@@ -78,6 +78,8 @@ static void print_header(const json_t *doc, int64_t id)
 	printf("run %lld  %s\n", (long long)id, str(run, "uuid"));
 	printf("experiment  %s  (%s, sha256 %.12s)\n", str(exp, "name"), str(exp, "path"), str(exp, "hash"));
 	printf("design      %s\n", str(json_object_get(doc, "design"), "name"));
+	if (*str(doc, "project"))
+		printf("project     %s\n", str(doc, "project"));
 	if (hypothesis)
 		printf("hypothesis  %s\n", hypothesis);
 	printf("status      %s, started %s", str(run, "status"), str(run, "created_at"));
@@ -395,6 +397,9 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	}
 	run = json_object_get(doc, "run");
+	/* a run of any project, compared with its own project's runs */
+	json_object_set(doc, "project", json_object_get(json_object_get(doc, "design"), "project"));
+	ab_store_set_project(store, str(doc, "project"));
 	if ((err = ab_store_same_comparison(store, str(json_object_get(doc, "experiment"), "hash"),
 					    str(run, "parent_oid"), str(run, "candidate_oid"),
 					    str(json_object_get(run, "options"), "inputs_hash"), id, &same)) < 0) {

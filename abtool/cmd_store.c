@@ -2,6 +2,7 @@
  * (see cmd.h and docs/cli.md, "Where the store is"). */
 #include "cmd.h"
 #include "error.h"
+#include "project.h"
 #include "revs.h"
 #include "userconf.h"
 #include "util.h"
@@ -120,8 +121,9 @@ int cmd_store_in_repository(const char *dir)
 	return err == 0;
 }
 
-/* cmd_store_path, saying whether the path is the per-user store's. */
-static int store_path(char **out, const char *flag, const char *repo_dir, int *per_user)
+/* cmd_store_path, saying whether the path is the per-user store's and
+ * whether it is a repository's own store (found through the repository). */
+static int store_path(char **out, const char *flag, const char *repo_dir, int *per_user, int *owned)
 {
 	const char *env = getenv("ABTOOL_STORE");
 	struct ab_userconf conf;
@@ -149,10 +151,13 @@ static int store_path(char **out, const char *flag, const char *repo_dir, int *p
 			return ab_error_set(AB_EINVALID, "'%s' is not a git repository (or any of its parents), "
 					    "so there is no default store; set 'repo:' in the experiment "
 					    "file, or give --store FILE", repo_dir);
+		*owned = 1;
 		return err < 0 ? ab_error_prefix("no default store") : 0;
 	}
-	if ((err = repo_store(out, ".")) != AB_ENOTFOUND)
+	if ((err = repo_store(out, ".")) != AB_ENOTFOUND) {
+		*owned = 1;
 		return err < 0 ? ab_error_prefix("no default store") : 0;
+	}
 	if ((err = experiment_store(out)) != AB_ENOTFOUND)
 		return err;
 	/* outside any repository: the user's own store (abtool compare) */
@@ -163,18 +168,86 @@ static int store_path(char **out, const char *flag, const char *repo_dir, int *p
 
 int cmd_store_path(char **out, const char *flag, const char *repo_dir)
 {
-	int per_user = 0;
+	int per_user = 0, owned = 0;
 
-	return store_path(out, flag, repo_dir, &per_user);
+	return store_path(out, flag, repo_dir, &per_user, &owned);
+}
+
+int cmd_repository_project(char **out, const char *dir)
+{
+	git_repository *repo = NULL;
+	struct ab_userconf conf;
+	int err;
+
+	*out = NULL;
+	if ((err = ab_revs_open_repository(&repo, dir ? dir : ".")) == AB_ENOTFOUND) {
+		ab_error_clear();
+		return 0;
+	}
+	if (err < 0)
+		return err;
+	if ((err = ab_userconf_load(&conf)) == 0 && conf.project) {
+		*out = conf.project;
+		conf.project = NULL;
+	} else if (err == 0 && (err = ab_project_of_repository(out, repo)) == AB_EINVALID) {
+		/* no remote and no commit yet: no project to claim old rows with */
+		ab_error_clear();
+		err = 0;
+	} else if (err == AB_EIO) {
+		/* a history libgit2 cannot walk (a shallow clone without a remote):
+		 * an experiment file's project: still names the runs' */
+		cmd_warn("no project for the repository: %s", ab_error_last());
+		err = 0;
+	}
+	ab_userconf_release(&conf);
+	git_repository_free(repo);
+	return err;
+}
+
+/* The store's project after open: the repository's (cmd_repository_project).
+ * It claims the rows older stores wrote without one (ab_store_claim_project)
+ * when the store is that repository's own, or the command measures in that
+ * repository (`repo_dir`): a store given with --store to a command that
+ * only reads may be another repository's. */
+static int use_repository_project(struct ab_store *store, const char *repo_dir, int owned)
+{
+	char *project = NULL;
+	int err;
+
+	if ((err = cmd_repository_project(&project, repo_dir)) == 0 && project && (owned || repo_dir) &&
+	    (err = ab_store_claim_project(store, project)) > 0)
+		err = 0;
+	ab_store_set_project(store, project);
+	free(project);
+	return err;
+}
+
+int cmd_store_lists_every_project(struct ab_store *store)
+{
+	int known;
+
+	if (!*ab_store_project(store))
+		return 1;
+	known = ab_store_project_known(store);
+	ab_error_clear();
+	return known == 0;
+}
+
+void cmd_store_experiment_project(struct ab_store *store, const struct ab_experiment *exp)
+{
+	if (exp->has_sides)
+		ab_store_set_project(store, "");
+	else if (exp->project)
+		ab_store_set_project(store, exp->project);
 }
 
 int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir, enum cmd_store_mode mode)
 {
 	char *path;
-	int err, per_user = 0;
+	int err, per_user = 0, owned = 0;
 
 	*out = NULL;
-	if ((err = store_path(&path, flag, repo_dir, &per_user)) < 0)
+	if ((err = store_path(&path, flag, repo_dir, &per_user, &owned)) < 0)
 		return err;
 	if (mode == CMD_STORE_WRITE) {
 		char *dir = per_user ? ab_xstrdup(path) : NULL;
@@ -201,6 +274,10 @@ int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir
 		free(why);
 	}
 	free(path);
+	if (err == 0 && (err = use_repository_project(*out, repo_dir, owned)) < 0) {
+		ab_store_close(*out);
+		*out = NULL;
+	}
 	return err;
 }
 

@@ -12,6 +12,7 @@
 #include "config_rules.h"
 #include "env.h"
 #include "error.h"
+#include "project.h"
 #include "util.h"
 
 #include <math.h>
@@ -1030,6 +1031,23 @@ static int h_sides(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 	return err;
 }
 
+/* project: the project the experiment's runs belong to, instead of the
+ * repository's (docs/history.md, "Projects"). */
+static int h_project(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+{
+	const char *s = NULL, *why;
+	int err;
+
+	(void)k;  /* the value is at fault: the messages name its line and column */
+	if ((err = cfg_get_text(c, v->start_mark, v, "expected the project's name as a string, like "
+				"github.com/owner/name", 0, &s)) < 0)
+		return err;
+	if ((why = ab_project_name_problem(s)))
+		return cfg_fail(c, v->start_mark, "%s", why);
+	*(char **)field = ab_xstrdup(s);
+	return 0;
+}
+
 /* Keys that name commits or builds, refused beside `sides:` (two commands
  * are compared as they are: nothing is checked out or built). */
 static int check_sides_alone(struct ctx *c, yaml_node_t *root)
@@ -1058,6 +1076,7 @@ static const struct key_handler top_keys[] = {
 	EXP_KEY(name, cfg_h_string),
 	EXP_KEY(design, cfg_h_string),
 	EXP_KEY(hypothesis, cfg_h_string),
+	EXP_KEY(project, h_project),
 	EXP_KEY(repo, h_repo),
 	EXP_KEY(candidate, cfg_h_string),
 	EXP_KEY(parent, cfg_h_string),
@@ -1115,6 +1134,9 @@ int cfg_read_root(struct ctx *c, yaml_node_t *root)
 	if (cfg_find_pair(c, root, "sides")) {
 		if ((err = check_sides_alone(c, root)) < 0)
 			return err;
+		if ((p = cfg_find_pair(c, root, "project")))
+			return cfg_fail(c, cfg_node(c, p->key)->start_mark, "project: not with sides: (a "
+					"comparison of two commands belongs to no project)");
 	} else if (!cfg_find_pair(c, root, "benchmark")) {
 		return cfg_missing_key(c, root, "benchmark");
 	}

@@ -157,6 +157,7 @@ void ab_experiment_release(struct ab_experiment *exp)
 	free(exp->name);
 	free(exp->design);
 	free(exp->hypothesis);
+	free(exp->project);
 	free(exp->repo);
 	free(exp->candidate);
 	free(exp->parent);

@@ -180,6 +180,7 @@ struct ab_experiment {
 	char *name;            /* required */
 	char *design;          /* default: name */
 	char *hypothesis;      /* optional, NULL */
+	char *project;         /* project:, or NULL: the repository's (docs/history.md, "Projects") */
 
 	/* Revisions */
 	char *repo;            /* absolute path; default the file's folder */

@@ -59,11 +59,11 @@ const struct ab_command_entry ab_commands[] = {
 	 cmd_profile_options},
 	{"history", cmd_history,
 	 "[--verdict V] [--design D] [--experiment NAME] [--kind K] [--rev OID] [--since DATE] [--until DATE] "
-	 "[--grep TEXT] [--limit N] [--json | --ids] [--store DB]",
+	 "[--grep TEXT] [--limit N] [--json | --ids] [--project NAME | --all-projects] [--store DB]",
 	 "list stored runs newest first, filtered and searched (names, hypotheses, reasons, notes)", cmd_history_options},
 	{"show", cmd_show, "RUN [--json] [--profile] [--store DB]",
 	 "everything about one run: verdict and reasons, revisions, builds, rows, rules, notes", cmd_show_options},
-	{"designs", cmd_designs, "[--rejected] [--json] [--store DB]",
+	{"designs", cmd_designs, "[--rejected] [--json] [--all-projects] [--store DB]",
 	 "list designs with their run count and latest verdict", cmd_designs_options},
 	{"note", cmd_note, "RUN TEXT | --design D TEXT [--store DB]",
 	 "attach a note (a reason, a link) to a run or a design; searchable with history --grep", cmd_note_options},

@@ -397,6 +397,7 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	run->meta.experiment_path = exp->path;
 	run->meta.experiment_text = exp->text;
 	run->meta.design = exp->design;
+	run->meta.project = exp->has_sides ? "" : exp->project;  /* NULL: the store's */
 	run->meta.hypothesis = exp->hypothesis;
 	run->meta.repo = exp->has_sides ? "" : exp->repo;  /* a comparison: no repository, no commits */
 	run->meta.sides_json = sides_json(exp);

@@ -3,6 +3,7 @@
  * and column. */
 #include "userconf.h"
 #include "error.h"
+#include "project.h"
 #include "util.h"
 
 #include <errno.h>
@@ -52,6 +53,19 @@ static int set_store(struct ab_userconf *c, yaml_node_t *v)
 	return 0;
 }
 
+static int set_project(struct ab_userconf *c, yaml_node_t *v)
+{
+	const char *text = scalar(v), *why;
+
+	if (!text)
+		return fail(c, v->start_mark, "project", "expected the project's name as a string, like "
+			    "github.com/owner/name");
+	if ((why = ab_project_name_problem(text)))
+		return fail(c, v->start_mark, "project", why);
+	c->project = ab_xstrdup(text);
+	return 0;
+}
+
 static int set_cache(struct ab_userconf *c, yaml_document_t *doc, yaml_node_t *v)
 {
 	yaml_node_pair_t *p;
@@ -81,7 +95,8 @@ static int walk(struct ab_userconf *c, yaml_document_t *doc)
 	if (!root || (root->type == YAML_SCALAR_NODE && !*scalar(root)))
 		return 0;  /* an empty file */
 	if (root->type != YAML_MAPPING_NODE)
-		return fail(c, root->start_mark, NULL, "expected a mapping of keys (store:, cache:)");
+		return fail(c, root->start_mark, NULL, "expected a mapping of keys (store:, cache:, "
+			    "project:)");
 	for (p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top && !err; p++) {
 		yaml_node_t *k = yaml_document_get_node(doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(doc, p->value);
@@ -91,9 +106,12 @@ static int walk(struct ab_userconf *c, yaml_document_t *doc)
 			err = set_store(c, v);
 		else if (name && !strcmp(name, "cache"))
 			err = set_cache(c, doc, v);
+		else if (name && !strcmp(name, "project") && !c->project)
+			err = set_project(c, v);
 		else
-			err = fail(c, k->start_mark, name, name && !strcmp(name, "store")
-				   ? "given twice" : "unknown key (the keys are store and cache)");
+			err = fail(c, k->start_mark, name, name && (!strcmp(name, "store") ||
+				   !strcmp(name, "project")) ? "given twice"
+				   : "unknown key (the keys are store, cache and project)");
 	}
 	return err;
 }
@@ -135,6 +153,7 @@ void ab_userconf_release(struct ab_userconf *c)
 	free(c->path);
 	free(c->store);
 	free(c->store_at);
+	free(c->project);
 	memset(c, 0, sizeof(*c));
 	c->cache_max_size = -1;
 }

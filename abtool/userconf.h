@@ -13,6 +13,8 @@ struct ab_userconf {
 	char *store;             /* store: an absolute path, or NULL; new */
 	char *store_at;          /* "FILE:LINE:COLUMN" of store:'s value, or NULL; new */
 	int64_t cache_max_size;  /* cache: {max_size:} in bytes, or -1 when not set */
+	char *project;           /* project: the project of every repository the user works
+	                            in (docs/history.md, "Projects"), or NULL; new */
 };
 
 /* The config file's path: $XDG_CONFIG_HOME/abtool/config when

@@ -23,7 +23,7 @@ if(ABTOOL_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libc6, libgit2-1.5, libsqlite3-0, libjansson4, libyaml-0-2, libpcre2-8-0, libssl3, libcsv3")
+    "libc6, libgit2-1.5, libsqlite3-0, libjansson4, libyaml-0-2, libpcre2-8-0, libssl3, libcsv3, liburiparser1, libpq5, zlib1g")
 endif()
 # abtool runs the experiment's build and benchmark commands: git and make are
 # what most of them need, not what abtool itself needs.

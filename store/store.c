@@ -101,6 +101,41 @@ static int apply(struct ab_store *store, const struct ab_embedded_file *f, long 
 	return 0;
 }
 
+/* Apply migration `f` in its own write transaction, inside the engine's
+ * rebuild hook when it has one (store_engine.h: sqlite turns foreign keys
+ * off outside the transaction, which a table rebuild needs, and checks
+ * them before the commit). */
+static int apply_in_transaction(struct ab_store *store, const struct ab_embedded_file *f,
+				long version)
+{
+	int (*rebuild)(struct ab_db *, enum ab_db_rebuild) = store->engine->rebuild;
+	int current = 0, err;
+
+	if (rebuild && rebuild(store->db, AB_DB_REBUILD_BEFORE) < 0)
+		return ab_db_error(store, "preparing a migration");
+	if ((err = ab_db_begin(store, 1, "starting a migration")) < 0)
+		goto out_after;
+	if ((err = user_version(store, &current)) < 0)
+		goto out_rollback;
+	if (current < version && (err = apply(store, f, version, current)) < 0)
+		goto out_rollback;
+	if (current < version && rebuild && (err = rebuild(store->db, AB_DB_REBUILD_CHECK)) < 0) {
+		err = ab_error_prefix("store '%s': migration %ld (%s) leaves a broken reference, so it "
+				      "is not applied (the store is left as it was)", store->path,
+				      version, f->path);
+		goto out_rollback;
+	}
+	if ((err = ab_db_commit(store, "committing a migration")) < 0)
+		goto out_rollback;
+	goto out_after;
+out_rollback:
+	ab_db_rollback(store);
+out_after:
+	if (rebuild && rebuild(store->db, AB_DB_REBUILD_AFTER) < 0 && err == 0)
+		err = ab_db_error(store, "finishing a migration");
+	return err;
+}
+
 /* Embedded migrations are "<the engine's prefix>NNNN_name.sql"; version N
  * is applied when the schema version is below N, each in its own write
  * transaction so that two processes opening a new store do not both
@@ -124,19 +159,10 @@ static int migrate(struct ab_store *store)
 			return err;
 		if (current >= version)
 			continue;
-		if ((err = ab_db_begin(store, 1, "starting a migration")) < 0)
+		if ((err = apply_in_transaction(store, f, version)) < 0)
 			return err;
-		if ((err = user_version(store, &current)) < 0)
-			goto out_rollback;
-		if (current < version && (err = apply(store, f, version, current)) < 0)
-			goto out_rollback;
-		if ((err = ab_db_commit(store, "committing a migration")) < 0)
-			goto out_rollback;
 	}
 	return 0;
-out_rollback:
-	ab_db_rollback(store);
-	return err;
 }
 
 static int store_open(struct ab_store **out, const char *path, int create)
@@ -157,6 +183,7 @@ static int store_open(struct ab_store **out, const char *path, int create)
 	store->engine = chosen_engine ? chosen_engine
 		: ab_store_is_server(path) ? &ab_store_engine_pg : &ab_store_engine_sqlite;
 	store->path = store->engine->describe ? store->engine->describe(path) : ab_xstrdup(path);
+	store->project = ab_xstrdup("");
 	store->busy_timeout_ms = busy_timeout_ms();
 	if ((err = store->engine->open(&store->db, path, store->busy_timeout_ms, create, &what)) < 0) {
 		if (store->db)
@@ -222,7 +249,68 @@ void ab_store_close(struct ab_store *store)
 	if (store->db)
 		store->engine->close(store->db);
 	free(store->path);
+	free(store->project);
 	free(store);
+}
+
+void ab_store_set_project(struct ab_store *store, const char *project)
+{
+	free(store->project);
+	store->project = ab_xstrdup(project ? project : "");
+}
+
+const char *ab_store_project(const struct ab_store *store)
+{
+	return store->project;
+}
+
+/* Each step with ?1 = the project, ?2 = the placeholder. A design whose
+ * name the project has already keeps the placeholder (two designs cannot
+ * merge here; docs/history.md says so), and so does an experiment whose
+ * text it has. */
+static const char *const claim_steps[] = {
+	"UPDATE designs SET project = ?1 WHERE project = ?2 AND NOT EXISTS "
+	"(SELECT 1 FROM designs x WHERE x.project = ?1 AND x.name = designs.name)",
+	"UPDATE experiments SET project = ?1 WHERE project = ?2 AND NOT EXISTS "
+	"(SELECT 1 FROM experiments x WHERE x.project = ?1 AND x.hash = experiments.hash) "
+	"AND design_id IN (SELECT id FROM designs WHERE project = ?1)",
+};
+
+int ab_store_claim_project(struct ab_store *store, const char *project)
+{
+	struct ab_db_stmt *st;
+	int64_t claimed = 0;
+	size_t i;
+	int err, rc;
+
+	/* A look first, without the write lock: claimed once, looked at always. */
+	if ((err = ab_db_prepare(store, &st, "SELECT 1 FROM designs WHERE project = ?1 LIMIT 1")) < 0)
+		return err;
+	ab_db_bind_text(st, 1, AB_STORE_UNCLAIMED);
+	rc = ab_db_step(st);
+	ab_db_finalize(st);
+	if (rc == AB_DB_DONE)
+		return 0;
+	if (rc != AB_DB_ROW)
+		return ab_db_error(store, "looking for rows without a project");
+	if (!project || !*project || !strcmp(project, AB_STORE_UNCLAIMED))
+		return 0;
+	if ((err = ab_db_begin(store, 1, "claiming the rows without a project")) < 0)
+		return err;
+	for (i = 0; i < sizeof(claim_steps) / sizeof(claim_steps[0]) && !err; i++) {
+		if ((err = ab_db_prepare(store, &st, claim_steps[i])) < 0)
+			break;
+		ab_db_bind_text(st, 1, project);
+		ab_db_bind_text(st, 2, AB_STORE_UNCLAIMED);
+		if ((err = ab_db_step_done(store, st, "claiming the rows without a project")) == 0 && !i)
+			claimed = store->engine->changes(store->db);
+		ab_db_finalize(st);
+	}
+	if (err || (err = ab_db_commit(store, "claiming the rows without a project")) < 0) {
+		ab_db_rollback(store);
+		return err;
+	}
+	return claimed > INT32_MAX ? INT32_MAX : (int)claimed;
 }
 
 const char *ab_store_path(const struct ab_store *store)

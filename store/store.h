@@ -1,4 +1,5 @@
-/* store.h - the sqlite store (docs/architecture.md, "The store"): one file per repository,
+/* store.h - the sqlite store (docs/architecture.md, "The store"): one file per repository
+ * or shared by several (each design in a project, docs/history.md "Projects"),
  * schema versioned with PRAGMA user_version and numbered migrations
  * embedded in the binary (store/migrations/NNNN_*.sql), WAL mode with
  * synchronous=NORMAL, foreign keys on, and a busy timeout so concurrent
@@ -65,6 +66,42 @@ int ab_store_is_server(const char *path);
  * abtool never calls it. */
 void ab_store_use_engine(const struct ab_store_engine *engine);
 
+/*
+ * Projects (docs/history.md, "Projects"): one store holds the history of
+ * many repositories, each design and experiment belonging to one project
+ * (migration 0011). The store serves one project at a time: the one set
+ * here (copied; NULL or "" is no project, what comparisons of two
+ * commands belong to, and the default after open). Designs and
+ * experiments are found and added in it (unless ab_run_meta.project
+ * says otherwise), and what the store remembers before a run (the same
+ * comparison, calibrations, earlier sample times, rejected designs), the
+ * designs, notes on a design and history are scoped to it, unless asked
+ * for every project. A run is found by its id or uuid in any project.
+ * ab_store_project returns the project (borrowed).
+ */
+void ab_store_set_project(struct ab_store *store, const char *project);
+const char *ab_store_project(const struct ab_store *store);
+
+/* 1 when the store holds a design of its project, 0 when it holds none,
+ * or AB_EIO: the listing commands list every project from a repository
+ * the store knows nothing of (docs/history.md, "Projects"). */
+int ab_store_project_known(struct ab_store *store);
+
+/* The project of the rows written before migration 0011 until a
+ * repository claims them (not a project anyone may name). */
+#define AB_STORE_UNCLAIMED "(unclaimed)"
+
+/*
+ * Give the designs and experiments written before migration 0011 (project
+ * AB_STORE_UNCLAIMED) to `project`, the repository's that opened the
+ * store, in one write transaction, taken only when there is such a row.
+ * A design whose name `project` already has, or an experiment whose text
+ * it has, keeps the placeholder (--all-projects lists them). NULL or ""
+ * claims nothing (no repository). Returns the number of designs claimed
+ * (0 when there were none), or AB_EIO, AB_ELOCKED.
+ */
+int ab_store_claim_project(struct ab_store *store, const char *project);
+
 /* The path given to ab_store_open (borrowed). */
 const char *ab_store_path(const struct ab_store *store);
 
@@ -82,6 +119,8 @@ struct ab_run_meta {
 	const char *experiment_path;
 	const char *experiment_text;
 	const char *design;
+	const char *project;          /* the project of the design and experiment; NULL: the
+	                                 store's (ab_store_set_project) */
 	const char *hypothesis;       /* or NULL */
 	const char *repo;
 	const char *parent_oid, *candidate_oid;
@@ -223,12 +262,13 @@ int ab_store_run_finish(struct ab_store *store, int64_t run_id, const char *verd
 
 /*
  * The run's columns as a JSON object (new reference), with "experiment"
- * {hash, name, path, text, hypothesis}, "design" and "builds" [{...}]
+ * {hash, name, path, text, hypothesis}, "design", "project" and "builds" [{...}]
  * joined in. AB_ENOTFOUND when no run has that id. */
 int ab_store_run_get(struct ab_store *store, int64_t run_id, json_t **out);
 
 /*
- * Earlier finished runs of the same comparison (experiment hash, both
+ * Earlier finished runs of the same comparison in the store's project
+ * (experiment hash, both
  * revisions and the hash of the inputs outside the trees: `inputs_hash`,
  * NULL or "" for a run without inputs, matched against the runs' stored
  * options), oldest first, as a JSON array of {id, created_at, verdict}
@@ -240,14 +280,14 @@ int ab_store_same_comparison(struct ab_store *store, const char *experiment_hash
 
 /*
  * The report of the newest finished calibration (kind "calibrate") of the
- * experiment with text hash `experiment_hash`, as a JSON document (new
+ * store project's experiment with text hash `experiment_hash`, as a JSON document (new
  * reference), or *out = NULL when there is none. AB_EIO.
  */
 int ab_store_latest_calibration(struct ab_store *store, const char *experiment_hash, json_t **out);
 
 /*
- * The mean wall time of the samples of earlier runs of the experiment with
- * text hash `experiment_hash`, per matrix row (`row_mean_ns`, nrows
+ * The mean wall time of the samples of earlier runs of the store project's
+ * experiment with text hash `experiment_hash`, per matrix row (`row_mean_ns`, nrows
  * entries, NAN for rows never measured), and the number of earlier runs in
  * *runs. AB_EIO.
  */
@@ -255,8 +295,8 @@ int ab_store_sample_times(struct ab_store *store, const char *experiment_hash, s
 			  double *row_mean_ns, int64_t *runs);
 
 /*
- * What the store remembers before a design is measured again: rejected
- * runs of the design named `design` (newest first, at most 5), then the
+ * What the store remembers before a design is measured again, in the
+ * store's project only: rejected runs of the design named `design` (newest first, at most 5), then the
  * latest rejected run of each other design whose own texts (its name,
  * its experiments' names and hypotheses, notes on it and its runs; not
  * verdict reasons) contain at least two different terms of `words` (a
@@ -309,6 +349,9 @@ struct ab_history_filter {
 	const char *until;        /* created_at < until, same form (exclusive) */
 	const char *grep;         /* user text searched with FTS5, see below */
 	int64_t limit;            /* at most this many runs; <= 0: all */
+	const char *project;      /* only this project's runs ("": the comparisons'); NULL: the
+	                             store's project (ab_store_set_project) and the comparisons */
+	int all_projects;         /* every project's runs (project is not read) */
 };
 
 /*
@@ -316,7 +359,7 @@ struct ab_history_filter {
  * JSON array (new reference) of objects with the run's columns (id, uuid,
  * kind, created_at, finished_at, status, verdict, repo, parent_oid,
  * candidate_oid, exact_parent, seed, pairs, warmup, abtool_version),
- * "design", "experiment", "hypothesis", "reasons" (array, empty until the
+ * "project" (its design's), "design", "experiment", "hypothesis", "reasons" (array, empty until the
  * run is finished), "notes" (how many notes the run and its design have)
  * and the headline of the stored report: "metric", "better",
  * "ratio_best", "ratio_worst" (the best and worst primary-metric row
@@ -344,9 +387,15 @@ struct ab_history_filter {
  */
 int ab_store_history(struct ab_store *store, const struct ab_history_filter *filter, json_t **out);
 
+/* ab_store_designs flags. */
+#define AB_STORE_DESIGNS_REJECTED 1u      /* only designs whose standing is "rejected" */
+#define AB_STORE_DESIGNS_ALL_PROJECTS 2u  /* every project's, not only the store's */
+
 /*
- * Every design, the one with the most recent run first, as a JSON array
- * (new reference) of {id, design, created_at, runs, latest_run,
+ * Every design of the store's project (of every project with
+ * AB_STORE_DESIGNS_ALL_PROJECTS), the one with the most recent run first,
+ * as a JSON array (new reference) of {id, project, design, created_at,
+ * runs, latest_run,
  * latest_created_at, latest_verdict, latest_reasons (array or null),
  * latest_identical_artifacts (as "identical_artifacts" of
  * ab_store_history): the design's standing, from its newest A/B run
@@ -355,15 +404,14 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *fil
  * any kind and status; notes (count of notes on the design and its runs),
  * last_note, last_note_created_at (or null)}. An inconclusive or invalid
  * run, a calibration or an analysis never changes the standing: only new
- * decisive evidence clears a rejection. With `rejected_only`, only
- * designs whose standing is "rejected".
- * AB_EIO.
+ * decisive evidence clears a rejection. With AB_STORE_DESIGNS_REJECTED,
+ * only designs whose standing is "rejected". AB_EIO.
  */
-int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out);
+int ab_store_designs(struct ab_store *store, unsigned flags, json_t **out);
 
 /*
  * Attach a note (free text: a reason, a link) to run `run_id` (> 0) or,
- * when run_id is 0, to the design named `design`. Stored with the current
+ * when run_id is 0, to the design named `design` of the store's project. Stored with the current
  * UTC time; searchable at once. `*out` receives the note's id (may be
  * NULL). Errors: AB_EINVALID for empty text, AB_ENOTFOUND for an unknown
  * run or design (the message suggests a close design name), AB_EIO.
@@ -403,7 +451,7 @@ int ab_store_sample_counts(struct ab_store *store, int64_t run_id, json_t **out)
  *   schema "abtool-export-1", abtool_version, exported_at,
  *   run {id (local to this store), uuid, every column of runs; reasons,
  *        host, options and report as JSON values},
- *   design {name, created_at}, experiment {hash, name, hypothesis, path,
+ *   design {name, created_at, project}, experiment {hash, name, hypothesis, path,
  *   text, created_at}, builds [...], rows [{idx, params}],
  *   samples [every column; metrics as an object] (with
  *   AB_STORE_EXPORT_SAMPLES), rule_results [...], row_results [...],
@@ -424,9 +472,11 @@ int ab_store_run_uuids(struct ab_store *store, json_t **out);
  * Import a document written by ab_store_export (borrowed) in one
  * transaction. The run gets a new local id (`*out`); its uuid identifies
  * it across stores: when a run with that uuid is already here, nothing
- * changes, `*existed` is 1 and `*out` is that run's id. The design is
- * matched by name and the experiment by the hash of its text (both are
- * added when missing); design notes already present (same design, time
+ * changes, `*existed` is 1 and `*out` is that run's id. The run keeps its
+ * project (design.project; an export written before projects, or of a
+ * row no repository claimed, joins the store's project). The design is
+ * matched by project and name and the experiment by project and the hash
+ * of its text (both are added when missing); design notes already present (same design, time
  * and text) are not added twice. The stored report's run_id becomes the
  * new local id. row_results and rule_row_results are derived again from
  * the imported report (as when a run finishes), not read from the

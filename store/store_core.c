@@ -163,18 +163,21 @@ int ab_db_query_run_rows(struct ab_store *store, const char *sql, int64_t run_id
 	return err;
 }
 
-int ab_store_design_id(struct ab_store *store, const char *name, const char *created_at, int64_t *out)
+int ab_store_design_id(struct ab_store *store, const char *project, const char *name,
+		       const char *created_at, int64_t *out)
 {
 	struct ab_db_stmt *st;
 	char now[32];
 	int err;
 
 	ab_store_now_iso(now);
-	if ((err = ab_db_prepare(store, &st, "INSERT INTO designs(name, created_at) VALUES (?1, ?2) "
-					     "ON CONFLICT(name) DO UPDATE SET name = excluded.name RETURNING id")) < 0)
+	if ((err = ab_db_prepare(store, &st, "INSERT INTO designs(project, name, created_at) "
+					     "VALUES (?3, ?1, ?2) ON CONFLICT(project, name) "
+					     "DO UPDATE SET name = excluded.name RETURNING id")) < 0)
 		return err;
 	ab_db_bind_text(st, 1, name);
 	ab_db_bind_text(st, 2, created_at ? created_at : now);
+	ab_db_bind_text(st, 3, project);
 	if (ab_db_step(st) != AB_DB_ROW)
 		err = ab_db_error(store, "adding the design");
 	else

@@ -20,6 +20,7 @@ struct ab_store {
 	char *path;
 	struct ab_db_stmt *sample_put;   /* prepared once: the per-sample hot path */
 	int busy_timeout_ms;
+	char *project;                   /* the project the store serves (ab_store_set_project) */
 };
 
 /* Translate the connection's last error (after a failed call) into the
@@ -138,9 +139,10 @@ void ab_json_parse_member(json_t *o, const char *key);
 int ab_db_query_run_rows(struct ab_store *store, const char *sql, int64_t run_id, const char *what,
 			 json_t **out);
 
-/* The id of the design named `name`, added when new with `created_at`
- * (NULL: now). */
-int ab_store_design_id(struct ab_store *store, const char *name, const char *created_at, int64_t *out);
+/* The id of the design named `name` in `project`, added when new with
+ * `created_at` (NULL: now). */
+int ab_store_design_id(struct ab_store *store, const char *project, const char *name,
+		       const char *created_at, int64_t *out);
 
 /* What a run derives from its stored report (docs/history.md "Row
  * results"): the headline columns of runs (migration 0005), row_results,

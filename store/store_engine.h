@@ -13,7 +13,11 @@
  *   (exec) is statements separated by semicolons, without parameters.
  *   Statements that differ between engines (full-text search) are asked
  *   for with `sql`; the migrations are the embedded files under
- *   `migrations`, numbered NNNN_name.sql from 1, applied in order.
+ *   `migrations`, numbered NNNN_name.sql from 1, applied in order, each
+ *   in its own write transaction; an engine that cannot change a
+ *   constraint in place (sqlite: a migration rebuilds the table) has the
+ *   `rebuild` hook around each, for what must happen outside the
+ *   transaction.
  *
  *   Values. A parameter is bound as an int64, a double, a text (copied
  *   by the engine before bind returns; may hold any byte but NUL), a
@@ -97,6 +101,13 @@ struct ab_db_error {
 /* The engine-specific statements the store asks for (sql). The FTS5 index
  * of migration 0002 is sqlite's; another engine has its own full-text
  * search, with the same parameters and result columns. */
+/* The steps of a migration the `rebuild` hook is called at. */
+enum ab_db_rebuild {
+	AB_DB_REBUILD_BEFORE,   /* outside any transaction, before the migration's begins */
+	AB_DB_REBUILD_CHECK,    /* inside it, after the migration's statements, before commit */
+	AB_DB_REBUILD_AFTER,    /* outside again, after its commit or rollback */
+};
+
 enum ab_db_sql {
 	/* A condition on runs r: the run matches the full-text query ?%d
 	 * (a format with one %d: the parameter number). */
@@ -194,6 +205,20 @@ struct ab_store_engine {
 	 * migration's transaction. 0 or negative. */
 	int (*schema_version)(struct ab_db *db, int *out);
 	int (*set_schema_version)(struct ab_db *db, int version);
+	/* Around every migration (store.c migrate), for migrations that
+	 * rebuild a table: sqlite's "Making Other Kinds Of Table Schema
+	 * Changes", whose PRAGMA foreign_keys is a no-op inside a
+	 * transaction. BEFORE turns the enforcement of foreign keys off (a
+	 * DROP TABLE would otherwise delete, or refuse to delete, the rows
+	 * other tables refer to); CHECK checks every foreign key of the
+	 * database (0, or AB_EIO with the error message set, naming a table
+	 * and row that refers to a missing one: the store rolls the
+	 * migration back); AFTER turns enforcement on again and is called
+	 * after every BEFORE that succeeded, whether the migration committed
+	 * or not. BEFORE and AFTER return 0 or negative (last_error tells
+	 * why). NULL: the engine changes constraints in place (ALTER TABLE
+	 * ... DROP CONSTRAINT) and needs nothing around a migration. */
+	int (*rebuild)(struct ab_db *db, enum ab_db_rebuild step);
 	/* An engine-specific statement (static text). */
 	const char *(*sql)(enum ab_db_sql which);
 	/* The full-text query (a new string, the caller frees it) that

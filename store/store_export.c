@@ -13,9 +13,11 @@
 /* A column of a table other than samples (store_sample.c has those). */
 #define COL(name, flags, dump) {name, flags, dump, AB_SAMPLE_NONE, 0, 0}
 
+/* Export only: import takes the project apart (import_project). */
 static const struct ab_store_column design_columns[] = {
 	COL("name", AB_COL_REQUIRED, 0),
 	COL("created_at", AB_COL_REQUIRED, 0),
+	COL("project", 0, 0),
 };
 
 static const struct ab_store_column experiment_columns[] = {
@@ -360,19 +362,31 @@ static int import_rows(struct ab_store *store, const char *table, const struct a
 	return err;
 }
 
-/* Find the experiment by hash or add it from the document's. */
-static int import_experiment(struct ab_store *store, const json_t *e, int64_t design, int64_t *out)
+/* The project an imported run joins: its design's in the document, else
+ * (an export written before projects, or of a row no repository claimed)
+ * the importing store's. Borrowed. */
+static const char *import_project(struct ab_store *store, const json_t *design)
+{
+	const char *p = json_string_value(json_object_get(design, "project"));
+
+	return p && strcmp(p, AB_STORE_UNCLAIMED) ? p : store->project;
+}
+
+/* Find the experiment by project and hash or add it from the document's. */
+static int import_experiment(struct ab_store *store, const json_t *e, const char *project,
+			     int64_t design, int64_t *out)
 {
 	struct ab_db_stmt *st;
 	size_t c;
 	int err = 0;
 
 	if ((err = ab_db_prepare(store, &st,
-			   "INSERT INTO experiments(design_id, hash, name, hypothesis, path, text, created_at) "
-			   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
-			   "ON CONFLICT(hash) DO UPDATE SET hash = excluded.hash RETURNING id")) < 0)
+			   "INSERT INTO experiments(design_id, hash, name, hypothesis, path, text, created_at, "
+			   "project) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
+			   "ON CONFLICT(project, hash) DO UPDATE SET hash = excluded.hash RETURNING id")) < 0)
 		return err;
 	ab_db_bind_int64(st, 1, design);
+	ab_db_bind_text(st, (int)AB_NCOLS(experiment_columns) + 2, project);
 	for (c = 0; c < AB_NCOLS(experiment_columns) && !err; c++)
 		err = bind_member(st, (int)c + 2, &experiment_columns[c], e, "experiment");
 	if (!err) {
@@ -529,9 +543,11 @@ int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int
 		err = ab_db_error(store, "importing the run");
 		goto out_rollback;
 	}
-	if ((err = ab_store_design_id(store, dname, json_string_value(json_object_get(design, "created_at")),
-			     &design_key)) < 0 ||
-	    (err = import_experiment(store, exp, design_key, &exp_key)) < 0)
+	if ((err = ab_store_design_id(store, import_project(store, design), dname,
+				      json_string_value(json_object_get(design, "created_at")),
+				      &design_key)) < 0 ||
+	    (err = import_experiment(store, exp, import_project(store, design), design_key,
+				     &exp_key)) < 0)
 		goto out_rollback;
 
 	if ((err = prepare_insert(store, &st, "runs", "experiment_id, design_id", 2, run_columns,

@@ -134,9 +134,21 @@ static void add_alive(json_t *o)
 	json_decref(opts);
 }
 
+/* Append `clause` (a format with one %d, the parameter's number) to the
+ * query, with `value` as its next parameter. */
+static void add_filter(char **sql, const char **params, int *n, const char *clause,
+		       const char *value)
+{
+	char buf[160];
+
+	params[(*n)++] = value;
+	snprintf(buf, sizeof(buf), clause, *n);
+	ab_sql_append(sql, buf);
+}
+
 int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, json_t **out)
 {
-	const char *params[8 + AB_SEARCH_MAX_TERMS];
+	const char *params[9 + AB_SEARCH_MAX_TERMS];
 	char **terms = NULL, *sql = NULL, *rev_end = NULL, buf[160];
 	struct ab_db_stmt *st = NULL;
 	int n = 0, i, err, rc;
@@ -148,7 +160,8 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 	ab_sql_append(&sql,
 		   "SELECT r.id, r.uuid, r.kind, r.created_at, r.finished_at, r.status, r.verdict, r.repo, "
 		   "r.parent_oid, r.candidate_oid, r.exact_parent, r.seed, r.pairs, r.warmup, "
-		   "r.abtool_version, d.name AS design, e.name AS experiment, e.hypothesis, r.reasons, "
+		   "r.abtool_version, d.project, d.name AS design, e.name AS experiment, e.hypothesis, "
+		   "r.reasons, "
 		   "(SELECT count(*) FROM notes n WHERE n.run_id = r.id OR (n.run_id IS NULL AND "
 		   "n.design_id = r.design_id)) AS notes, r.metric, r.better, r.ratio_min, r.ratio_max, "
 		   );
@@ -159,26 +172,19 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		   "CASE WHEN r.status = 'running' THEN r.options END AS owner_options, r.sides "
 		   "FROM runs r JOIN designs d ON d.id = r.design_id "
 		   "JOIN experiments e ON e.id = r.experiment_id WHERE 1 = 1");
-	if (f->verdict) {
-		params[n++] = f->verdict;
-		snprintf(buf, sizeof(buf), " AND r.verdict = ?%d", n);
-		ab_sql_append(&sql, buf);
-	}
-	if (f->design) {
-		params[n++] = f->design;
-		snprintf(buf, sizeof(buf), " AND d.name = ?%d", n);
-		ab_sql_append(&sql, buf);
-	}
-	if (f->experiment) {
-		params[n++] = f->experiment;
-		snprintf(buf, sizeof(buf), " AND e.name = ?%d", n);
-		ab_sql_append(&sql, buf);
-	}
-	if (f->kind) {
-		params[n++] = f->kind;
-		snprintf(buf, sizeof(buf), " AND r.kind = ?%d", n);
-		ab_sql_append(&sql, buf);
-	}
+	/* one project; by default the store's, with the comparisons */
+	if (!f->all_projects)
+		add_filter(&sql, params, &n, f->project ? " AND d.project = ?%d"
+			   : " AND (d.project = ?%d OR d.project = '')",
+			   f->project ? f->project : store->project);
+	if (f->verdict)
+		add_filter(&sql, params, &n, " AND r.verdict = ?%d", f->verdict);
+	if (f->design)
+		add_filter(&sql, params, &n, " AND d.name = ?%d", f->design);
+	if (f->experiment)
+		add_filter(&sql, params, &n, " AND e.name = ?%d", f->experiment);
+	if (f->kind)
+		add_filter(&sql, params, &n, " AND r.kind = ?%d", f->kind);
 	if (f->rev) {
 		/* Hex digits sort below 'g': every oid with the prefix lies in
 		 * [prefix, prefix + "g"), an index range. */
@@ -189,16 +195,10 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 			 "WHERE oid >= ?%d AND oid < ?%d)", n - 1, n);
 		ab_sql_append(&sql, buf);
 	}
-	if (f->since) {
-		params[n++] = f->since;
-		snprintf(buf, sizeof(buf), " AND r.created_at >= ?%d", n);
-		ab_sql_append(&sql, buf);
-	}
-	if (f->until) {
-		params[n++] = f->until;
-		snprintf(buf, sizeof(buf), " AND r.created_at < ?%d", n);
-		ab_sql_append(&sql, buf);
-	}
+	if (f->since)
+		add_filter(&sql, params, &n, " AND r.created_at >= ?%d", f->since);
+	if (f->until)
+		add_filter(&sql, params, &n, " AND r.created_at < ?%d", f->until);
 	for (i = 0; terms && terms[i]; i++) {
 		char *clause;
 		params[n++] = terms[i];
@@ -251,7 +251,7 @@ out:
 	return err;
 }
 
-int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
+int ab_store_designs(struct ab_store *store, unsigned flags, json_t **out)
 {
 	struct ab_db_stmt *st;
 	json_t *list;
@@ -259,7 +259,7 @@ int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
 
 	*out = NULL;
 	if ((err = ab_db_prepare(store, &st,
-			   "WITH x AS (SELECT d.id, d.name, d.created_at, "
+			   "WITH x AS (SELECT d.id, d.project, d.name, d.created_at, "
 			   "(SELECT count(*) FROM runs r WHERE r.design_id = d.id AND r.kind != 'compare') AS runs, "
 			   /* kind || '': sqlite's planner (no statistics) would take the index
 			    * on (kind, created_at) and read every run of the store for each
@@ -272,9 +272,9 @@ int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
 			   "(SELECT n.id FROM notes n WHERE n.design_id = d.id OR n.run_id IN "
 			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id) "
 			   "ORDER BY n.created_at DESC, n.id DESC LIMIT 1) AS last_note "
-			   "FROM designs d WHERE d.id NOT IN (SELECT design_id FROM runs GROUP BY design_id "
-			   "HAVING min(CASE WHEN kind = 'compare' THEN 1 ELSE 0 END) = 1)) "
-			   "SELECT x.id, x.name AS design, x.created_at, x.runs, "
+			   "FROM designs d WHERE (?2 = 1 OR d.project = ?3) AND d.id NOT IN "
+			   "(SELECT design_id FROM runs GROUP BY design_id HAVING min(CASE WHEN kind = 'compare' THEN 1 ELSE 0 END) = 1)) "
+			   "SELECT x.id, x.project, x.name AS design, x.created_at, x.runs, "
 			   "l.id AS latest_run, l.created_at AS latest_created_at, l.verdict AS latest_verdict, "
 			   "l.reasons AS latest_reasons, " AB_SQL_IDENTICAL_ARTIFACTS("l") " AS latest_identical_artifacts, "
 			   "l.evidence_run_id AS latest_evidence_run, "
@@ -288,7 +288,9 @@ int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
 			   "WHERE ?1 = 0 OR l.verdict = 'rejected' "
 			   "ORDER BY coalesce(w.created_at, x.created_at) DESC, x.id DESC")) < 0)
 		return err;
-	ab_db_bind_int64(st, 1, rejected_only != 0);
+	ab_db_bind_int64(st, 1, (flags & AB_STORE_DESIGNS_REJECTED) != 0);
+	ab_db_bind_int64(st, 2, (flags & AB_STORE_DESIGNS_ALL_PROJECTS) != 0);
+	ab_db_bind_text(st, 3, store->project);
 	list = json_array();
 	while ((rc = ab_db_step(st)) == AB_DB_ROW) {
 		json_t *o = ab_db_row_object(st);
@@ -307,14 +309,31 @@ int ab_store_designs(struct ab_store *store, int rejected_only, json_t **out)
 	return err;
 }
 
-/* The error for an unknown design, with the closest known name. */
+int ab_store_project_known(struct ab_store *store)
+{
+	struct ab_db_stmt *st;
+	int err, rc;
+
+	if ((err = ab_db_prepare(store, &st, "SELECT 1 FROM designs WHERE project = ?1 LIMIT 1")) < 0)
+		return err;
+	ab_db_bind_text(st, 1, store->project);
+	rc = ab_db_step(st);
+	ab_db_finalize(st);
+	if (rc != AB_DB_ROW && rc != AB_DB_DONE)
+		return ab_db_error(store, "looking for the project's designs");
+	return rc == AB_DB_ROW;
+}
+
+/* The error for an unknown design, with the closest known name (of the
+ * store's project first: ordered so that its names win a tie). */
 static int design_not_found(struct ab_store *store, const char *name)
 {
 	struct ab_db_stmt *st;
 	char *best = NULL;
 	size_t best_d = (size_t)-1;
 
-	if (ab_db_prepare(store, &st, "SELECT name FROM designs") == 0) {
+	if (ab_db_prepare(store, &st, "SELECT name FROM designs ORDER BY project != ?1, id") == 0) {
+		ab_db_bind_text(st, 1, store->project);
 		while (ab_db_step(st) == AB_DB_ROW) {
 			const char *cand = ab_db_column_text(st, 0);
 			size_t d = ab_edit_distance(name, cand);
@@ -327,11 +346,14 @@ static int design_not_found(struct ab_store *store, const char *name)
 		ab_db_finalize(st);
 	}
 	if (best && best_d <= 3 && best_d < strlen(name))
-		ab_error_set(AB_ENOTFOUND, "no design '%s' in the store '%s'; did you mean '%s'?",
-			     name, store->path, best);
+		ab_error_set(AB_ENOTFOUND, "no design '%s' in %s%s%s of the store '%s'; did you mean "
+			     "'%s'?", name, *store->project ? "the project '" : "the comparisons",
+			     store->project, *store->project ? "'" : "", store->path, best);
 	else
-		ab_error_set(AB_ENOTFOUND, "no design '%s' in the store '%s'; list designs with "
-			     "'abtool designs'", name, store->path);
+		ab_error_set(AB_ENOTFOUND, "no design '%s' in %s%s%s of the store '%s'; list designs "
+			     "with 'abtool designs' (--all-projects: of every project)", name,
+			     *store->project ? "the project '" : "the comparisons", store->project,
+			     *store->project ? "'" : "", store->path);
 	free(best);
 	return AB_ENOTFOUND;
 }
@@ -352,11 +374,13 @@ int ab_store_note_add(struct ab_store *store, int64_t run_id, const char *design
 	if (run_id > 0)
 		err = ab_db_prepare(store, &st, "SELECT design_id FROM runs WHERE id = ?1");
 	else
-		err = ab_db_prepare(store, &st, "SELECT id FROM designs WHERE name = ?2");
+		err = ab_db_prepare(store, &st, "SELECT id FROM designs WHERE name = ?2 AND project = ?3");
 	if (err < 0)
 		return err;
 	ab_db_bind_int64(st, 1, run_id);
 	ab_db_bind_text(st, 2, design);
+	if (run_id <= 0)
+		ab_db_bind_text(st, 3, store->project);
 	rc = ab_db_step(st);
 	if (rc == AB_DB_ROW)
 		did = ab_db_column_int64(st, 0);

@@ -19,7 +19,7 @@ int ab_store_run_get(struct ab_store *store, int64_t run_id, json_t **out)
 
 	*out = NULL;
 	if ((err = ab_db_prepare(store, &st,
-			   "SELECT r.*, d.name AS design, e.hash AS experiment_hash, e.name AS "
+			   "SELECT r.*, d.name AS design, d.project AS project, e.hash AS experiment_hash, e.name AS "
 			   "experiment_name, e.path AS experiment_path, e.text AS experiment_text, "
 			   "e.hypothesis AS hypothesis FROM runs r JOIN designs d ON d.id = r.design_id "
 			   "JOIN experiments e ON e.id = r.experiment_id WHERE r.id = ?1")) < 0)
@@ -66,9 +66,11 @@ int ab_store_same_comparison(struct ab_store *store, const char *experiment_hash
 	*out = json_array();
 	if ((err = ab_db_prepare(store, &st,
 			   "SELECT r.id, r.created_at, r.verdict, r.options FROM runs r JOIN experiments e "
-			   "ON e.id = r.experiment_id WHERE e.hash = ?1 AND r.parent_oid = ?2 AND "
-			   "r.candidate_oid = ?3 AND r.id != ?4 AND r.status = 'finished' ORDER BY r.id")) < 0)
+			   "ON e.id = r.experiment_id WHERE e.hash = ?1 AND e.project = ?5 AND "
+			   "r.parent_oid = ?2 AND r.candidate_oid = ?3 AND r.id != ?4 AND "
+			   "r.status = 'finished' ORDER BY r.id")) < 0)
 		return err;
+	ab_db_bind_text(st, 5, store->project);
 	ab_db_bind_text(st, 1, experiment_hash);
 	ab_db_bind_text(st, 2, parent_oid);
 	ab_db_bind_text(st, 3, candidate_oid);
@@ -201,9 +203,10 @@ int ab_store_latest_calibration(struct ab_store *store, const char *experiment_h
 	*out = NULL;
 	if ((err = ab_db_prepare(store, &st,
 			   "SELECT r.report FROM runs r JOIN experiments e ON e.id = r.experiment_id "
-			   "WHERE e.hash = ?1 AND r.kind = 'calibrate' AND r.status = 'finished' "
-			   "AND r.report IS NOT NULL ORDER BY r.id DESC LIMIT 1")) < 0)
+			   "WHERE e.hash = ?1 AND e.project = ?2 AND r.kind = 'calibrate' "
+			   "AND r.status = 'finished' AND r.report IS NOT NULL ORDER BY r.id DESC LIMIT 1")) < 0)
 		return err;
+	ab_db_bind_text(st, 2, store->project);
 	ab_db_bind_text(st, 1, experiment_hash);
 	rc = ab_db_step(st);
 	if (rc == AB_DB_ROW)
@@ -227,8 +230,9 @@ int ab_store_sample_times(struct ab_store *store, const char *experiment_hash, s
 	if ((err = ab_db_prepare(store, &st,
 			   "SELECT s.row_idx, avg(s.wall_ns), count(DISTINCT s.run_id) FROM samples s "
 			   "JOIN runs r ON r.id = s.run_id JOIN experiments e ON e.id = r.experiment_id "
-			   "WHERE e.hash = ?1 AND s.status = 1 GROUP BY s.row_idx")) < 0)
+			   "WHERE e.hash = ?1 AND e.project = ?2 AND s.status = 1 GROUP BY s.row_idx")) < 0)
 		return err;
+	ab_db_bind_text(st, 2, store->project);
 	ab_db_bind_text(st, 1, experiment_hash);
 	while ((rc = ab_db_step(st)) == AB_DB_ROW) {
 		int64_t row = ab_db_column_int64(st, 0);
@@ -315,10 +319,11 @@ int ab_store_rejected_memory(struct ab_store *store, const char *design, char *c
 			   "SELECT r.id, r.created_at, d.name, e.name, r.verdict, r.reasons, "
 			   AB_SQL_IDENTICAL_ARTIFACTS("r") " FROM runs r "
 			   "JOIN designs d ON d.id = r.design_id JOIN experiments e ON e.id = r.experiment_id "
-			   "WHERE d.name = ?1 AND r.verdict = 'rejected' AND r.kind != 'compare' "
-			   "ORDER BY r.id DESC LIMIT 5")) < 0)
+			   "WHERE d.name = ?1 AND d.project = ?2 AND r.verdict = 'rejected' "
+			   "AND r.kind != 'compare' ORDER BY r.id DESC LIMIT 5")) < 0)
 		goto out;
 	ab_db_bind_text(st, 1, design);
+	ab_db_bind_text(st, 2, store->project);
 	while ((rc = ab_db_step(st)) == AB_DB_ROW)
 		append_memory(st, *out, 1);
 	if (rc != AB_DB_DONE) {
@@ -348,7 +353,7 @@ int ab_store_rejected_memory(struct ab_store *store, const char *design, char *c
 		if (keep[i])
 			words_kept[nkept++] = words[i];
 	for (i = 0; i < nkept; i++) {
-		char *match = ab_xasprintf(ab_db_sql(store, AB_DB_SQL_MEMORY_MATCH), i, i + 3);
+		char *match = ab_xasprintf(ab_db_sql(store, AB_DB_SQL_MEMORY_MATCH), i, i + 4);
 		next = ab_xasprintf("%s%s%s", query ? query : "", query ? " UNION ALL " : "", match);
 		free(match);
 		free(query);
@@ -365,7 +370,7 @@ int ab_store_rejected_memory(struct ab_store *store, const char *design, char *c
 			   "  WHERE design_id IS NOT NULL GROUP BY design_id HAVING count(DISTINCT word) >= ?1) "
 			   "SELECT r.id, r.created_at, g.name, e.name, r.verdict, r.reasons, "
 			   AB_SQL_IDENTICAL_ARTIFACTS("r") " FROM best "
-			   "JOIN designs g ON g.id = best.design_id "
+			   "JOIN designs g ON g.id = best.design_id AND g.project = ?3 "
 			   "JOIN runs r ON r.id = (SELECT id FROM runs WHERE design_id = g.id AND verdict = 'rejected' "
 			   "  AND kind != 'compare' "
 			   "  ORDER BY id DESC LIMIT 1) "
@@ -377,9 +382,10 @@ int ab_store_rejected_memory(struct ab_store *store, const char *design, char *c
 		goto out;
 	ab_db_bind_int64(st, 1, nkept < 2 ? (int)nkept : 2);
 	ab_db_bind_text(st, 2, design);
+	ab_db_bind_text(st, 3, store->project);
 	for (i = 0; i < nkept; i++) {
 		char *quoted = store->engine->search_term(words_kept[i], strlen(words_kept[i]), 0);
-		ab_db_bind_text(st, (int)i + 3, quoted);
+		ab_db_bind_text(st, (int)i + 4, quoted);
 		free(quoted);
 	}
 	while ((rc = ab_db_step(st)) == AB_DB_ROW)

@@ -368,6 +368,30 @@ static int64_t sq_last_insert_id(struct ab_db *db)
 	return sqlite3_last_insert_rowid(db->db);
 }
 
+/* sqlite's "Making Other Kinds Of Table Schema Changes": foreign keys
+ * off outside the migration's transaction, PRAGMA foreign_key_check
+ * inside it before the commit, on again after (store_engine.h). */
+static int sq_rebuild(struct ab_db *db, enum ab_db_rebuild step)
+{
+	sqlite3_stmt *st;
+	int rc, err = 0;
+
+	if (step != AB_DB_REBUILD_CHECK)
+		return sq_exec(db, step == AB_DB_REBUILD_BEFORE ? "PRAGMA foreign_keys=OFF"
+								: "PRAGMA foreign_keys=ON");
+	if (sqlite3_prepare_v2(db->db, "PRAGMA foreign_key_check", -1, &st, NULL) != SQLITE_OK)
+		return AB_EIO;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		err = ab_error_set(AB_EIO, "row %lld of table '%s' refers to a row of '%s' that is not "
+				   "there", (long long)sqlite3_column_int64(st, 1),
+				   (const char *)sqlite3_column_text(st, 0),
+				   (const char *)sqlite3_column_text(st, 2));
+	else if (rc != SQLITE_DONE)
+		err = ab_error_set(AB_EIO, "checking the foreign keys: %s", sqlite3_errmsg(db->db));
+	sqlite3_finalize(st);
+	return err;
+}
+
 /* The schema version is PRAGMA user_version. */
 static int sq_schema_version(struct ab_db *db, int *out)
 {
@@ -499,6 +523,7 @@ const struct ab_store_engine ab_store_engine_sqlite = {
 	.last_error = sq_last_error,
 	.schema_version = sq_schema_version,
 	.set_schema_version = sq_set_schema_version,
+	.rebuild = sq_rebuild,
 	.sql = sq_sql,
 	.search_term = ab_store_sqlite_search_term,
 };

@@ -21,9 +21,9 @@ static int experiment_id(struct ab_store *store, const struct ab_run_meta *m, in
 
 	ab_store_now_iso(now);
 	if ((err = ab_db_prepare(store, &st,
-			   "INSERT INTO experiments(hash, name, design_id, hypothesis, path, text, created_at) "
-			   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
-			   "ON CONFLICT(hash) DO UPDATE SET hash = excluded.hash RETURNING id")) < 0)
+			   "INSERT INTO experiments(project, hash, name, design_id, hypothesis, path, text, "
+			   "created_at) VALUES (?8, ?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+			   "ON CONFLICT(project, hash) DO UPDATE SET hash = excluded.hash RETURNING id")) < 0)
 		return err;
 	ab_db_bind_text(st, 1, m->experiment_hash);
 	ab_db_bind_text(st, 2, m->experiment_name);
@@ -32,6 +32,7 @@ static int experiment_id(struct ab_store *store, const struct ab_run_meta *m, in
 	ab_db_bind_text(st, 5, m->experiment_path);
 	ab_db_bind_text(st, 6, m->experiment_text);
 	ab_db_bind_text(st, 7, now);
+	ab_db_bind_text(st, 8, m->project ? m->project : store->project);
 	if (ab_db_step(st) != AB_DB_ROW)
 		err = ab_db_error(store, "adding the experiment");
 	else
@@ -72,7 +73,8 @@ int ab_store_run_create(struct ab_store *store, struct ab_run_meta *m, const str
 	ab_store_new_uuid(m->uuid);
 	if ((err = ab_db_begin(store, 1, "starting the run")) < 0)
 		return err;
-	if ((err = ab_store_design_id(store, m->design, NULL, &design)) < 0 ||
+	if ((err = ab_store_design_id(store, m->project ? m->project : store->project, m->design, NULL,
+				      &design)) < 0 ||
 	    (err = experiment_id(store, m, design, &experiment)) < 0 ||
 	    (err = ab_db_prepare(store, &st,
 			   "INSERT INTO runs(uuid, experiment_id, design_id, kind, created_at, status, repo, "

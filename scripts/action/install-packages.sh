@@ -4,7 +4,7 @@
 # one is missing (a self-hosted runner that has them needs no network).
 set -euo pipefail
 pkgs="cmake make gcc pkg-config git jq libgit2-dev libsqlite3-dev libjansson-dev libyaml-dev
-libpcre2-dev libssl-dev libcsv-dev"
+libpcre2-dev libssl-dev libcsv-dev liburiparser-dev libpq-dev zlib1g-dev"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

@@ -131,7 +131,12 @@ assert_entries c present
 
 # a bad config file names file:line:column
 printf 'cache:\n  max_sise: 2G\n' >"$XDG_CONFIG_HOME/abtool/config"
-expect_exit 0 "$ABTOOL" history --store "$R/.git/abtool/abtool.db" --limit 1  # --store first: the file is not read
+# --store, outside any repository: the file is not read (no store to look
+# up, no repository whose project it could name)
+(cd "$T" && "$ABTOOL" history --store "$R/.git/abtool/abtool.db" --limit 1 >/dev/null) \
+	|| fail "history --store outside a repository read the bad config file"
+# in a repository it is, for its project: (docs/history.md, "Projects")
+expect_exit 64 "$ABTOOL" history --store "$R/.git/abtool/abtool.db" --limit 1
 expect_exit 64 "$ABTOOL" history
 assert_contains "$T/err" "$XDG_CONFIG_HOME/abtool/config:2:3: cache: unknown key"
 echo PASS

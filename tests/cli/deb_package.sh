@@ -18,7 +18,7 @@ cmake --install "$build" --prefix "$T/inst/usr" > /dev/null || fail "cmake --ins
 (cd "$T/inst" && find . -type f) | while read -r f; do
 	grep -qF " $f" "$T/contents" || fail "installed but not packaged: $f"
 done || exit 1
-for lib in libgit2 libsqlite3 libjansson libyaml libpcre2-8 libssl libcsv; do
+for lib in libgit2 libsqlite3 libjansson libyaml libpcre2-8 libssl libcsv liburiparser; do
 	dpkg-deb -f "$deb" Depends | grep -q "$lib" || fail "Depends lacks $lib: $(dpkg-deb -f "$deb" Depends)"
 done
 [ "$(dpkg-deb -f "$deb" Package)" = abtool ] || fail "package name"

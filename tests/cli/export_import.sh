@@ -8,6 +8,7 @@
 a=$(test_store a)
 b=$(test_store b)
 make_repo "$T/repo" 80 20
+cd "$T/repo"  # the importing repository: an old export joins its project
 EXP_LANES="1, 2" EXP_NAME=halve EXP_DESIGN=halve-the-loop write_exp "$T/repo"
 expect_exit 0 "$ABTOOL" run "$T/repo/exp.yaml" --store "$a" --quiet --seed 21
 expect_exit 0 "$ABTOOL" note 1 --store "$a" "measured on the quiet box"

@@ -112,6 +112,23 @@ grep -v ' .* ' "$T/store-v1.after" | diff "$T/want" - >&2 || fail "store-v1.db c
 	= "6:dep:40" ] || fail "store-v5.db dependency"
 [ "$(sqlite3 "$T/store-v7.db" "SELECT key || '=' || value FROM settings")" = block_rejected=false ] \
 	|| fail "store-v7.db setting"
+# Migration 0011 (projects): opened with --store from no repository of
+# theirs, the rows keep the placeholder a repository claims later, but
+# the comparison of v10 belongs to no project at once; every design keeps
+# its id and name under UNIQUE (project, name).
+[ "$(sqlite3 "$T/store-v10.db" "SELECT group_concat(id || ':' || project, ',') FROM (SELECT * FROM designs
+	ORDER BY id)")" = "1:(unclaimed),2:(unclaimed),3:(unclaimed),4:(unclaimed),5:(unclaimed),6:(unclaimed),7:" ] \
+	|| fail "store-v10.db: designs' projects"
+[ "$(sqlite3 "$T/store-v10.db" "SELECT count(*) FROM experiments e JOIN designs d ON d.id = e.design_id
+	WHERE e.project = d.project")" = 7 ] || fail "store-v10.db: an experiment's project is its design's"
+sqlite3 "$T/store-v10.db" "INSERT INTO designs(project, name, created_at) VALUES ('p', 'halve-the-loop', 'x')" \
+	|| fail "store-v10.db: a second project cannot have a design of the same name"
+! sqlite3 "$T/store-v10.db" "INSERT INTO designs(project, name, created_at) VALUES ('p', 'halve-the-loop', 'x')" \
+	2>/dev/null || fail "store-v10.db: UNIQUE (project, name) does not hold"
+[ "$(sqlite3 "$T/store-v10.db" "PRAGMA foreign_key_check")" = "" ] || fail "store-v10.db: foreign keys"
+# the search index still finds what was written before the rebuild
+expect_exit 0 "$ABTOOL" history --store "$T/store-v10.db" --grep "halve" --ids
+[ "$(cat "$T/out")" = "$(printf '5\n1')" ] || fail "store-v10.db: history --grep after 0011: $(cat "$T/out")"
 # What 0006 derived for the rejected run of v1: its one row, slower, and
 # both rules failing on it; the example query of docs/history.md finds it.
 [ "$(sqlite3 "$db" "SELECT printf('%.3f', ratio) FROM row_results WHERE run_id = 2 AND metric = 'wall_ns'")" \

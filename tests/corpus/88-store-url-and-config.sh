@@ -17,7 +17,7 @@ grep -q hunter2 "$T/err" && fail "a password in a message"
 expect_fail 64 "does not serve 'sqlite:' stores" "$ABTOOL" note 1 hello --store sqlite://x.db
 mkdir -p "$XDG_CONFIG_HOME/abtool"
 printf 'store: x.db\nstores: y.db\n' >"$XDG_CONFIG_HOME/abtool/config"
-expect_fail 64 "$XDG_CONFIG_HOME/abtool/config:2:1: stores: unknown key (the keys are store and cache)" \
+expect_fail 64 "$XDG_CONFIG_HOME/abtool/config:2:1: stores: unknown key (the keys are store, cache and project)" \
 	"$ABTOOL" history
 printf 'cache:\n  max_size: 2 gigs\n' >"$XDG_CONFIG_HOME/abtool/config"
 expect_fail 64 "config:2:13: cache.max_size: expected a size like 2G" "$ABTOOL" show 1

@@ -51,6 +51,20 @@ assert_contains "$T/out" "1 unfinished (not copied)"
 assert_contains "$T/err" "run 2 ("
 assert_contains "$T/err" "is interrupted: not copied; finish it (abtool resume 2)"
 
+# A password in the URL (the tests' server trusts any) reaches no
+# message, report or row of the store.
+pw="postgresql://abtool:hunter2@/sync_team?host=${pg#*host=}"
+expect_exit 0 "$ABTOOL" sync --from "$a" --to "$pw"
+cat "$T/out" "$T/err" > "$T/pw.log"
+expect_decided "$ABTOOL" run "$T/repo/exp.yaml" --store "$pw" --seed 9 --json "$T/pw.json" --md "$T/pw.md"
+cat "$T/out" "$T/err" >> "$T/pw.log"
+expect_exit 0 "$ABTOOL" history --store "$pw"
+cat "$T/out" "$T/err" >> "$T/pw.log"
+grep -q hunter2 "$T/pw.log" "$T/pw.json" "$T/pw.md" && fail "the password in a message or report"
+grep -q "postgresql://abtool@/sync_team" "$T/pw.log" || fail "the store not named in the run's output"
+pg_dump "$pg" | grep -q hunter2 && fail "the password in the store"
+[ "$(pg_dump "$pg" | wc -l)" -gt 100 ] || fail "pg_dump printed nothing"
+
 expect_exit 64 "$ABTOOL" sync --from "$a"
 assert_contains "$T/err" "expected --from STORE and --to STORE"
 expect_exit 64 "$ABTOOL" sync --from "$T/none.db" --to "$c"

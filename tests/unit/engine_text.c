@@ -558,6 +558,24 @@ static int tx_set_schema_version(struct ab_db *db, int version)
 	return tx_exec(db, sql);
 }
 
+/* A server changes constraints in place; this one's tables are sqlite's,
+ * rebuilt as the sqlite engine does (foreign keys off around the
+ * migration, checked before its commit). */
+static int tx_rebuild(struct ab_db *db, enum ab_db_rebuild step)
+{
+	sqlite3_stmt *st;
+	int bad;
+
+	if (step != AB_DB_REBUILD_CHECK)
+		return tx_exec(db, step == AB_DB_REBUILD_BEFORE ? "PRAGMA foreign_keys=OFF"
+								: "PRAGMA foreign_keys=ON");
+	if (sqlite3_prepare_v2(db->db, "PRAGMA foreign_key_check", -1, &st, NULL) != SQLITE_OK)
+		return AB_EIO;
+	bad = sqlite3_step(st) != SQLITE_DONE;
+	sqlite3_finalize(st);
+	return bad ? ab_error_set(AB_EIO, "a foreign key does not hold") : 0;
+}
+
 static const char *tx_sql(enum ab_db_sql which)
 {
 	return ab_store_engine_sqlite.sql(which);
@@ -594,6 +612,7 @@ const struct ab_store_engine ab_test_engine_text = {
 	.last_error = tx_last_error,
 	.schema_version = tx_schema_version,
 	.set_schema_version = tx_set_schema_version,
+	.rebuild = tx_rebuild,
 	.sql = tx_sql,
 	.search_term = ab_store_sqlite_search_term,
 };

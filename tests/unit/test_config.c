@@ -409,6 +409,18 @@ static const struct bad_case bad_cases[] = {
 	{ "non_string_key",
 	  HEAD "[a, b]: 1\n",
 	  "exp.yaml:3:1: expected a string key" },
+	{ "project_empty",
+	  HEAD "project: ''\n",
+	  "exp.yaml:3:10: project: expected a non-empty string" },
+	{ "project_not_a_string",
+	  HEAD "project: [a]\n",
+	  "exp.yaml:3:10: project: expected the project's name as a string, like github.com/owner/name" },
+	{ "project_control_character",
+	  HEAD "project: \"a\\tb\"\n",
+	  "exp.yaml:3:10: project: a project name has no control characters" },
+	{ "project_with_sides",
+	  "name: x\nproject: p\nsides:\n  a: {name: p, command: ./a}\n  b: {name: q, command: ./b}\n",
+	  "exp.yaml:2:1: project: not with sides: (a comparison of two commands belongs to no project)" },
 };
 
 static void test_bad_file(void **state)
@@ -949,6 +961,19 @@ static void test_profile_key(void **state)
 	ab_experiment_release(&e);
 }
 
+static void test_project_key(void **state)
+{
+	struct ab_experiment e;
+
+	(void)state;
+	load_ok(&e, HEAD "project: github.com/team/lib\n");
+	assert_string_equal(e.project, "github.com/team/lib");
+	ab_experiment_release(&e);
+	load_ok(&e, HEAD);
+	assert_null(e.project);  /* the repository's */
+	ab_experiment_release(&e);
+}
+
 static void test_rule_options(void **state)
 {
 	struct ab_experiment e;
@@ -1121,6 +1146,7 @@ int main(void)
 		cmocka_unit_test(test_sides),
 		cmocka_unit_test(test_shards),
 		cmocka_unit_test(test_profile_key),
+		cmocka_unit_test(test_project_key),
 		cmocka_unit_test(test_rule_options),
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_parse_from_memory),

@@ -113,7 +113,7 @@ static char *dump_table(const char *path, const char *table)
 	/* columns of schema 1: those not added by a later migration */
 	sql = ab_xasprintf("SELECT group_concat(name, ', ') FROM pragma_table_info('%s') WHERE name NOT IN "
 			   "('padding_bytes', 'unavailable', 'other_cpu_ns', 'metric', 'better', 'ratio_min', 'ratio_max', "
-			   "'sides', 'evidence_run_id')", table);
+			   "'sides', 'evidence_run_id', 'project')", table);
 	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		free(cols);
@@ -152,6 +152,19 @@ static char *query_text(const char *path, const char *sql)
 	sqlite3_stmt *st;
 	char *out;
 
+	if (ab_store_is_server(path)) {  /* psql, the statement on its stdin; its first row */
+		char *cmd = ab_xasprintf("psql -X -q -At -v ON_ERROR_STOP=1 '%s' <<'EOF'\n%s;\nEOF", path, sql);
+		FILE *p = popen(cmd, "r");
+		char buf[4096] = "";
+
+		assert_non_null(p);
+		if (!fgets(buf, sizeof(buf), p))
+			buf[0] = '\0';
+		assert_int_equal(pclose(p), 0);
+		buf[strcspn(buf, "\n")] = '\0';
+		free(cmd);
+		return ab_xstrdup(buf[0] ? buf : "<null>");
+	}
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		fail_msg("%s: %s", sql, sqlite3_errmsg(db));
@@ -240,11 +253,15 @@ static int setup(void **state)
 	f->path = make_v1_store(f->dir, "a.db");
 	if (ab_store_open(&f->store, f->path) < 0)
 		fail_msg("open: %s", ab_error_last());
+	/* the rows of schema 1 are the project's that opens the store first */
+	assert_int_equal(ab_store_claim_project(f->store, "example.org/team/a"), 2);
+	ab_store_set_project(f->store, "example.org/team/a");
 	if (on_pg()) {
 		struct ab_store *pg = copy_to_pg(f->store, &f->url);
 
 		ab_store_close(f->store);
 		f->store = pg;
+		ab_store_set_project(f->store, "example.org/team/a");
 	}
 	*state = f;
 	return 0;
@@ -316,6 +333,21 @@ static void test_upgrade_keeps_rows_and_indexes_them(void **state)
 	if (ab_store_open(&store, path) < 0)
 		fail_msg("open: %s", ab_error_last());
 	assert_int_equal(ab_store_schema_version(store), latest_version());
+	/* Rows older than projects belong to none until a repository claims
+	 * them: no project's history lists them, every project's does. */
+	assert_history(store, "", .grep = "convoy");
+	assert_history(store, "3,1", .grep = "convoy", .all_projects = 1);
+	assert_int_equal(ab_store_claim_project(store, ""), 0);
+	assert_int_equal(ab_store_claim_project(store, "example.org/team/a"), 2);
+	assert_int_equal(ab_store_claim_project(store, "example.org/team/b"), 0);
+	ab_store_set_project(store, "example.org/team/a");
+	{
+		char *p = query_text(path, "SELECT group_concat(project, ',') FROM (SELECT project FROM "
+				     "designs UNION ALL SELECT project FROM experiments)");
+		assert_string_equal(p, "example.org/team/a,example.org/team/a,example.org/team/a,"
+				    "example.org/team/a");
+		free(p);
+	}
 	/* Text written before the search index existed is found. */
 	assert_history(store, "3,1", .grep = "convoy");          /* a hypothesis */
 	assert_history(store, "1", .grep = "free list");         /* a note on a run */
@@ -528,6 +560,74 @@ static void test_settings(void **state)
 	assert_null(value);
 }
 
+/* The count of a store call's JSON array, or -1 on failure. */
+static long memory_count(struct ab_store *store, const char *design, char *const *words)
+{
+	json_t *list = NULL;
+	long n = ab_store_rejected_memory(store, design, words, &list) < 0 ? -1
+		 : (long)json_array_size(list);
+
+	json_decref(list);
+	return n;
+}
+
+/* One store, two projects (docs/history.md, "Projects"): a design of one
+ * name in each, and the memory of rejected designs, the designs and the
+ * history of one project never see the other's. */
+static void test_projects(void **state)
+{
+	struct fixture *f = *state;
+	char *words[] = {"batching", "convoy", NULL};
+	json_t *list = NULL, *doc = NULL, *d;
+	int64_t id = 0;
+	int existed = -1;
+	size_t i;
+
+	/* run 1 rejected batched-publication in team/a */
+	assert_int_equal(memory_count(f->store, "batched-publication", NULL), 1);
+	assert_int_equal(memory_count(f->store, "another-idea", words), 1);
+	ab_store_set_project(f->store, "example.org/team/b");
+	assert_string_equal(ab_store_project(f->store), "example.org/team/b");
+	assert_int_equal(memory_count(f->store, "batched-publication", NULL), 0);
+	assert_int_equal(memory_count(f->store, "another-idea", words), 0);
+	assert_int_equal(ab_store_designs(f->store, 0, &list), 0);
+	assert_int_equal(json_array_size(list), 0);
+	json_decref(list);
+	assert_int_equal(ab_store_project_known(f->store), 0);
+	assert_history(f->store, "", .limit = 0);
+	assert_history(f->store, "3,2,1", .all_projects = 1);
+	assert_history(f->store, "3,1", .project = "example.org/team/a", .design = "batched-publication");
+	/* run 1 again, as team/b's run: the same name there is another design,
+	 * and the same text another experiment */
+	assert_int_equal(ab_store_export(f->store, 1, AB_STORE_EXPORT_SAMPLES, &doc), 0);
+	json_object_set_new(json_object_get(doc, "run"), "uuid",
+			    json_string("66666666666666666666666666666666"));
+	json_object_set_new(json_object_get(doc, "design"), "project", json_string("example.org/team/b"));
+	assert_int_equal(ab_store_import(f->store, doc, &id, &existed), 0);
+	assert_int_equal(id, 4);
+	json_decref(doc);
+	assert_int_equal(ab_store_project_known(f->store), 1);
+	assert_history(f->store, "4", .limit = 0);
+	assert_int_equal(memory_count(f->store, "batched-publication", NULL), 1);
+	assert_int_equal(ab_store_designs(f->store, AB_STORE_DESIGNS_ALL_PROJECTS, &list), 0);
+	assert_int_equal(json_array_size(list), 3);
+	json_array_foreach(list, i, d)
+		if (!strcmp(json_string_value(json_object_get(d, "design")), "batched-publication"))
+			assert_int_equal(json_integer_value(json_object_get(d, "runs")),
+					 strcmp(json_string_value(json_object_get(d, "project")),
+						"example.org/team/a") ? 1 : 2);
+	json_decref(list);
+	{
+		char *n = query_text(f->url ? f->url : f->path, "SELECT count(*) || ':' || "
+				     "count(DISTINCT project) FROM experiments WHERE name = 'object-churn'");
+		assert_string_equal(n, "2:2");
+		free(n);
+	}
+	/* a note on a design is on the current project's */
+	assert_int_equal(ab_store_note_add(f->store, 0, "odd-divisors", "x", NULL), AB_ENOTFOUND);
+	assert_non_null(strstr(ab_error_last(), "example.org/team/b"));
+}
+
 static void test_designs(void **state)
 {
 	struct fixture *f = *state;
@@ -655,8 +755,12 @@ static void test_export_import(void **state)
 	assert_true(json_is_object(json_object_get(json_object_get(a1, "run"), "report")));
 	assert_int_equal(ab_store_export(f->store, 42, 0, &b1), AB_ENOTFOUND);
 
+	assert_string_equal(json_string_value(json_object_get(json_object_get(a1, "design"), "project")),
+			    "example.org/team/a");
 	if (ab_store_open(&b, path_b) < 0)
 		fail_msg("open b: %s", ab_error_last());
+	/* b serves another project: the runs keep theirs */
+	ab_store_set_project(b, "example.org/team/b");
 	/* Run 2 first, so that run 1 gets another local id in b. */
 	assert_int_equal(ab_store_import(b, a2, &id, &existed), 0);
 	assert_int_equal(existed, 0);
@@ -677,6 +781,8 @@ static void test_export_import(void **state)
 	assert_int_equal(ab_store_import(b, a1, &id, &existed), 0);
 	assert_int_equal(existed, 1);
 	assert_int_equal(id, 2);
+	assert_history(b, "", .limit = 0);
+	ab_store_set_project(b, "example.org/team/a");
 	assert_history(b, "1,2", .limit = 0);   /* newest first: by when the run was made */
 	/* Imported text is searchable; the design note is not added twice. */
 	assert_int_equal(ab_store_import(b, a3, &id, &existed), 0);
@@ -1028,6 +1134,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_notes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_settings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_designs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_projects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_designs_standing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_export_import, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_round_trip, setup, teardown),
