@@ -129,8 +129,8 @@ sqlite3 "$H" <<EOF2
 PRAGMA foreign_keys=ON;
 BEGIN;
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500)
-INSERT INTO designs(name, created_at)
-SELECT 'design-' || i || CASE i % 10 WHEN 0 THEN '-batched-publication' WHEN 1 THEN '-lock-free-queue'
+INSERT INTO designs(project, name, created_at)
+SELECT (SELECT project FROM designs WHERE id = 1), 'design-' || i || CASE i % 10 WHEN 0 THEN '-batched-publication' WHEN 1 THEN '-lock-free-queue'
   WHEN 2 THEN '-arena-allocator' ELSE '-tuning' END, '2026-01-01T00:00:00Z' FROM n;
 COMMIT;
 EOF2
@@ -197,8 +197,8 @@ fi
 W=$("$ROOT/tests/pg/pg-server" url "$PGS" writes 2>/dev/null)
 P=$("$ROOT/tests/pg/pg-server" url "$PGS" peer 2>/dev/null)
 for r in 1 2 3; do
-	psql -X -q "$W" -c "DROP SCHEMA public CASCADE; CREATE SCHEMA public" > /dev/null
-	psql -X -q "$P" -c "DROP SCHEMA public CASCADE; CREATE SCHEMA public" > /dev/null
+	psql -X -q "$W" -c "SET client_min_messages = warning; DROP SCHEMA public CASCADE; CREATE SCHEMA public" > /dev/null
+	psql -X -q "$P" -c "SET client_min_messages = warning; DROP SCHEMA public CASCADE; CREATE SCHEMA public" > /dev/null
 	"$B/store_writes" plan "$W" "$N"
 	"$B/store_writes" plan "$P" "$N"
 	if [ $((r % 2)) = 1 ]; then
@@ -243,7 +243,7 @@ pcols() { # TABLE 'name=expr' ...: the columns of TABLE, some replaced, as "name
 	names=$(for name in $names; do skip=; for kv in "$@"; do [ "$kv" = "$name=SKIP" ] && skip=1; done; [ -z "$skip" ] && echo "$name"; done)
 	echo "$(echo $names | tr ' ' ',')|$(IFS=,; echo "${exprs[*]}")"
 }
-psql -X -q "$HP" -c "INSERT INTO designs(name, created_at) SELECT 'design-' || i || CASE i % 10 WHEN 0 THEN '-batched-publication' WHEN 1 THEN '-lock-free-queue' WHEN 2 THEN '-arena-allocator' ELSE '-tuning' END, '2026-01-01T00:00:00Z' FROM generate_series(1, 500) n(i)"
+psql -X -q "$HP" -c "INSERT INTO designs(project, name, created_at) SELECT (SELECT project FROM designs WHERE id = 1), 'design-' || i || CASE i % 10 WHEN 0 THEN '-batched-publication' WHEN 1 THEN '-lock-free-queue' WHEN 2 THEN '-arena-allocator' ELSE '-tuning' END, '2026-01-01T00:00:00Z' FROM generate_series(1, 500) n(i)"
 IFS='|' read -r ecols eexprs < <(pcols experiments "id=SKIP" "hash=md5(random()::text) || md5(random()::text)" \
 	"name='experiment-' || n.i" "design_id=(SELECT min(id) FROM designs) + 1 + n.i % 500" \
 	"hypothesis=CASE n.i % 7 WHEN 0 THEN 'batching removes the alloc_lock convoy at ' || n.i || ' lanes' WHEN 1 THEN 'a lock-free queue halves p99 latency' ELSE 'tuning constant ' || n.i END" \
@@ -280,6 +280,9 @@ pg_query_row() { # SUBCOMMAND-ARGS PEER-SQL
 	s=$(jq '.results[0].median * 1e9 | floor' "$B/q.json")
 	echo "| \`abtool $args\` | $(ns_to ms "$a") ms | $(ns_to ms "$s") ms | $(ns_to ms "$p") ms | $(ratio "$a" "$p" 2) |"
 }
+# the floor every command on PostgreSQL stands on: a process, a new
+# connection (a server backend) and the schema check, with no query
+pg_query_row "config block_rejected" "SELECT 1"
 prev=$(psql -X -At "$HP" -c "SELECT substr(candidate_oid, 1, 8) FROM runs WHERE id = 5000")
 pg_query_row "history" "$peer_plain"
 pg_query_row "history --rev $prev" "SELECT r.id, r.created_at, d.name, r.verdict FROM runs r JOIN designs d ON d.id = r.design_id WHERE r.parent_oid LIKE '$prev%' OR r.candidate_oid LIKE '$prev%' ORDER BY r.id DESC LIMIT 50"

@@ -233,7 +233,7 @@ struct ab_store_engine {
 extern const struct ab_store_engine ab_store_engine_sqlite;
 
 /* The PostgreSQL engine (store_pg.c, libpq): a store is a database on a
- * server, named by a postgresql:// URL or a libpq connection string. */
+ * server, named by a postgresql:// or postgres:// URL (libpq's URI form). */
 extern const struct ab_store_engine ab_store_engine_pg;
 
 #endif

@@ -1,6 +1,6 @@
 /* store_pg.c - the PostgreSQL engine of the store (store_engine.h),
  * through libpq: a store is a database on a server, named by a
- * postgresql:// URL (or any libpq connection string). Values cross as
+ * postgresql:// or postgres:// URL (libpq's URI form). Values cross as
  * text (libpq's text format, bytea in its hex form), each statement runs
  * whole on its first step (PQexecParams) and hands out its rows after;
  * the schema version is the table abtool_schema; a write transaction
@@ -124,7 +124,7 @@ static void quiet(void *arg, const char *message)
 	(void)message;
 }
 
-/* "host H port P, database D, user U" of a connection string, without
+/* "postgresql://USER@HOST:PORT/DB" of a connection URL, without
  * its password or any other option: what messages may name. */
 static char *describe(const char *conninfo)
 {
