@@ -171,6 +171,12 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 	ab_sql_append(&sql, " AS rules, r.evidence_run_id AS evidence_run, "
 		   "CASE WHEN r.status = 'running' THEN r.options END AS owner_options, r.sides "
 		   "FROM runs r JOIN designs d ON d.id = r.design_id "
+		   "JOIN experiments e ON e.id = r.experiment_id WHERE r.id IN (");
+	/* The runs that match, newest first, limited, picked by id before the
+	 * columns above are worked out for them: sqlite would compute the
+	 * subqueries for every match (thousands for a common word) before
+	 * it sorts and keeps the newest 50. */
+	ab_sql_append(&sql, "SELECT r.id FROM runs r JOIN designs d ON d.id = r.design_id "
 		   "JOIN experiments e ON e.id = r.experiment_id WHERE 1 = 1");
 	/* one project; by default the store's, with the comparisons */
 	if (!f->all_projects)
@@ -208,11 +214,12 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		free(clause);
 	}
 	if (f->limit > 0)
-		snprintf(buf, sizeof(buf), " ORDER BY r.created_at DESC, r.id DESC LIMIT %lld",
+		snprintf(buf, sizeof(buf), " ORDER BY r.created_at DESC, r.id DESC LIMIT %lld)",
 			 (long long)f->limit);
 	else  /* no limit: sqlite's LIMIT -1 is an error to PostgreSQL */
-		snprintf(buf, sizeof(buf), " ORDER BY r.created_at DESC, r.id DESC");
+		snprintf(buf, sizeof(buf), ")");
 	ab_sql_append(&sql, buf);
+	ab_sql_append(&sql, " ORDER BY r.created_at DESC, r.id DESC");
 
 	if ((err = ab_db_prepare(store, &st, sql)) < 0)
 		goto out;
@@ -272,8 +279,11 @@ int ab_store_designs(struct ab_store *store, unsigned flags, json_t **out)
 			   "(SELECT n.id FROM notes n WHERE n.design_id = d.id OR n.run_id IN "
 			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id) "
 			   "ORDER BY n.created_at DESC, n.id DESC LIMIT 1) AS last_note "
-			   "FROM designs d WHERE (?2 = 1 OR d.project = ?3) AND d.id NOT IN "
-			   "(SELECT design_id FROM runs GROUP BY design_id HAVING min(CASE WHEN kind = 'compare' THEN 1 ELSE 0 END) = 1)) "
+			   /* not a comparison's: a design with a run of another kind, or none
+			    * (each design's runs through runs_design, not every run grouped) */
+			   "FROM designs d WHERE (?2 = 1 OR d.project = ?3) AND (EXISTS (SELECT 1 FROM runs r "
+			   "WHERE r.design_id = d.id AND r.kind != 'compare') OR NOT EXISTS (SELECT 1 FROM "
+			   "runs r WHERE r.design_id = d.id))) "
 			   "SELECT x.id, x.project, x.name AS design, x.created_at, x.runs, "
 			   "l.id AS latest_run, l.created_at AS latest_created_at, l.verdict AS latest_verdict, "
 			   "l.reasons AS latest_reasons, " AB_SQL_IDENTICAL_ARTIFACTS("l") " AS latest_identical_artifacts, "
