@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@
 
 /* pg_type oids (server/catalog/pg_type_d.h, stable across versions) */
 enum {
-	PG_BOOL = 16, PG_BYTEA = 17, PG_INT8 = 20, PG_INT2 = 21, PG_INT4 = 23, PG_OID = 26,
+	PG_BOOL = 16, PG_BYTEA = 17, PG_INT8 = 20, PG_INT2 = 21, PG_INT4 = 23, PG_TEXT = 25, PG_OID = 26,
 	PG_FLOAT4 = 700, PG_FLOAT8 = 701, PG_NUMERIC = 1700,
 };
 
@@ -51,6 +52,7 @@ struct pg_stmt {
 	PGresult *res;
 	int ran, row, nrows;     /* row: the current one (-1 before the first) */
 	unsigned char *blob;     /* the last blob column_blob decoded */
+	unsigned char *used;     /* nparams flags: $N appears in the text */
 };
 
 #define PS(s) ((struct pg_stmt *)(s))
@@ -223,9 +225,9 @@ static int pg_alive(struct ab_db *db)
 			    db->message ? db->message : PQerrorMessage(db->conn));
 }
 
-/* ?N as $N outside '...', "..." and $$...$$ (quotes doubled inside);
- * *max the highest N. */
-static char *renumber(const char *sql, int *max)
+/* ?N as $N outside '...' and "..." (quotes doubled inside; the store's
+ * statements hold no dollar quotes); *max the highest N. */
+static char *renumber(const char *sql, int *max, unsigned char **used)
 {
 	char *out = ab_xmalloc(strlen(sql) + 1), *o = out;
 	const char *p;
@@ -240,8 +242,12 @@ static char *renumber(const char *sql, int *max)
 			quote = *p;
 		} else if (*p == '?' && p[1] >= '0' && p[1] <= '9') {
 			int n = (int)strtol(p + 1, NULL, 10);
-			if (n > *max)
+			if (n > *max) {
+				*used = ab_xrealloc(*used, (size_t)n);
+				memset(*used + *max, 0, (size_t)(n - *max));
 				*max = n;
+			}
+			(*used)[n - 1] = 1;
 			*o++ = '$';
 			continue;
 		}
@@ -257,7 +263,7 @@ static int pg_prepare(struct ab_db *db, const char *sql, struct ab_db_stmt **out
 
 	s->base.engine = &ab_store_engine_pg;
 	s->db = db;
-	s->sql = renumber(sql, &s->nparams);
+	s->sql = renumber(sql, &s->nparams, &s->used);
 	if (s->nparams) {
 		s->values = ab_xcalloc((size_t)s->nparams, sizeof(*s->values));
 		s->lengths = ab_xcalloc((size_t)s->nparams, sizeof(*s->lengths));
@@ -300,7 +306,9 @@ static int pg_bind_int64(struct ab_db_stmt *st, int i, int64_t v)
 static int pg_bind_double(struct ab_db_stmt *st, int i, double v)
 {
 	char buf[40];
-	int n = snprintf(buf, sizeof(buf), "%.17g", v);
+	int n = isnan(v) ? snprintf(buf, sizeof(buf), "NaN")
+		: isinf(v) ? snprintf(buf, sizeof(buf), v < 0 ? "-Infinity" : "Infinity")
+		: snprintf(buf, sizeof(buf), "%.17g", v);
 
 	return put(st, i, PG_FLOAT8, buf, (size_t)n, 0);
 }
@@ -329,6 +337,12 @@ static int pg_step(struct ab_db_stmt *st)
 	if (!s->ran) {
 		ExecStatusType status;
 		const char *tuples;
+		int i;
+
+		/* a number the text skips has no context to take a type from */
+		for (i = 0; i < s->nparams; i++)
+			if (!s->used[i] && !s->types[i])
+				s->types[i] = PG_TEXT;
 
 		s->res = PQexecParams(s->db->conn, s->sql, s->nparams, s->types,
 				      (const char *const *)s->values, s->lengths, s->formats, 0);
@@ -477,6 +491,7 @@ static void pg_finalize(struct ab_db_stmt *st)
 	free(s->lengths);
 	free(s->formats);
 	free(s->types);
+	free(s->used);
 	free(s->sql);
 	free(s);
 }
