@@ -19,6 +19,9 @@ unset ABTOOL_STORE
 # ... and from the CI that runs them: CI changes the progress output and
 # GITHUB_ACTIONS writes step summaries; cases that test those set them.
 unset CI GITHUB_ACTIONS GITHUB_STEP_SUMMARY GITHUB_OUTPUT NO_COLOR
+# ... and from the user's PostgreSQL settings (the cases' URLs say everything).
+unset PGHOST PGHOSTADDR PGPORT PGUSER PGDATABASE PGPASSWORD PGPASSFILE PGSERVICE PGSERVICEFILE \
+	PGOPTIONS PGSSLMODE
 export GIT_AUTHOR_NAME=abtool-test GIT_AUTHOR_EMAIL=test@abtool.invalid
 export GIT_COMMITTER_NAME=abtool-test GIT_COMMITTER_EMAIL=test@abtool.invalid
 
