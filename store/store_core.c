@@ -17,6 +17,28 @@ int ab_db_error(struct ab_store *store, const char *what)
 
 	store->engine->last_error(store->db, &e);
 	sys = e.sys_errno;
+	if (store->engine == &ab_store_engine_pg)  /* a server's words, not a file's */
+		switch (e.fault) {
+		case AB_DB_FAULT_BUSY:
+			return ab_error_set(AB_ELOCKED, "store '%s': another abtool held the store's write "
+					    "lock longer than %d ms while %s (%s); try again when it has "
+					    "finished, or wait longer with ABTOOL_BUSY_TIMEOUT_MS", store->path,
+					    store->busy_timeout_ms, what, e.message);
+		case AB_DB_FAULT_NOTADB:
+			return ab_error_set(AB_EIO, "'%s' is not an abtool store (%s): give --store an empty "
+					    "database (createdb) or an abtool store; this one is left as it was",
+					    store->path, e.message);
+		case AB_DB_FAULT_READONLY:
+			return ab_error_set(AB_EIO, "store '%s' cannot be written while %s: %s; grant the "
+					    "user the right to create and write tables in the database, or give "
+					    "another --store", store->path, what, e.message);
+		case AB_DB_FAULT_CORRUPT:
+		case AB_DB_FAULT_FULL:
+			return ab_error_set(AB_EIO, "store '%s': the server failed while %s: %s; see the "
+					    "server's log", store->path, what, e.message);
+		default:
+			break;
+		}
 	switch (e.fault) {
 	case AB_DB_FAULT_BUSY:
 		return ab_error_set(AB_ELOCKED, "store '%s' is locked by another process (waited %d ms while "
