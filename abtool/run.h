@@ -22,6 +22,7 @@
 
 /* Callbacks for progress; any may be NULL. `ctx` is passed back. */
 struct ab_run;
+struct ab_executor;
 
 struct ab_run_events {
 	void *ctx;
@@ -68,6 +69,8 @@ struct ab_run {
 	size_t nsamples;
 	struct ab_extractor *extractor;
 	struct ab_measure *measure;       /* contention, counters, cachegrind, padding */
+	const struct ab_executor *executor; /* what runs the samples (borrowed); NULL: real
+	                                     processes, ab_run_executor */
 	const char *kind;                 /* "ab" or "calibrate" */
 	int block_pairs;                  /* calibrate: the experiment's planned pairs */
 	char *host_change;                /* resume: how the host differs from the run's start, or NULL */
@@ -214,6 +217,10 @@ void ab_profile_outcome_release(struct ab_profile_outcome *out);
  * error.
  */
 int ab_run_samples(struct ab_run *run);
+
+/* The executor that runs samples as real processes (executor.h;
+ * run_exec.c): the runner, measure.c and extract.c. */
+extern const struct ab_executor ab_run_executor;
 
 /*
  * Analyse the stored samples, build the report document, and store the

@@ -1,12 +1,12 @@
 /* run_samples.c - the sample loop: every planned sample in plan order,
  * each stored as it completes (see run.h). */
 #include "run.h"
-#include "measure.h"
 #include "env.h"
 #include "error.h"
+#include "executor.h"
+#include "measure.h"
 #include "report.h"
 #include "rules.h"
-#include "runner.h"
 #include "stopping.h"
 #include "util.h"
 
@@ -39,153 +39,6 @@ static void free_commands(struct ab_command *cmds, size_t n)
 	for (r = 0; cmds && r < n; r++)
 		ab_command_release(&cmds[r]);
 	free(cmds);
-}
-
-/* Every metric of a sample that produced none: unavailable (NAN). */
-static void metrics_unavailable(struct ab_sample *s, size_t nmetrics)
-{
-	size_t i;
-
-	if (s->metrics)
-		return;
-	s->nmetrics = nmetrics;
-	s->metrics = ab_xmalloc((nmetrics ? nmetrics : 1) * sizeof(double));
-	for (i = 0; i < nmetrics; i++)
-		s->metrics[i] = NAN;
-}
-
-/* The last `cap` bytes of captured output, as a new string. */
-static char *output_tail(const struct ab_output *o, size_t cap)
-{
-	size_t n = o->data ? o->len : 0;
-
-	return ab_xstrndup(n > cap ? o->data + n - cap : (o->data ? o->data : ""), n > cap ? cap : n);
-}
-
-/* The most of a failed hook's output a sample keeps. */
-#define HOOK_OUTPUT_TAIL 4096
-
-/*
- * Run hook `cmd` (`what`: "prepare" or "cleanup", expanded for the row;
- * nothing when empty) for sample `s`, in the sample's folder with its
- * environment, outside the timed window. Returns 0 when it succeeded (or
- * there is none); 1 when it failed, recorded in `s` (its own message and
- * the tail of its output) unless `s` failed already; or a runner error.
- */
-static int run_hook(struct ab_run *run, struct ab_sample *s, const char *what,
-		    const struct ab_command *cmd, const char *cwd, char *const *env)
-{
-	struct ab_runner_spec spec;
-	struct ab_runner_result r;
-	char why[256];
-	int err;
-
-	if (!cmd->shell && !cmd->argv)
-		return 0;
-	memset(&spec, 0, sizeof(spec));
-	spec.shell = cmd->shell;
-	spec.argv = cmd->shell ? NULL : cmd->argv;
-	spec.cwd = cwd;
-	spec.env_extra = env;
-	spec.timeout_ms = run->exp->timeout_ms;
-	spec.stdin_null = 1;
-	spec.output_cap = HOOK_OUTPUT_TAIL;
-	if ((err = ab_runner_run(&r, &spec)) < 0) {
-		ab_runner_result_release(&r);
-		return err;
-	}
-	err = !r.exited || r.exit_code != 0 || r.timed_out;
-	if (err && !s->error) {
-		s->status = AB_SAMPLE_DONE;
-		s->error = ab_xasprintf("%s: failed (%s)", what,
-					ab_runner_describe(why, sizeof(why), &r, run->exp->timeout_ms));
-		free(s->stdout_text);
-		free(s->stderr_text);
-		s->stdout_text = output_tail(&r.out, HOOK_OUTPUT_TAIL);
-		s->stderr_text = output_tail(&r.err, HOOK_OUTPUT_TAIL);
-	}
-	ab_runner_result_release(&r);
-	return err;
-}
-
-/* The commands of one row: the benchmark and its hooks. */
-struct row_commands {
-	const struct ab_command *benchmark, *prepare, *cleanup;
-};
-
-static int run_one(struct ab_run *run, struct ab_sample *s, const struct row_commands *rc,
-		   char *const *cwd, char **const *env, const char *cpus)
-{
-	const struct ab_command *cmd = rc->benchmark;
-	struct ab_runner_spec spec;
-	struct ab_runner_result r;
-	char why[256], **wrapped = NULL, **padded = NULL, *pad;
-	int err;
-
-	if ((err = run_hook(run, s, "prepare", rc->prepare, cwd[s->entry.side], env[s->entry.side]))) {
-		metrics_unavailable(s, run->exp->nmetrics);
-		return err < 0 ? err : 0;  /* a failed prepare: the sample failed, not run */
-	}
-	memset(&spec, 0, sizeof(spec));
-	ab_measure_wrap(run->measure, cmd, &wrapped);
-	spec.shell = wrapped ? NULL : cmd->shell;
-	spec.argv = wrapped ? wrapped : cmd->argv;
-	spec.cwd = cwd[s->entry.side];
-	spec.env_extra = env[s->entry.side];
-	spec.cpus = cpus;
-	spec.no_aslr = !run->exp->aslr;
-	spec.fork_child = ab_measure_needs_fork(run->measure);
-	if ((pad = ab_measure_padding(run->measure, &s->entry, &s->padding_bytes))) {
-		char *const *e;
-		for (e = env[s->entry.side]; e && *e; e++)
-			ab_strv_push(&padded, ab_xstrdup(*e));
-		ab_strv_push(&padded, pad);
-		spec.env_extra = padded;
-	}
-	spec.timeout_ms = run->exp->timeout_ms;
-	spec.hash_stdout = ab_extract_wants_stdout_hash(run->extractor);
-	spec.stdin_null = 1;  /* a benchmark reading stdin must not steal abtool's */
-	if (run->exp->checksum.kind == AB_CHECKSUM_FILE) {
-		/* a file left by the previous sample must not pass for this one's */
-		char *path = ab_path_absolute(cwd[s->entry.side], run->exp->checksum.arg);
-		unlink(path);
-		free(path);
-	}
-	s->started_unix = (int64_t)time(NULL);
-	ab_measure_begin(run->measure);
-	err = ab_runner_run(&r, &spec);
-	ab_strv_free(wrapped);
-	ab_strv_free(padded);
-	if (err < 0) {
-		ab_runner_result_release(&r);
-		return err;
-	}
-	s->status = AB_SAMPLE_DONE;
-	s->wall_ns = r.wall_ns;
-	s->user_ns = r.user_ns;
-	s->sys_ns = r.sys_ns;
-	s->maxrss_bytes = r.maxrss_bytes;
-	s->minflt = r.minflt;
-	s->majflt = r.majflt;
-	s->nvcsw = r.nvcsw;
-	s->nivcsw = r.nivcsw;
-	s->exit_code = r.exited ? r.exit_code : -1;
-	s->signal = r.signal;
-	s->timed_out = r.timed_out;
-	if (!r.exited || r.exit_code != 0 || r.timed_out)
-		s->error = ab_xstrdup(ab_runner_describe(why, sizeof(why), &r, run->exp->timeout_ms));
-	else
-		ab_extract_sample(run->extractor, s, &r, cwd[s->entry.side]);
-	metrics_unavailable(s, run->exp->nmetrics);
-	ab_measure_end(run->measure, s, &r);
-	if (s->error) {
-		/* Keep what a failed sample printed: it is the evidence. */
-		s->stdout_text = ab_xstrndup(r.out.data ? r.out.data : "", r.out.len);
-		s->stderr_text = ab_xstrndup(r.err.data ? r.err.data : "", r.err.len);
-	}
-	ab_runner_result_release(&r);
-	err = run_hook(run, s, "cleanup", rc->cleanup, cwd[s->entry.side], env[s->entry.side]);
-	return err < 0 ? err : 0;
 }
 
 /* Whether a finished sample lets the run go on: a success, or a timeout
@@ -325,38 +178,46 @@ static void schedule_release(struct schedule *sc)
 	free(sc->names);
 }
 
+/* The executor of the run: the one the caller set, or real processes. */
+static const struct ab_executor *executor_of(const struct ab_run *run)
+{
+	return run->executor ? run->executor : &ab_run_executor;
+}
+
 /* Run one planned sample and store it. Returns 0 to go on, 1 when the run
  * stops early (run->stopped_early), or an error. */
 static int sample_step(struct ab_run *run, struct schedule *sc, struct ab_sample *s)
 {
-	struct row_commands rc = {s->entry.side ? &sc->cmds_b[s->entry.row] : &sc->cmds[s->entry.row],
-				  &sc->prepare[s->entry.row], &sc->cleanup[s->entry.row]};
+	const struct ab_executor *x = executor_of(run);
+	size_t row = s->entry.row, side = s->entry.side;
+	struct ab_exec_job job = {s, side ? &sc->cmds_b[row] : &sc->cmds[row], &sc->prepare[row],
+				  &sc->cleanup[row], sc->cwd[side], sc->env[side], sc->cpus[row]};
 	char when[64];
 	int64_t t0;
 	int err;
 
-	if (ab_runner_interrupted())
+	if (x->interrupted(x))
 		return ab_error_set(AB_EINTERRUPTED, "interrupted");
 	if (run->events.sample_start)
-		run->events.sample_start(run->events.ctx, &s->entry, sc->labels[s->entry.row], sc->done,
+		run->events.sample_start(run->events.ctx, &s->entry, sc->labels[row], sc->done,
 					 sc->total, sc->timed ? sc->spent_ns / (int64_t)sc->timed *
 							       (int64_t)(sc->total - sc->done) : -1);
 	/* the inputs' sizes and times around every sample (a hash would disturb the timing) */
 	snprintf(when, sizeof(when), "before sample %u", (unsigned)s->entry.seq + 1);
 	if (!ab_run_inputs_unchanged(run, when))
 		return run->stopped_early = 1;
-	t0 = ab_now_ns();
-	if ((err = run_one(run, s, &rc, sc->cwd, sc->env, sc->cpus[s->entry.row])) < 0 ||
+	t0 = x->now_ns(x);
+	if ((err = x->run(x, run, &job, 1)) < 0 ||
 	    (err = ab_store_sample_put(run->store, run->meta.id, s, sc->names)) < 0)
 		return err;
 	snprintf(when, sizeof(when), "after sample %u", (unsigned)s->entry.seq + 1);
 	if (!ab_run_inputs_unchanged(run, when))
 		return run->stopped_early = 1;
-	sc->spent_ns += ab_now_ns() - t0;
+	sc->spent_ns += x->now_ns(x) - t0;
 	sc->timed++;
 	sc->done++;
 	if (run->events.sample_done)
-		run->events.sample_done(run->events.ctx, s, sc->labels[s->entry.row]);
+		run->events.sample_done(run->events.ctx, s, sc->labels[row]);
 	if (!tolerated(s, sc->policy, sc->pairs, sc->failed_pairs, sc->pair_failed) ||
 	    checksum_breaks(s, sc->policy, sc->first_checksum))
 		return run->stopped_early = 1;

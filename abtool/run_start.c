@@ -357,7 +357,8 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 		run->events.resolved(run->events.ctx, run);
 	if ((err = ab_extract_new(&run->extractor, exp)) < 0)
 		return err;
-	run->identity = ab_build_identity(NULL);
+	/* two commands (sides:) are not built: no compiler to name */
+	run->identity = exp->has_sides ? NULL : ab_build_identity(NULL);
 
 	run->meta.seed = opt->have_seed ? opt->seed : ab_plan_random_seed();
 	run->measure = ab_measure_new(exp, run->meta.seed);
@@ -561,7 +562,7 @@ static int load_stored(struct ab_run *run, struct ab_experiment *exp_out, struct
 	    (err = ab_extract_new(&run->extractor, exp_out)) < 0 ||
 	    (err = ab_run_hash_inputs(run, json_object_get(opts, "inputs"))) < 0)
 		return err;
-	run->identity = ab_build_identity(NULL);
+	run->identity = exp_out->has_sides ? NULL : ab_build_identity(NULL);
 	{
 		json_t *then = json_loads(json_string_value(json_object_get(stored, "host")), 0, NULL);
 		run->host_change = host_change(then, run->host);

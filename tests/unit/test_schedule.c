@@ -1,0 +1,541 @@
+/* test_schedule.c - the scheduler's decisions (run_samples.c), driven by
+ * the scripted sample source (scripted.h) through the real store, analysis
+ * and rules: plan order and balance, the stopping rule at every look
+ * against the pure replay of stopping.c, resume after an interrupt at
+ * every sample, budgets, failed samples and checksums, and what the
+ * executor interface promises. Exact: no process is timed and no clock is
+ * read. */
+#include "testutil.h"
+#include "scripted.h"
+#include "error.h"
+#include "rules.h"
+#include "stopping.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct fixture {
+	char *dir;
+	char *path;
+	struct ab_store *store;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = ab_xcalloc(1, sizeof(*f));
+
+	f->dir = ab_test_mktemp("schedule");
+	f->path = ab_xasprintf("%s/store.db", f->dir);
+	if (ab_store_open(&f->store, f->path) < 0)
+		fail_msg("store: %s", ab_error_last());
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	ab_store_close(f->store);
+	free(f->path);
+	ab_test_rmtemp(f->dir);
+	free(f);
+	return 0;
+}
+
+static uint64_t mix(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15u;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/* A uniform number in (0, 1) from a key: the same key, the same number. */
+static double unit(uint64_t key)
+{
+	return ((double)(mix(key) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* A scripted experiment: per row, the candidate's ratio to the parent and
+ * the spread of each sample (log scale); values depend only on the seed,
+ * the row, the pair and the side, never on the attempt, so a re-run pair
+ * measures what it measured before. */
+struct effect {
+	uint64_t seed;
+	double ratio[8];         /* per row; 0 means 1 */
+	double spread;           /* sd of ln(value) per sample */
+	const char *checksum[2]; /* per side, or NULL */
+	int fail_row, fail_pair, fail_side, fail_exit, fail_timeout;  /* one failing sample: pair >= 0 */
+	int timeout_pairs;       /* pairs 0 .. timeout_pairs-1 of row 0: the candidate times out */
+	int contended_pair;      /* this pair's parent is flagged contended, or -1 */
+	int64_t wall_ns;         /* every sample's duration on the scripted clock; 0: its value */
+};
+
+static void effect_fn(void *ctx, const struct ab_plan_entry *e, unsigned attempt, struct scripted_sample *out)
+{
+	const struct effect *ef = ctx;
+	uint64_t key = ef->seed * 1000003u + (uint64_t)e->row * 7919u +
+		       (uint64_t)(e->pair >= 0 ? e->pair : 5000 + e->warmup) * 2u + e->side;
+	double u = unit(key), v = unit(key ^ 0x5555u);
+	double z = sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+	double r = e->side == AB_CANDIDATE && ef->ratio[e->row] > 0 ? ef->ratio[e->row] : 1.0;
+
+	(void)attempt;
+	out->value = 1e8 * r * exp(ef->spread * z);
+	out->wall_ns = ef->wall_ns;
+	out->checksum = ef->checksum[e->side];
+	if (ef->fail_pair >= 0 && (int)e->row == ef->fail_row && e->pair == ef->fail_pair &&
+	    e->side == ef->fail_side) {
+		out->exit_code = ef->fail_exit;
+		out->timed_out = ef->fail_timeout;
+	}
+	if (e->row == 0 && e->pair >= 0 && e->pair < ef->timeout_pairs && e->side == AB_CANDIDATE)
+		out->timed_out = 1;
+	if (e->pair == ef->contended_pair && e->side == AB_PARENT) {
+		out->flags = AB_FLAG_CONTENDED;
+		out->other_cpu_ns = 123456789;
+	}
+}
+
+static void effect_init(struct effect *ef, uint64_t seed, double spread)
+{
+	memset(ef, 0, sizeof(*ef));
+	ef->seed = seed;
+	ef->spread = spread;
+	ef->fail_pair = -1;
+	ef->contended_pair = -1;
+}
+
+static const char *const FIXED =
+	"name: scripted\n"
+	"sides:\n"
+	"  a: {name: old, command: \"true\"}\n"
+	"  b: {name: new, command: \"true\"}\n"
+	"matrix: {n: [1, 2]}\n"
+	"pairs: 6\n"
+	"warmup: 1\n"
+	"accept:\n"
+	"  - {name: gain, faster_by: 10%}\n";
+
+/* Every planned sample ran once, in plan order (warmups first in each
+ * row's first visit), and each row's pairs are balanced AB|BA. */
+static void test_fixed_plan_runs_in_plan_order(void **state)
+{
+	struct fixture *f = *state;
+	struct effect ef;
+	struct scripted sc;
+	struct scripted_run r;
+	size_t i, ab[2] = {0, 0}, ba[2] = {0, 0};
+
+	effect_init(&ef, 1, 0.02);
+	ef.ratio[0] = ef.ratio[1] = 0.5;
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, FIXED, 42, NULL, &sc);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(sc.nlog, r.run.nsamples);
+	assert_int_equal(sc.nlog, 2 * 2 * (6 + 1));
+	for (i = 0; i < sc.nlog; i++) {
+		assert_int_equal(sc.log[i].seq, i);
+		if (sc.log[i].pair >= 0 && sc.log[i].side == AB_PARENT)
+			(sc.log[i].order == AB_ORDER_AB ? ab : ba)[sc.log[i].row]++;
+	}
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(ab[i], 3);
+		assert_int_equal(ba[i], 3);
+	}
+	assert_int_equal(r.analysis.verdict, AB_ACCEPTED);
+	assert_int_equal(scripted_count(f->store, &r.exp, r.id, AB_SAMPLE_DONE), 28);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+}
+
+static const char *const SEQUENTIAL =
+	"name: scripted-sequential\n"
+	"sides:\n"
+	"  a: {name: old, command: \"true\"}\n"
+	"  b: {name: new, command: \"true\"}\n"
+	"matrix: {n: [1, 2, 3]}\n"
+	"pairs: {min: 8, max: 64}\n"
+	"accept:\n"
+	"  - {name: no regression, no_regression: 3%}\n";
+
+/* The scheduler stops exactly the samples the pure replay of the same
+ * values stops (stopping.c, as `analyze --looks` replays a plan), at
+ * every look, over seeded experiments whose rows decide at different
+ * looks or not at all, and decides the same verdict. */
+static void test_sequential_stops_as_replay(void **state)
+{
+	struct fixture *f = *state;
+	static const double ratios[][3] = {
+		{0.80, 1.00, 1.02}, {1.00, 1.03, 0.99}, {1.10, 0.97, 1.01}, {0.99, 1.00, 1.00},
+	};
+	size_t stopped_at[5] = {0, 0, 0, 0, 0};  /* rows by pairs used: 8, 16, 32, 64, other */
+	uint64_t seed;
+
+	for (seed = 1; seed <= 24; seed++) {
+		struct effect ef;
+		struct scripted sc;
+		struct scripted_run r;
+		struct ab_sample *full;
+		struct ab_analysis a;
+		size_t i, row, n;
+
+		effect_init(&ef, seed, 0.03);
+		for (row = 0; row < 3; row++)
+			ef.ratio[row] = ratios[seed % 4][row];
+		scripted_init(&sc, effect_fn, &ef);
+		scripted_start(&r, f->store, f->dir, SEQUENTIAL, seed, NULL, &sc);
+		assert_int_equal(r.err, 0);
+		n = r.run.nsamples;
+		/* the same values for the whole plan, then the pure replay */
+		full = ab_xcalloc(n, sizeof(*full));
+		for (i = 0; i < n; i++) {
+			struct scripted_sample v;
+			memset(&v, 0, sizeof(v));
+			full[i].entry = r.run.samples[i].entry;
+			effect_fn(&ef, &full[i].entry, 0, &v);
+			full[i].status = AB_SAMPLE_DONE;
+			full[i].wall_ns = full[i].user_ns = (int64_t)v.value;
+			full[i].nmetrics = r.exp.nmetrics;
+			full[i].metrics = ab_xmalloc(r.exp.nmetrics * sizeof(double));
+			full[i].metrics[0] = v.value;
+			full[i].padding_bytes = -1;
+			full[i].other_cpu_ns = -1;
+		}
+		ab_stopping_replay(&r.exp, full, n);
+		for (i = 0; i < n; i++)
+			assert_int_equal(full[i].status, r.run.samples[i].status);
+		assert_int_equal(sc.nlog, n - scripted_count(f->store, &r.exp, r.id, AB_SAMPLE_STOPPED));
+		ab_analysis_run(&a, &r.exp, full, n);
+		ab_rules_evaluate(&a, NULL, NULL);
+		assert_int_equal(a.verdict, r.analysis.verdict);
+		for (row = 0; row < 3; row++) {
+			size_t pairs = r.analysis.rows[row].pairs;
+			assert_int_equal(pairs, a.rows[row].pairs);
+			stopped_at[pairs == 8 ? 0 : pairs == 16 ? 1 : pairs == 32 ? 2 : pairs == 64 ? 3 : 4]++;
+		}
+		ab_analysis_release(&a);
+		ab_samples_free(full, n);
+		scripted_run_release(&r);
+		scripted_release(&sc);
+	}
+	/* the seeds reach more than one look, and no row stops between looks */
+	assert_true(stopped_at[0] > 0);
+	assert_true(stopped_at[3] > 0);
+	assert_true(stopped_at[1] + stopped_at[2] > 0);
+	assert_int_equal(stopped_at[4], 0);
+}
+
+/* The per-row figures a verdict rests on. */
+struct figures {
+	int verdict;
+	double ratio[3], lower[3], upper[3];
+	size_t pairs[3];
+};
+
+static void figures_of(struct figures *out, const struct scripted_run *r, size_t nrows)
+{
+	size_t row;
+
+	out->verdict = (int)r->analysis.verdict;
+	for (row = 0; row < nrows; row++) {
+		const struct ab_row_metric *m = &r->analysis.rows[row].metrics[r->analysis.primary];
+		out->ratio[row] = m->st.ratio;
+		out->lower[row] = m->st.ci_lower;
+		out->upper[row] = m->st.ci_upper;
+		out->pairs[row] = r->analysis.rows[row].pairs;
+	}
+}
+
+/* An interrupt as any sample starts, then `abtool resume`: the run ends
+ * with the verdict, ratios, intervals and pairs of the run that was never
+ * interrupted; a pair half run when the interrupt came is superseded and
+ * run again whole, and nothing else is run twice. `yaml` over `nrows`. */
+static void resume_everywhere(struct fixture *f, const char *yaml, size_t nrows, const struct effect *ef0)
+{
+	struct effect ef = *ef0;
+	struct scripted sc;
+	struct scripted_run r;
+	struct figures want, got;
+	size_t k, total, row;
+
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, yaml, 7, NULL, &sc);
+	assert_int_equal(r.err, 0);
+	figures_of(&want, &r, nrows);
+	total = sc.nlog;
+	scripted_run_release(&r);
+	scripted_release(&sc);
+
+	for (k = 1; k <= total; k++) {
+		struct scripted_run again;
+		int64_t id;
+		size_t half, superseded, before;
+
+		scripted_init(&sc, effect_fn, &ef);
+		sc.interrupt_at = k;
+		scripted_start(&r, f->store, f->dir, yaml, 7, NULL, &sc);
+		assert_int_equal(r.err, AB_EINTERRUPTED);
+		id = r.id;
+		before = sc.nlog;
+		assert_int_equal(before, k - 1);
+		/* the sample before the interrupt began a pair whose partner did not run */
+		half = before > 0 && sc.log[before - 1].seq % 2 == 0;  /* pairs are adjacent, from even seqs */
+		scripted_run_release(&r);
+		sc.interrupt_at = 0;
+		scripted_resume(&again, f->store, id, &sc);
+		assert_int_equal(again.err, 0);
+		figures_of(&got, &again, nrows);
+		assert_int_equal(got.verdict, want.verdict);
+		for (row = 0; row < nrows; row++) {
+			assert_int_equal(got.pairs[row], want.pairs[row]);
+			assert_true(got.ratio[row] == want.ratio[row]);
+			assert_true(got.lower[row] == want.lower[row] ||
+				    (isnan(got.lower[row]) && isnan(want.lower[row])));
+			assert_true(got.upper[row] == want.upper[row] ||
+				    (isnan(got.upper[row]) && isnan(want.upper[row])));
+		}
+		superseded = scripted_count(f->store, &again.exp, id, AB_SAMPLE_SUPERSEDED);
+		assert_int_equal(superseded, half ? 2 : 0);
+		/* every sample ran once, but the half pair's first one, which ran twice */
+		assert_int_equal(sc.nlog, total + half);
+		scripted_run_release(&again);
+		scripted_release(&sc);
+	}
+}
+
+static void test_resume_after_interrupt_at_every_sample(void **state)
+{
+	struct effect ef;
+
+	effect_init(&ef, 3, 0.05);
+	ef.ratio[0] = 0.8;
+	ef.ratio[1] = 1.0;
+	resume_everywhere(*state, FIXED, 2, &ef);
+}
+
+static const char *const SEQUENTIAL_SMALL =
+	"name: scripted-resume-sequential\n"
+	"sides:\n"
+	"  a: {name: old, command: \"true\"}\n"
+	"  b: {name: new, command: \"true\"}\n"
+	"matrix: {n: [1, 2]}\n"
+	"pairs: {looks: [6, 12, 18]}\n"
+	"warmup: 1\n"
+	"accept:\n"
+	"  - {name: gain, faster_by: 5%}\n";
+
+/* The same over a sequential plan in which one row stops at its first
+ * look and the other runs on: an interrupt at any sample, before or after
+ * a row stopped, resumes to the same decisions. */
+static void test_resume_sequential_at_every_sample(void **state)
+{
+	struct effect ef;
+
+	effect_init(&ef, 11, 0.04);
+	ef.ratio[0] = 0.5;
+	ef.ratio[1] = 0.97;
+	resume_everywhere(*state, SEQUENTIAL_SMALL, 2, &ef);
+}
+
+static const char *const BUDGET =
+	"name: scripted-budget\n"
+	"sides:\n"
+	"  a: {name: old, command: \"true\"}\n"
+	"  b: {name: new, command: \"true\"}\n"
+	"pairs: {min: 8, max: 64}\n"
+	"budget: 40s\n"
+	"warmup: 0\n"
+	"accept:\n"
+	"  - {name: no regression, no_regression: 1%}\n";
+
+/* A budget stops every row at the first look at which the time spent
+ * reaches it: 1 s samples, looks at 8, 16, 32, 64 pairs: 16 s, 32 s, then
+ * 64 s >= 40 s at the third look, so 32 pairs are used and 64 samples
+ * stopped; the report says why. */
+static void test_budget_stops_at_the_look_that_spends_it(void **state)
+{
+	struct fixture *f = *state;
+	struct effect ef;
+	struct scripted sc;
+	struct scripted_run r;
+	const json_t *row;
+
+	effect_init(&ef, 5, 0.2);  /* too noisy to decide a 1% margin early */
+	ef.wall_ns = 1000000000;
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, BUDGET, 9, NULL, &sc);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(r.run.budget_spent, 1);
+	assert_int_equal(r.analysis.rows[0].pairs, 32);
+	assert_int_equal(sc.nlog, 64);
+	assert_int_equal(scripted_count(f->store, &r.exp, r.id, AB_SAMPLE_STOPPED), 64);
+	assert_true(json_is_true(json_object_get(json_object_get(r.doc, "sequential"), "budget_spent")));
+	row = json_array_get(json_object_get(r.doc, "rows"), 0);
+	assert_string_equal(json_string_value(json_object_get(row, "stopped")), "budget");
+	assert_int_equal(r.analysis.verdict, AB_INCONCLUSIVE_VERDICT);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+}
+
+static const char *const TOLERANT =
+	"name: scripted-failures\n"
+	"sides:\n"
+	"  a: {name: old, command: \"true\"}\n"
+	"  b: {name: new, command: \"true\"}\n"
+	"pairs: 8\n"
+	"warmup: 0\n"
+	"accept:\n"
+	"  - {name: gain, faster_by: 10%, allow_failed_pairs: 1}\n";
+
+/* allow_failed_pairs: 1 tolerates one pair with a timeout (kept as a
+ * loss, never dropped); a second such pair stops the run at that sample,
+ * invalid; a sample that exits non-zero stops it at once. */
+static void test_failed_samples(void **state)
+{
+	struct fixture *f = *state;
+	struct effect ef;
+	struct scripted sc;
+	struct scripted_run r;
+
+	effect_init(&ef, 8, 0.01);
+	ef.ratio[0] = 0.5;
+	ef.timeout_pairs = 1;
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, TOLERANT, 1, NULL, &sc);
+	assert_int_equal(r.run.stopped_early, 0);
+	assert_int_equal(sc.nlog, 16);
+	assert_int_equal(r.analysis.rows[0].pairs, 8);  /* the timed-out pair counts */
+	assert_int_not_equal(r.analysis.verdict, AB_INVALID);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+
+	ef.timeout_pairs = 2;
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, TOLERANT, 1, NULL, &sc);
+	assert_int_equal(r.run.stopped_early, 1);
+	assert_true(sc.log[sc.nlog - 1].pair == 1 && sc.log[sc.nlog - 1].side == AB_CANDIDATE);
+	assert_int_equal(r.analysis.verdict, AB_INVALID);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+
+	ef.timeout_pairs = 0;
+	ef.fail_row = 0;
+	ef.fail_pair = 3;
+	ef.fail_side = AB_PARENT;
+	ef.fail_exit = 2;
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, TOLERANT, 1, NULL, &sc);
+	assert_int_equal(r.run.stopped_early, 1);
+	assert_true(sc.log[sc.nlog - 1].pair == 3 && sc.log[sc.nlog - 1].side == AB_PARENT);
+	assert_int_equal(scripted_count(f->store, &r.exp, r.id, AB_SAMPLE_PLANNED), 16 - sc.nlog);
+	assert_int_equal(r.analysis.verdict, AB_INVALID);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+}
+
+static const char *const CHECKSUMS =
+	"name: scripted-checksums\n"
+	"sides:\n"
+	"  a: {name: old, command: \"true\"}\n"
+	"  b: {name: new, command: \"true\"}\n"
+	"checksum: {regex: 'sum=(\\S+)'}\n"
+	"pairs: 6\n"
+	"warmup: 0\n"
+	"accept:\n"
+	"  - {name: gain, faster_by: 10%}\n";
+
+/* Sides that print different checksums stop the run at the first sample
+ * of the side that differs: invalid. */
+static void test_checksum_mismatch_stops(void **state)
+{
+	struct fixture *f = *state;
+	struct effect ef;
+	struct scripted sc;
+	struct scripted_run r;
+
+	effect_init(&ef, 2, 0.01);
+	ef.ratio[0] = 0.5;
+	ef.checksum[0] = "abc";
+	ef.checksum[1] = "abd";
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, CHECKSUMS, 1, NULL, &sc);
+	assert_int_equal(r.run.stopped_early, 1);
+	assert_int_equal(sc.nlog, 2);
+	assert_int_equal(r.analysis.verdict, AB_INVALID);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+
+	ef.checksum[1] = "abc";
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, CHECKSUMS, 1, NULL, &sc);
+	assert_int_equal(r.run.stopped_early, 0);
+	assert_int_equal(sc.nlog, 12);
+	assert_int_equal(r.analysis.verdict, AB_ACCEPTED);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+}
+
+/* A sample's contention flag and the other processes' CPU time reach the
+ * store as measured. */
+static void test_contention_is_stored(void **state)
+{
+	struct fixture *f = *state;
+	struct effect ef;
+	struct scripted sc;
+	struct scripted_run r;
+	struct ab_sample *s = NULL;
+	const char **names;
+	size_t n = 0, i, flagged = 0;
+
+	effect_init(&ef, 4, 0.01);
+	ef.contended_pair = 2;
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, FIXED, 3, NULL, &sc);
+	names = ab_run_metric_names(&r.exp);
+	assert_int_equal(ab_store_samples_load(f->store, r.id, names, r.exp.nmetrics, &s, &n), 0);
+	for (i = 0; i < n; i++) {
+		int want = s[i].entry.pair == 2 && s[i].entry.side == AB_PARENT;
+		assert_int_equal(!!(s[i].flags & AB_FLAG_CONTENDED), want);
+		assert_int_equal(s[i].other_cpu_ns, want ? 123456789 : -1);
+		flagged += want;
+	}
+	assert_int_equal(flagged, 2);  /* one per row */
+	ab_samples_free(s, n);
+	free(names);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+}
+
+/* The real executor starts one process at a time: two started together
+ * (a duet pair) are refused with a message, not run one after another. */
+static void test_process_executor_refuses_two_at_once(void **state)
+{
+	struct ab_exec_job jobs[2];
+
+	(void)state;
+	memset(jobs, 0, sizeof(jobs));
+	assert_int_equal(ab_run_executor.run(&ab_run_executor, NULL, jobs, 2), AB_EINVALID);
+	assert_non_null(strstr(ab_error_last(), "one sample at a time"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_fixed_plan_runs_in_plan_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sequential_stops_as_replay, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resume_after_interrupt_at_every_sample, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resume_sequential_at_every_sample, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_budget_stops_at_the_look_that_spends_it, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failed_samples, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_checksum_mismatch_stops, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_contention_is_stored, setup, teardown),
+		cmocka_unit_test(test_process_executor_refuses_two_at_once),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
