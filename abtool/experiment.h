@@ -276,7 +276,7 @@ struct ab_experiment {
 	char **subset_specs;          /* the --row NAME=VALUE selections as given (NULL-terminated) */
 	char **subset_added;          /* labels of rows added because a scaling predicate needs
 	                                 them (the base rows), NULL-terminated, or NULL */
-	int shard_index, shard_count; /* run --shard K/N (ab_experiment_select_shard): the subset is
+	int shard_index, shard_count; /* run --shard K/N (ab_shards_select, shards.h): the subset is
 	                                 shard K of N; 0, 0 otherwise */
 
 	/* Marks for semantic errors found by later stages: the keys, or 0
@@ -414,28 +414,10 @@ int ab_template_check(const char *tmpl, const struct ab_experiment *exp,
  */
 int ab_experiment_select_rows(struct ab_experiment *exp, const char *const *specs, size_t n);
 
-/*
- * The shard (1 to `count`) that measures row `row` when the matrix is
- * split `count` ways (run --shard, docs/ci.md "Sharding"): rows are taken
- * in units, a row with the base row a scaling predicate pairs it with
- * (ab_experiment_scaling_base) being one unit, so that every predicate of
- * a row is decided from one host's samples; the units, in the order of
- * their first row, go each to the shard with the fewest rows so far (the
- * lowest numbered on a tie). Deterministic: the experiment alone decides.
- * `units_out` (may be NULL) receives the number of units, the most shards
- * that each measure something.
- */
-size_t ab_experiment_shard_of(const struct ab_experiment *exp, size_t row, size_t count,
-			      size_t *units_out);
-
-/*
- * Restrict `exp` to shard `index` of `count` (ab_experiment_shard_of):
- * sets exp->row_subset, exp->shard_index and exp->shard_count. Errors:
- * AB_EINVALID when index is not 1 to count, when a --row subset is
- * already set (the two do not combine), or when the shard has no row
- * (more shards than units; the message says how many there can be).
- */
-int ab_experiment_select_shard(struct ab_experiment *exp, int index, int count);
+/* Whether a rule with a scaling predicate selects row `row`: the row
+ * then needs its base row (ab_experiment_scaling_base) measured beside
+ * it, in a --row subset and in the same shard (shards.h). */
+int ab_experiment_row_scales(const struct ab_experiment *exp, size_t row);
 
 /* 1 when row `row` is measured: there is no subset, or it is in it. */
 int ab_experiment_row_selected(const struct ab_experiment *exp, size_t row);

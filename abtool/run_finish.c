@@ -9,6 +9,7 @@
 #include "report.h"
 #include "rules.h"
 #include "runner.h"
+#include "shards.h"
 #include "util.h"
 
 #include <math.h>
@@ -110,13 +111,11 @@ static char *reproduce_command(const struct ab_run *run)
 			out = with;
 		}
 		if (run->exp->shard_count) {
-			const char *group = json_string_value(json_object_get(run->options, "group"));
-			char *quoted = group ? ab_shell_quote(group, 0) : NULL;
-			char *with = ab_xasprintf("%s --shard %d/%d%s%s", out, run->exp->shard_index,
-						  run->exp->shard_count, quoted ? " --group " : "",
-						  quoted ? quoted : "");
+			char *args = ab_shards_reproduce_args(run->exp, json_string_value(json_object_get(run->options,
+											       "group")));
+			char *with = ab_xasprintf("%s%s", out, args);
 
-			free(quoted);
+			free(args);
 			free(out);
 			out = with;
 		}

@@ -7,6 +7,7 @@
 #include "error.h"
 #include "report.h"
 #include "runner.h"
+#include "shards.h"
 #include "util.h"
 
 #include <math.h>
@@ -151,7 +152,7 @@ static int plan_options(struct ab_experiment *exp, const struct ab_run_options *
 		exp->warmup = opt->warmup;
 	if ((err = ab_experiment_select_rows(exp, opt->rows, opt->nrows)) < 0)
 		return err;
-	return opt->shard_count ? ab_experiment_select_shard(exp, opt->shard_index, opt->shard_count) : 0;
+	return opt->shard_count ? ab_shards_select(exp, opt->shard_index, opt->shard_count) : 0;
 }
 
 /* What a subset and a --warmup add to the options that reproduce a run:
@@ -226,7 +227,7 @@ static int resume_subset(struct ab_experiment *exp, const json_t *opts)
 	err = ab_experiment_select_rows(exp, v_specs, json_array_size(specs));
 	free(v_specs);
 	if (err == 0 && shard)
-		err = ab_experiment_select_shard(exp, (int)json_integer_value(json_object_get(shard, "index")),
+		err = ab_shards_select(exp, (int)json_integer_value(json_object_get(shard, "index")),
 						 (int)json_integer_value(json_object_get(shard, "count")));
 	return err;
 }

@@ -2,6 +2,7 @@
  * "PATH:LINE:COLUMN: key.path: message", and good files give the values
  * docs/experiment-file.md promises. */
 #include "testutil.h"
+#include "shards.h"
 #include "config.h"
 #include "error.h"
 #include "util.h"
@@ -851,31 +852,31 @@ static void test_shards(void **state)
 	load_ok(&e, LANES "scaling: {parameter: lanes, work: total}\n"
 		"accept:\n  - {name: s, where: {lanes: 8}, scaling_not_worse: 10%}\n");
 	/* units {lanes=1, lanes=8}, {lanes=2}, {lanes=4}: shard 1 takes the pair, 2 the rest */
-	assert_int_equal(ab_experiment_shard_of(&e, 0, 2, &units), 1);
+	assert_int_equal(ab_shards_of(&e, 0, 2, &units), 1);
 	assert_int_equal(units, 3);
-	assert_int_equal(ab_experiment_shard_of(&e, 3, 2, NULL), 1);
-	assert_int_equal(ab_experiment_shard_of(&e, 1, 2, NULL), 2);
-	assert_int_equal(ab_experiment_shard_of(&e, 2, 2, NULL), 2);
+	assert_int_equal(ab_shards_of(&e, 3, 2, NULL), 1);
+	assert_int_equal(ab_shards_of(&e, 1, 2, NULL), 2);
+	assert_int_equal(ab_shards_of(&e, 2, 2, NULL), 2);
 	for (k = 1; k <= 3; k++) {  /* 3 ways: 2, 1 and 1 rows */
 		for (r = 0, seen = 0; r < 4; r++)
-			seen += ab_experiment_shard_of(&e, r, 3, NULL) == k;
+			seen += ab_shards_of(&e, r, 3, NULL) == k;
 		assert_int_equal(seen, k == 1 ? 2 : 1);
 	}
-	assert_int_equal(ab_experiment_shard_of(&e, 2, 3, NULL), 3);
-	assert_int_equal(ab_experiment_select_shard(&e, 4, 4), AB_EINVALID);
+	assert_int_equal(ab_shards_of(&e, 2, 3, NULL), 3);
+	assert_int_equal(ab_shards_select(&e, 4, 4), AB_EINVALID);
 	assert_non_null(strstr(ab_error_last(), "make 3 units"));
-	assert_int_equal(ab_experiment_select_shard(&e, 3, 2), AB_EINVALID);
-	assert_int_equal(ab_experiment_select_shard(&e, 2, 2), 0);
+	assert_int_equal(ab_shards_select(&e, 3, 2), AB_EINVALID);
+	assert_int_equal(ab_shards_select(&e, 2, 2), 0);
 	assert_int_equal(e.shard_index * 10 + e.shard_count, 22);
 	assert_int_equal(ab_experiment_row_selected(&e, 0) + ab_experiment_row_selected(&e, 3), 0);
 	assert_int_equal(ab_experiment_row_selected(&e, 1) + ab_experiment_row_selected(&e, 2), 2);
 	/* a shard is a subset already: --row does not combine with it */
-	assert_int_equal(ab_experiment_select_shard(&e, 1, 2), AB_EINVALID);
+	assert_int_equal(ab_shards_select(&e, 1, 2), AB_EINVALID);
 	ab_experiment_release(&e);
 	/* without scaling every row is a unit: round the shards */
 	load_ok(&e, LANES);
 	for (r = 0; r < 4; r++)
-		assert_int_equal(ab_experiment_shard_of(&e, r, 4, NULL), r + 1);
+		assert_int_equal(ab_shards_of(&e, r, 4, NULL), r + 1);
 	ab_experiment_release(&e);
 }
 
