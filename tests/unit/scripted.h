@@ -74,7 +74,8 @@ struct scripted_run {
  * `seed` in `store` (opt: other options, may be NULL), run its samples
  * with `sc`, and when not interrupted finish it (analysis, rules, stored
  * verdict, document). Aborts the test on any error but an interrupt.
- * Release with scripted_run_release.
+ * Release with scripted_run_release. `out` holds pointers into itself
+ * (the run's experiment): fill it in place, never copy it.
  */
 void scripted_start(struct scripted_run *out, struct ab_store *store, const char *dir, const char *yaml,
 		    uint64_t seed, const struct ab_run_options *opt, struct scripted *sc);
