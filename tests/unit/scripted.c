@@ -155,7 +155,7 @@ void scripted_start(struct scripted_run *out, struct ab_store *store, const char
 	if (ab_experiment_parse(&out->exp, path, yaml, strlen(yaml)) < 0)
 		fail_msg("experiment: %s", ab_error_last());
 	free(path);
-	if (ab_run_start(&out->run, &out->exp, store, &o, NULL) < 0)
+	if (ab_run_start(&out->run, &out->exp, store, &o, sc->events) < 0)
 		fail_msg("ab_run_start: %s", ab_error_last());
 	drive(out, sc);
 }
@@ -164,7 +164,7 @@ void scripted_resume(struct scripted_run *out, struct ab_store *store, int64_t i
 {
 	memset(out, 0, sizeof(*out));
 	sc->interrupted = 0;
-	if (ab_run_resume(&out->run, &out->exp, store, id, NULL) < 0)
+	if (ab_run_resume(&out->run, &out->exp, store, id, sc->events) < 0)
 		fail_msg("ab_run_resume: %s", ab_error_last());
 	drive(out, sc);
 }

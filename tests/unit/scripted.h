@@ -53,6 +53,7 @@ struct scripted {
 	size_t nlog;
 	unsigned *attempts;      /* per (row, pair or warmup, side) key: runs so far */
 	size_t nattempts;
+	const struct ab_run_events *events; /* handed to ab_run_start/resume, or NULL */
 };
 
 /* Set up `sc` to replay `fn` (with `ctx`). Release with scripted_release. */

@@ -511,6 +511,109 @@ static void test_contention_is_stored(void **state)
 	scripted_release(&sc);
 }
 
+static const char *const SCALING =
+	"name: scripted-scaling\n"
+	"sides:\n"
+	"  a: {name: old, command: \"true\"}\n"
+	"  b: {name: new, command: \"true\"}\n"
+	"matrix: {lanes: [1, 2, 4]}\n"
+	"scaling: {parameter: lanes, work: total}\n"
+	"pairs: {min: 8, max: 32}\n"
+	"warmup: 0\n"
+	"accept:\n"
+	"  - {name: gain, where: {lanes: [1]}, faster_by: 10%}\n"
+	"  - {name: scales, where: {lanes: [4]}, scaling_not_worse: 1%}\n";
+
+/* What the progress events saw. */
+struct seen {
+	size_t starts, dones, looks;
+	int64_t eta_ns[256];     /* the estimate before each sample, -1 before the first */
+	size_t total[256];       /* the samples still to run, as announced */
+	size_t decided_last;
+};
+
+static void on_start(void *ctx, const struct ab_plan_entry *e, const char *label, size_t done, size_t total,
+		     int64_t eta_ns)
+{
+	struct seen *w = ctx;
+
+	(void)e;
+	assert_non_null(label);
+	assert_int_equal(done, w->starts);
+	if (w->starts < 256) {
+		w->eta_ns[w->starts] = eta_ns;
+		w->total[w->starts] = total;
+	}
+	w->starts++;
+}
+
+static void on_done(void *ctx, const struct ab_sample *s, const char *label)
+{
+	struct seen *w = ctx;
+
+	(void)label;
+	assert_int_equal(s->status, AB_SAMPLE_DONE);
+	w->dones++;
+}
+
+static void on_look(void *ctx, size_t k, size_t pairs, size_t decided, size_t running, int budget,
+		    char *const *rows)
+{
+	struct seen *w = ctx;
+
+	assert_int_equal(k, w->looks);
+	assert_int_equal(pairs, 8u << k);
+	assert_int_equal(budget, 0);
+	assert_non_null(rows);
+	assert_int_equal(decided + running, 3);
+	w->decided_last = decided;
+	w->looks++;
+}
+
+/* A row that a scaling rule pairs with its base row runs on with it: the
+ * base row (lanes=1) is decided at the first look by its own rule, but
+ * runs on as long as the scaling row (lanes=4) is undecided; the row no
+ * rule holds (lanes=2) stops at the first look. The progress events
+ * count every sample, announce each look, and estimate the time left
+ * from the scripted clock: (samples left) x (mean time per sample). */
+static void test_scaling_rows_run_on_with_their_base(void **state)
+{
+	struct fixture *f = *state;
+	struct effect ef;
+	struct scripted sc;
+	struct scripted_run r;
+	struct seen w;
+	struct ab_run_events ev;
+	size_t i;
+
+	memset(&w, 0, sizeof(w));
+	memset(&ev, 0, sizeof(ev));
+	ev.ctx = &w;
+	ev.sample_start = on_start;
+	ev.sample_done = on_done;
+	ev.look_done = on_look;
+	effect_init(&ef, 21, 0.05);
+	ef.ratio[0] = 0.5;   /* lanes=1: a clear gain, decided at 8 pairs */
+	ef.ratio[1] = 1.0;
+	ef.ratio[2] = 0.5;   /* lanes=4: the same gain: scaling unchanged, 1% is too close to call */
+	ef.wall_ns = 1000000000;
+	scripted_init(&sc, effect_fn, &ef);
+	sc.events = &ev;
+	scripted_start(&r, f->store, f->dir, SCALING, 4, NULL, &sc);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(r.analysis.rows[1].pairs, 8);
+	assert_int_equal(r.analysis.rows[0].pairs, r.analysis.rows[2].pairs);
+	assert_true(r.analysis.rows[0].pairs > 8);
+	assert_int_equal(w.starts, sc.nlog);
+	assert_int_equal(w.dones, sc.nlog);
+	assert_int_equal(w.looks, r.analysis.rows[0].pairs == 32 ? 2 : 1);
+	assert_int_equal(w.eta_ns[0], -1);
+	for (i = 1; i < w.starts && i < 256; i++)
+		assert_int_equal(w.eta_ns[i], (int64_t)(w.total[i] - i) * 1000000000);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+}
+
 /* The real executor starts one process at a time: two started together
  * (a duet pair) are refused with a message, not run one after another. */
 static void test_process_executor_refuses_two_at_once(void **state)
@@ -534,6 +637,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_failed_samples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checksum_mismatch_stops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_contention_is_stored, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scaling_rows_run_on_with_their_base, setup, teardown),
 		cmocka_unit_test(test_process_executor_refuses_two_at_once),
 	};
 
