@@ -147,6 +147,8 @@ static int run_one(struct ab_run *run, const struct ab_exec_job *job)
 	s->exit_code = r.exited ? r.exit_code : -1;
 	s->signal = r.signal;
 	s->timed_out = r.timed_out;
+	s->runq_ns = r.runq_ns;
+	s->started_ns = r.start_ns > 0 ? ab_epoch_ns(r.start_ns) : -1;
 	if (!r.exited || r.exit_code != 0 || r.timed_out)
 		s->error = ab_xstrdup(ab_runner_describe(why, sizeof(why), &r, run->exp->timeout_ms));
 	else

@@ -708,6 +708,7 @@ struct run {
 	int reaped, have_status, timed_out, interrupted, killed;
 	int via_zygote;           /* 1: the zygote's child; it reaps it (zygote_end) */
 	int leftovers;            /* descendants killed after it ended */
+	int64_t runq_ns;          /* its run-queue wait, or -1 */
 	char scratch[READ_CHUNK]; /* reads beyond the head go through here */
 };
 
@@ -747,6 +748,7 @@ static int zygote_end(struct run *r)
 	r->status = end.status;
 	r->ru = end.ru;
 	r->leftovers = end.leftovers;
+	r->runq_ns = end.runq_ns;
 	r->have_status = 1;
 	return 1;
 }
@@ -755,16 +757,15 @@ static int zygote_end(struct run *r)
  * for its children). Returns 1 when reaped. */
 static int reap(struct run *r, int flags)
 {
-	pid_t got;
+	int got;
 
 	if (r->via_zygote)
 		return zygote_end(r);
-	do
-		got = wait4(r->pid, &r->status, flags, &r->ru);
-	while (got < 0 && errno == EINTR);
+	got = ab_child_wait_end(r->pid, flags & WNOHANG, &r->status, &r->ru, &r->t1, &r->runq_ns);
 	if (got == 0)
 		return 0;
-	r->t1 = ab_now_ns();
+	if (got < 0)
+		r->t1 = ab_now_ns();
 	r->reaped = 1;
 	if (got < 0)
 		return ab_error_set(AB_EIO, "lost track of process %d: %s (is SIGCHLD ignored?)",
@@ -890,6 +891,7 @@ static int64_t timeval_ns(const struct timeval *tv)
 static void fill_result(struct ab_runner_result *res, const struct run *r)
 {
 	res->wall_ns = r->t1 - r->t0;
+	res->start_ns = r->t0;
 	res->user_ns = timeval_ns(&r->ru.ru_utime);
 	res->sys_ns = timeval_ns(&r->ru.ru_stime);
 	res->maxrss_bytes = (int64_t)r->ru.ru_maxrss * 1024;
@@ -909,6 +911,7 @@ static void fill_result(struct ab_runner_result *res, const struct run *r)
 	 * time out. */
 	res->timed_out = r->timed_out && res->signal;
 	res->leftovers = r->leftovers;
+	res->runq_ns = r->have_status ? r->runq_ns : -1;
 	res->exec_errno = r->report.err;
 	res->start_step = r->report.err ? r->report.step : 0;
 }

@@ -64,6 +64,7 @@ struct ab_runner_spec {
 struct ab_runner_result {
 	int64_t wall_ns;          /* CLOCK_MONOTONIC from just before the start to just after
 	                             wait4 of the child (by the zygote, or by the runner) */
+	int64_t start_ns;         /* the first clock reading (ab_now_ns), 0 when never started */
 	int64_t user_ns, sys_ns;  /* ru_utime, ru_stime of the child (and its waited-for children) */
 	int64_t maxrss_bytes;     /* ru_maxrss * 1024 */
 	int64_t minflt, majflt;   /* page faults */
@@ -72,6 +73,10 @@ struct ab_runner_result {
 	int exit_code;
 	int signal;               /* the signal that killed it, or 0 */
 	int timed_out;            /* 1: killed by abtool after timeout_ms */
+	int64_t runq_ns;          /* how long the child waited on a CPU's run queue while it
+	                             was runnable (another task had the CPU), from
+	                             /proc/PID/schedstat as it ended; the process itself, not
+	                             its children; -1 when the kernel does not keep it */
 	int leftovers;            /* processes the child started that were still running
 	                             when it ended (in its process group or not): all
 	                             killed then, after wall_ns was measured */

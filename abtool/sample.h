@@ -30,6 +30,9 @@ struct ab_sample {
 	struct ab_plan_entry entry;
 	enum ab_sample_status status;
 	int64_t started_unix;         /* wall-clock start, seconds since the epoch */
+	int64_t started_ns;           /* the start of the timed window, ns since the epoch (the
+	                                 runner's monotonic clock moved onto the wall clock), or
+	                                 -1 when not measured */
 
 	int64_t wall_ns, user_ns, sys_ns, maxrss_bytes;
 	int64_t minflt, majflt, nvcsw, nivcsw;
@@ -47,6 +50,8 @@ struct ab_sample {
 	char *unavailable;            /* JSON object {metric: why it has no value}, or NULL */
 	int32_t padding_bytes;        /* environment padding of the pair, or -1 when off */
 	int64_t other_cpu_ns;         /* CPU time other processes used during the sample, or -1 */
+	int64_t runq_ns;              /* time the sample's process waited on a CPU's run queue
+	                                 (ab_runner_result.runq_ns), or -1 when unknown */
 	char *stdout_text;            /* captured output kept for failed samples, else NULL */
 	char *stderr_text;
 };

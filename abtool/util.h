@@ -100,6 +100,11 @@ int ab_parse_double(double *out, const char *text);
 /* Monotonic clock in nanoseconds (CLOCK_MONOTONIC). */
 int64_t ab_now_ns(void);
 
+/* A reading of ab_now_ns as nanoseconds since the Unix epoch: moved by
+ * the offset between CLOCK_REALTIME and CLOCK_MONOTONIC read now, so that
+ * two readings moved in one process keep their exact difference. */
+int64_t ab_epoch_ns(int64_t monotonic_ns);
+
 /* Wall-clock time as "2026-11-30T05:25:29Z" into buf (>= 21 bytes). */
 void ab_utc_iso8601(char *buf, size_t size, int64_t unix_seconds);
 

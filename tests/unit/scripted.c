@@ -27,13 +27,14 @@ static unsigned *attempt_slot(struct scripted *sc, const struct ab_plan_entry *e
 }
 
 /* Fill sample `s` as the process the script describes would have. */
-static void fill(struct ab_run *run, struct ab_sample *s, const struct scripted_sample *v)
+static void fill(struct ab_run *run, struct ab_sample *s, const struct scripted_sample *v, int64_t now_ns)
 {
 	const struct ab_experiment *exp = run->exp;
 	size_t m;
 
 	s->status = AB_SAMPLE_DONE;
-	s->started_unix = 1700000000;
+	s->started_unix = 1700000000 + now_ns / 1000000000;
+	s->started_ns = 1700000000LL * 1000000000LL + now_ns;
 	s->wall_ns = v->wall_ns ? v->wall_ns : (int64_t)v->value;
 	s->user_ns = (int64_t)v->value;
 	s->sys_ns = 0;
@@ -45,6 +46,7 @@ static void fill(struct ab_run *run, struct ab_sample *s, const struct scripted_
 		s->exit_code = -1;
 	s->flags = v->flags;
 	s->other_cpu_ns = v->other_cpu_ns ? v->other_cpu_ns : -1;
+	s->runq_ns = v->runq_ns ? v->runq_ns : -1;
 	s->nmetrics = exp->nmetrics;
 	s->metrics = ab_xmalloc((exp->nmetrics ? exp->nmetrics : 1) * sizeof(double));
 	for (m = 0; m < exp->nmetrics; m++)
@@ -84,7 +86,7 @@ static int scripted_exec(const struct ab_executor *x, struct ab_run *run, struct
 		(*attempt)++;
 	}
 	for (i = 0; i < n; i++) {
-		fill(run, jobs[i].sample, &v[i]);
+		fill(run, jobs[i].sample, &v[i], sc->clock_ns);
 		sc->log = ab_xrealloc(sc->log, (sc->nlog + 1) * sizeof(*sc->log));
 		sc->log[sc->nlog++] = jobs[i].sample->entry;
 		if (jobs[i].sample->wall_ns > longest)

@@ -30,6 +30,7 @@ struct scripted_sample {
 	const char *checksum;    /* the checksum read from its output, or NULL (borrowed) */
 	unsigned flags;          /* enum ab_sample_flag (AB_FLAG_CONTENDED, …) */
 	int64_t other_cpu_ns;    /* CPU time of other processes during it; 0 is stored as -1 */
+	int64_t runq_ns;         /* its process's run-queue wait; 0 is stored as -1 */
 	int interrupt;           /* 1: SIGINT arrives as this sample starts: nothing runs */
 };
 
