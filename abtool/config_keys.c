@@ -7,6 +7,7 @@
  * mapping are reported first, in file order.
  */
 #include "config_keys.h"
+#include "config_contention.h"
 #include "config_plan.h"
 #include "config_profile.h"
 #include "config_rules.h"
@@ -1108,6 +1109,7 @@ static const struct key_handler top_keys[] = {
 	{ "affinity", h_affinity, 0 },
 	{ "aslr", cfg_h_bool, offsetof(struct ab_experiment, aslr) },
 	{ "env_padding", h_env_padding, offsetof(struct ab_experiment, env_padding) },
+	{ "contention", cfg_h_contention, 0 },
 	{ "dependencies", h_dependencies, 0 },
 	{ "profile", cfg_h_profile, 0 },
 	{ NULL, NULL, 0 },

@@ -159,6 +159,32 @@ struct ab_dependency {
 	struct ab_mark mark;
 };
 
+/* What a run does about samples other processes disturbed (`contention:`,
+ * docs/measurement.md, "Contention"). A sample is contended when its
+ * process waited on a CPU's run queue for more than `max_cpu_wait` of its
+ * wall time (runq_ns; where the kernel keeps no schedstats, when other
+ * processes used more than half a CPU). A pair of the plan in which
+ * either sample was contended is run again, whole, in its own look and
+ * order, at most `reruns` times per row; the rule sees only whether a
+ * sample was disturbed, never which side was slower. */
+#define AB_CONTENTION_MAX_CPU_WAIT 0.10
+
+enum ab_contention_exhausted {
+	AB_CONTENTION_KEEP = 0,         /* re-runs spent: the contended pairs count, and the
+	                                   report says how many */
+	AB_CONTENTION_INCONCLUSIVE = 1, /* re-runs spent: the row decides nothing */
+};
+
+struct ab_contention {
+	double max_cpu_wait;          /* share of wall time, default 0.10 */
+	int reruns;                   /* pairs run again per row at most; -1 (default): half the
+	                                 plan's pairs per row; 0: none */
+	enum ab_contention_exhausted exhausted;
+	double quiet_cpus;            /* > 0: before each pair, wait until other processes use
+	                                 fewer CPUs than this (`quiet: {below}`) */
+	int64_t quiet_wait_ms;        /* ... for at most this long per pair (`quiet: {wait}`) */
+};
+
 /* One declared side of a comparison of two commands (`sides:`): its
  * name for the reports and the command it runs instead of a build's
  * benchmark (docs/experiment-file.md, "sides"). */
@@ -254,6 +280,7 @@ struct ab_experiment {
 	int aslr;                     /* 1 (default): address-space randomization as the system has
 	                                 it; 0: disabled for the samples (personality) */
 	int env_padding;              /* max bytes of per-pair environment padding; 0: off */
+	struct ab_contention contention;  /* `contention:` (docs/measurement.md, "Contention") */
 
 	/* `profile:` (docs/profiles.md): extra samples under `perf record` after the
 	 * measured pairs, stored apart from them */
@@ -307,6 +334,20 @@ size_t ab_experiment_first_look(const struct ab_experiment *exp);
  * plan. New reference.
  */
 json_t *ab_experiment_plan_json(const struct ab_experiment *exp);
+
+/* The contention policy as the run's options store it and the report
+ * shows it (new reference): {max_cpu_wait, reruns (the effective count
+ * per row), when_exhausted, quiet: {below, wait_ms} or null}. */
+json_t *ab_experiment_contention_json(const struct ab_experiment *exp);
+
+/* Restore the policy stored with a run (resume): a NULL or non-object
+ * `stored` (a run of an older abtool) keeps the experiment file's.
+ * AB_EINVALID when it is unreadable. */
+int ab_experiment_contention_restore(struct ab_experiment *exp, const json_t *stored);
+
+/* The most pairs of a row that contention re-runs (reruns: -1 is half the
+ * plan's pairs per row, rounded up). */
+int ab_experiment_reruns(const struct ab_experiment *exp);
 
 /*
  * Restore the plan stored by ab_experiment_plan_json (resume): `plan`

@@ -423,6 +423,14 @@ static void dispersion(struct row_state *rs, const struct ab_rule *rule, const s
 	const struct ab_row_metric *rm = &a->rows[rs->row].metrics[metric];
 	char *p = NULL;
 
+	if (a->exp->contention.exhausted == AB_CONTENTION_INCONCLUSIVE && a->rows[rs->row].contended_pairs) {
+		p = ab_xasprintf("%zu pair(s) delayed by other processes kept after %zu re-run(s) "
+				 "(contention.when_exhausted: inconclusive)", a->rows[rs->row].contended_pairs,
+				 a->rows[rs->row].reruns);
+		add_phrase(rs, AB_INCONCLUSIVE, p);
+		free(p);
+		p = NULL;
+	}
 	if (rule->max_flagged_samples >= 0 &&
 	    a->rows[rs->row].flagged > (size_t)rule->max_flagged_samples) {
 		p = ab_xasprintf("%zu flagged sample(s), more than max_flagged_samples %lld",

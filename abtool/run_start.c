@@ -170,6 +170,7 @@ static void subset_options(json_t *options, const struct ab_run *run, const stru
 		json_object_set_new(options, "max_pairs", json_integer(opt->max_pairs));
 	if (exp->sequential)  /* the plan, before the first sample (resume keeps it) */
 		json_object_set_new(options, "sequential", ab_experiment_plan_json(exp));
+	json_object_set_new(options, "contention", ab_experiment_contention_json(exp));
 	if (exp->subset_specs) {
 		json_t *specs = json_array(), *added = json_array();
 		for (s = exp->subset_specs; *s; s++)
@@ -521,6 +522,8 @@ static int parse_stored(struct ab_experiment *exp_out, const json_t *stored, con
 		exp_out->pairs = (int)json_integer_value(json_object_get(stored, "pairs"));
 		exp_out->warmup = (int)json_integer_value(json_object_get(stored, "warmup"));
 		err = ab_experiment_plan_restore(exp_out, json_object_get(opts, "sequential"));
+		if (!err)
+			err = ab_experiment_contention_restore(exp_out, json_object_get(opts, "contention"));
 		if (!err)
 			err = resume_subset(exp_out, opts);
 	}

@@ -45,6 +45,7 @@ const struct ab_store_column ab_sample_columns[] = {
 	{"other_cpu_ns", 0, 0, AB_SAMPLE_INT64_OPT, AT(other_cpu_ns), 0},
 	{"started_ns", 0, 0, AB_SAMPLE_INT64_OPT, AT(started_ns), 0},
 	{"runq_ns", 0, 0, AB_SAMPLE_INT64_OPT, AT(runq_ns), 0},
+	{"waited_ns", 0, 0, AB_SAMPLE_INT64_OPT, AT(waited_ns), 0},
 };
 
 const size_t ab_sample_ncolumns = AB_NCOLS(ab_sample_columns);

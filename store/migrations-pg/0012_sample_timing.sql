@@ -6,7 +6,10 @@
 -- millisecond of each other; started_at keeps its seconds. runq_ns is the
 -- time the sample's process waited on a CPU's run queue while it was
 -- runnable (Linux's /proc/PID/schedstat, read as it ended): contention
--- tied to the sample itself, not to the host. NULL in both: not measured
--- (a sample of an older abtool, or a kernel without schedstats).
+-- tied to the sample itself, not to the host. waited_ns is how long the
+-- first sample of a pair waited for a quiet host before it started
+-- (contention: {quiet}). NULL: not measured (a sample of an older abtool,
+-- a kernel without schedstats, no quiet wait).
 ALTER TABLE samples ADD COLUMN started_ns BIGINT;
 ALTER TABLE samples ADD COLUMN runq_ns BIGINT;
+ALTER TABLE samples ADD COLUMN waited_ns BIGINT;

@@ -44,7 +44,7 @@ static void fill(struct ab_run *run, struct ab_sample *s, const struct scripted_
 	s->timed_out = v->timed_out;
 	if (v->timed_out)
 		s->exit_code = -1;
-	s->flags = v->flags;
+	s->flags |= v->flags;  /* the scheduler may have set some (not_quiet) */
 	s->other_cpu_ns = v->other_cpu_ns ? v->other_cpu_ns : -1;
 	s->runq_ns = v->runq_ns ? v->runq_ns : -1;
 	s->nmetrics = exp->nmetrics;
@@ -106,12 +106,27 @@ static int scripted_interrupted(const struct ab_executor *x)
 	return ((const struct scripted *)x->ctx)->interrupted;
 }
 
+static int scripted_wait_quiet(const struct ab_executor *x, double cpus, int64_t max_ns, int64_t *waited_ns)
+{
+	struct scripted *sc = x->ctx;
+	int quiet = 1;
+
+	(void)cpus;
+	*waited_ns = 0;
+	if (sc->quiet)
+		quiet = sc->quiet(sc->ctx, sc->pairs_started, max_ns, waited_ns);
+	sc->pairs_started++;
+	sc->clock_ns += *waited_ns;
+	return quiet;
+}
+
 void scripted_init(struct scripted *sc, scripted_fn fn, void *ctx)
 {
 	memset(sc, 0, sizeof(*sc));
 	sc->x.run = scripted_exec;
 	sc->x.now_ns = scripted_now;
 	sc->x.interrupted = scripted_interrupted;
+	sc->x.wait_quiet = scripted_wait_quiet;
 	sc->x.ctx = sc;
 	sc->fn = fn;
 	sc->ctx = ctx;

@@ -55,6 +55,10 @@ struct scripted {
 	unsigned *attempts;      /* per (row, pair or warmup, side) key: runs so far */
 	size_t nattempts;
 	const struct ab_run_events *events; /* handed to ab_run_start/resume, or NULL */
+	/* contention: {quiet}: how long the wait before pair number `pairs_started` lasts, in
+	 * scripted time, and whether the host became quiet; NULL: quiet at once */
+	int (*quiet)(void *ctx, size_t pairs_started, int64_t max_ns, int64_t *waited_ns);
+	size_t pairs_started;    /* quiet waits so far */
 };
 
 /* Set up `sc` to replay `fn` (with `ctx`). Release with scripted_release. */

@@ -72,6 +72,8 @@ struct effect {
 	int fail_row, fail_pair, fail_side, fail_exit, fail_timeout;  /* one failing sample: pair >= 0 */
 	int timeout_pairs;       /* pairs 0 .. timeout_pairs-1 of row 0: the candidate times out */
 	int contended_pair;      /* this pair's parent is flagged contended, or -1 */
+	unsigned contended_attempts; /* ... on its first this many attempts; 0: on every one */
+	int candidate_contended; /* every candidate sample is flagged contended */
 	int64_t wall_ns;         /* every sample's duration on the scripted clock; 0: its value */
 };
 
@@ -95,10 +97,13 @@ static void effect_fn(void *ctx, const struct ab_plan_entry *e, unsigned attempt
 	}
 	if (e->row == 0 && e->pair >= 0 && e->pair < ef->timeout_pairs && e->side == AB_CANDIDATE)
 		out->timed_out = 1;
-	if (e->pair == ef->contended_pair && e->side == AB_PARENT) {
+	if (e->pair == ef->contended_pair && e->side == AB_PARENT &&
+	    (!ef->contended_attempts || attempt < ef->contended_attempts)) {
 		out->flags = AB_FLAG_CONTENDED;
 		out->other_cpu_ns = 123456789;
 	}
+	if (ef->candidate_contended && e->side == AB_CANDIDATE && e->pair >= 0)
+		out->flags = AB_FLAG_CONTENDED;
 }
 
 static void effect_init(struct effect *ef, uint64_t seed, double spread)
@@ -480,9 +485,237 @@ static void test_checksum_mismatch_stops(void **state)
 	scripted_release(&sc);
 }
 
-/* A sample's contention flag and the other processes' CPU time reach the
- * store as measured. */
-static void test_contention_is_stored(void **state)
+/* The samples of a run in the store, with a count of those in `status`
+ * carrying `flag` (0: any). */
+static size_t count_flagged(struct fixture *f, const struct scripted_run *r, enum ab_sample_status status,
+			    unsigned flag, size_t row)
+{
+	const char **names = ab_run_metric_names(&r->exp);
+	struct ab_sample *s = NULL;
+	size_t n = 0, i, count = 0;
+
+	assert_int_equal(ab_store_samples_load(f->store, r->id, names, r->exp.nmetrics, &s, &n), 0);
+	for (i = 0; i < n; i++)
+		count += s[i].status == status && s[i].entry.row == row && (!flag || (s[i].flags & flag));
+	ab_samples_free(s, n);
+	free(names);
+	return count;
+}
+
+/* A pair in which a sample was contended runs again, whole, with its own
+ * order, and its first run stays in the store as superseded evidence
+ * (flag rerun, the contention flag and the other processes' CPU time as
+ * measured); the statistics see only the clean re-run. */
+static void test_contended_pair_runs_again(void **state)
+{
+	struct fixture *f = *state;
+	struct effect ef;
+	struct scripted sc;
+	struct scripted_run r;
+	size_t row, i, seen = 0;
+
+	effect_init(&ef, 4, 0.01);
+	ef.contended_pair = 2;
+	ef.contended_attempts = 1;
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, FIXED, 3, NULL, &sc);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(sc.nlog, 28 + 4);
+	for (row = 0; row < 2; row++) {
+		assert_int_equal(count_flagged(f, &r, AB_SAMPLE_SUPERSEDED, AB_FLAG_RERUN, row), 2);
+		assert_int_equal(count_flagged(f, &r, AB_SAMPLE_SUPERSEDED, AB_FLAG_CONTENDED, row), 1);
+		assert_int_equal(count_flagged(f, &r, AB_SAMPLE_DONE, AB_FLAG_CONTENDED, row), 0);
+		assert_int_equal(r.analysis.rows[row].pairs, 6);
+		assert_int_equal(r.analysis.rows[row].flagged, 0);
+		assert_int_equal(r.analysis.rows[row].reruns, 1);
+	}
+	/* the re-runs keep their pair's order: the first run of pair 2 and its re-run */
+	for (i = 0; i < sc.nlog; i++)
+		if (sc.log[i].pair == 2 && sc.log[i].row == 0 && sc.log[i].side == AB_PARENT) {
+			assert_int_equal(sc.log[i].order, sc.log[28].order);
+			seen++;
+		}
+	assert_int_equal(seen, 2);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+}
+
+/* In a sequential plan a contended pair runs again within its own look:
+ * every row reaches a look with its re-runs done, before any pair of the
+ * next look runs. */
+static void test_rerun_stays_in_its_look(void **state)
+{
+	struct fixture *f = *state;
+	struct effect ef;
+	struct scripted sc;
+	struct scripted_run r;
+	size_t i, rerun_at = 0, next_look_at = 0;
+
+	effect_init(&ef, 12, 0.3);  /* too noisy to stop at the first look */
+	ef.contended_pair = 1;
+	ef.contended_attempts = 1;
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, SEQUENTIAL_SMALL, 5, NULL, &sc);
+	assert_int_equal(r.err, 0);
+	for (i = 0; i < sc.nlog; i++) {
+		if (sc.log[i].row == 0 && sc.log[i].pair == 1)
+			rerun_at = i;  /* the last run of pair 1: its re-run */
+		if (!next_look_at && sc.log[i].pair >= 6)
+			next_look_at = i;
+	}
+	assert_true(next_look_at > 0);
+	assert_true(rerun_at > 0 && rerun_at < next_look_at);
+	assert_int_equal(r.analysis.rows[0].reruns, 1);
+	assert_int_equal(r.analysis.rows[1].reruns, 1);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+}
+
+static const char *const FIXED_RERUNS_2 =
+	"name: scripted\n"
+	"sides:\n"
+	"  a: {name: old, command: \"true\"}\n"
+	"  b: {name: new, command: \"true\"}\n"
+	"matrix: {n: [1, 2]}\n"
+	"pairs: 6\n"
+	"warmup: 1\n"
+	"contention: {reruns: 2}\n"
+	"accept:\n"
+	"  - {name: gain, faster_by: 10%}\n";
+
+/* A pair contended every time runs again at most `reruns` times per row,
+ * then counts as it is (when_exhausted: keep): never without bound, also
+ * across an interrupt and a resume at any sample; `reruns: 0` or
+ * `contention: off` keeps every pair as it came. */
+static void test_reruns_are_bounded(void **state)
+{
+	struct fixture *f = *state;
+	struct effect ef;
+	struct scripted sc;
+	struct scripted_run r;
+	size_t row, k, total;
+
+	effect_init(&ef, 4, 0.01);
+	ef.contended_pair = 2;  /* contended on every attempt */
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, FIXED_RERUNS_2, 3, NULL, &sc);
+	total = sc.nlog;
+	assert_int_equal(total, 28 + 2 * 2 * 2);
+	for (row = 0; row < 2; row++) {
+		assert_int_equal(count_flagged(f, &r, AB_SAMPLE_SUPERSEDED, AB_FLAG_RERUN, row), 4);
+		assert_int_equal(r.analysis.rows[row].reruns, 2);
+		assert_int_equal(r.analysis.rows[row].flagged, 1);
+	}
+	scripted_run_release(&r);
+	scripted_release(&sc);
+
+	for (k = 1; k <= total; k += 3) {
+		struct scripted_run again;
+		int64_t id;
+
+		scripted_init(&sc, effect_fn, &ef);
+		sc.interrupt_at = k;
+		scripted_start(&r, f->store, f->dir, FIXED_RERUNS_2, 3, NULL, &sc);
+		assert_int_equal(r.err, AB_EINTERRUPTED);
+		id = r.id;
+		scripted_run_release(&r);
+		sc.interrupt_at = 0;
+		scripted_resume(&again, f->store, id, &sc);
+		assert_int_equal(again.err, 0);
+		for (row = 0; row < 2; row++) {
+			assert_int_equal(count_flagged(f, &again, AB_SAMPLE_SUPERSEDED, AB_FLAG_RERUN, row), 4);
+			assert_int_equal(again.analysis.rows[row].pairs, 6);
+		}
+		scripted_run_release(&again);
+		scripted_release(&sc);
+	}
+
+	{
+		/* when_exhausted: inconclusive: the kept contended pair leaves every rule of its row
+		 * inconclusive (the candidate is 2x faster: it would pass) */
+		char *strict = ab_xstrdup(FIXED_RERUNS_2), *at = strstr(strict, "{reruns: 2}");
+		char *text = ab_xasprintf("%.*s{reruns: 2, when_exhausted: inconclusive}%s", (int)(at - strict),
+					  strict, at + strlen("{reruns: 2}"));
+		ef.ratio[0] = ef.ratio[1] = 0.5;
+		scripted_init(&sc, effect_fn, &ef);
+		scripted_start(&r, f->store, f->dir, text, 3, NULL, &sc);
+		assert_int_equal(r.analysis.rows[0].contended_pairs, 1);
+		assert_int_equal(r.analysis.verdict, AB_INCONCLUSIVE_VERDICT);
+		assert_non_null(strstr(r.analysis.rules[0].rows[0].detail, "when_exhausted: inconclusive"));
+		scripted_run_release(&r);
+		scripted_release(&sc);
+		ef.contended_pair = -1;  /* nothing contended: the same file accepts */
+		scripted_init(&sc, effect_fn, &ef);
+		scripted_start(&r, f->store, f->dir, text, 3, NULL, &sc);
+		assert_int_equal(r.analysis.verdict, AB_ACCEPTED);
+		scripted_run_release(&r);
+		scripted_release(&sc);
+		ef.contended_pair = 2;
+		ef.ratio[0] = ef.ratio[1] = 0;
+		free(strict);
+		free(text);
+	}
+	{
+		char *off = ab_xstrdup(FIXED_RERUNS_2);
+		memcpy(strstr(off, "{reruns: 2}"), "off        ", 11);
+		scripted_init(&sc, effect_fn, &ef);
+		scripted_start(&r, f->store, f->dir, off, 3, NULL, &sc);
+		assert_int_equal(sc.nlog, 28);
+		assert_int_equal(r.analysis.rows[0].reruns, 0);
+		assert_int_equal(r.analysis.rows[0].flagged, 1);
+		scripted_run_release(&r);
+		scripted_release(&sc);
+		free(off);
+	}
+}
+
+static const char *const SIDED =
+	"name: scripted-sided\n"
+	"sides:\n"
+	"  a: {name: old, command: \"true\"}\n"
+	"  b: {name: new, command: \"true\"}\n"
+	"pairs: 16\n"
+	"warmup: 0\n"
+	"contention: {reruns: 1000}\n"
+	"accept:\n"
+	"  - {name: gain, faster_by: 10%}\n";
+
+/* When one side is flagged alone far more often than the other (its own
+ * work disturbs it), re-running would drop pairs by side: after 11 pairs
+ * flagged on the candidate's side only (two-sided binomial p < 0.001) the
+ * scheduler stops re-running, and every later pair counts as it is. */
+static void test_reruns_stop_when_one_side_flags_itself(void **state)
+{
+	struct fixture *f = *state;
+	struct effect ef;
+	struct scripted sc;
+	struct scripted_run r;
+
+	effect_init(&ef, 6, 0.01);
+	ef.candidate_contended = 1;
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, SIDED, 3, NULL, &sc);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(r.analysis.rows[0].reruns, 10);
+	assert_int_equal(sc.nlog, 32 + 20);
+	assert_int_equal(r.analysis.rows[0].flagged, 16);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+}
+
+/* Quiet waits: the first pair's wait ends quiet after 5 s of scripted
+ * time, every later one runs out at its maximum (2 s): the first sample
+ * of each pair records its wait, flagged not_quiet when it ran out, and
+ * the budget's clock counts the waits. */
+static int quiet_then_busy(void *ctx, size_t pairs_started, int64_t max_ns, int64_t *waited_ns)
+{
+	(void)ctx;
+	assert_int_equal(max_ns, 2000000000);
+	*waited_ns = pairs_started == 0 ? 5000000 : max_ns;
+	return pairs_started == 0;
+}
+
+static void test_quiet_wait(void **state)
 {
 	struct fixture *f = *state;
 	struct effect ef;
@@ -490,21 +723,36 @@ static void test_contention_is_stored(void **state)
 	struct scripted_run r;
 	struct ab_sample *s = NULL;
 	const char **names;
-	size_t n = 0, i, flagged = 0;
+	size_t n = 0, i, first = 0, not_quiet = 0;
+	static const char *const yaml =
+		"name: scripted-quiet\n"
+		"sides:\n"
+		"  a: {name: old, command: \"true\"}\n"
+		"  b: {name: new, command: \"true\"}\n"
+		"pairs: 4\n"
+		"warmup: 0\n"
+		"contention: {quiet: {below: 0.5, wait: 2s}}\n"
+		"accept:\n"
+		"  - {name: gain, faster_by: 10%}\n";
 
-	effect_init(&ef, 4, 0.01);
-	ef.contended_pair = 2;
+	effect_init(&ef, 6, 0.01);
+	ef.wall_ns = 100000000;
 	scripted_init(&sc, effect_fn, &ef);
-	scripted_start(&r, f->store, f->dir, FIXED, 3, NULL, &sc);
+	sc.quiet = quiet_then_busy;
+	scripted_start(&r, f->store, f->dir, yaml, 3, NULL, &sc);
+	assert_int_equal(sc.pairs_started, 4);
+	assert_int_equal(sc.clock_ns - (int64_t)8 * 100000000, 5000000 + 3 * (int64_t)2000000000);
 	names = ab_run_metric_names(&r.exp);
 	assert_int_equal(ab_store_samples_load(f->store, r.id, names, r.exp.nmetrics, &s, &n), 0);
 	for (i = 0; i < n; i++) {
-		int want = s[i].entry.pair == 2 && s[i].entry.side == AB_PARENT;
-		assert_int_equal(!!(s[i].flags & AB_FLAG_CONTENDED), want);
-		assert_int_equal(s[i].other_cpu_ns, want ? 123456789 : -1);
-		flagged += want;
+		if (s[i].entry.seq % 2 == 1) {
+			assert_int_equal(s[i].waited_ns, -1);
+			continue;
+		}
+		assert_int_equal(s[i].waited_ns, first++ == 0 ? 5000000 : 2000000000);
+		not_quiet += (s[i].flags & AB_FLAG_NOT_QUIET) != 0;
 	}
-	assert_int_equal(flagged, 2);  /* one per row */
+	assert_int_equal(not_quiet, 3);
 	ab_samples_free(s, n);
 	free(names);
 	scripted_run_release(&r);
@@ -636,7 +884,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_budget_stops_at_the_look_that_spends_it, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_samples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checksum_mismatch_stops, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_contention_is_stored, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_contended_pair_runs_again, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reruns_are_bounded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rerun_stays_in_its_look, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reruns_stop_when_one_side_flags_itself, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_quiet_wait, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scaling_rows_run_on_with_their_base, setup, teardown),
 		cmocka_unit_test(test_process_executor_refuses_two_at_once),
 	};
