@@ -403,7 +403,6 @@ int ab_experiment_parse(struct ab_experiment *out, const char *path,
 	out->exact_parent = 1;
 	out->aslr = 1;
 	out->contention.max_cpu_wait = AB_CONTENTION_MAX_CPU_WAIT;
-	out->contention.reruns = -1;
 	out->pairs = 8;
 	out->warmup = 1;
 	out->timeout_ms = 600000;

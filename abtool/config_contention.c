@@ -56,13 +56,14 @@ int cfg_h_contention(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 	int err = 0;
 
 	(void)field;
-	if (s && !strcmp(s, "off")) {
-		out->reruns = 0;
+	if (s && !strcmp(s, "off")) {  /* the default: flag only */
+		memset(out, 0, sizeof(*out));
+		out->max_cpu_wait = AB_CONTENTION_MAX_CPU_WAIT;
 		return 0;
 	}
 	if (v->type != YAML_MAPPING_NODE)
-		return cfg_fail(c, k->start_mark, "expected a mapping like {max_cpu_wait: 10%%, reruns: 16}, "
-				"or off");
+		return cfg_fail(c, k->start_mark, "expected a mapping like {reruns: auto} or {max_cpu_wait: "
+				"10%%, reruns: 16}, or off");
 	if ((err = cfg_check_mapping(c, v, k->start_mark, contention_keys, "")))
 		return err;
 	if ((p = cfg_find_pair(c, v, "max_cpu_wait"))) {
@@ -75,7 +76,11 @@ int cfg_h_contention(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 	}
 	if (!err && (p = cfg_find_pair(c, v, "reruns"))) {
 		save = cfg_path_key(c, "reruns");
-		err = cfg_get_int(c, cfg_node(c, p->key), cfg_node(c, p->value), 0, 100000, &out->reruns);
+		s = cfg_scalar(cfg_node(c, p->value));
+		if (s && !strcmp(s, "auto"))
+			out->reruns = -1;
+		else
+			err = cfg_get_int(c, cfg_node(c, p->key), cfg_node(c, p->value), 0, 100000, &out->reruns);
 		cfg_path_pop(c, save);
 	}
 	if (!err && (p = cfg_find_pair(c, v, "when_exhausted"))) {

@@ -7,9 +7,10 @@
 #include "config_yaml.h"
 
 /* The reader of `contention:` (a key_handler function; `field` unused):
- * a mapping {max_cpu_wait: PERCENT, reruns: N, when_exhausted:
+ * a mapping {max_cpu_wait: PERCENT, reruns: N|auto, when_exhausted:
  * keep|inconclusive, quiet: {below: CPUS, wait: DURATION}}, every key
- * optional, into exp->contention; `contention: off` is {reruns: 0}.
+ * optional, into exp->contention; `contention: off` is the default (the
+ * flag only, no re-run, no wait).
  * Errors name the key, its line and column. */
 int cfg_h_contention(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v);
 

@@ -177,8 +177,8 @@ enum ab_contention_exhausted {
 
 struct ab_contention {
 	double max_cpu_wait;          /* share of wall time, default 0.10 */
-	int reruns;                   /* pairs run again per row at most; -1 (default): half the
-	                                 plan's pairs per row; 0: none */
+	int reruns;                   /* pairs run again per row at most; 0 (default): none, the
+	                                 flag only; -1 (`reruns: auto`): half the plan's pairs per row */
 	enum ab_contention_exhausted exhausted;
 	double quiet_cpus;            /* > 0: before each pair, wait until other processes use
 	                                 fewer CPUs than this (`quiet: {below}`) */
@@ -345,8 +345,8 @@ json_t *ab_experiment_contention_json(const struct ab_experiment *exp);
  * AB_EINVALID when it is unreadable. */
 int ab_experiment_contention_restore(struct ab_experiment *exp, const json_t *stored);
 
-/* The most pairs of a row that contention re-runs (reruns: -1 is half the
- * plan's pairs per row, rounded up). */
+/* The most pairs of a row that contention re-runs (`reruns: auto`, -1, is
+ * half the plan's pairs per row, rounded up). */
 int ab_experiment_reruns(const struct ab_experiment *exp);
 
 /*

@@ -77,7 +77,7 @@ struct bad_case {
 
 static const struct bad_case bad_cases[] = {
 	{ "contention_not_mapping", HEAD "contention: yes\n",
-	  "exp.yaml:3:1: contention: expected a mapping like {max_cpu_wait: 10%, reruns: 16}, or off" },
+	  "exp.yaml:3:1: contention: expected a mapping like {reruns: auto} or {max_cpu_wait: 10%, reruns: 16}, or off" },
 	{ "contention_unknown_key", HEAD "contention: {rerun: 4}\n",
 	  "exp.yaml:3:14: contention.rerun: unknown key 'rerun'; did you mean 'reruns'?" },
 	{ "contention_wait_share", HEAD "contention: {max_cpu_wait: 100%}\n",
@@ -984,12 +984,12 @@ static void test_contention_key(void **state)
 	(void)state;
 	load_ok(&e, HEAD);
 	assert_true(e.contention.max_cpu_wait == 0.10);
-	assert_int_equal(e.contention.reruns, -1);
-	assert_int_equal(ab_experiment_reruns(&e), 4);  /* half of the default 8 pairs */
+	assert_int_equal(e.contention.reruns, 0);
+	assert_int_equal(ab_experiment_reruns(&e), 0);  /* the flag only */
 	assert_int_equal(e.contention.exhausted, AB_CONTENTION_KEEP);
 	assert_true(e.contention.quiet_cpus == 0);
 	ab_experiment_release(&e);
-	load_ok(&e, HEAD "pairs: 9\ncontention: {max_cpu_wait: 5%, when_exhausted: inconclusive, "
+	load_ok(&e, HEAD "pairs: 9\ncontention: {max_cpu_wait: 5%, reruns: auto, when_exhausted: inconclusive, "
 		"quiet: {below: 0.25, wait: 2m}}\n");
 	assert_true(e.contention.max_cpu_wait == 0.05);
 	assert_int_equal(ab_experiment_reruns(&e), 5);
@@ -1000,8 +1000,8 @@ static void test_contention_key(void **state)
 		/* what a run stores comes back on resume */
 		json_t *j = ab_experiment_contention_json(&e);
 		struct ab_experiment f;
-		load_ok(&f, HEAD "contention: off\n");
-		assert_int_equal(ab_experiment_reruns(&f), 0);
+		load_ok(&f, HEAD "contention: {reruns: 3}\n");
+		assert_int_equal(ab_experiment_reruns(&f), 3);
 		assert_int_equal(ab_experiment_contention_restore(&f, j), 0);
 		assert_int_equal(ab_experiment_reruns(&f), 5);
 		assert_true(f.contention.quiet_cpus == 0.25);

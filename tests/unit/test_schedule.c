@@ -331,6 +331,7 @@ static const char *const SEQUENTIAL_SMALL =
 	"matrix: {n: [1, 2]}\n"
 	"pairs: {looks: [6, 12, 18]}\n"
 	"warmup: 1\n"
+	"contention: {reruns: auto}\n"
 	"accept:\n"
 	"  - {name: gain, faster_by: 5%}\n";
 
@@ -386,6 +387,18 @@ static void test_budget_stops_at_the_look_that_spends_it(void **state)
 	scripted_run_release(&r);
 	scripted_release(&sc);
 }
+
+static const char *const FIXED_AUTO =
+	"name: scripted\n"
+	"sides:\n"
+	"  a: {name: old, command: \"true\"}\n"
+	"  b: {name: new, command: \"true\"}\n"
+	"matrix: {n: [1, 2]}\n"
+	"pairs: 6\n"
+	"warmup: 1\n"
+	"contention: {reruns: auto}\n"
+	"accept:\n"
+	"  - {name: gain, faster_by: 10%}\n";
 
 static const char *const TOLERANT =
 	"name: scripted-failures\n"
@@ -518,7 +531,7 @@ static void test_contended_pair_runs_again(void **state)
 	ef.contended_pair = 2;
 	ef.contended_attempts = 1;
 	scripted_init(&sc, effect_fn, &ef);
-	scripted_start(&r, f->store, f->dir, FIXED, 3, NULL, &sc);
+	scripted_start(&r, f->store, f->dir, FIXED_AUTO, 3, NULL, &sc);
 	assert_int_equal(r.err, 0);
 	assert_int_equal(sc.nlog, 28 + 4);
 	for (row = 0; row < 2; row++) {
