@@ -671,6 +671,12 @@ size_t cmd_text_width(const char *s);
  * gives "". */
 char *cmd_one_line(const char *s, size_t max);
 
+/* The host's warnings (ab_env_warnings of fingerprint `host`, level
+ * "warning") on stderr, one "abtool: warning: host: ..." each: what the
+ * busy processes, the governor, boost and the load will cost, before the
+ * builds and the first sample, as pyperf's `system show` does. */
+void cmd_print_host(const json_t *host);
+
 /* Print `s` and pad it with spaces to `width` columns. */
 void cmd_put_padded(FILE *f, const char *s, size_t width);
 

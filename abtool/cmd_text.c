@@ -3,6 +3,7 @@
  * control characters that users and benchmarks control off stdout and
  * stderr (see cmd.h). */
 #include "cmd.h"
+#include "env.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -266,4 +267,15 @@ const char *cmd_short_time(char *buf, size_t size, const char *iso)
 	else
 		snprintf(buf, size, "%.10s %.5s", iso, iso + 11);
 	return buf;
+}
+
+void cmd_print_host(const json_t *host)
+{
+	json_t *w = ab_env_warnings(host, -1), *x;
+	size_t i;
+
+	json_array_foreach(w, i, x)
+		if (!strcmp(json_string_value(json_object_get(x, "level")), "warning"))
+			cmd_warn("host: %s", json_string_value(json_object_get(x, "message")));
+	json_decref(w);
 }

@@ -94,6 +94,8 @@ static json_t *fingerprint(const struct ab_experiment *exp)
 {
 	json_t *fp = ab_env_fingerprint("");
 
+	ab_env_busy_processes(fp, "", AB_ENV_BUSY_WINDOW_NS);  /* before the first sample */
+
 	if (exp->environment_commands)
 		ab_run_env_commands(fp, exp->environment_commands, exp->dir, exp->environment_commands_timeout_ms);
 	return fp;
