@@ -728,8 +728,11 @@ static void test_cpu_time(void **state)
 	(void)state;
 	run_ok(&res, &spec);
 	assert_int_equal(res.exit_code, 0);
-	assert_true(res.user_ns > 0);
-	/* 50 ms of CPU were spent, whatever the split */
+	/* 50 ms of CPU were spent, whatever the split: the kernel splits a
+	 * process's CPU time into user and system by where its clock ticks
+	 * landed, and where clock_gettime is a system call (a VM without a
+	 * stable TSC) every tick of this loop can land in the kernel, so
+	 * user_ns may be 0 */
 	assert_true(res.user_ns + res.sys_ns >= 45 * MS);
 	ab_runner_result_release(&res);
 }
