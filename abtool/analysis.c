@@ -559,6 +559,35 @@ static char *timeout_warning(const char *label, const struct ab_row_result *rr)
 	return s;
 }
 
+/*
+ * Wall time and CPU time disagreeing while other processes delayed
+ * samples: their intervals do not overlap. Time sharing stretches both
+ * sides' wall time by the same waits, which pulls a wall-time ratio
+ * toward 1, while CPU time counts the work; the report says so and names
+ * the metric that decided (the experiment's, fixed before the run:
+ * switching after seeing the data voids the error rates).
+ */
+static void disagreement(struct ab_analysis *a, const struct ab_row_result *rr, const char *label)
+{
+	const struct ab_experiment *exp = a->exp;
+	const struct ab_metric *cpu = ab_experiment_metric(exp, "cpu_ns"), *wall = ab_experiment_metric(exp, "wall_ns");
+	const struct ab_paired *w, *c;
+
+	if (!cpu || !wall || !(rr->flagged || rr->reruns) || !rr->metrics[cpu - exp->metrics].available ||
+	    !rr->metrics[wall - exp->metrics].available)
+		return;
+	w = &rr->metrics[wall - exp->metrics].st;
+	c = &rr->metrics[cpu - exp->metrics].st;
+	if (isnan(w->ci_lower) || isnan(c->ci_lower) || (w->ci_lower <= c->ci_upper && c->ci_lower <= w->ci_upper))
+		return;
+	ab_strv_push(&a->warnings, ab_xasprintf("%s: wall time and CPU time disagree while other processes "
+		"delayed samples: wall_ns %.3f [%.3f, %.3f], cpu_ns %.3f [%.3f, %.3f]; %s decided, the "
+		"experiment's metric. Waiting for a CPU stretches both sides' wall time alike and pulls its "
+		"ratio toward 1, CPU time counts the work: for a single-threaded benchmark choose cpu_ns "
+		"before the next run (metric: cpu_ns), not after seeing this one", label, w->ratio,
+		w->ci_lower, w->ci_upper, c->ratio, c->ci_lower, c->ci_upper, exp->metrics[a->primary].name));
+}
+
 /* The pairs in which one side alone was contended, over the rows; a
  * warning when one side is flagged alone far more often (an exact
  * two-sided sign test, p < 0.001 with at least 10 such pairs, the test
@@ -627,6 +656,7 @@ static void warnings(struct ab_analysis *a)
 				"[%.3f, %.3f] removes it, and the balanced order already cancels it in the ratio", label,
 				exp->metrics[a->primary].name, 100 * expm1(o->effect), o->p, o->p_adjusted,
 				o->crossover_ratio, o->crossover_lower, o->crossover_upper));
+		disagreement(a, rr, label);
 		if (rr->reruns)
 			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu pair(s) ran again because other processes "
 				"delayed a sample (its process waited for a CPU for more than %g%% of its time: "

@@ -50,7 +50,8 @@ static void fill(struct ab_run *run, struct ab_sample *s, const struct scripted_
 	s->nmetrics = exp->nmetrics;
 	s->metrics = ab_xmalloc((exp->nmetrics ? exp->nmetrics : 1) * sizeof(double));
 	for (m = 0; m < exp->nmetrics; m++)
-		s->metrics[m] = v->exit_code || v->timed_out ? NAN : v->value;
+		s->metrics[m] = v->exit_code || v->timed_out ? NAN
+				: v->cpu > 0 && !strcmp(exp->metrics[m].name, "cpu_ns") ? v->cpu : v->value;
 	if (v->timed_out)
 		s->error = ab_xasprintf("timed out after %lld ms", (long long)exp->timeout_ms);
 	else if (v->exit_code)

@@ -24,6 +24,7 @@
  * value 0, no checksum, no flag. */
 struct scripted_sample {
 	double value;            /* every metric's value (wall_ns, cpu_ns, … alike), in its unit */
+	double cpu;              /* cpu_ns's value instead, when > 0 */
 	int64_t wall_ns;         /* what the scripted clock advances by; 0: `value` */
 	int exit_code;           /* non-zero: the sample failed with this exit status */
 	int timed_out;           /* 1: killed at the timeout */

@@ -875,6 +875,42 @@ static void test_scaling_rows_run_on_with_their_base(void **state)
 	scripted_release(&sc);
 }
 
+/* Wall 0.75x, CPU 0.5x: the candidate does half the work, and waits for a
+ * CPU as long as the parent does. While samples are contended the report
+ * says the two disagree and which decided; without contention it says
+ * nothing (the metrics may differ for other reasons, I/O among them). */
+static void wall_cpu(void *ctx, const struct ab_plan_entry *e, unsigned attempt, struct scripted_sample *out)
+{
+	const int *contended = ctx;
+	double jitter = 1 + 0.001 * (double)((e->pair * 7 + e->side * 3) % 5);
+
+	(void)attempt;
+	out->value = (e->side == AB_CANDIDATE ? 0.75e8 : 1e8) * jitter;
+	out->cpu = (e->side == AB_CANDIDATE ? 0.5e8 : 1e8) * jitter;
+	if (*contended)
+		out->flags = AB_FLAG_CONTENDED;
+}
+
+static void test_wall_and_cpu_disagree(void **state)
+{
+	struct fixture *f = *state;
+	struct scripted sc;
+	struct scripted_run r;
+	char *const *w;
+	int contended, found;
+
+	for (contended = 0; contended < 2; contended++) {
+		scripted_init(&sc, wall_cpu, &contended);
+		scripted_start(&r, f->store, f->dir, TOLERANT, 3, NULL, &sc);
+		for (w = r.analysis.warnings, found = 0; w && *w; w++)
+			found |= strstr(*w, "wall time and CPU time disagree while other processes delayed samples: "
+					    "wall_ns 0.75") && strstr(*w, "wall_ns decided, the experiment's metric");
+		assert_int_equal(found, contended);
+		scripted_run_release(&r);
+		scripted_release(&sc);
+	}
+}
+
 /* The real executor starts one process at a time: two started together
  * (a duet pair) are refused with a message, not run one after another. */
 static void test_process_executor_refuses_two_at_once(void **state)
@@ -902,6 +938,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rerun_stays_in_its_look, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reruns_stop_when_one_side_flags_itself, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quiet_wait, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wall_and_cpu_disagree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scaling_rows_run_on_with_their_base, setup, teardown),
 		cmocka_unit_test(test_process_executor_refuses_two_at_once),
 	};
