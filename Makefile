@@ -37,7 +37,7 @@ check: test-deps
 	cmake --build $(SANITIZE_BUILD) -j$(JOBS)
 	cd $(SANITIZE_BUILD) && ctest --output-on-failure -j$(JOBS) --repeat until-pass:2
 	cmake -S . -B $(RELEASE_BUILD) -DCMAKE_BUILD_TYPE=Release
-	cmake --build $(RELEASE_BUILD) -j$(JOBS) --target abtool
+	cmake --build $(RELEASE_BUILD) -j$(JOBS)
 
 bench: bench-deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
