@@ -1,15 +1,19 @@
-# The two set-up commands of the README. Everything else is CMake.
-#   make demo   install missing packages, build, run `abtool demo`
-#   make check  install missing packages, build, run every test; then the
-#               same tests again in a second build with AddressSanitizer and
-#               UndefinedBehaviorSanitizer (ABTOOL_SANITIZE=ON); and the
-#               Release build docs/ci.md tells CI to make (-O3 warns of
-#               other things than -O2, and warnings are errors)
-#   make bench  install missing packages, build, run bench/run-all.sh
+# The set-up commands of the README and CONTRIBUTING.md. Everything else
+# is CMake; each target first installs the Debian packages it needs that
+# are missing (scripts/install-deps).
+#   make demo           build, run `abtool demo`
+#   make check          scripts/check: build/ runs every test once,
+#                       build-sanitize/ (ASan, UBSan) the unit tests, the
+#                       corpus, the fuzz replays and the end-to-end smoke
+#                       set, build-release/ compiles every target with
+#                       -O3 (warnings are errors); then the ten slowest
+#                       tests
+#   make bench          build, run bench/run-all.sh
 BUILD ?= build
 SANITIZE_BUILD ?= $(BUILD)-sanitize
 RELEASE_BUILD ?= $(BUILD)-release
 JOBS ?= 2
+export BUILD SANITIZE_BUILD RELEASE_BUILD JOBS
 
 .PHONY: all demo check bench deps test-deps bench-deps clean
 
@@ -30,14 +34,7 @@ demo: all
 	$(BUILD)/abtool demo
 
 check: test-deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
-	cmake --build $(BUILD) -j$(JOBS)
-	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) --repeat until-pass:2
-	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DABTOOL_SANITIZE=ON
-	cmake --build $(SANITIZE_BUILD) -j$(JOBS)
-	cd $(SANITIZE_BUILD) && ctest --output-on-failure -j$(JOBS) --repeat until-pass:2
-	cmake -S . -B $(RELEASE_BUILD) -DCMAKE_BUILD_TYPE=Release
-	cmake --build $(RELEASE_BUILD) -j$(JOBS)
+	scripts/check
 
 bench: bench-deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
