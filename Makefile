@@ -8,6 +8,9 @@
 #                       set, build-release/ compiles every target with
 #                       -O3 (warnings are errors); then the ten slowest
 #                       tests
+#   make package-check  scripts/package-check: the README's Debian-package
+#                       commands on a copy of the tree, then the package
+#                       itself (its files, its dependencies, its binary)
 #   make bench          build, run bench/run-all.sh
 BUILD ?= build
 SANITIZE_BUILD ?= $(BUILD)-sanitize
@@ -15,7 +18,7 @@ RELEASE_BUILD ?= $(BUILD)-release
 JOBS ?= 2
 export BUILD SANITIZE_BUILD RELEASE_BUILD JOBS
 
-.PHONY: all demo check bench deps test-deps bench-deps clean
+.PHONY: all demo check package-check bench deps test-deps package-deps bench-deps clean
 
 all: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -27,6 +30,9 @@ deps:
 test-deps:
 	@scripts/install-deps --test
 
+package-deps:
+	@scripts/install-deps --package
+
 bench-deps:
 	@scripts/install-deps --bench
 
@@ -35,6 +41,9 @@ demo: all
 
 check: test-deps
 	scripts/check
+
+package-check: package-deps
+	scripts/package-check
 
 bench: bench-deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
