@@ -11,14 +11,19 @@
 #   make package-check  scripts/package-check: the README's Debian-package
 #                       commands on a copy of the tree, then the package
 #                       itself (its files, its dependencies, its binary)
+#   make coverage       build-coverage/ (gcov), the unit tests and fuzz
+#                       replays, line coverage per module (scripts/coverage)
 #   make bench          build, run bench/run-all.sh
 BUILD ?= build
 SANITIZE_BUILD ?= $(BUILD)-sanitize
 RELEASE_BUILD ?= $(BUILD)-release
+COVERAGE_BUILD ?= $(BUILD)-coverage
 JOBS ?= 2
 export BUILD SANITIZE_BUILD RELEASE_BUILD JOBS
+# cmake --build runs make again: no "Entering directory" line per target.
+MAKEFLAGS += --no-print-directory
 
-.PHONY: all demo check package-check bench deps test-deps package-deps bench-deps clean
+.PHONY: all demo check package-check coverage bench deps test-deps package-deps bench-deps clean
 
 all: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -45,10 +50,15 @@ check: test-deps
 package-check: package-deps
 	scripts/package-check
 
+coverage: test-deps
+	cmake -S . -B $(COVERAGE_BUILD) -DCMAKE_BUILD_TYPE=Debug -DABTOOL_COVERAGE=ON
+	cmake --build $(COVERAGE_BUILD) -j$(JOBS)
+	scripts/coverage $(COVERAGE_BUILD)
+
 bench: bench-deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build $(BUILD) -j$(JOBS)
 	ABTOOL=$(BUILD)/abtool bench/run-all.sh
 
 clean:
-	rm -rf $(BUILD) $(SANITIZE_BUILD) $(RELEASE_BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD) $(RELEASE_BUILD) $(COVERAGE_BUILD)
