@@ -749,8 +749,8 @@ static void busy_warning(json_t *list, const json_t *fp)
 	}
 	if (cpus > 0 && used + 1 > cpus)
 		cost = ab_xasprintf("on %.0f CPU%s a single-threaded sample will wait for a CPU about %.0f%% of "
-				    "its time, which stretches wall time, pulls ratios toward 1 and takes more pairs "
-				    "to decide", cpus, cpus == 1 ? "" : "s", 100 * (1 - cpus / (used + 1)));
+				    "its time, which stretches wall time, draws both sides' times together and takes "
+				    "more pairs to decide", cpus, cpus == 1 ? "" : "s", 100 * (1 - cpus / (used + 1)));
 	else
 		cost = ab_xstrdup("samples share caches, memory bandwidth and the power budget with them, which "
 				  "adds noise and takes more pairs to decide");

@@ -899,8 +899,9 @@ static void test_busy_processes(void **state)
 	w = ab_env_warnings(fp, -1);
 	assert_warning(w, "busy", "warning",
 		       "other processes use 1.5 CPUs (cc1 1.0, stress-ng 0.5): on 2 CPUs a single-threaded "
-		       "sample will wait for a CPU about 20% of its time, which stretches wall time, pulls "
-		       "ratios toward 1 and takes more pairs to decide; stop them, decide on cpu_ns, or set "
+		       "sample will wait for a CPU about 20% of its time, which stretches wall time, draws "
+		       "both sides' times together and takes more pairs to decide; stop them, decide on "
+		       "cpu_ns, or set "
 		       "contention: {reruns: auto}");
 	json_decref(w);
 	json_object_set_new(fp, "other_cpus", json_real(0.8));
