@@ -260,7 +260,8 @@ int cmd_render_report(char **text, size_t *len, const char *format, const json_t
 /*
  * The lines of the terminal view that say where the full report is (a
  * new NULL-terminated array: ab_strv_free): "full report: abtool report
- * N" (with --store `store_flag` when given) for a stored run, and
+ * N" (with --store `store_flag` when given, a URL without its password:
+ * ab_store_describe) for a stored run, and
  * "written: --md a.md, --html r.html" for the files given (`files`
  * NULL-terminated, each with its option in `file_options`; "-" left out).
  */

@@ -224,7 +224,8 @@ static int emit_one(const char *path, const char *format, const json_t *doc,
 char **cmd_where_lines(const json_t *doc, const char *store_flag, const char *const *files,
 		       const char *const *file_options)
 {
-	char **lines = NULL, *quoted = store_flag ? ab_shell_quote(store_flag, 0) : NULL, *s = NULL;
+	char *shown = store_flag ? ab_store_describe(store_flag) : NULL;  /* no password */
+	char **lines = NULL, *quoted = shown ? ab_shell_quote(shown, 0) : NULL, *s = NULL;
 	long long id = json_integer_value(json_object_get(doc, "run_id"));
 	size_t i, len = 0;
 	FILE *f;
@@ -245,6 +246,7 @@ char **cmd_where_lines(const json_t *doc, const char *store_flag, const char *co
 			free(s);
 	}
 	free(quoted);
+	free(shown);
 	return lines;
 }
 

@@ -378,6 +378,9 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 		json_object_set_new(run->options, "design", json_string(opt->design));
 	if (opt->reproduce)
 		json_object_set_new(run->options, "reproduce", json_string(opt->reproduce));
+	if (opt->reproduce && opt->reproduce_commands)  /* the line's last words (run_finish.c) */
+		json_object_set_new(run->options, "reproduce_commands",
+				    json_pack("[s, s]", opt->reproduce_commands[0], opt->reproduce_commands[1]));
 	if (run->ndeps)
 		json_object_set_new(run->options, "dependencies", ab_run_deps_json(run));
 	if (run->overlay) {  /* resume takes the overlay from this commit again */

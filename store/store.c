@@ -318,6 +318,14 @@ const char *ab_store_path(const struct ab_store *store)
 	return store->path;
 }
 
+char *ab_store_describe(const char *path)
+{
+	const struct ab_store_engine *engine = ab_store_is_server(path) ? &ab_store_engine_pg
+		: &ab_store_engine_sqlite;
+
+	return engine->describe ? engine->describe(path) : ab_xstrdup(path);
+}
+
 int ab_store_schema_version(struct ab_store *store)
 {
 	int v;

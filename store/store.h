@@ -102,8 +102,17 @@ int ab_store_project_known(struct ab_store *store);
  */
 int ab_store_claim_project(struct ab_store *store, const char *project);
 
-/* The path given to ab_store_open (borrowed). */
+/* The store's name as messages give it (borrowed): the file path given
+ * to ab_store_open, or for a server the URL's user, host, port and
+ * database without its password or options (ab_store_describe). */
 const char *ab_store_path(const struct ab_store *store);
+
+/* The name messages, reports and suggested command lines may give the
+ * store `path` (new string), the same as ab_store_path of the store
+ * opened from it: a file path as it is, a postgresql:// URL as
+ * "postgresql://USER@HOST:PORT/DB" without its password or other
+ * options (docs/security.md, "Credentials"). Never fails. */
+char *ab_store_describe(const char *path);
 
 /* Schema version after migration (PRAGMA user_version). */
 int ab_store_schema_version(struct ab_store *store);

@@ -149,3 +149,13 @@ signal_sample() {
 	[ "$(sqlite3 "$db" "select count(*) from samples where status = 0")" = 0 ] || fail "planned samples left"
 	assert_kept "$db" "$T/before"
 }
+
+# own_pg_server NAME: start a PostgreSQL server of this case's own (in
+# $T/pg, stopped when the case exits) with a new database NAME, whose URL
+# it sets in $pg_url; for cases that need a server without the CTest
+# fixture "pg".
+own_pg_server() {
+	"$ABTOOL_TEST_SRC/tests/pg/pg-server" start "$T/pg" >&2 || fail "no PostgreSQL server"
+	trap '"$ABTOOL_TEST_SRC/tests/pg/pg-server" stop "$T/pg"' EXIT
+	pg_url=$("$ABTOOL_TEST_SRC/tests/pg/pg-server" url "$T/pg" "$1" 2>/dev/null) || fail "no database $1"
+}
