@@ -202,6 +202,40 @@ static int h_benchmark(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *
 	return err;
 }
 
+/* env.keep: [NAME, ...]: variables of abtool's environment that abtool
+ * removes for its own store's sake (the PG* variables of a PostgreSQL
+ * store) and that builds and samples keep (docs/experiment-file.md,
+ * "benchmark"; docs/security.md, "Credentials"). */
+static int env_keep(struct ctx *c, yaml_node_t *v)
+{
+	struct ab_experiment *exp = c->exp;
+	size_t n = cfg_nitems(v), i, save;
+	int err = 0;
+
+	exp->env_keep = ab_xcalloc(n + 1, sizeof(*exp->env_keep));
+	for (i = 0; i < n && !err; i++) {
+		yaml_node_t *item = cfg_node(c, v->data.sequence.items.start[i]);
+		char *name = NULL;
+
+		save = cfg_path_index(c, i);
+		if ((err = cfg_get_string(c, item->start_mark, item, 0, &name)) == 0) {
+			if (!ab_is_identifier(name, strlen(name)))
+				err = cfg_fail(c, item->start_mark, "'%s' is not a valid environment variable "
+					       "name (letters, digits and _, not starting with a digit)", name);
+			else if (strncmp(name, "PG", 2))
+				err = cfg_fail(c, item->start_mark, "'%s': only the PG* variables abtool removes "
+					       "for a PostgreSQL store can be kept (ABTOOL_STORE never is: set "
+					       "a variable for the benchmark with env: NAME: value)", name);
+		}
+		if (err)
+			free(name);
+		else
+			exp->env_keep[i] = name;
+		cfg_path_pop(c, save);
+	}
+	return err;
+}
+
 static int h_env(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 {
 	struct ab_experiment *exp = c->exp;
@@ -220,14 +254,18 @@ static int h_env(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 
 		name = cfg_scalar(pk);
 		save = cfg_path_key(c, name);
-		if (!ab_is_identifier(name, strlen(name)))
+		if (!strcmp(name, "keep") && cfg_node(c, p->value) &&
+		    cfg_node(c, p->value)->type == YAML_SEQUENCE_NODE)
+			err = env_keep(c, cfg_node(c, p->value));  /* a variable `keep` is a string */
+		else if (!ab_is_identifier(name, strlen(name)))
 			err = cfg_fail(c, pk->start_mark, "'%s' is not a valid environment variable name "
 				   "(letters, digits and _, not starting with a digit)", name);
 		else
 			err = cfg_get_text(c, pk->start_mark, cfg_node(c, p->value),
 				       "expected a string value (write '' for an empty one)", 1, &value);
-		if (!err)
+		if (!err && value)
 			exp->env[exp->nenv++] = ab_xasprintf("%s=%s", name, value);
+		value = NULL;
 		cfg_path_pop(c, save);
 	}
 	return err;

@@ -201,6 +201,9 @@ struct ab_experiment {
 	char *workdir;                /* benchmark's folder relative to the tree; default "." */
 	char **env;                   /* NULL-terminated "NAME=value" set for builds and samples */
 	size_t nenv;
+	char **env_keep;              /* env.keep: PG* names that builds and samples keep although
+	                                 abtool's PostgreSQL store used them (NULL-terminated), or
+	                                 NULL (docs/security.md, "Credentials") */
 	struct ab_checksum checksum;
 	/* `prepare:` and `cleanup:`: run before and after every sample (warmups too) in the
 	 * sample's folder with its environment and the row's placeholders, outside the timed

@@ -101,11 +101,17 @@ static json_t *fingerprint(const struct ab_experiment *exp)
 static void init_common(struct ab_run *run, const struct ab_experiment *exp, struct ab_store *store,
 			const struct ab_run_events *events, const char *cache_dir)
 {
+	char *const *keep;
+
 	memset(run, 0, sizeof(*run));
 	run->exp = exp;
 	run->store = store;
 	if (events)
 		run->events = *events;
+	/* env.keep: PG* variables the store used that the children still get
+	 * (cmd_store.c hides them), before environment.commands run */
+	for (keep = exp->env_keep; keep && *keep; keep++)
+		ab_runner_keep_env(*keep);
 	run->cache_dir = cache_dir ? ab_xstrdup(cache_dir) : ab_cache_dir();
 	run->host = fingerprint(exp);
 	if (exp->environment_require)

@@ -114,6 +114,12 @@ const char *ab_store_path(const struct ab_store *store);
  * options (docs/security.md, "Credentials"). Never fails. */
 char *ab_store_describe(const char *path);
 
+/* 1 when `path` is a PostgreSQL URL that holds a password (in its user
+ * part or as password=), else 0: given on a command line, other users of
+ * the machine can read it in /proc/PID/cmdline (docs/security.md,
+ * "Credentials"). */
+int ab_store_url_has_password(const char *path);
+
 /* Schema version after migration (PRAGMA user_version). */
 int ab_store_schema_version(struct ab_store *store);
 

@@ -9,6 +9,7 @@
  * migration. Credentials stay with libpq: the URL, PGPASSFILE or
  * PGSERVICE give them, and only host, port, user and database name reach
  * a message (docs/history.md, "A team store on PostgreSQL"). */
+#include "store.h"
 #include "store_engine.h"
 #include "error.h"
 #include "util.h"
@@ -159,6 +160,20 @@ static char *describe(const char *conninfo)
 			   service ? " (service " : "", service ? service : "", service ? ")" : "");
 	PQconninfoFree(opts);
 	return out;
+}
+
+int ab_store_url_has_password(const char *path)
+{
+	PQconninfoOption *opts, *o;
+	int found = 0;
+
+	if (!ab_store_is_server(path) || !(opts = PQconninfoParse(path, NULL)))
+		return 0;
+	for (o = opts; o->keyword; o++)
+		if (!strcmp(o->keyword, "password") && o->val && *o->val)
+			found = 1;
+	PQconninfoFree(opts);
+	return found;
 }
 
 static int pg_open(struct ab_db **out, const char *path, int lock_wait_ms, int create,
