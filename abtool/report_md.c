@@ -19,9 +19,11 @@
  * through md_write(), which renders it as the text it is, inline, on the
  * line abtool's own text started:
  *
- * - line breaks and the other control characters become spaces, so a
- *   string can neither end its line nor start a block: no heading, list
- *   item, quote, fence, table row or forged "**Verdict" line;
+ * - line breaks and the other control characters become spaces (C0,
+ *   DEL, and the C1 controls U+0080-U+009F as UTF-8, C2 80 to C2 9F: CSI
+ *   C2 9B acts like ESC [ on a UTF-8 terminal), so a string can neither
+ *   end its line nor start a block: no heading, list item, quote, fence,
+ *   table row or forged "**Verdict" line, and no escape sequence;
  * - as text (MD_TEXT), '<', '>' and '&' become &lt; &gt; &amp;, so no HTML
  *   tag, comment, entity or autolink is formed (GitHub shows them as the
  *   characters), and a backslash before punctuation or at the end is
@@ -102,6 +104,9 @@ static void md_write(FILE *f, const char *s, size_t len, unsigned how)
 
 		if (c < 0x20 || c == 0x7f)
 			fputc(' ', f);
+		else if (c == 0xC2 && i + 1 < len && (unsigned char)s[i + 1] >= 0x80 &&
+			 (unsigned char)s[i + 1] <= 0x9F)
+			fputc(' ', f), i++;  /* a C1 control as UTF-8 */
 		else if (c == '|' && (how & MD_CELL))
 			fputs("\\|", f);
 		else if (code)
@@ -114,8 +119,8 @@ static void md_write(FILE *f, const char *s, size_t len, unsigned how)
 			fputs("&amp;", f);
 		else if (c == '\\' && (i + 1 == len || ascii_punct(s[i + 1])))
 			fputs("\\\\", f);
-		else if (inline_syntax(s, i, len))
-			fprintf(f, "\\%c", c);
+		else if (inline_syntax(s, i, len) || (c == '[' && i >= 2 && s[i - 1] == '#' && s[i - 2] == '#'))
+			fprintf(f, "\\%c", c);  /* "##\[": no legacy workflow command (cmd_guard_stdout) */
 		else
 			fputc(c, f);
 	}
