@@ -291,7 +291,7 @@ int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir
 
 		if (dir) {  /* the per-user store's folders, as a repository's .git/abtool is made */
 			*strrchr(dir, '/') = '\0';
-			err = ab_mkdir_p(dir);
+			err = ab_mkdir_p_mode(dir, 0700);  /* XDG: data folders are the user's */
 			free(dir);
 		}
 		if (err == 0)

@@ -191,6 +191,11 @@ out_free:
 
 int ab_mkdir_p(const char *path)
 {
+	return ab_mkdir_p_mode(path, 0777);
+}
+
+int ab_mkdir_p_mode(const char *path, unsigned mode)
+{
 	char *p = ab_xstrdup(path), *s;
 	int err = 0;
 
@@ -198,7 +203,7 @@ int ab_mkdir_p(const char *path)
 		if (*s == '/' || *s == '\0') {
 			char c = *s;
 			*s = '\0';
-			if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+			if (mkdir(p, (mode_t)mode) < 0 && errno != EEXIST) {
 				err = ab_error_set(AB_EIO, "cannot create directory '%s': %s",
 						   p, strerror(errno));
 				break;

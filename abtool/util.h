@@ -43,6 +43,11 @@ int ab_write_file(const char *path, const void *data, size_t len);
 /* mkdir -p with mode 0777 (umask applies). AB_EIO. */
 int ab_mkdir_p(const char *path);
 
+/* mkdir -p giving each folder it makes `mode` (umask applies; folders
+ * that exist keep theirs): 0700 for a store's folders (the XDG base
+ * directory specification's mode for data folders). AB_EIO. */
+int ab_mkdir_p_mode(const char *path, unsigned mode);
+
 /* rm -rf; a missing path is not an error. AB_EIO. */
 int ab_remove_tree(const char *path);
 
