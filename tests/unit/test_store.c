@@ -1107,7 +1107,8 @@ static void test_owner_and_abandon(void **state)
 }
 
 /* On PostgreSQL: a store whose schema version is newer than this abtool's
- * is refused and left as it was; a database with tables of its own but no
+ * is refused and left as it was; a database with tables, views,
+ * sequences, functions, types or schemas of its own (in any schema) but no
  * abtool_schema is another program's, refused and left as it was; a
  * database that does not exist is named. (sqlite's versions of these are
  * test_schema_versions and the corpus.) */
@@ -1139,6 +1140,41 @@ static void test_pg_schema(void **state)
 		   "IS NOT NULL THEN RAISE 'a store table was made'; END IF; END $$");
 	assert_int_equal(ab_store_open(&store, f.url), AB_EIO);
 	free(f.url);
+
+	/* another program's database whose tables live in another schema, or
+	 * that holds only a view, a sequence, a function, a type or a schema:
+	 * refused as well, and left without abtool's tables; an extension
+	 * (a template may give every database one) is not the program's own */
+	{
+		static const char *const foreign[] = {
+			"CREATE SCHEMA app; CREATE TABLE app.users(id INTEGER)",
+			"CREATE VIEW v AS SELECT 1 AS x",
+			"CREATE SEQUENCE s",
+			"CREATE FUNCTION f() RETURNS INTEGER LANGUAGE sql AS 'SELECT 1'",
+			"CREATE TYPE mood AS ENUM ('a')",
+			"CREATE SCHEMA app",
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++) {
+			f.url = ab_test_pg_database("unit_store_foreign_kind");
+			exec_store(&f, foreign[i]);
+			store = NULL;
+			if (ab_store_open(&store, f.url) != AB_EIO)
+				fail_msg("taken for an empty database: %s", foreign[i]);
+			assert_null(store);
+			assert_non_null(strstr(ab_error_last(), "another program's"));
+			exec_store(&f, "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_tables WHERE tablename IN "
+				   "('runs', 'abtool_schema')) THEN RAISE 'a store table was made'; END IF; "
+				   "END $$");
+			free(f.url);
+		}
+		f.url = ab_test_pg_database("unit_store_extension");
+		exec_store(&f, "CREATE EXTENSION pg_trgm");
+		assert_int_equal(ab_store_open(&store, f.url), 0);
+		ab_store_close(store);
+		free(f.url);
+	}
 }
 
 int main(void)
