@@ -202,10 +202,9 @@ static int h_benchmark(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *
 	return err;
 }
 
-/* env.keep: [NAME, ...]: variables of abtool's environment that abtool
- * removes for its own store's sake (the PG* variables of a PostgreSQL
- * store) and that builds and samples keep (docs/experiment-file.md,
- * "benchmark"; docs/security.md, "Credentials"). */
+/* env.keep: [NAME, ...]: PG* variables that abtool removes for its own
+ * PostgreSQL store's sake and that builds and samples keep
+ * (docs/experiment-file.md, "benchmark"; docs/security.md, "Credentials"). */
 static int env_keep(struct ctx *c, yaml_node_t *v)
 {
 	struct ab_experiment *exp = c->exp;
@@ -218,15 +217,11 @@ static int env_keep(struct ctx *c, yaml_node_t *v)
 		char *name = NULL;
 
 		save = cfg_path_index(c, i);
-		if ((err = cfg_get_string(c, item->start_mark, item, 0, &name)) == 0) {
-			if (!ab_is_identifier(name, strlen(name)))
-				err = cfg_fail(c, item->start_mark, "'%s' is not a valid environment variable "
-					       "name (letters, digits and _, not starting with a digit)", name);
-			else if (strncmp(name, "PG", 2))
-				err = cfg_fail(c, item->start_mark, "'%s': only the PG* variables abtool removes "
-					       "for a PostgreSQL store can be kept (ABTOOL_STORE never is: set "
-					       "a variable for the benchmark with env: NAME: value)", name);
-		}
+		if ((err = cfg_get_string(c, item->start_mark, item, 0, &name)) == 0 &&
+		    (strncmp(name, "PG", 2) || !ab_is_identifier(name, strlen(name))))
+			err = cfg_fail(c, item->start_mark, "'%s': only the PG* variables abtool removes for "
+				       "a PostgreSQL store can be kept (ABTOOL_STORE never is: set a variable "
+				       "for the benchmark with env: NAME: value)", name);
 		if (err)
 			free(name);
 		else
@@ -363,6 +358,7 @@ static int h_matrix(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 			    "(leave out matrix: for a single row)");
 	exp->matrix = ab_xcalloc(cfg_npairs(v), sizeof(*exp->matrix));
 	exp->nparams = cfg_npairs(v);
+	exp->matrix_mark = cfg_mark(k->start_mark);
 	for (i = 0; i < exp->nparams && !err; i++) {
 		struct ab_param *p = &exp->matrix[i];
 		yaml_node_t *pk = cfg_node(c, v->data.mapping.pairs.start[i].key);
@@ -1134,6 +1130,7 @@ static const struct key_handler top_keys[] = {
 	EXP_KEY(metric, cfg_h_metric),
 	{ "scaling", h_scaling, 0 },
 	{ "pairs", cfg_h_pairs, 0 },
+	{ "limits", cfg_h_limits, 0 },
 	{ "sequential", cfg_h_sequential, 0 },
 	{ "budget", cfg_h_duration, offsetof(struct ab_experiment, budget_ms) },
 	EXP_KEY(warmup, h_warmup),

@@ -106,6 +106,8 @@ static void init_common(struct ab_run *run, const struct ab_experiment *exp, str
 	memset(run, 0, sizeof(*run));
 	run->exp = exp;
 	run->store = store;
+	if (store)  /* SIGINT while a large plan is stored or read */
+		ab_store_set_cancel(store, ab_runner_interrupted);
 	if (events)
 		run->events = *events;
 	/* env.keep: PG* variables the store used that the children still get
@@ -137,12 +139,14 @@ static int plan_rows(struct ab_plan *plan, const struct ab_experiment *exp, uint
 }
 
 /* What the command line changes in the plan: --pairs (checked against the
- * rules' min_pair_wins, except in a calibration), --warmup, --row. */
+ * rules' min_pair_wins, except in a calibration), --warmup, --row; then
+ * the plan's size against the experiment's limits. */
 static int plan_options(struct ab_experiment *exp, const struct ab_run_options *opt)
 {
-	char source[32];
+	char source[64], *plan;
 	int err;
 
+	source[0] = '\0';
 	if (opt->pairs > 0 || opt->max_pairs > 0) {
 		if ((err = ab_experiment_set_pairs(exp, opt->pairs, opt->max_pairs)) < 0)
 			return err;
@@ -153,11 +157,18 @@ static int plan_options(struct ab_experiment *exp, const struct ab_run_options *
 		if (!opt->aa && (err = ab_experiment_check_pairs(exp, source)) < 0)
 			return err;
 	}
-	if (opt->have_warmup)
+	if (opt->have_warmup) {
 		exp->warmup = opt->warmup;
-	if ((err = ab_experiment_select_rows(exp, opt->rows, opt->nrows)) < 0)
+		snprintf(source + strlen(source), sizeof(source) - strlen(source), "%s--warmup %d",
+			 *source ? ", " : "", opt->warmup);
+	}
+	if ((err = ab_experiment_select_rows(exp, opt->rows, opt->nrows)) < 0 ||
+	    (opt->shard_count && (err = ab_experiment_select_shard(exp, opt->shard_index, opt->shard_count)) < 0))
 		return err;
-	return opt->shard_count ? ab_experiment_select_shard(exp, opt->shard_index, opt->shard_count) : 0;
+	plan = ab_xasprintf("%s%s%s", exp->path ? exp->path : "the experiment", *source ? ", " : "", source);
+	err = ab_experiment_check_limits(exp, plan);
+	free(plan);
+	return err;
 }
 
 /* What a subset and a --warmup add to the options that reproduce a run:
@@ -441,8 +452,11 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	}
 	/* The plan is loaded before the builds, so that an interrupted build
 	 * reports the run's samples. */
-	if ((err = ab_run_load_samples(run)) < 0)
+	if ((err = ab_run_load_samples(run)) < 0) {
+		if (err == AB_EINTERRUPTED)
+			ab_store_run_set_status(store, run->meta.id, "interrupted");
 		return err;
+	}
 	if (!exp->has_sides && (err = ab_run_prepare_builds(run, salt, NULL)) < 0) {
 		if (err == AB_EINTERRUPTED)
 			ab_store_run_set_status(store, run->meta.id, "interrupted");

@@ -318,6 +318,11 @@ const char *ab_store_path(const struct ab_store *store)
 	return store->path;
 }
 
+void ab_store_set_cancel(struct ab_store *store, int (*cancel)(void))
+{
+	store->cancel = cancel;
+}
+
 char *ab_store_describe(const char *path)
 {
 	const struct ab_store_engine *engine = ab_store_is_server(path) ? &ab_store_engine_pg

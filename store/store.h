@@ -102,6 +102,13 @@ int ab_store_project_known(struct ab_store *store);
  */
 int ab_store_claim_project(struct ab_store *store, const char *project);
 
+/* A function the store asks between the rows of a long write or read (a
+ * run's plan, its samples) whether to stop; nonzero stops it with
+ * AB_EINTERRUPTED, a write rolled back. NULL (the default): never. The
+ * driver gives it ab_runner_interrupted, so that SIGINT while a large
+ * plan is stored ends abtool at once. */
+void ab_store_set_cancel(struct ab_store *store, int (*cancel)(void));
+
 /* The store's name as messages give it (borrowed): the file path given
  * to ab_store_open, or for a server the URL's user, host, port and
  * database without its password or options (ab_store_describe). */
