@@ -194,6 +194,45 @@ static int load_samples(const struct group *g, struct ab_store *store, const str
 	return err;
 }
 
+/* Every row of the plan has measured pairs: a row whose shard is there
+ * but whose samples are not (deleted from the store, or imported without
+ * them) leaves the group incomplete, as a missing shard does. Returns 0,
+ * or AB_EXIT_INCONCLUSIVE after saying which rows lack samples. */
+static int check_rows_measured(const struct group *g, const struct ab_experiment *exp,
+			       const struct ab_sample *samples, size_t n)
+{
+	size_t nrows = ab_experiment_nrows(exp), r, i, *done = ab_xcalloc(nrows, sizeof(*done));
+	int missing = 0;
+
+	for (i = 0; i < n; i++)
+		if (samples[i].entry.pair >= 0 && samples[i].status == AB_SAMPLE_DONE &&
+		    samples[i].entry.row < nrows)
+			done[samples[i].entry.row]++;
+	for (r = 0; r < nrows; r++) {
+		size_t k = ab_experiment_shard_of(exp, r, (size_t)g->count, NULL);
+		char *label;
+
+		if (done[r])
+			continue;
+		label = ab_row_label(exp, r);
+		if (!missing++)
+			fprintf(stderr, "abtool: group '%s' is incomplete, not decided: no measured pair of row ",
+				g->id);
+		else
+			fprintf(stderr, "; ");
+		fprintf(stderr, "%s (shard %zu/%d, run %lld)", label, k, g->count,
+			k >= 1 && k <= (size_t)g->count
+			? (long long)json_integer_value(json_object_get(g->shard[k - 1], "id")) : 0LL);
+		free(label);
+	}
+	if (missing)
+		fprintf(stderr, "; the store lacks the samples of %d row%s of the plan: run %s again "
+			"(abtool run EXP.yaml --shard K/N --group %s), or import its export\n", missing,
+			missing == 1 ? "" : "s", missing == 1 ? "its shard" : "their shards", g->id);
+	free(done);
+	return missing ? AB_EXIT_INCONCLUSIVE : 0;
+}
+
 /* The report document of the combined analysis (new reference). The
  * revisions, builds and host come from the first shard's stored report. */
 static json_t *group_document(const struct group *g, const struct ab_experiment *exp,
@@ -292,6 +331,8 @@ int cmd_verdict(int argc, char **argv)
 		rc = cmd_fail(err);
 		goto out;
 	}
+	if ((rc = check_rows_measured(&g, &exp, samples, n)) != 0)
+		goto out;
 	ab_analysis_run(&a, &exp, samples, n);
 	ab_rules_evaluate(&a, integrity, NULL);
 	doc = group_document(&g, &exp, &a, samples, n, hosts, group_json);
