@@ -543,12 +543,12 @@ static char *timeout_warning(const char *label, const struct ab_row_result *rr)
 static void warnings(struct ab_analysis *a)
 {
 	const struct ab_experiment *exp = a->exp;
-	size_t r;
+	size_t r, nw = ab_strv_len(a->warnings);  /* one or more per row: appended in O(1) */
 
 	/* Without a known order (data collected elsewhere) there is no
 	 * AB|BA balance to speak of. */
 	if (exp->pairs % 2 && !exp->order_unknown)
-		ab_strv_push(&a->warnings, ab_xasprintf("%d pairs is odd: AB and BA orders cannot balance "
+		ab_strv_append(&a->warnings, &nw, ab_xasprintf("%d pairs is odd: AB and BA orders cannot balance "
 			"exactly; use an even count", exp->pairs));
 	for (r = 0; r < a->nrows; r++) {
 		const struct ab_row_result *rr = &a->rows[r];
@@ -557,39 +557,39 @@ static void warnings(struct ab_analysis *a)
 		char *label = ab_row_label(exp, r);
 
 		if (rm->available && rm->st.ci_k == 0)
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu pair%s too few for a one-sided 95%% "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: %zu pair%s too few for a one-sided 95%% "
 				"bound (5 at least): rules on this row can only be inconclusive", label, rr->pairs,
 				rr->pairs == 1 ? " is" : "s are"));
 		if (rm->available && (rm->st.parent.rsd > 0.05 || rm->st.candidate.rsd > 0.05))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: RSD above 5%% (parent %.1f%%, candidate "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: RSD above 5%% (parent %.1f%%, candidate "
 				"%.1f%%): a noisy machine or benchmark", label, 100 * rm->st.parent.rsd,
 				100 * rm->st.candidate.rsd));
 		if (rm->available && (rm->st.parent.outliers || rm->st.candidate.outliers))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu outlier sample(s) by the MAD rule (kept in "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: %zu outlier sample(s) by the MAD rule (kept in "
 				"the statistics)", label, rm->st.parent.outliers + rm->st.candidate.outliers));
 		if (rm->available && rm->st.pairs >= 6 &&
 		    (rm->st.signed_rank.p_two_sided < 0.05) != (rm->st.sign_p_two_sided < 0.05))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: the signed-rank test (two-sided p %.3g) and "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: the signed-rank test (two-sided p %.3g) and "
 				"the sign test on pair wins (two-sided p %.3g) disagree at 0.05: a few large pairs drive the result",
 				label, rm->st.signed_rank.p_two_sided, rm->st.sign_p_two_sided));
 		if (o->material)
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: order effect: running second changes %s by "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: order effect: running second changes %s by "
 				"%+.1f%% (two-sided p %.2g, %.2g after Holm's adjustment over the rows: a run "
 				"without an order effect warns at most 5%% of the time); the crossover estimate %.3f "
 				"[%.3f, %.3f] removes it, and the balanced order already cancels it in the ratio", label,
 				exp->metrics[a->primary].name, 100 * expm1(o->effect), o->p, o->p_adjusted,
 				o->crossover_ratio, o->crossover_lower, o->crossover_upper));
 		if (rr->flagged)
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu sample(s) ran while other processes used "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: %zu sample(s) ran while other processes used "
 				"more than half a CPU (flagged 'contended'); rules with max_flagged_samples can "
 				"refuse to decide on them", label, rr->flagged));
 		if (rr->truncated && ab_experiment_stdout_reads(exp))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu sample(s) printed more output than abtool "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: %zu sample(s) printed more output than abtool "
 				"keeps (flagged 'output_truncated'): %s were read from the first 1 MiB and the "
 				"last 64 KiB of stdout; print less", label, rr->truncated,
 				ab_experiment_stdout_reads(exp)));
 		if (rr->failed_pairs)
-			ab_strv_push(&a->warnings, timeout_warning(label, rr));
+			ab_strv_append(&a->warnings, &nw, timeout_warning(label, rr));
 		free(label);
 	}
 }

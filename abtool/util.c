@@ -112,6 +112,17 @@ void ab_strv_push(char ***list, char *s)
 	(*list)[n + 1] = NULL;
 }
 
+void ab_strv_append(char ***list, size_t *n, char *s)
+{
+	size_t cap = 2;
+
+	while (cap < *n + 2)
+		cap *= 2;
+	*list = ab_xrealloc(*list, cap * sizeof(**list));
+	(*list)[(*n)++] = s;
+	(*list)[*n] = NULL;
+}
+
 void ab_strv_free(char **v)
 {
 	char **p;
