@@ -695,7 +695,7 @@ int ab_run_reopen(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	init_common(run, exp_out, store, events, NULL);
 	run->options = opts;
 	if (err == 0 && (err = load_stored(run, exp_out, store, run_id, stored, opts, salt)) == 0 &&
-	    (err = ab_run_load_samples(run)) == 0)
+	    (err = ab_run_load_samples(run)) == 0 && !exp_out->has_sides)  /* two commands: no build */
 		err = ab_run_prepare_builds(run, salt, json_object_get(stored, "builds"));
 	json_decref(stored);
 	return err;
