@@ -121,6 +121,12 @@ const char *ab_store_path(const struct ab_store *store);
  * options (docs/security.md, "Credentials"). Never fails. */
 char *ab_store_describe(const char *path);
 
+/* 1 when the two open stores are one: the same file however it was
+ * named (./X, a symbolic link, another path to it: the same device and
+ * inode), or the same PostgreSQL database (user, host, port and database
+ * alike); else 0. */
+int ab_store_same(const struct ab_store *a, const struct ab_store *b);
+
 /* 1 when `path` is a PostgreSQL URL that holds a password (in its user
  * part or as password=), else 0: given on a command line, other users of
  * the machine can read it in /proc/PID/cmdline (docs/security.md,
