@@ -26,16 +26,7 @@ assert_contains r.md "abtool compare --seed $seed --pairs 5 --warmup 2 true 'tru
 touch "$T/hang"
 "$ABTOOL" compare "touch '$T/started'; while [ -e '$T/hang' ]; do sleep 0.05; done" true -n 'a.b' \
 	--pairs 2 --store "$with_password" >"$T/out" 2>"$T/err" &
-pid=$!
-for _ in $(seq 1 1200); do
-	[ -e "$T/started" ] && break
-	kill -0 $pid 2>/dev/null || fail "abtool ended before its first sample: $(cat "$T/err")"
-	sleep 0.05
-done
-kill -INT $pid
-wait $pid
-rc=$?
-rm -f "$T/hang"
+interrupt_when_started $!
 [ $rc = 130 ] || fail "exit $rc after SIGINT, expected 130"
 assert_contains "$T/err" "abtool: interrupted by SIGINT: run 2 is kept"
 assert_not_contains "$T/err" SECRET

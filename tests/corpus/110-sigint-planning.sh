@@ -20,17 +20,7 @@ expect_exit 0 "$ABTOOL" check big.yaml
 assert_contains "$T/out" "80000 samples"
 touch "$T/hang"
 "$ABTOOL" run big.yaml --store s.db >"$T/out" 2>"$T/err" &
-pid=$!
-for _ in $(seq 1 1200); do
-	[ -e "$T/started" ] && break
-	kill -0 $pid 2>/dev/null || fail "abtool ended before its environment commands: $(cat "$T/err")"
-	sleep 0.05
-done
-[ -e "$T/started" ] || fail "the environment command never ran"
-kill -INT $pid
-wait $pid
-rc=$?
-rm -f "$T/hang"
+interrupt_when_started $!
 [ $rc = 130 ] || { cat "$T/err" >&2; fail "exit $rc after SIGINT, expected 130"; }
 assert_contains "$T/err" "abtool: interrupted by SIGINT before the run was stored"
 [ "$(sqlite3 s.db "select count(*) from samples")" = 0 ] || fail "the plan was stored after SIGINT"

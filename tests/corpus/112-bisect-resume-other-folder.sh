@@ -38,16 +38,7 @@ db="$T/store.db"
 touch "$T/hang"
 (cd "$repo" && exec "$ABTOOL" bisect exp.yaml --good HEAD~2 --bad HEAD --store "$db" --seed 1 -q) \
 	>"$T/out" 2>"$T/err" &
-pid=$!
-for _ in $(seq 1 1200); do
-	[ -e "$T/started" ] && break
-	kill -0 $pid 2>/dev/null || fail "bisect ended before its first sample: $(cat "$T/err")"
-	sleep 0.05
-done
-kill -INT $pid
-wait $pid
-rc=$?
-rm -f "$T/hang"
+interrupt_when_started $!
 [ $rc = 130 ] || { cat "$T/err" >&2; fail "exit $rc after SIGINT, expected 130"; }
 assert_contains "$T/err" "finish the bisect with 'abtool bisect --resume 1 --store $db'"
 [ "$(sqlite3 "$db" "select experiment_path from bisects where id = 1")" = "$repo/exp.yaml" ] \
