@@ -29,7 +29,7 @@ accept:
   - name: no regression
     no_regression: 40%
 EOF2
-for w in 12000 12000 36000; do
+for w in 8000 8000 64000; do
 	echo $w >"$repo/work"
 	git -C "$repo" add -A
 	git -C "$repo" commit -q --allow-empty -m "work $w"
