@@ -567,7 +567,7 @@ static char *timeout_warning(const char *label, const struct ab_row_result *rr)
  * the metric that decided (the experiment's, fixed before the run:
  * switching after seeing the data voids the error rates).
  */
-static void disagreement(struct ab_analysis *a, const struct ab_row_result *rr, const char *label)
+static void disagreement(struct ab_analysis *a, const struct ab_row_result *rr, const char *label, size_t *nw)
 {
 	const struct ab_experiment *exp = a->exp;
 	const struct ab_metric *cpu = ab_experiment_metric(exp, "cpu_ns"), *wall = ab_experiment_metric(exp, "wall_ns");
@@ -580,7 +580,7 @@ static void disagreement(struct ab_analysis *a, const struct ab_row_result *rr, 
 	c = &rr->metrics[cpu - exp->metrics].st;
 	if (isnan(w->ci_lower) || isnan(c->ci_lower) || (w->ci_lower <= c->ci_upper && c->ci_lower <= w->ci_upper))
 		return;
-	ab_strv_push(&a->warnings, ab_xasprintf("%s: wall time and CPU time disagree while other processes "
+	ab_strv_append(&a->warnings, nw, ab_xasprintf("%s: wall time and CPU time disagree while other processes "
 		"delayed samples: wall_ns %.3f [%.3f, %.3f], cpu_ns %.3f [%.3f, %.3f]; %s decided, the "
 		"experiment's metric. Waiting for a CPU stretches both sides' wall time alike and pulls its "
 		"ratio toward 1, CPU time counts the work: for a single-threaded benchmark choose cpu_ns "
@@ -593,7 +593,7 @@ static void disagreement(struct ab_analysis *a, const struct ab_row_result *rr, 
  * two-sided sign test, p < 0.001 with at least 10 such pairs, the test
  * the scheduler stops its re-runs on): the flag then says something about
  * a side (its own I/O or writeback), not about the host. */
-static void side_flags(struct ab_analysis *a)
+static void side_flags(struct ab_analysis *a, size_t *nw)
 {
 	size_t r, n;
 	double one, two;
@@ -607,7 +607,7 @@ static void side_flags(struct ab_analysis *a)
 		return;
 	ab_stats_sign_test(n, a->only_flagged[1], &one, &two);
 	if (two < 0.001)
-		ab_strv_push(&a->warnings, ab_xasprintf("the %s was flagged 'contended' alone in %zu pairs, the "
+		ab_strv_append(&a->warnings, nw, ab_xasprintf("the %s was flagged 'contended' alone in %zu pairs, the "
 			"%s in %zu (two-sided sign test p %.2g): the flag follows a side, perhaps its own work "
 			"(I/O, writeback, threads), not the host; contention re-runs stop then, so that no pair "
 			"is dropped for the side it favours", a->only_flagged[1] > a->only_flagged[0] ?
@@ -619,14 +619,14 @@ static void side_flags(struct ab_analysis *a)
 static void warnings(struct ab_analysis *a)
 {
 	const struct ab_experiment *exp = a->exp;
-	size_t r;
+	size_t r, nw = ab_strv_len(a->warnings);  /* one or more per row: appended in O(1) */
 
 	/* Without a known order (data collected elsewhere) there is no
 	 * AB|BA balance to speak of. */
 	if (exp->pairs % 2 && !exp->order_unknown)
-		ab_strv_push(&a->warnings, ab_xasprintf("%d pairs is odd: AB and BA orders cannot balance "
+		ab_strv_append(&a->warnings, &nw, ab_xasprintf("%d pairs is odd: AB and BA orders cannot balance "
 			"exactly; use an even count", exp->pairs));
-	side_flags(a);
+	side_flags(a, &nw);
 	for (r = 0; r < a->nrows; r++) {
 		const struct ab_row_result *rr = &a->rows[r];
 		const struct ab_row_metric *rm = &rr->metrics[a->primary];
@@ -634,47 +634,47 @@ static void warnings(struct ab_analysis *a)
 		char *label = ab_row_label(exp, r);
 
 		if (rm->available && rm->st.ci_k == 0)
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu pair%s too few for a one-sided 95%% "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: %zu pair%s too few for a one-sided 95%% "
 				"bound (5 at least): rules on this row can only be inconclusive", label, rr->pairs,
 				rr->pairs == 1 ? " is" : "s are"));
 		if (rm->available && (rm->st.parent.rsd > 0.05 || rm->st.candidate.rsd > 0.05))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: RSD above 5%% (parent %.1f%%, candidate "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: RSD above 5%% (parent %.1f%%, candidate "
 				"%.1f%%): a noisy machine or benchmark", label, 100 * rm->st.parent.rsd,
 				100 * rm->st.candidate.rsd));
 		if (rm->available && (rm->st.parent.outliers || rm->st.candidate.outliers))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu outlier sample(s) by the MAD rule (kept in "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: %zu outlier sample(s) by the MAD rule (kept in "
 				"the statistics)", label, rm->st.parent.outliers + rm->st.candidate.outliers));
 		if (rm->available && rm->st.pairs >= 6 &&
 		    (rm->st.signed_rank.p_two_sided < 0.05) != (rm->st.sign_p_two_sided < 0.05))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: the signed-rank test (two-sided p %.3g) and "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: the signed-rank test (two-sided p %.3g) and "
 				"the sign test on pair wins (two-sided p %.3g) disagree at 0.05: a few large pairs drive the result",
 				label, rm->st.signed_rank.p_two_sided, rm->st.sign_p_two_sided));
 		if (o->material)
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: order effect: running second changes %s by "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: order effect: running second changes %s by "
 				"%+.1f%% (two-sided p %.2g, %.2g after Holm's adjustment over the rows: a run "
 				"without an order effect warns at most 5%% of the time); the crossover estimate %.3f "
 				"[%.3f, %.3f] removes it, and the balanced order already cancels it in the ratio", label,
 				exp->metrics[a->primary].name, 100 * expm1(o->effect), o->p, o->p_adjusted,
 				o->crossover_ratio, o->crossover_lower, o->crossover_upper));
-		disagreement(a, rr, label);
+		disagreement(a, rr, label, &nw);
 		if (rr->reruns)
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu pair(s) ran again because other processes "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: %zu pair(s) ran again because other processes "
 				"delayed a sample (its process waited for a CPU for more than %g%% of its time: "
 				"flagged 'contended'); the first runs are kept in the store as superseded", label,
 				rr->reruns, 100 * exp->contention.max_cpu_wait));
 		if (rr->flagged)
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu sample(s) in the statistics were delayed "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: %zu sample(s) in the statistics were delayed "
 				"by other processes (flagged 'contended') and kept: %s; rules with "
 				"max_flagged_samples can refuse to decide on them", label, rr->flagged,
 				exp->contention.reruns == 0 ? "contention re-runs are off" :
 				"the row's re-runs were spent, or stopped because one side was flagged alone"));
 		if (rr->truncated && ab_experiment_stdout_reads(exp))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu sample(s) printed more output than abtool "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: %zu sample(s) printed more output than abtool "
 				"keeps (flagged 'output_truncated'): %s were read from the first 1 MiB and the "
 				"last 64 KiB of stdout; print less", label, rr->truncated,
 				ab_experiment_stdout_reads(exp)));
 		if (rr->failed_pairs)
-			ab_strv_push(&a->warnings, timeout_warning(label, rr));
+			ab_strv_append(&a->warnings, &nw, timeout_warning(label, rr));
 		free(label);
 	}
 }

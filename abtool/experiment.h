@@ -17,6 +17,17 @@
  * also keeps the product of value counts from overflowing. */
 #define AB_MAX_ROWS 1000000
 
+/* The default bounds of a run's plan, which `limits: {rows, samples}`
+ * raises (docs/experiment-file.md, "limits"): a matrix of more rows, or a
+ * plan of more samples, is refused when the file loads (abtool check
+ * says so) and when options change the plan, before anything is built
+ * or stored. The samples' bound keeps the plan's memory and the store's
+ * rows (about 200 bytes and one row per sample) in proportion; a bound
+ * above AB_LIMIT_MAX_SAMPLES is not accepted. */
+#define AB_LIMIT_ROWS 10000
+#define AB_LIMIT_SAMPLES 100000
+#define AB_LIMIT_MAX_SAMPLES 10000000
+
 /* A position in the experiment file, 1-based (0 when unknown). */
 struct ab_mark {
 	int line;
@@ -227,6 +238,9 @@ struct ab_experiment {
 	char *workdir;                /* benchmark's folder relative to the tree; default "." */
 	char **env;                   /* NULL-terminated "NAME=value" set for builds and samples */
 	size_t nenv;
+	char **env_keep;              /* env.keep: PG* names that builds and samples keep although
+	                                 abtool's PostgreSQL store used them (NULL-terminated), or
+	                                 NULL (docs/security.md, "Credentials") */
 	struct ab_checksum checksum;
 	/* `prepare:` and `cleanup:`: run before and after every sample (warmups too) in the
 	 * sample's folder with its environment and the row's placeholders, outside the timed
@@ -258,6 +272,9 @@ struct ab_experiment {
 	int order_unknown;            /* 1 when the samples carry no AB/BA order (abtool analyze
 	                                 of a file without an order column): no order warnings */
 	int warmup;                   /* warmup samples per side per row, default 1 */
+	size_t limit_rows;            /* `limits.rows`: the most rows measured, default AB_LIMIT_ROWS */
+	size_t limit_samples;         /* `limits.samples`: the most samples planned, default
+	                                 AB_LIMIT_SAMPLES */
 	int64_t timeout_ms;           /* per sample, default 600000 (10m) */
 	int64_t build_timeout_ms;     /* per build, default 3600000 (1h) */
 
@@ -309,6 +326,7 @@ struct ab_experiment {
 	/* Marks for semantic errors found by later stages: the keys, or 0
 	 * when the key is absent */
 	struct ab_mark candidate_mark, parent_mark, repo_mark;
+	struct ab_mark matrix_mark, pairs_mark;  /* matrix: and pairs: (the limits' messages) */
 };
 
 /*
@@ -321,6 +339,20 @@ struct ab_experiment {
  * 8 pairs the plan starts with" or an odd count.
  */
 int ab_experiment_set_pairs(struct ab_experiment *exp, int pairs, int max_pairs);
+
+/* The samples a run of `exp` plans: the rows it measures (a --row subset
+ * or a shard counts its own) x 2 sides x (pairs, a sequential plan's
+ * last look, + warmup). */
+size_t ab_experiment_nsamples(const struct ab_experiment *exp);
+
+/*
+ * Whether the plan fits the experiment's limits (limit_rows,
+ * limit_samples): 0, or AB_EINVALID with a message that gives the count,
+ * the limit, its key and its default, and how to raise it; `source` says
+ * what set the plan ("exp.yaml:12:1: pairs", "--pairs 5000"). Checked
+ * when the file loads and again when options change the plan.
+ */
+int ab_experiment_check_limits(const struct ab_experiment *exp, const char *source);
 
 /* The pairs a row has at its first analysis: the first look of a
  * sequential plan, else `pairs`. The count that min_pair_wins is read

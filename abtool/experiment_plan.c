@@ -33,6 +33,36 @@ int ab_experiment_set_pairs(struct ab_experiment *exp, int pairs, int max_pairs)
 	return 0;
 }
 
+size_t ab_experiment_nsamples(const struct ab_experiment *exp)
+{
+	size_t nrows = ab_experiment_nrows(exp), r, measured = 0;
+
+	for (r = 0; r < nrows; r++)
+		measured += ab_experiment_row_selected(exp, r) != 0;
+	return measured * 2 * ((size_t)exp->pairs + (size_t)exp->warmup);
+}
+
+int ab_experiment_check_limits(const struct ab_experiment *exp, const char *source)
+{
+	size_t nrows = ab_experiment_nrows(exp), nsamples;
+
+	if (nrows > exp->limit_rows)
+		return ab_error_set(AB_EINVALID, "%s: the matrix has %zu rows, more than limits.rows (%zu%s); "
+				    "measure fewer values, or raise the limit in the experiment file with "
+				    "limits: {rows: %zu}", source, nrows, exp->limit_rows,
+				    exp->limit_rows == AB_LIMIT_ROWS ? ", the default" : "", nrows);
+	nsamples = ab_experiment_nsamples(exp);
+	if (nsamples > exp->limit_samples)
+		return ab_error_set(AB_EINVALID, "%s: the plan has %zu samples (%zu rows x 2 sides x (%d pairs + "
+				    "%d warmup)), more than limits.samples (%zu%s); plan fewer rows or pairs "
+				    "(--row, --pairs), or raise the limit in the experiment file with limits: "
+				    "{samples: %zu}%s", source, nsamples, nsamples / 2 / ((size_t)exp->pairs +
+				    (size_t)exp->warmup), exp->pairs, exp->warmup, exp->limit_samples,
+				    exp->limit_samples == AB_LIMIT_SAMPLES ? ", the default" : "", nsamples,
+				    nsamples > AB_LIMIT_MAX_SAMPLES ? " (at most 10000000)" : "");
+	return 0;
+}
+
 size_t ab_experiment_first_look(const struct ab_experiment *exp)
 {
 	return exp->sequential ? exp->seq.looks[0] : (size_t)exp->pairs;

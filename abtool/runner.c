@@ -335,45 +335,6 @@ static void changed_signals(sigset_t *set)
 	}
 }
 
-static size_t name_len(const char *entry)
-{
-	const char *eq = strchr(entry, '=');
-
-	return eq ? (size_t)(eq - entry) : strlen(entry);
-}
-
-/* Does any of extra[from…] set or remove the variable of `entry`? */
-static int overridden(const char *entry, char *const *extra, size_t from)
-{
-	size_t n = name_len(entry), i;
-
-	for (i = from; extra[i]; i++)
-		if (name_len(extra[i]) == n && !strncmp(extra[i], entry, n))
-			return 1;
-	return 0;
-}
-
-/* New array of borrowed strings: environ with `extra` applied. */
-static char **build_env(char *const *extra)
-{
-	size_t n = 0, m = 0, i, k = 0;
-	char **env;
-
-	while (environ && environ[n])
-		n++;
-	while (extra && extra[m])
-		m++;
-	env = ab_xmalloc((n + m + 1) * sizeof(*env));
-	for (i = 0; i < n; i++)
-		if (!extra || !overridden(environ[i], extra, 0))
-			env[k++] = environ[i];
-	for (i = 0; i < m; i++)
-		if (strchr(extra[i], '=') && !overridden(extra[i], extra, i + 1))
-			env[k++] = extra[i];
-	env[k] = NULL;
-	return env;
-}
-
 /* ---- the zygote (protocol in zygote.h) ------------------------------ */
 
 /* The static abtool-zygote program, linked into this one (zygote_image.c). */
@@ -992,7 +953,7 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 	cs.no_aslr = spec->no_aslr;
 	cs.no_tty = spec->stdin_null;
 	cs.parent_pid = getpid();
-	envp = build_env(spec->env_extra);
+	envp = ab_runner_child_env(spec->env_extra);
 	cs.envp = envp;
 	cs.path = ab_child_env_path(cs.envp);
 	if (spec->argv) {

@@ -172,6 +172,23 @@ int ab_runner_interrupted(void);
 const char *ab_runner_describe(char *buf, size_t size, const struct ab_runner_result *r,
 			       int64_t timeout_ms);
 
+/*
+ * abtool's own credentials, kept from every child (docs/security.md,
+ * "Credentials"): the children's environment is abtool's without
+ * ABTOOL_STORE, always, and without each variable hidden here (the PG*
+ * variables the store's libpq read; env_extra may still set one).
+ * ab_runner_hide_env adds `name` to the hidden set, ab_runner_keep_env
+ * takes it out again (the experiment's env.keep); both copy the name and
+ * hold for the process's life. Not for concurrent use with ab_runner_run.
+ */
+void ab_runner_hide_env(const char *name);
+void ab_runner_keep_env(const char *name);
+
+/* The environment of a child (a new array of borrowed strings: free the
+ * array only): environ without ABTOOL_STORE and the hidden names, with
+ * `extra` (ab_runner_spec.env_extra, may be NULL) applied. */
+char **ab_runner_child_env(char *const *extra);
+
 /* For tests: 0 makes the runner ignore pidfds and use its fallback (see
  * ab_runner_run); 1 (the default) uses them where the kernel has them. */
 void ab_runner_use_pidfd(int enable);

@@ -112,6 +112,17 @@ void ab_strv_push(char ***list, char *s)
 	(*list)[n + 1] = NULL;
 }
 
+void ab_strv_append(char ***list, size_t *n, char *s)
+{
+	size_t cap = 2;
+
+	while (cap < *n + 2)
+		cap *= 2;
+	*list = ab_xrealloc(*list, cap * sizeof(**list));
+	(*list)[(*n)++] = s;
+	(*list)[*n] = NULL;
+}
+
 void ab_strv_free(char **v)
 {
 	char **p;
@@ -191,6 +202,11 @@ out_free:
 
 int ab_mkdir_p(const char *path)
 {
+	return ab_mkdir_p_mode(path, 0777);
+}
+
+int ab_mkdir_p_mode(const char *path, unsigned mode)
+{
 	char *p = ab_xstrdup(path), *s;
 	int err = 0;
 
@@ -198,7 +214,7 @@ int ab_mkdir_p(const char *path)
 		if (*s == '/' || *s == '\0') {
 			char c = *s;
 			*s = '\0';
-			if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+			if (mkdir(p, (mode_t)mode) < 0 && errno != EEXIST) {
 				err = ab_error_set(AB_EIO, "cannot create directory '%s': %s",
 						   p, strerror(errno));
 				break;

@@ -1027,6 +1027,28 @@ static void test_project_key(void **state)
 	ab_experiment_release(&e);
 }
 
+/* env.keep: a list of PG* names; a `keep:` with a string is a variable */
+static void test_env_keep(void **state)
+{
+	struct ab_experiment e;
+
+	(void)state;
+	load_ok(&e, HEAD "env: {keep: [PGPASSWORD, PGHOST], OMP: '1'}\n");
+	assert_non_null(e.env_keep);
+	assert_string_equal(e.env_keep[0], "PGPASSWORD");
+	assert_string_equal(e.env_keep[1], "PGHOST");
+	assert_null(e.env_keep[2]);
+	assert_int_equal(e.nenv, 1);
+	assert_string_equal(e.env[0], "OMP=1");
+	ab_experiment_release(&e);
+	load_ok(&e, HEAD "env: {keep: 'x'}\n");
+	assert_null(e.env_keep);
+	assert_string_equal(e.env[0], "keep=x");
+	ab_experiment_release(&e);
+	assert_non_null(strstr(load_bytes(HEAD "env: {keep: [HOME]}\n", strlen(HEAD) + 20, AB_EINVALID),
+			       "env.keep[0]: 'HOME': only the PG* variables"));
+}
+
 static void test_rule_options(void **state)
 {
 	struct ab_experiment e;
@@ -1201,6 +1223,7 @@ int main(void)
 		cmocka_unit_test(test_profile_key),
 		cmocka_unit_test(test_project_key),
 		cmocka_unit_test(test_contention_key),
+		cmocka_unit_test(test_env_keep),
 		cmocka_unit_test(test_rule_options),
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_parse_from_memory),

@@ -218,7 +218,7 @@ static void test_row_without_samples_is_incomplete(void **state)
 	assert_int_equal(ab_shards_group_load(&g, f->store, "g"), 0);
 	assert_int_equal(ab_shards_decide(&d, &g, f->store), 0);
 	assert_non_null(d.incomplete);
-	assert_non_null(strstr(d.incomplete[0], "has no sample in the store"));
+	assert_non_null(strstr(d.incomplete[0], "no measured pair of row n=2 (shard 2/2, run "));
 	assert_null(d.doc);
 	ab_shards_decision_release(&d);
 	ab_shards_group_release(&g);
