@@ -735,11 +735,12 @@ static void busy_warning(json_t *list, const json_t *fp)
 {
 	const json_t *v = json_object_get(fp, "other_cpus"), *p;
 	double used = json_number_value(v), cpus = (double)json_integer_value(json_object_get(fp, "online_cpus"));
-	char *names = ab_xstrdup(""), *next, *cost;
+	char *names, *next, *cost;
 	size_t i;
 
 	if (!json_is_number(v) || used < 0.5)
 		return;
+	names = ab_xstrdup("");
 	json_array_foreach(json_object_get(fp, "busy_processes"), i, p) {
 		next = ab_xasprintf("%s%s%s %.1f", names, i ? ", " : "",
 				    json_string_value(json_object_get(p, "comm")),

@@ -831,7 +831,6 @@ static void inferential_findings(struct rule_work *w, size_t m)
 	for (c = 0; c < w->ncomps; c++)
 		release_predicate(&w->comps[c]);
 	free(w->j);
-	free(w->count);
 	w->j = NULL;
 }
 
@@ -910,7 +909,9 @@ static void rule_finish(struct ab_rule_result *res, struct rule_work *w, const s
 		res->detail = ab_xstrdup("selects no row: inconclusive");
 	}
 	free(rows);
+	free(w->count);  /* read by the rows' count findings above */
 	w->rows = NULL;
+	w->count = NULL;
 }
 
 void ab_rules_evaluate(struct ab_analysis *a, char *const *integrity, char *const *unmet)

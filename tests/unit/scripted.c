@@ -47,6 +47,7 @@ static void fill(struct ab_run *run, struct ab_sample *s, const struct scripted_
 	s->flags |= v->flags;  /* the scheduler may have set some (not_quiet) */
 	s->other_cpu_ns = v->other_cpu_ns ? v->other_cpu_ns : -1;
 	s->runq_ns = v->runq_ns ? v->runq_ns : -1;
+	free(s->metrics);
 	s->nmetrics = exp->nmetrics;
 	s->metrics = ab_xmalloc((exp->nmetrics ? exp->nmetrics : 1) * sizeof(double));
 	for (m = 0; m < exp->nmetrics; m++)
