@@ -9,7 +9,7 @@ db="$T/store.db"
 start_hung_run
 kill -KILL $pid
 wait $pid 2>/dev/null
-# the hanging benchmark would wait for $T/hang forever: it must be gone
+# the hanging benchmark would wait to be released forever: it must be gone
 assert_group_gone "$(cat "$T/hung.pgid")"
 [ -e "$T/hang" ] || fail "the case removed its own hang file"
 [ "$(run_status "$db")" = running ] || fail "status $(run_status "$db"), expected running"
@@ -18,4 +18,9 @@ rm -f "$T/hang"
 expect_decided "$ABTOOL" resume 1 --store "$db"
 [ "$(run_status "$db")" = finished ] || fail "resume did not finish the run"
 assert_kept "$db" "$T/before"
+# killed between two pairs (the warmups and pair 0 done): nothing was
+# superseded, and the report's warning says no "0 samples"
+[ "$(sqlite3 "$db" "select count(*) from samples where status = 2")" = 0 ] || fail "samples superseded"
+assert_contains "$T/out" "the run was interrupted and resumed on '"
+assert_not_contains "$T/out" "superseded"
 echo ok
