@@ -9,6 +9,9 @@ CASE=$(basename "$0" .sh)${ABTOOL_TEST_ENGINE:+.$ABTOOL_TEST_ENGINE}
 T="${ABTOOL_TEST_TMP:-/tmp/abtool-tests}/$CASE"
 rm -rf "$T"
 mkdir -p "$T"
+# Every case starts in its own folder, outside any git repository, wherever
+# CTest runs it from (a build folder may or may not be in a checkout).
+cd "$T" || exit 1
 # Isolate the build cache and the store from the user's.
 export XDG_CACHE_HOME="$T/cache"
 # ... and from the user's config file ($XDG_CONFIG_HOME/abtool/config).
