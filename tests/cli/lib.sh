@@ -142,7 +142,11 @@ EOF2
 }
 
 # write_exp DIR: the experiment file of the basic cases (override with
-# EXP_EXTRA lines appended).
+# EXP_EXTRA lines appended). Its rules decide on cpu_ns (EXP_METRIC), which
+# other jobs on the machine barely move for a single-threaded loop; a smoke
+# case that decides on wall time says EXP_METRIC=wall_ns (EXP_METRIC= gives
+# no metric: line, for an EXP_EXTRA that has its own). The metric: line
+# comes last, so that EXP_EXTRA's lines keep their line numbers.
 write_exp() {
 	cat >"$1/exp.yaml" <<EOF2
 name: ${EXP_NAME:-e2e}
@@ -161,6 +165,7 @@ accept:
     faster_by: 20%
 ${EXP_EXTRA:-}
 EOF2
+	[ -z "${EXP_METRIC-cpu_ns}" ] || echo "metric: ${EXP_METRIC-cpu_ns}" >>"$1/exp.yaml"
 }
 
 # expect_decided CMD...: run CMD (output in $T/out, $T/err) and require a
