@@ -274,11 +274,15 @@ release() {
 # writes its process group to $T/hung.pgid, sends the event "hung PGID"
 # and blocks until released (release) or killed; otherwise, and after
 # that, it runs ./bench in the tree. Use it with
-# `benchmark: $DIR/bench.sh {lanes}` after events_open.
+# `benchmark: $DIR/bench.sh {lanes}` after events_open. Until it hangs it
+# starts no process of its own (shell builtins, then exec), so it adds
+# little to the sample's time.
 hang_bench() {
 	cat >"$1/bench.sh" <<EOF2
 #!/bin/sh
-n=\$((\$(cat "$T/count" 2>/dev/null || echo 0) + 1))
+n=0
+[ -e "$T/count" ] && read -r n <"$T/count"
+n=\$((n + 1))
 echo \$n >"$T/count"
 if [ \$n -ge $2 ] && [ -e "$T/hang" ]; then
 	pgid=\$(ps -o pgid= \$\$ | tr -d ' ')
