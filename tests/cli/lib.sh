@@ -270,7 +270,8 @@ release() {
 }
 
 # hang_bench DIR N: a benchmark script DIR/bench.sh that counts its
-# invocations in $T/count and, from the N-th on, while $T/hang exists,
+# invocations in $T/count and, from the N-th on (or at the invocations N
+# lists, when it is a list like 5,10), while $T/hang exists,
 # writes its process group to $T/hung.pgid, sends the event "hung PGID"
 # and blocks until released (release) or killed; otherwise, and after
 # that, it runs ./bench in the tree. Use it with
@@ -278,13 +279,15 @@ release() {
 # starts no process of its own (shell builtins, then exec), so it adds
 # little to the sample's time.
 hang_bench() {
+	local at="[ \$n -ge $2 ]"
+	case $2 in *,*) at="case ,$2, in *,\$n,*) true ;; *) false ;; esac" ;; esac
 	cat >"$1/bench.sh" <<EOF2
 #!/bin/sh
 n=0
 [ -e "$T/count" ] && read -r n <"$T/count"
 n=\$((n + 1))
 echo \$n >"$T/count"
-if [ \$n -ge $2 ] && [ -e "$T/hang" ]; then
+if $at && [ -e "$T/hang" ]; then
 	pgid=\$(ps -o pgid= \$\$ | tr -d ' ')
 	echo "\$pgid" >"$T/hung.pgid"
 	echo "hung \$pgid" 1<>"$T/events"
