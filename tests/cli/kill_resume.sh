@@ -1,4 +1,5 @@
-# smoke: resume (a run killed with SIGKILL, finished by resume), on wall time.
+# smoke
+# resume, on wall time (the default metric).
 # A run killed with SIGKILL once the store holds 11 committed samples (its
 # twelfth sample says so and hangs: hang_bench), in the middle of a pair,
 # is finished by `abtool resume`: no sample is lost or duplicated, the
