@@ -6,7 +6,7 @@
 # rejected whatever else the machine runs.
 . "$(dirname "$0")/lib.sh"
 
-make_repo "$T/repo" 4 40          # the candidate is 10x slower: a regression
+make_repo "$T/repo" 10 100          # the candidate is 10x slower: a regression
 cat > "$T/repo/gate.yaml" <<'EOF2'
 name: pr-gate
 build: make

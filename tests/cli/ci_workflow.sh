@@ -1,6 +1,6 @@
 # The GitHub Actions workflow of docs/ci.md (abtool init --workflow
 # github-actions): its jobs' abtool action steps (action.yml) run here as
-# the runner would run them on a pull request (tests/cli/gha_fake.py): the head 10x faster than the merge base passes the first
+# the runner would run them on a pull request (tests/cli/gha_fake.py): the head 3x faster than the merge base passes the first
 # job, while the second job catches the pull request's last commit, which
 # is 10x slower than its exact parent. The gate decides on cpu_ns, which
 # other jobs on the machine barely move.
@@ -11,7 +11,7 @@ mkdir -p "$T/origin/perf"
 git -C "$T/origin" init -q -b main
 printf 'bench: bench.c\n\tcc -O1 -o bench bench.c\n' > "$T/origin/Makefile"
 echo bench > "$T/origin/.gitignore"
-bench_source 100 > "$T/origin/bench.c"
+bench_source 300 > "$T/origin/bench.c"
 cat > "$T/origin/perf/gate.yaml" <<'EOF2'
 name: pr-gate
 repo: ..
@@ -26,8 +26,8 @@ accept:
 EOF2
 git -C "$T/origin" add -A && git -C "$T/origin" commit -qm "base"
 git -C "$T/origin" checkout -q -b pr
-bench_source 1 > "$T/origin/bench.c"; git -C "$T/origin" commit -qam "pr: 100x faster"
-bench_source 10 > "$T/origin/bench.c"; git -C "$T/origin" commit -qam "pr: 10x slower again"
+bench_source 10 > "$T/origin/bench.c"; git -C "$T/origin" commit -qam "pr: 30x faster"
+bench_source 100 > "$T/origin/bench.c"; git -C "$T/origin" commit -qam "pr: 10x slower again"
 git -C "$T/origin" checkout -q main
 git clone -q "$T/origin" "$T/work"
 head=$(git -C "$T/origin" rev-parse pr)

@@ -7,7 +7,7 @@
 # move.
 . "$(dirname "$0")/lib.sh"
 
-make_repo "$T/repo" 4 40      # the candidate is 10x slower
+make_repo "$T/repo" 10 100      # the candidate is 10x slower
 db="$T/store.db"
 cat > "$T/repo/park.yaml" <<'EOF2'
 name: park-waiters

@@ -1,6 +1,6 @@
 # A metric the benchmark prints as the primary metric: a lower-is-better
 # latency (regex) and a higher-is-better throughput (a JSON line); the
-# candidate does half the work, so both gates accept it, and the report
+# candidate does a tenth of the work, so both gates accept it, and the report
 # shows each metric in the benchmark's unit and direction. The benchmark
 # times its loop in CPU time (CLOCK_PROCESS_CPUTIME_ID), which other jobs
 # on the machine barely move, so both gates decide whatever else runs.
@@ -32,10 +32,10 @@ mkdir -p "$T/repo"
 git -C "$T/repo" init -q
 printf 'bench: bench.c\n\tcc -O1 -o bench bench.c\n' > "$T/repo/Makefile"
 echo bench > "$T/repo/.gitignore"
-bench 40 > "$T/repo/bench.c"
+bench 100 > "$T/repo/bench.c"
 git -C "$T/repo" add -A && git -C "$T/repo" commit -qm parent
-bench 20 > "$T/repo/bench.c"
-git -C "$T/repo" commit -qam "candidate: half the work"
+bench 10 > "$T/repo/bench.c"
+git -C "$T/repo" commit -qam "candidate: a tenth of the work"
 
 cat > "$T/repo/lower.yaml" <<'EOF2'
 name: latency

@@ -12,7 +12,7 @@
 
 db=$(test_store team)
 for r in a b; do
-	make_repo "$T/$r" 4 40  # the candidate is 10x slower: rejected under no_regression: 2% (cpu_ns)
+	make_repo "$T/$r" 10 100  # the candidate is 10x slower: rejected under no_regression: 2% (cpu_ns)
 	EXP_NAME="lib-$r" EXP_DESIGN=pr-42 write_exp "$T/$r"
 done
 git -C "$T/a" remote add origin git@github.com:Team/Lib-A.git

@@ -7,7 +7,7 @@
 # cpu_ns.
 . "$(dirname "$0")/lib.sh"
 
-make_repo "$T/repo" 4 40
+make_repo "$T/repo" 10 100
 cat > "$T/repo/exp.yaml" <<'EOF2'
 name: rows
 design: rows-design

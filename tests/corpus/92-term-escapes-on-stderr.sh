@@ -19,7 +19,7 @@ no_raw() {
 	done
 }
 
-make_repo "$T/repo" 4 40      # the candidate is 10x slower: rejected (on cpu_ns)
+make_repo "$T/repo" 10 100      # the candidate is 10x slower: rejected (on cpu_ns)
 db="$T/store.db"
 cat >"$T/repo/evil.yaml" <<'EOF2'
 name: evil
