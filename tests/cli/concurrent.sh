@@ -26,7 +26,7 @@ await build
 		cat >/dev/null
 	}
 } </dev/null >/dev/null 2>&1 9>&- &
-await waiting 120 "the second run never waited for the build lock the first holds"
+await waiting 300 "the second run never waited for the build lock the first holds"
 release
 await "exit r1"
 r1=${EVENT##* }

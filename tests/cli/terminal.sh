@@ -108,7 +108,7 @@ done
 touch "$T/hang"
 start_in_tmux intr 80 "" "'$ABTOOL' run repo/long.yaml --store s.db"
 await hung 300 "the run to interrupt never started its first sample"
-await "bar intr" 60 "no progress bar drawn before the first sample"
+await "bar intr" 300 "no progress bar drawn before the first sample"
 $TM capture-pane -p -t intr >"$T/intr.now"
 grep -Eq "$BAR" "$T/intr.now" || fail "no progress bar to interrupt"
 [ "$(grep -Ec "$BAR" "$T/intr.now")" = 1 ] || fail "more than one progress line on the screen"

@@ -30,7 +30,7 @@ p1=${EVENT##* }
 await "pid r2"
 p2=${EVENT##* }
 await hung
-await exit 120 "both resumes are running the same run (neither stopped on its own)"
+await exit 300 "both resumes are running the same run (neither stopped on its own)"
 read -r _ loser rc <<<"$EVENT"
 case $loser in
 r1) winner=$p2 wname=r2 ;;
