@@ -80,8 +80,8 @@ if python3 -c 'import jsonschema' 2>/dev/null; then
 		|| fail "the resumed run's report does not validate"
 fi
 expect_exit 0 "$ABTOOL" report 1 --store "$db"
-# (a run killed between two pairs, with nothing superseded, is
-# corpus/66-sigkill-sample.sh's: its warning says no "0 samples")
+# (a run interrupted between two pairs, with nothing superseded, is
+# corpus/85-cli-resume-nothing-superseded.sh's: no "0 samples")
 assert_contains "$T/out" "the run was interrupted and resumed on '$host': $superseded samples of half-finished pairs were superseded"
 assert_contains "$T/out" "it started on another host (hostname \"otherbox\" -&gt; \"$host\""
 assert_contains "$T/out" "(where the run started; it was resumed on $host)."
