@@ -11,7 +11,7 @@ mkdir -p "$T/origin/perf"
 git -C "$T/origin" init -q -b main
 printf 'bench: bench.c\n\tcc -O1 -o bench bench.c\n' > "$T/origin/Makefile"
 echo bench > "$T/origin/.gitignore"
-bench_source 300 > "$T/origin/bench.c"
+bench_source 150 > "$T/origin/bench.c"
 cat > "$T/origin/perf/gate.yaml" <<'EOF2'
 name: pr-gate
 repo: ..
@@ -26,8 +26,8 @@ accept:
 EOF2
 git -C "$T/origin" add -A && git -C "$T/origin" commit -qm "base"
 git -C "$T/origin" checkout -q -b pr
-bench_source 10 > "$T/origin/bench.c"; git -C "$T/origin" commit -qam "pr: 30x faster"
-bench_source 100 > "$T/origin/bench.c"; git -C "$T/origin" commit -qam "pr: 10x slower again"
+bench_source 5 > "$T/origin/bench.c"; git -C "$T/origin" commit -qam "pr: 30x faster"
+bench_source 50 > "$T/origin/bench.c"; git -C "$T/origin" commit -qam "pr: 10x slower again"
 git -C "$T/origin" checkout -q main
 git clone -q "$T/origin" "$T/work"
 head=$(git -C "$T/origin" rev-parse pr)

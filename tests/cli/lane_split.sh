@@ -4,7 +4,7 @@
 # this large are decided on cpu_ns whatever else the machine runs.
 . "$(dirname "$0")/lib.sh"
 
-bench() {  # bench LOW_FACTOR HIGH_FACTOR: work = 60M steps x factor
+bench() {  # bench LOW_FACTOR HIGH_FACTOR: work = 30M steps x factor
 	cat <<EOF2
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@ int main(int argc, char **argv)
 {
 	int lanes = atoi(argv[1]);
 	double factor = lanes <= 2 ? $1 : $2;
-	unsigned long long n = (unsigned long long)(60e6 * factor), x = 1, i;
+	unsigned long long n = (unsigned long long)(30e6 * factor), x = 1, i;
 	volatile unsigned long long sink;
 	for (i = 0; i < n; i++)
 		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
