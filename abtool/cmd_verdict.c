@@ -67,7 +67,8 @@ int cmd_verdict(int argc, char **argv)
 		fprintf(stderr, "abtool: group '%s' is incomplete, not decided: ", id);
 		for (line = d.incomplete; *line; line++)
 			fprintf(stderr, "%s%s", line == d.incomplete ? "" : "; ", *line);
-		fprintf(stderr, "; run the shard again under a new --group\n");
+		fprintf(stderr, "; the store lacks the samples of %zu row%s of the plan: run the shards again "
+			"under a new --group\n", ab_strv_len(d.incomplete), ab_strv_len(d.incomplete) == 1 ? "" : "s");
 		rc = AB_EXIT_INCONCLUSIVE;
 		goto out;
 	}

@@ -55,6 +55,10 @@ struct ab_executor {
 	int64_t (*now_ns)(const struct ab_executor *x);
 	/* 1 when the run must stop before its next sample (SIGINT, SIGTERM). */
 	int (*interrupted)(const struct ab_executor *x);
+	/* Wait until other processes use fewer than `cpus` CPUs, for at most
+	 * `max_ns`; *waited_ns receives how long it waited. Returns 1 when
+	 * the host became quiet, 0 when the wait ran out, AB_EINTERRUPTED. */
+	int (*wait_quiet)(const struct ab_executor *x, double cpus, int64_t max_ns, int64_t *waited_ns);
 	void *ctx;                         /* the executor's own state (borrowed) */
 };
 

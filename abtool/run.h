@@ -121,8 +121,12 @@ struct ab_run_options {
 	                              or NULL */
 	int have_warmup;           /* --warmup given: `warmup` overrides the file's warmup */
 	int warmup;
-	const char *reproduce;     /* the command line that runs the comparison again (abtool
-	                              compare), or NULL: `abtool run` of the file */
+	const char *reproduce;     /* the start of the command line that runs the comparison
+	                              again (abtool compare and its options that make the
+	                              experiment), or NULL: `abtool run` of the file; the
+	                              Reproduce line adds the plan's options, then
+	                              `reproduce_commands` */
+	const char *const *reproduce_commands;  /* with `reproduce`: its two commands (borrowed) */
 	const char **rows;         /* --row NAME=VALUE selections (borrowed strings; the array is
 	                              cmd_args'), or NULL: every row */
 	size_t nrows;

@@ -147,6 +147,8 @@ static int run_one(struct ab_run *run, const struct ab_exec_job *job)
 	s->exit_code = r.exited ? r.exit_code : -1;
 	s->signal = r.signal;
 	s->timed_out = r.timed_out;
+	s->runq_ns = r.runq_ns;
+	s->started_ns = r.start_ns > 0 ? ab_epoch_ns(r.start_ns) : -1;
 	if (!r.exited || r.exit_code != 0 || r.timed_out)
 		s->error = ab_xstrdup(ab_runner_describe(why, sizeof(why), &r, run->exp->timeout_ms));
 	else
@@ -189,4 +191,26 @@ static int exec_interrupted(const struct ab_executor *x)
 	return ab_runner_interrupted();
 }
 
-const struct ab_executor ab_run_executor = {exec_run, exec_now_ns, exec_interrupted, NULL};
+/* The host's other processes' CPUs, read over windows of 100 ms until
+ * below `cpus` or `max_ns` has passed. */
+static int exec_wait_quiet(const struct ab_executor *x, double cpus, int64_t max_ns, int64_t *waited_ns)
+{
+	int64_t t0 = ab_now_ns();
+	double used;
+
+	(void)x;
+	*waited_ns = 0;
+	for (;;) {
+		if (ab_runner_interrupted())
+			return ab_error_set(AB_EINTERRUPTED, "interrupted");
+		if (ab_measure_host_cpus(&used, 100000000) < 0)
+			return 1;  /* nothing to wait for that can be seen */
+		*waited_ns = ab_now_ns() - t0;
+		if (used < cpus)
+			return 1;
+		if (*waited_ns >= max_ns)
+			return 0;
+	}
+}
+
+const struct ab_executor ab_run_executor = {exec_run, exec_now_ns, exec_interrupted, exec_wait_quiet, NULL};

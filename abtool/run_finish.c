@@ -128,6 +128,22 @@ static char *reproduce_command(const struct ab_run *run)
 		free(out);
 		out = with;
 	}
+	if (json_array_size(json_object_get(run->options, "reproduce_commands")) == 2) {
+		/* abtool compare's two commands come last, after `--` when one
+		 * could pass for an option */
+		const char *a = json_string_value(json_array_get(json_object_get(run->options,
+										 "reproduce_commands"), 0));
+		const char *b = json_string_value(json_array_get(json_object_get(run->options,
+										 "reproduce_commands"), 1));
+		char *qa = ab_shell_quote(a ? a : "", 0), *qb = ab_shell_quote(b ? b : "", 0);
+		char *with = ab_xasprintf("%s%s %s %s", out, (a && *a == '-') || (b && *b == '-') ? " --" : "",
+					  qa, qb);
+
+		free(qa);
+		free(qb);
+		free(out);
+		out = with;
+	}
 	return out;
 }
 

@@ -257,7 +257,7 @@ static int load_samples(struct ab_shards_decision *out, const struct ab_shards_g
 
 		if ((err = ab_store_samples_load(store, id, names, exp->nmetrics, &s, &ns)) == 0) {
 			for (i = 0; i < ns; i++)
-				if (s[i].entry.row < nrows && s[i].entry.pair >= 0)
+				if (s[i].entry.row < nrows && s[i].entry.pair >= 0 && s[i].status == AB_SAMPLE_DONE)
 					has[s[i].entry.row] = 1;
 			out->samples = ab_xrealloc(out->samples, (out->nsamples + ns) * sizeof(*out->samples));
 			memcpy(out->samples + out->nsamples, s, ns * sizeof(*s));  /* the members move */
@@ -277,8 +277,8 @@ static int load_samples(struct ab_shards_decision *out, const struct ab_shards_g
 			json_array_append_new(rows, json_string(label));
 			hosts[r] = str(obj, "hostname");  /* lives as long as the group member */
 			if (err == 0 && !has[r])
-				ab_strv_push(&out->incomplete, ab_xasprintf("row %s of shard %d/%d (run %lld) has "
-									    "no sample in the store", label, k + 1,
+				ab_strv_push(&out->incomplete, ab_xasprintf("no measured pair of row %s (shard "
+									    "%d/%d, run %lld)", label, k + 1,
 									    g->count, (long long)id));
 			free(label);
 		}

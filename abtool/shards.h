@@ -85,7 +85,7 @@ struct ab_shards_decision {
  * shards in `store`: one analysis and one evaluation of the rules over
  * every row, the integrity failures of invalid shards included, and the
  * report document with each row's host. A row of the plan that has no
- * sample in its shard leaves the group incomplete (out->incomplete),
+ * measured pair in its shard leaves the group incomplete (out->incomplete),
  * never decided. Release with ab_shards_decision_release. Errors: those of
  * ab_experiment_parse (the stored text) and of the store.
  */

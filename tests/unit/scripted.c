@@ -27,13 +27,14 @@ static unsigned *attempt_slot(struct scripted *sc, const struct ab_plan_entry *e
 }
 
 /* Fill sample `s` as the process the script describes would have. */
-static void fill(struct ab_run *run, struct ab_sample *s, const struct scripted_sample *v)
+static void fill(struct ab_run *run, struct ab_sample *s, const struct scripted_sample *v, int64_t now_ns)
 {
 	const struct ab_experiment *exp = run->exp;
 	size_t m;
 
 	s->status = AB_SAMPLE_DONE;
-	s->started_unix = 1700000000;
+	s->started_unix = 1700000000 + now_ns / 1000000000;
+	s->started_ns = 1700000000LL * 1000000000LL + now_ns;
 	s->wall_ns = v->wall_ns ? v->wall_ns : (int64_t)v->value;
 	s->user_ns = (int64_t)v->value;
 	s->sys_ns = 0;
@@ -43,12 +44,15 @@ static void fill(struct ab_run *run, struct ab_sample *s, const struct scripted_
 	s->timed_out = v->timed_out;
 	if (v->timed_out)
 		s->exit_code = -1;
-	s->flags = v->flags;
+	s->flags |= v->flags;  /* the scheduler may have set some (not_quiet) */
 	s->other_cpu_ns = v->other_cpu_ns ? v->other_cpu_ns : -1;
+	s->runq_ns = v->runq_ns ? v->runq_ns : -1;
+	free(s->metrics);
 	s->nmetrics = exp->nmetrics;
 	s->metrics = ab_xmalloc((exp->nmetrics ? exp->nmetrics : 1) * sizeof(double));
 	for (m = 0; m < exp->nmetrics; m++)
-		s->metrics[m] = v->exit_code || v->timed_out ? NAN : v->value;
+		s->metrics[m] = v->exit_code || v->timed_out ? NAN
+				: v->cpu > 0 && !strcmp(exp->metrics[m].name, "cpu_ns") ? v->cpu : v->value;
 	if (v->timed_out)
 		s->error = ab_xasprintf("timed out after %lld ms", (long long)exp->timeout_ms);
 	else if (v->exit_code)
@@ -84,7 +88,7 @@ static int scripted_exec(const struct ab_executor *x, struct ab_run *run, struct
 		(*attempt)++;
 	}
 	for (i = 0; i < n; i++) {
-		fill(run, jobs[i].sample, &v[i]);
+		fill(run, jobs[i].sample, &v[i], sc->clock_ns);
 		sc->log = ab_xrealloc(sc->log, (sc->nlog + 1) * sizeof(*sc->log));
 		sc->log[sc->nlog++] = jobs[i].sample->entry;
 		if (jobs[i].sample->wall_ns > longest)
@@ -104,12 +108,27 @@ static int scripted_interrupted(const struct ab_executor *x)
 	return ((const struct scripted *)x->ctx)->interrupted;
 }
 
+static int scripted_wait_quiet(const struct ab_executor *x, double cpus, int64_t max_ns, int64_t *waited_ns)
+{
+	struct scripted *sc = x->ctx;
+	int quiet = 1;
+
+	(void)cpus;
+	*waited_ns = 0;
+	if (sc->quiet)
+		quiet = sc->quiet(sc->ctx, sc->pairs_started, max_ns, waited_ns);
+	sc->pairs_started++;
+	sc->clock_ns += *waited_ns;
+	return quiet;
+}
+
 void scripted_init(struct scripted *sc, scripted_fn fn, void *ctx)
 {
 	memset(sc, 0, sizeof(*sc));
 	sc->x.run = scripted_exec;
 	sc->x.now_ns = scripted_now;
 	sc->x.interrupted = scripted_interrupted;
+	sc->x.wait_quiet = scripted_wait_quiet;
 	sc->x.ctx = sc;
 	sc->fn = fn;
 	sc->ctx = ctx;
@@ -155,7 +174,7 @@ void scripted_start(struct scripted_run *out, struct ab_store *store, const char
 	if (ab_experiment_parse(&out->exp, path, yaml, strlen(yaml)) < 0)
 		fail_msg("experiment: %s", ab_error_last());
 	free(path);
-	if (ab_run_start(&out->run, &out->exp, store, &o, NULL) < 0)
+	if (ab_run_start(&out->run, &out->exp, store, &o, sc->events) < 0)
 		fail_msg("ab_run_start: %s", ab_error_last());
 	drive(out, sc);
 }
@@ -164,7 +183,7 @@ void scripted_resume(struct scripted_run *out, struct ab_store *store, int64_t i
 {
 	memset(out, 0, sizeof(*out));
 	sc->interrupted = 0;
-	if (ab_run_resume(&out->run, &out->exp, store, id, NULL) < 0)
+	if (ab_run_resume(&out->run, &out->exp, store, id, sc->events) < 0)
 		fail_msg("ab_run_resume: %s", ab_error_last());
 	drive(out, sc);
 }

@@ -24,12 +24,14 @@
  * value 0, no checksum, no flag. */
 struct scripted_sample {
 	double value;            /* every metric's value (wall_ns, cpu_ns, … alike), in its unit */
+	double cpu;              /* cpu_ns's value instead, when > 0 */
 	int64_t wall_ns;         /* what the scripted clock advances by; 0: `value` */
 	int exit_code;           /* non-zero: the sample failed with this exit status */
 	int timed_out;           /* 1: killed at the timeout */
 	const char *checksum;    /* the checksum read from its output, or NULL (borrowed) */
 	unsigned flags;          /* enum ab_sample_flag (AB_FLAG_CONTENDED, …) */
 	int64_t other_cpu_ns;    /* CPU time of other processes during it; 0 is stored as -1 */
+	int64_t runq_ns;         /* its process's run-queue wait; 0 is stored as -1 */
 	int interrupt;           /* 1: SIGINT arrives as this sample starts: nothing runs */
 };
 
@@ -53,6 +55,11 @@ struct scripted {
 	size_t nlog;
 	unsigned *attempts;      /* per (row, pair or warmup, side) key: runs so far */
 	size_t nattempts;
+	const struct ab_run_events *events; /* handed to ab_run_start/resume, or NULL */
+	/* contention: {quiet}: how long the wait before pair number `pairs_started` lasts, in
+	 * scripted time, and whether the host became quiet; NULL: quiet at once */
+	int (*quiet)(void *ctx, size_t pairs_started, int64_t max_ns, int64_t *waited_ns);
+	size_t pairs_started;    /* quiet waits so far */
 };
 
 /* Set up `sc` to replay `fn` (with `ctx`). Release with scripted_release. */
@@ -74,7 +81,8 @@ struct scripted_run {
  * `seed` in `store` (opt: other options, may be NULL), run its samples
  * with `sc`, and when not interrupted finish it (analysis, rules, stored
  * verdict, document). Aborts the test on any error but an interrupt.
- * Release with scripted_run_release.
+ * Release with scripted_run_release. `out` holds pointers into itself
+ * (the run's experiment): fill it in place, never copy it.
  */
 void scripted_start(struct scripted_run *out, struct ab_store *store, const char *dir, const char *yaml,
 		    uint64_t seed, const struct ab_run_options *opt, struct scripted *sc);

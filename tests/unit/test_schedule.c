@@ -72,6 +72,8 @@ struct effect {
 	int fail_row, fail_pair, fail_side, fail_exit, fail_timeout;  /* one failing sample: pair >= 0 */
 	int timeout_pairs;       /* pairs 0 .. timeout_pairs-1 of row 0: the candidate times out */
 	int contended_pair;      /* this pair's parent is flagged contended, or -1 */
+	unsigned contended_attempts; /* ... on its first this many attempts; 0: on every one */
+	int candidate_contended; /* every candidate sample is flagged contended */
 	int64_t wall_ns;         /* every sample's duration on the scripted clock; 0: its value */
 };
 
@@ -95,10 +97,13 @@ static void effect_fn(void *ctx, const struct ab_plan_entry *e, unsigned attempt
 	}
 	if (e->row == 0 && e->pair >= 0 && e->pair < ef->timeout_pairs && e->side == AB_CANDIDATE)
 		out->timed_out = 1;
-	if (e->pair == ef->contended_pair && e->side == AB_PARENT) {
+	if (e->pair == ef->contended_pair && e->side == AB_PARENT &&
+	    (!ef->contended_attempts || attempt < ef->contended_attempts)) {
 		out->flags = AB_FLAG_CONTENDED;
 		out->other_cpu_ns = 123456789;
 	}
+	if (ef->candidate_contended && e->side == AB_CANDIDATE && e->pair >= 0)
+		out->flags = AB_FLAG_CONTENDED;
 }
 
 static void effect_init(struct effect *ef, uint64_t seed, double spread)
@@ -326,6 +331,7 @@ static const char *const SEQUENTIAL_SMALL =
 	"matrix: {n: [1, 2]}\n"
 	"pairs: {looks: [6, 12, 18]}\n"
 	"warmup: 1\n"
+	"contention: {reruns: auto}\n"
 	"accept:\n"
 	"  - {name: gain, faster_by: 5%}\n";
 
@@ -381,6 +387,18 @@ static void test_budget_stops_at_the_look_that_spends_it(void **state)
 	scripted_run_release(&r);
 	scripted_release(&sc);
 }
+
+static const char *const FIXED_AUTO =
+	"name: scripted\n"
+	"sides:\n"
+	"  a: {name: old, command: \"true\"}\n"
+	"  b: {name: new, command: \"true\"}\n"
+	"matrix: {n: [1, 2]}\n"
+	"pairs: 6\n"
+	"warmup: 1\n"
+	"contention: {reruns: auto}\n"
+	"accept:\n"
+	"  - {name: gain, faster_by: 10%}\n";
 
 static const char *const TOLERANT =
 	"name: scripted-failures\n"
@@ -480,9 +498,237 @@ static void test_checksum_mismatch_stops(void **state)
 	scripted_release(&sc);
 }
 
-/* A sample's contention flag and the other processes' CPU time reach the
- * store as measured. */
-static void test_contention_is_stored(void **state)
+/* The samples of a run in the store, with a count of those in `status`
+ * carrying `flag` (0: any). */
+static size_t count_flagged(struct fixture *f, const struct scripted_run *r, enum ab_sample_status status,
+			    unsigned flag, size_t row)
+{
+	const char **names = ab_run_metric_names(&r->exp);
+	struct ab_sample *s = NULL;
+	size_t n = 0, i, count = 0;
+
+	assert_int_equal(ab_store_samples_load(f->store, r->id, names, r->exp.nmetrics, &s, &n), 0);
+	for (i = 0; i < n; i++)
+		count += s[i].status == status && s[i].entry.row == row && (!flag || (s[i].flags & flag));
+	ab_samples_free(s, n);
+	free(names);
+	return count;
+}
+
+/* A pair in which a sample was contended runs again, whole, with its own
+ * order, and its first run stays in the store as superseded evidence
+ * (flag rerun, the contention flag and the other processes' CPU time as
+ * measured); the statistics see only the clean re-run. */
+static void test_contended_pair_runs_again(void **state)
+{
+	struct fixture *f = *state;
+	struct effect ef;
+	struct scripted sc;
+	struct scripted_run r;
+	size_t row, i, seen = 0;
+
+	effect_init(&ef, 4, 0.01);
+	ef.contended_pair = 2;
+	ef.contended_attempts = 1;
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, FIXED_AUTO, 3, NULL, &sc);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(sc.nlog, 28 + 4);
+	for (row = 0; row < 2; row++) {
+		assert_int_equal(count_flagged(f, &r, AB_SAMPLE_SUPERSEDED, AB_FLAG_RERUN, row), 2);
+		assert_int_equal(count_flagged(f, &r, AB_SAMPLE_SUPERSEDED, AB_FLAG_CONTENDED, row), 1);
+		assert_int_equal(count_flagged(f, &r, AB_SAMPLE_DONE, AB_FLAG_CONTENDED, row), 0);
+		assert_int_equal(r.analysis.rows[row].pairs, 6);
+		assert_int_equal(r.analysis.rows[row].flagged, 0);
+		assert_int_equal(r.analysis.rows[row].reruns, 1);
+	}
+	/* the re-runs keep their pair's order: the first run of pair 2 and its re-run */
+	for (i = 0; i < sc.nlog; i++)
+		if (sc.log[i].pair == 2 && sc.log[i].row == 0 && sc.log[i].side == AB_PARENT) {
+			assert_int_equal(sc.log[i].order, sc.log[28].order);
+			seen++;
+		}
+	assert_int_equal(seen, 2);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+}
+
+/* In a sequential plan a contended pair runs again within its own look:
+ * every row reaches a look with its re-runs done, before any pair of the
+ * next look runs. */
+static void test_rerun_stays_in_its_look(void **state)
+{
+	struct fixture *f = *state;
+	struct effect ef;
+	struct scripted sc;
+	struct scripted_run r;
+	size_t i, rerun_at = 0, next_look_at = 0;
+
+	effect_init(&ef, 12, 0.3);  /* too noisy to stop at the first look */
+	ef.contended_pair = 1;
+	ef.contended_attempts = 1;
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, SEQUENTIAL_SMALL, 5, NULL, &sc);
+	assert_int_equal(r.err, 0);
+	for (i = 0; i < sc.nlog; i++) {
+		if (sc.log[i].row == 0 && sc.log[i].pair == 1)
+			rerun_at = i;  /* the last run of pair 1: its re-run */
+		if (!next_look_at && sc.log[i].pair >= 6)
+			next_look_at = i;
+	}
+	assert_true(next_look_at > 0);
+	assert_true(rerun_at > 0 && rerun_at < next_look_at);
+	assert_int_equal(r.analysis.rows[0].reruns, 1);
+	assert_int_equal(r.analysis.rows[1].reruns, 1);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+}
+
+static const char *const FIXED_RERUNS_2 =
+	"name: scripted\n"
+	"sides:\n"
+	"  a: {name: old, command: \"true\"}\n"
+	"  b: {name: new, command: \"true\"}\n"
+	"matrix: {n: [1, 2]}\n"
+	"pairs: 6\n"
+	"warmup: 1\n"
+	"contention: {reruns: 2}\n"
+	"accept:\n"
+	"  - {name: gain, faster_by: 10%}\n";
+
+/* A pair contended every time runs again at most `reruns` times per row,
+ * then counts as it is (when_exhausted: keep): never without bound, also
+ * across an interrupt and a resume at any sample; `reruns: 0` or
+ * `contention: off` keeps every pair as it came. */
+static void test_reruns_are_bounded(void **state)
+{
+	struct fixture *f = *state;
+	struct effect ef;
+	struct scripted sc;
+	struct scripted_run r;
+	size_t row, k, total;
+
+	effect_init(&ef, 4, 0.01);
+	ef.contended_pair = 2;  /* contended on every attempt */
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, FIXED_RERUNS_2, 3, NULL, &sc);
+	total = sc.nlog;
+	assert_int_equal(total, 28 + 2 * 2 * 2);
+	for (row = 0; row < 2; row++) {
+		assert_int_equal(count_flagged(f, &r, AB_SAMPLE_SUPERSEDED, AB_FLAG_RERUN, row), 4);
+		assert_int_equal(r.analysis.rows[row].reruns, 2);
+		assert_int_equal(r.analysis.rows[row].flagged, 1);
+	}
+	scripted_run_release(&r);
+	scripted_release(&sc);
+
+	for (k = 1; k <= total; k += 3) {
+		struct scripted_run again;
+		int64_t id;
+
+		scripted_init(&sc, effect_fn, &ef);
+		sc.interrupt_at = k;
+		scripted_start(&r, f->store, f->dir, FIXED_RERUNS_2, 3, NULL, &sc);
+		assert_int_equal(r.err, AB_EINTERRUPTED);
+		id = r.id;
+		scripted_run_release(&r);
+		sc.interrupt_at = 0;
+		scripted_resume(&again, f->store, id, &sc);
+		assert_int_equal(again.err, 0);
+		for (row = 0; row < 2; row++) {
+			assert_int_equal(count_flagged(f, &again, AB_SAMPLE_SUPERSEDED, AB_FLAG_RERUN, row), 4);
+			assert_int_equal(again.analysis.rows[row].pairs, 6);
+		}
+		scripted_run_release(&again);
+		scripted_release(&sc);
+	}
+
+	{
+		/* when_exhausted: inconclusive: the kept contended pair leaves every rule of its row
+		 * inconclusive (the candidate is 2x faster: it would pass) */
+		char *strict = ab_xstrdup(FIXED_RERUNS_2), *at = strstr(strict, "{reruns: 2}");
+		char *text = ab_xasprintf("%.*s{reruns: 2, when_exhausted: inconclusive}%s", (int)(at - strict),
+					  strict, at + strlen("{reruns: 2}"));
+		ef.ratio[0] = ef.ratio[1] = 0.5;
+		scripted_init(&sc, effect_fn, &ef);
+		scripted_start(&r, f->store, f->dir, text, 3, NULL, &sc);
+		assert_int_equal(r.analysis.rows[0].contended_pairs, 1);
+		assert_int_equal(r.analysis.verdict, AB_INCONCLUSIVE_VERDICT);
+		assert_non_null(strstr(r.analysis.rules[0].rows[0].detail, "when_exhausted: inconclusive"));
+		scripted_run_release(&r);
+		scripted_release(&sc);
+		ef.contended_pair = -1;  /* nothing contended: the same file accepts */
+		scripted_init(&sc, effect_fn, &ef);
+		scripted_start(&r, f->store, f->dir, text, 3, NULL, &sc);
+		assert_int_equal(r.analysis.verdict, AB_ACCEPTED);
+		scripted_run_release(&r);
+		scripted_release(&sc);
+		ef.contended_pair = 2;
+		ef.ratio[0] = ef.ratio[1] = 0;
+		free(strict);
+		free(text);
+	}
+	{
+		char *off = ab_xstrdup(FIXED_RERUNS_2);
+		memcpy(strstr(off, "{reruns: 2}"), "off        ", 11);
+		scripted_init(&sc, effect_fn, &ef);
+		scripted_start(&r, f->store, f->dir, off, 3, NULL, &sc);
+		assert_int_equal(sc.nlog, 28);
+		assert_int_equal(r.analysis.rows[0].reruns, 0);
+		assert_int_equal(r.analysis.rows[0].flagged, 1);
+		scripted_run_release(&r);
+		scripted_release(&sc);
+		free(off);
+	}
+}
+
+static const char *const SIDED =
+	"name: scripted-sided\n"
+	"sides:\n"
+	"  a: {name: old, command: \"true\"}\n"
+	"  b: {name: new, command: \"true\"}\n"
+	"pairs: 16\n"
+	"warmup: 0\n"
+	"contention: {reruns: 1000}\n"
+	"accept:\n"
+	"  - {name: gain, faster_by: 10%}\n";
+
+/* When one side is flagged alone far more often than the other (its own
+ * work disturbs it), re-running would drop pairs by side: after 11 pairs
+ * flagged on the candidate's side only (two-sided binomial p < 0.001) the
+ * scheduler stops re-running, and every later pair counts as it is. */
+static void test_reruns_stop_when_one_side_flags_itself(void **state)
+{
+	struct fixture *f = *state;
+	struct effect ef;
+	struct scripted sc;
+	struct scripted_run r;
+
+	effect_init(&ef, 6, 0.01);
+	ef.candidate_contended = 1;
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, SIDED, 3, NULL, &sc);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(r.analysis.rows[0].reruns, 10);
+	assert_int_equal(sc.nlog, 32 + 20);
+	assert_int_equal(r.analysis.rows[0].flagged, 16);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+}
+
+/* Quiet waits: the first pair's wait ends quiet after 5 s of scripted
+ * time, every later one runs out at its maximum (2 s): the first sample
+ * of each pair records its wait, flagged not_quiet when it ran out, and
+ * the budget's clock counts the waits. */
+static int quiet_then_busy(void *ctx, size_t pairs_started, int64_t max_ns, int64_t *waited_ns)
+{
+	(void)ctx;
+	assert_int_equal(max_ns, 2000000000);
+	*waited_ns = pairs_started == 0 ? 5000000 : max_ns;
+	return pairs_started == 0;
+}
+
+static void test_quiet_wait(void **state)
 {
 	struct fixture *f = *state;
 	struct effect ef;
@@ -490,25 +736,179 @@ static void test_contention_is_stored(void **state)
 	struct scripted_run r;
 	struct ab_sample *s = NULL;
 	const char **names;
-	size_t n = 0, i, flagged = 0;
+	size_t n = 0, i, first = 0, not_quiet = 0;
+	static const char *const yaml =
+		"name: scripted-quiet\n"
+		"sides:\n"
+		"  a: {name: old, command: \"true\"}\n"
+		"  b: {name: new, command: \"true\"}\n"
+		"pairs: 4\n"
+		"warmup: 0\n"
+		"contention: {quiet: {below: 0.5, wait: 2s}}\n"
+		"accept:\n"
+		"  - {name: gain, faster_by: 10%}\n";
 
-	effect_init(&ef, 4, 0.01);
-	ef.contended_pair = 2;
+	effect_init(&ef, 6, 0.01);
+	ef.wall_ns = 100000000;
 	scripted_init(&sc, effect_fn, &ef);
-	scripted_start(&r, f->store, f->dir, FIXED, 3, NULL, &sc);
+	sc.quiet = quiet_then_busy;
+	scripted_start(&r, f->store, f->dir, yaml, 3, NULL, &sc);
+	assert_int_equal(sc.pairs_started, 4);
+	assert_int_equal(sc.clock_ns - (int64_t)8 * 100000000, 5000000 + 3 * (int64_t)2000000000);
 	names = ab_run_metric_names(&r.exp);
 	assert_int_equal(ab_store_samples_load(f->store, r.id, names, r.exp.nmetrics, &s, &n), 0);
 	for (i = 0; i < n; i++) {
-		int want = s[i].entry.pair == 2 && s[i].entry.side == AB_PARENT;
-		assert_int_equal(!!(s[i].flags & AB_FLAG_CONTENDED), want);
-		assert_int_equal(s[i].other_cpu_ns, want ? 123456789 : -1);
-		flagged += want;
+		if (s[i].entry.seq % 2 == 1) {
+			assert_int_equal(s[i].waited_ns, -1);
+			continue;
+		}
+		assert_int_equal(s[i].waited_ns, first++ == 0 ? 5000000 : 2000000000);
+		not_quiet += (s[i].flags & AB_FLAG_NOT_QUIET) != 0;
 	}
-	assert_int_equal(flagged, 2);  /* one per row */
+	assert_int_equal(not_quiet, 3);
 	ab_samples_free(s, n);
 	free(names);
 	scripted_run_release(&r);
 	scripted_release(&sc);
+}
+
+static const char *const SCALING =
+	"name: scripted-scaling\n"
+	"sides:\n"
+	"  a: {name: old, command: \"true\"}\n"
+	"  b: {name: new, command: \"true\"}\n"
+	"matrix: {lanes: [1, 2, 4]}\n"
+	"scaling: {parameter: lanes, work: total}\n"
+	"pairs: {min: 8, max: 32}\n"
+	"warmup: 0\n"
+	"accept:\n"
+	"  - {name: gain, where: {lanes: [1]}, faster_by: 10%}\n"
+	"  - {name: scales, where: {lanes: [4]}, scaling_not_worse: 1%}\n";
+
+/* What the progress events saw. */
+struct seen {
+	size_t starts, dones, looks;
+	int64_t eta_ns[256];     /* the estimate before each sample, -1 before the first */
+	size_t total[256];       /* the samples still to run, as announced */
+	size_t decided_last;
+};
+
+static void on_start(void *ctx, const struct ab_plan_entry *e, const char *label, size_t done, size_t total,
+		     int64_t eta_ns)
+{
+	struct seen *w = ctx;
+
+	(void)e;
+	assert_non_null(label);
+	assert_int_equal(done, w->starts);
+	if (w->starts < 256) {
+		w->eta_ns[w->starts] = eta_ns;
+		w->total[w->starts] = total;
+	}
+	w->starts++;
+}
+
+static void on_done(void *ctx, const struct ab_sample *s, const char *label)
+{
+	struct seen *w = ctx;
+
+	(void)label;
+	assert_int_equal(s->status, AB_SAMPLE_DONE);
+	w->dones++;
+}
+
+static void on_look(void *ctx, size_t k, size_t pairs, size_t decided, size_t running, int budget,
+		    char *const *rows)
+{
+	struct seen *w = ctx;
+
+	assert_int_equal(k, w->looks);
+	assert_int_equal(pairs, 8u << k);
+	assert_int_equal(budget, 0);
+	assert_non_null(rows);
+	assert_int_equal(decided + running, 3);
+	w->decided_last = decided;
+	w->looks++;
+}
+
+/* A row that a scaling rule pairs with its base row runs on with it: the
+ * base row (lanes=1) is decided at the first look by its own rule, but
+ * runs on as long as the scaling row (lanes=4) is undecided; the row no
+ * rule holds (lanes=2) stops at the first look. The progress events
+ * count every sample, announce each look, and estimate the time left
+ * from the scripted clock: (samples left) x (mean time per sample). */
+static void test_scaling_rows_run_on_with_their_base(void **state)
+{
+	struct fixture *f = *state;
+	struct effect ef;
+	struct scripted sc;
+	struct scripted_run r;
+	struct seen w;
+	struct ab_run_events ev;
+	size_t i;
+
+	memset(&w, 0, sizeof(w));
+	memset(&ev, 0, sizeof(ev));
+	ev.ctx = &w;
+	ev.sample_start = on_start;
+	ev.sample_done = on_done;
+	ev.look_done = on_look;
+	effect_init(&ef, 21, 0.05);
+	ef.ratio[0] = 0.5;   /* lanes=1: a clear gain, decided at 8 pairs */
+	ef.ratio[1] = 1.0;
+	ef.ratio[2] = 0.5;   /* lanes=4: the same gain: scaling unchanged, 1% is too close to call */
+	ef.wall_ns = 1000000000;
+	scripted_init(&sc, effect_fn, &ef);
+	sc.events = &ev;
+	scripted_start(&r, f->store, f->dir, SCALING, 4, NULL, &sc);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(r.analysis.rows[1].pairs, 8);
+	assert_int_equal(r.analysis.rows[0].pairs, r.analysis.rows[2].pairs);
+	assert_true(r.analysis.rows[0].pairs > 8);
+	assert_int_equal(w.starts, sc.nlog);
+	assert_int_equal(w.dones, sc.nlog);
+	assert_int_equal(w.looks, r.analysis.rows[0].pairs == 32 ? 2 : 1);
+	assert_int_equal(w.eta_ns[0], -1);
+	for (i = 1; i < w.starts && i < 256; i++)
+		assert_int_equal(w.eta_ns[i], (int64_t)(w.total[i] - i) * 1000000000);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+}
+
+/* Wall 0.75x, CPU 0.5x: the candidate does half the work, and waits for a
+ * CPU as long as the parent does. While samples are contended the report
+ * says the two disagree and which decided; without contention it says
+ * nothing (the metrics may differ for other reasons, I/O among them). */
+static void wall_cpu(void *ctx, const struct ab_plan_entry *e, unsigned attempt, struct scripted_sample *out)
+{
+	const int *contended = ctx;
+	double jitter = 1 + 0.001 * (double)((e->pair * 7 + e->side * 3) % 5);
+
+	(void)attempt;
+	out->value = (e->side == AB_CANDIDATE ? 0.75e8 : 1e8) * jitter;
+	out->cpu = (e->side == AB_CANDIDATE ? 0.5e8 : 1e8) * jitter;
+	if (*contended)
+		out->flags = AB_FLAG_CONTENDED;
+}
+
+static void test_wall_and_cpu_disagree(void **state)
+{
+	struct fixture *f = *state;
+	struct scripted sc;
+	struct scripted_run r;
+	char *const *w;
+	int contended, found;
+
+	for (contended = 0; contended < 2; contended++) {
+		scripted_init(&sc, wall_cpu, &contended);
+		scripted_start(&r, f->store, f->dir, TOLERANT, 3, NULL, &sc);
+		for (w = r.analysis.warnings, found = 0; w && *w; w++)
+			found |= strstr(*w, "wall time and CPU time disagree while other processes delayed samples: "
+					    "wall_ns 0.75") && strstr(*w, "wall_ns decided, the experiment's metric");
+		assert_int_equal(found, contended);
+		scripted_run_release(&r);
+		scripted_release(&sc);
+	}
 }
 
 /* The real executor starts one process at a time: two started together
@@ -533,7 +933,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_budget_stops_at_the_look_that_spends_it, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_samples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checksum_mismatch_stops, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_contention_is_stored, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_contended_pair_runs_again, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reruns_are_bounded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rerun_stays_in_its_look, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reruns_stop_when_one_side_flags_itself, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_quiet_wait, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wall_and_cpu_disagree, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scaling_rows_run_on_with_their_base, setup, teardown),
 		cmocka_unit_test(test_process_executor_refuses_two_at_once),
 	};
 
