@@ -40,7 +40,7 @@ spread=$(jqv "$T/cal.json" '.calibration.rows[0].spread')
 awk "BEGIN { exit !($spread > 0 && $spread < 10) }" || fail "spread $spread (a finite positive sd of log ratios)"
 # the reproduction pins the parent, which both sides are
 grep -q "^abtool calibrate .*exp.yaml --parent $parent --seed 3 --pairs 10$" "$T/out" || fail "reproduce line"
-assert_not_contains "$T/err" "warning"
+assert_no_warning "$T/err"
 # beside each fixed figure, a sequential plan {min: 8, max: M} of the same
 # power (or none up to 256 pairs), on stderr and in the stored report
 [ "$(grep -c "pairs fixed; sequential: " "$T/err")" = 2 ] || fail "a sequential line per rule margin"

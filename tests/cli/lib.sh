@@ -94,6 +94,15 @@ assert_not_contains() {
 	fi
 }
 
+# assert_no_warning FILE: no warning in FILE but the host's own ("warning:
+# host: ..."), which say what the machine is doing and are the host's to give.
+assert_no_warning() {
+	if grep -v "^abtool: warning: host: " "$1" | grep -q "warning"; then
+		grep "warning" "$1" >&2
+		fail "'$1' has a warning"
+	fi
+}
+
 # jqv FILE FILTER: one value from a JSON file.
 jqv() {
 	jq -r "$2" "$1"
