@@ -210,12 +210,152 @@ static void test_judge(void **state)
 	assert_int_equal(ab_bisect_decision_parse("nonsense"), -1);
 }
 
+/* Drive a fresh search over 8 commits to `phase`: ENDPOINTS at once;
+ * LEFT after the endpoints reach; RIGHT after a LEFT below; CONFIRM over
+ * 2 commits after the endpoints reach. */
+static void reach_phase(struct ab_bisect *b, enum ab_bisect_role phase)
+{
+	ab_bisect_init(b, phase == AB_BISECT_CONFIRM ? 2 : 8);
+	if (phase != AB_BISECT_ENDPOINTS)
+		ab_bisect_record(b, AB_BISECT_REACHES, +1);
+	if (phase == AB_BISECT_RIGHT)
+		ab_bisect_record(b, AB_BISECT_BELOW, +1);
+	assert_int_equal(b->phase, phase);
+	assert_int_equal(b->outcome, AB_BISECT_RUNNING);
+}
+
+/* Every decision in every phase: where the search goes, how it ends and
+ * that an ended search always says why (but a culprit), exhaustively. */
+static void test_every_transition(void **state)
+{
+	static const struct {
+		enum ab_bisect_role phase;
+		enum ab_bisect_decision d;
+		enum ab_bisect_outcome outcome;  /* RUNNING: goes on */
+		const char *why;                 /* a word of its reason */
+	} t[] = {
+		{ AB_BISECT_ENDPOINTS, AB_BISECT_REACHES, AB_BISECT_RUNNING, NULL },
+		{ AB_BISECT_ENDPOINTS, AB_BISECT_BELOW, AB_BISECT_NO_CHANGE, "less than the threshold" },
+		{ AB_BISECT_ENDPOINTS, AB_BISECT_UNDECIDED, AB_BISECT_INCONCLUSIVE, "stayed undecided" },
+		{ AB_BISECT_ENDPOINTS, AB_BISECT_SKIP_PARENT, AB_BISECT_INVALID, "good endpoint" },
+		{ AB_BISECT_ENDPOINTS, AB_BISECT_SKIP_CANDIDATE, AB_BISECT_INVALID, "bad endpoint" },
+		{ AB_BISECT_LEFT, AB_BISECT_REACHES, AB_BISECT_RUNNING, NULL },
+		{ AB_BISECT_LEFT, AB_BISECT_BELOW, AB_BISECT_RUNNING, NULL },
+		{ AB_BISECT_LEFT, AB_BISECT_SKIP_CANDIDATE, AB_BISECT_RUNNING, NULL },
+		{ AB_BISECT_LEFT, AB_BISECT_UNDECIDED, AB_BISECT_INCONCLUSIVE, "stayed undecided" },
+		{ AB_BISECT_LEFT, AB_BISECT_SKIP_PARENT, AB_BISECT_INCONCLUSIVE, "low end" },
+		{ AB_BISECT_RIGHT, AB_BISECT_REACHES, AB_BISECT_RUNNING, NULL },
+		{ AB_BISECT_RIGHT, AB_BISECT_BELOW, AB_BISECT_SPREAD, "spread" },
+		{ AB_BISECT_RIGHT, AB_BISECT_UNDECIDED, AB_BISECT_INCONCLUSIVE, "stayed undecided" },
+		{ AB_BISECT_RIGHT, AB_BISECT_SKIP_PARENT, AB_BISECT_INCONCLUSIVE, "midpoint" },
+		{ AB_BISECT_RIGHT, AB_BISECT_SKIP_CANDIDATE, AB_BISECT_INCONCLUSIVE, "midpoint" },
+		{ AB_BISECT_CONFIRM, AB_BISECT_REACHES, AB_BISECT_CULPRIT, NULL },
+		{ AB_BISECT_CONFIRM, AB_BISECT_BELOW, AB_BISECT_INCONCLUSIVE, "did not reproduce" },
+		{ AB_BISECT_CONFIRM, AB_BISECT_UNDECIDED, AB_BISECT_INCONCLUSIVE, "stayed undecided" },
+		{ AB_BISECT_CONFIRM, AB_BISECT_SKIP_PARENT, AB_BISECT_INCONCLUSIVE, "could not be measured" },
+		{ AB_BISECT_CONFIRM, AB_BISECT_SKIP_CANDIDATE, AB_BISECT_INCONCLUSIVE, "could not be measured" },
+	};
+	struct ab_bisect b;
+	struct ab_bisect_cmp c;
+	size_t i, before;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		reach_phase(&b, t[i].phase);
+		before = b.comparisons;
+		ab_bisect_record(&b, t[i].d, +1);
+		assert_int_equal(b.comparisons, before + 1);
+		assert_int_equal(b.outcome, t[i].outcome);
+		if (t[i].outcome == AB_BISECT_RUNNING) {
+			assert_int_equal(ab_bisect_next(&b, &c), 1);
+			assert_true(c.parent < c.candidate && c.candidate < b.n);
+			assert_null(b.why);
+		} else {
+			assert_int_equal(ab_bisect_next(&b, &c), 0);
+			if (t[i].why)
+				assert_non_null(strstr(b.why, t[i].why));
+			else
+				assert_null(b.why);
+		}
+		ab_bisect_release(&b);
+	}
+	/* a LEFT skip marks the midpoint and tries another one */
+	reach_phase(&b, AB_BISECT_LEFT);
+	i = b.mid;
+	ab_bisect_record(&b, AB_BISECT_SKIP_CANDIDATE, +1);
+	assert_int_equal(b.skipped[i], 1);
+	assert_true(b.mid != i);
+	ab_bisect_release(&b);
+	/* the names of roles and outcomes, as stored */
+	assert_string_equal(ab_bisect_role_name(AB_BISECT_ENDPOINTS), "endpoints");
+	assert_string_equal(ab_bisect_role_name(AB_BISECT_CONFIRM), "confirm");
+	assert_string_equal(ab_bisect_outcome_name(AB_BISECT_CULPRIT), "culprit");
+	assert_string_equal(ab_bisect_outcome_name(AB_BISECT_NO_CHANGE), "no-change");
+}
+
+/* The judgement's edges: an invalid comparison skips the side that
+ * failed; a row without samples is not judged; a row whose metric is
+ * unavailable leaves it undecided; a change down alone is found both ways. */
+static void test_judge_edges(void **state)
+{
+	struct ab_experiment exp;
+	struct ab_analysis a;
+	struct ab_row_result rows[2];
+	struct ab_row_metric m[2];
+	struct ab_bisect_judgement j;
+	double down[10];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 10; i++)
+		down[i] = -0.5 - 0.01 * (double)i;
+	memset(&exp, 0, sizeof(exp));
+	memset(&a, 0, sizeof(a));
+	memset(rows, 0, sizeof(rows));
+	memset(m, 0, sizeof(m));
+	a.exp = &exp;
+	a.rows = rows;
+	a.nrows = 2;
+	a.verdict = AB_INVALID;
+	ab_bisect_judge(&j, &a, 0, 0.1, 0, 0.005, 0);
+	assert_int_equal(j.decision, AB_BISECT_SKIP_PARENT);
+	ab_bisect_judge(&j, &a, 0, 0.1, +1, 0.005, 1);
+	assert_int_equal(j.decision, AB_BISECT_SKIP_CANDIDATE);
+	a.verdict = AB_ACCEPTED;
+	/* row 0 has no samples (not judged), row 1 a change down by about 40% */
+	rows[0].row = 0;
+	rows[0].metrics = &m[0];
+	rows[1].row = 1;
+	rows[1].pairs = 10;
+	rows[1].samples = 20;
+	rows[1].metrics = &m[1];
+	m[1].available = 1;
+	m[1].d = down;
+	ab_bisect_judge(&j, &a, 0, 0.1, 0, 0.005, -1);
+	assert_int_equal(j.decision, AB_BISECT_REACHES);
+	assert_int_equal(j.direction, -1);
+	assert_int_equal(j.row, 1);
+	assert_true(j.upper < 1 && j.ratio < 0.65);
+	ab_bisect_judge(&j, &a, 0, 0.1, +1, 0.005, -1);
+	assert_int_equal(j.decision, AB_BISECT_BELOW);
+	/* row 0 measured but its metric unavailable: nothing shown below */
+	rows[0].samples = 2;
+	rows[0].pairs = 1;
+	ab_bisect_judge(&j, &a, 0, 0.1, +1, 0.005, -1);
+	assert_int_equal(j.decision, AB_BISECT_UNDECIDED);
+	/* ... but a reach elsewhere still decides */
+	ab_bisect_judge(&j, &a, 0, 0.1, -1, 0.005, -1);
+	assert_int_equal(j.decision, AB_BISECT_REACHES);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_culprit),
 		cmocka_unit_test(test_skips),
 		cmocka_unit_test(test_spread_and_ends),
+		cmocka_unit_test(test_every_transition),
+		cmocka_unit_test(test_judge_edges),
 		cmocka_unit_test(test_judge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
