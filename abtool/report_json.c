@@ -79,9 +79,11 @@ static json_t *metric_stats(const struct ab_row_metric *rm, const struct ab_metr
 /*
  * A sequential plan's run-level object (docs/reports.md, "sequential"):
  * the plan as stored (looks, spending, alpha, max_pairs, budget_ms), its
- * boundaries (per look: pairs, critical count c, alpha spent and the
- * crossing probability), the simultaneous level of the repeated
- * intervals, and whether the budget stopped the run; and on each row of
+ * boundaries (per look: pairs, critical count c, alpha spent, the
+ * crossing probability, its standard error and whether it is exact), the
+ * attained level with its standard error, margin and bound, the level per
+ * row of the repeated intervals, and whether the budget stopped the run;
+ * and on each row of
  * `rows` its `look` (1-based; null before the first look) and `stopped`:
  * "decided" (at a look before the last), "max" (ran to the last look),
  * "budget" (undecided before the last look in a plan that ran every sample
@@ -99,12 +101,16 @@ static json_t *sequential_json(const struct ab_analysis *a, json_t *rows)
 
 	if (ab_seq_boundaries(&exp->seq, &b) == 0) {
 		for (k = 0; k < b.nlooks; k++)
-			json_array_append_new(bounds, json_pack("{s:I, s:I, s:f, s:f}", "pairs",
+			json_array_append_new(bounds, json_pack("{s:I, s:I, s:f, s:f, s:f, s:b}", "pairs",
 				(json_int_t)b.looks[k], "c", (json_int_t)b.c[k], "spent", b.spent[k],
-				"crossing", b.crossing[k]));
+				"crossing", b.crossing[k], "crossing_se", b.crossing_se[k], "exact",
+				k < b.exact_looks));
 		json_object_set_new(o, "simultaneous_level", json_real(b.coverage));
 		json_object_set_new(o, "attained_alpha", json_real(b.alpha));
 		json_object_set_new(o, "monte_carlo_se", json_real(b.se));
+		json_object_set_new(o, "margin_se", json_real(b.margin_se));
+		json_object_set_new(o, "attained_alpha_bound", json_real(b.alpha_bound));
+		json_object_set_new(o, "boundary_paths", json_integer((json_int_t)b.rows));
 	}
 	json_object_set_new(o, "boundaries", bounds);
 	json_object_set_new(o, "samples_stopped", json_integer((json_int_t)a->samples_stopped));
