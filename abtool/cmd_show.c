@@ -253,7 +253,7 @@ static void print_rows(const json_t *doc, int64_t id)
 	}
 	json_array_foreach(rows, i, row) {
 		const json_t *ci = json_object_get(row, "ci"), *match = json_object_get(row, "checksum_match");
-		char a[32], b[32], ratio[32], interval[48], wins[32];
+		char a[32], b[32], ratio[32], interval[96], wins[32];
 		const char *unit = str(row, "unit"), *was, *now;
 
 		ab_report_format_value(a, sizeof(a), num(json_object_get(row, "parent"), "median"), unit);
@@ -263,8 +263,8 @@ static void print_rows(const json_t *doc, int64_t id)
 		else
 			snprintf(ratio, sizeof(ratio), "n/a");
 		if (json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1)))
-			snprintf(interval, sizeof(interval), "[%.3f, %.3f]", json_number_value(json_array_get(ci, 0)),
-				 json_number_value(json_array_get(ci, 1)));
+			snprintf(interval, sizeof(interval), "[%.3f, %.3f]%s", json_number_value(json_array_get(ci, 0)),
+				 json_number_value(json_array_get(ci, 1)), ab_report_ci_flag(row));
 		else
 			snprintf(interval, sizeof(interval), "n/a");
 		snprintf(wins, sizeof(wins), "%lld/%lld", integer(row, "pair_wins"), integer(row, "pairs"));

@@ -55,6 +55,15 @@ static json_t *metric_stats(const struct ab_row_metric *rm, const struct ab_metr
 	json_object_set_new(o, "ratio", real_or_null(st->ratio));
 	json_object_set_new(o, "ci", json_pack("[o, o]", real_or_null(st->ci_lower), real_or_null(st->ci_upper)));
 	json_object_set_new(o, "ci_level", real_or_null(st->ci_level));
+	json_object_set_new(o, "ci_approximate", json_boolean(!rr->seq && st->ci_k && !st->ci_level_exact));
+	json_object_set_new(o, "tied", json_boolean(st->tied));
+	if (rr->seq && !isnan(st->ci_lower)) {
+		/* a repeated interval: the looks' may not intersect, and the
+		 * estimate of all pairs may lie outside their intersection */
+		json_object_set_new(o, "ci_empty", json_boolean(st->ci_empty));
+		json_object_set_new(o, "estimate_outside_ci", json_boolean(!st->ci_empty &&
+			(st->ratio < st->ci_lower || st->ratio > st->ci_upper)));
+	}
 	json_object_set_new(o, "pair_wins", json_integer((json_int_t)st->wins));
 	json_object_set_new(o, "pair_losses", json_integer((json_int_t)st->losses));
 	json_object_set_new(o, "pairs", json_integer((json_int_t)st->pairs));
