@@ -17,6 +17,9 @@
  * also keeps the product of value counts from overflowing. */
 #define AB_MAX_ROWS 1000000
 
+/* Most pairs a fixed plan may ask for (`pairs:`, --pairs). */
+#define AB_EXPERIMENT_MAX_PAIRS 100000
+
 /* A position in the experiment file, 1-based (0 when unknown). */
 struct ab_mark {
 	int line;

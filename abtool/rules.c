@@ -644,8 +644,8 @@ static void width_warning(struct ab_analysis *a, const struct rule_work *w, size
 	const struct inferential *pr = &w->comps[c];
 	const struct judged *j = &w->j[c * w->n + i];
 	const struct interval *iv = &j->iv;
-	double wlog, margin;
-	char *label;
+	double wlog, margin, need;
+	char *label, *how;
 
 	if (!iv->available || isnan(iv->lower) || pr->theta == 1 || pr->tost == 2)
 		return;
@@ -657,12 +657,26 @@ static void width_warning(struct ab_analysis *a, const struct rule_work *w, size
 	if (wlog <= margin)
 		return;
 	label = ab_row_label(a->exp, w->rows[i].row);
+	need = ceil((double)iv->n * (wlog / margin) * (wlog / margin));
+	/* Advice within the limits: a sequential plan stops at
+	 * AB_SEQ_MAX_PAIRS pairs (what bounds the simulation of its
+	 * boundaries), an experiment at AB_EXPERIMENT_MAX_PAIRS. */
+	if (iv->seq && need <= AB_SEQ_MAX_PAIRS)
+		how = ab_xstrdup(" (a larger pairs.max, or --max-pairs, up to 256)");
+	else if (iv->seq && need <= AB_EXPERIMENT_MAX_PAIRS)
+		how = ab_xasprintf(", more than the %d a sequential plan allows (its boundaries are "
+				   "computed to %d pairs): a fixed plan of that many pairs, a wider margin or "
+				   "less noise", AB_SEQ_MAX_PAIRS, AB_SEQ_MAX_PAIRS);
+	else if (need > AB_EXPERIMENT_MAX_PAIRS)
+		how = ab_xasprintf(", more than the %d pairs an experiment allows: a wider margin or less "
+				   "noise", AB_EXPERIMENT_MAX_PAIRS);
+	else
+		how = ab_xstrdup("");
 	ab_strv_push(&a->rule_warnings, ab_xasprintf("%s: the %s interval is %.2f%% wide, wider than the "
 		"%.2f%% %s of '%s' (%s): it can hardly be decided; about %.0f pairs would narrow it to the %s%s",
 		label, iv->seq ? "repeated" : "90%", 100 * expm1(wlog), 100 * expm1(margin),
-		pr->tost ? "range" : "margin", rule_name, pr->key,
-		ceil((double)iv->n * (wlog / margin) * (wlog / margin)), pr->tost ? "range" : "margin",
-		iv->seq ? " (a larger pairs.max, or --max-pairs)" : ""));
+		pr->tost ? "range" : "margin", rule_name, pr->key, need, pr->tost ? "range" : "margin", how));
+	free(how);
 	free(label);
 }
 

@@ -309,6 +309,16 @@ double ab_stats_t_two_sided_p(double t, double df);
 double ab_stats_t_quantile(double p, double df);
 
 /*
+ * Quantile of the chi-square distribution with `df` degrees of freedom:
+ * the x with P(X <= x) = p. p <= 0 gives 0, p >= 1 INFINITY; df <= 0 or a
+ * NAN argument gives NAN. Method: bisection on the regularized lower
+ * incomplete gamma function P(df/2, x/2), by its series below a + 1 and
+ * its continued fraction above (Abramowitz & Stegun 6.5.29 and 6.5.31;
+ * Press et al., Numerical Recipes, section 6.2), to about 1e-12 relative.
+ */
+double ab_stats_chi2_quantile(double p, double df);
+
+/*
  * Two-sided paired t interval of the mean of d[0..n) (borrowed) at
  * confidence `level` (e.g. 0.90): mean ± t_{(1+level)/2, n-1} sd / sqrt(n),
  * in the unit of d. NAN bounds when n < 2. A cross-check only: it assumes

@@ -1,6 +1,6 @@
 /* stats_dist.c - distribution functions of stats.h: Student's t (its
- * quantile, two-sided p and the paired t interval), from the regularized
- * incomplete beta function. */
+ * quantile, two-sided p and the paired t interval) and the chi-square
+ * quantile, from the regularized incomplete beta and gamma functions. */
 #include "stats.h"
 
 #include <float.h>
@@ -64,6 +64,69 @@ static double ibeta(double a, double b, double x, double x1)
 	if (x < (a + 1) / (a + b + 2))
 		return front * beta_cf(a, b, x) / a;
 	return 1 - front * beta_cf(b, a, x1) / b;
+}
+
+/* The regularized lower incomplete gamma function P(a, x), a > 0, x >= 0:
+ * its series for x < a + 1, else one minus the continued fraction of
+ * Q(a, x) (modified Lentz), both to about 1e-15. */
+static double gamma_p(double a, double x)
+{
+	double front, sum, term, b, c, d, h;
+	int i;
+
+	if (x <= 0)
+		return 0;
+	front = exp(a * log(x) - x - lgamma(a));
+	if (x < a + 1) {
+		for (sum = term = 1 / a, i = 1; i < 1000 && fabs(term) > 1e-16 * fabs(sum); i++) {
+			term *= x / (a + i);
+			sum += term;
+		}
+		return fmin(1, front * sum);
+	}
+	b = x + 1 - a;
+	c = 1 / 1e-300;
+	d = 1 / b;
+	h = d;
+	for (i = 1; i < 1000; i++) {
+		double an = -i * (i - a), delta;
+
+		b += 2;
+		d = an * d + b;
+		d = fabs(d) < 1e-300 ? 1e-300 : d;
+		c = b + an / c;
+		c = fabs(c) < 1e-300 ? 1e-300 : c;
+		d = 1 / d;
+		delta = d * c;
+		h *= delta;
+		if (fabs(delta - 1) < 1e-16)
+			break;
+	}
+	return fmax(0, 1 - front * h);
+}
+
+double ab_stats_chi2_quantile(double p, double df)
+{
+	double lo = 0, hi = df > 1 ? df : 1;
+	int i;
+
+	if (isnan(p) || isnan(df) || !(df > 0))
+		return NAN;
+	if (p <= 0)
+		return 0;
+	if (p >= 1)
+		return INFINITY;
+	while (gamma_p(0.5 * df, 0.5 * hi) < p)
+		hi *= 2;
+	for (i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+		double mid = 0.5 * (lo + hi);
+
+		if (gamma_p(0.5 * df, 0.5 * mid) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
 }
 
 /* P(T > t) for t >= 0: I_{df/(df+t^2)}(df/2, 1/2) / 2. */

@@ -737,6 +737,47 @@ static void test_sequential_empty_intersection(void **state)
 }
 
 /*
+ * The advice on a too wide interval stays within the limits (the third
+ * statistics audit, item 10): a 0.1% margin on rows whose repeated
+ * interval is a few percent wide needs far more than the 256 pairs a
+ * sequential plan allows, so the warning says so and points to a fixed
+ * plan instead of "a larger pairs.max, or --max-pairs", both capped at
+ * 256; a 3% margin's advice stays the sequential one.
+ */
+static void test_width_advice_within_limits(void **state)
+{
+	static const char yaml[] = "name: r\nbenchmark: ./b {x}\npairs: {min: 8, max: 32}\nmatrix: {x: [0]}\n"
+				   "accept:\n  - name: tight\n    no_regression: 0.1%\n"
+				   "  - name: loose\n    no_regression: 3%\n";
+	uint64_t seed = 0x10a1;
+	struct fixture f;
+	const char *w = NULL;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	if (ab_experiment_parse(&f.exp, "/tmp/rules.yaml", yaml, strlen(yaml)) < 0)
+		fail_msg("parse: %s", ab_error_last());
+	f.s = ab_xcalloc(64, sizeof(*f.s));
+	add_seq_rows(&f, 1, 32, 0.03, 0, &seed);
+	ab_analysis_run(&f.a, &f.exp, f.s, f.n);
+	ab_rules_evaluate(&f.a, NULL, NULL);
+	for (char **p = f.a.rule_warnings; p && *p; p++)
+		if (strstr(*p, "'tight'"))
+			w = *p;
+	assert_non_null(w);
+	print_message("%s\n", w ? w : "");
+	assert_non_null(strstr(w, "more than the 256 a sequential plan allows"));
+	assert_null(strstr(w, "--max-pairs"));
+	w = NULL;
+	for (char **p = f.a.rule_warnings; p && *p; p++)
+		if (strstr(*p, "'loose'"))
+			w = *p;
+	if (w)
+		assert_non_null(strstr(w, "up to 256"));
+	release(&f);
+}
+
+/*
  * Item 6: the run-level false-alarm rate of the order-effect warning. A/A
  * runs of 10 rows × 8 pairs in balanced AB|BA blocks, no order effect
  * (normal noise of sd 1%): unadjusted, a row is material about 5% of the
@@ -1337,6 +1378,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sequential_empty_intersection),
+		cmocka_unit_test(test_width_advice_within_limits),
 		cmocka_unit_test(test_no_regression),
 		cmocka_unit_test(test_faster_by),
 		cmocka_unit_test(test_slower_by),
