@@ -341,15 +341,22 @@ static void print_same(const json_t *same, int64_t id)
 	printf("\n");
 }
 
-/* The bisect step run `id` is, {bisect, seq, role} (new), or NULL. */
-static json_t *bisect_step(struct ab_store *store, int64_t id)
+/* The bisect step run `id` is, {bisect, seq, role} (new), or NULL; for a
+ * step whose bisect is not in this store (imported or synced), {bisect:
+ * null, uuid, seq, role} from the mark the run keeps in its options. */
+static json_t *bisect_step(struct ab_store *store, int64_t id, const json_t *run)
 {
+	const json_t *mark = json_object_get(json_object_get(run, "options"), "bisect_step");
 	json_t *steps = NULL, *b;
 	char key[32];
 
 	snprintf(key, sizeof(key), "%lld", (long long)id);
 	b = ab_store_bisect_runs(store, &steps) == 0 ? json_incref(json_object_get(steps, key)) : NULL;
 	json_decref(steps);
+	ab_error_clear();
+	if (!b && json_is_object(mark))
+		b = json_pack("{s:n, s:O, s:O, s:O}", "bisect", "uuid", json_object_get(mark, "bisect"), "seq",
+			      json_object_get(mark, "seq"), "role", json_object_get(mark, "role"));
 	return b;
 }
 
@@ -406,7 +413,7 @@ int cmd_show(int argc, char **argv)
 		rc = cmd_fail(err);
 		goto out;
 	}
-	bisect = bisect_step(store, id);
+	bisect = bisect_step(store, id, run);
 	if (json) {
 		char *text;
 		json_object_set_new(doc, "schema", json_string("abtool-show-1"));
@@ -420,10 +427,13 @@ int cmd_show(int argc, char **argv)
 	}
 	cmd_plain_stdout();  /* subjects, names and notes come from users */
 	print_header(doc, id);
-	if (bisect)
+	if (bisect && json_is_integer(json_object_get(bisect, "bisect")))
 		printf("bisect      bisect %lld, step %lld (%s); 'abtool bisect --resume %lld' shows it\n",
 		       integer(bisect, "bisect"), integer(bisect, "seq"), str(bisect, "role"),
 		       integer(bisect, "bisect"));
+	else if (bisect)
+		printf("bisect      a step (%lld, %s) of bisect %.8s of another store\n", integer(bisect, "seq"),
+		       str(bisect, "role"), str(bisect, "uuid"));
 	print_revisions(doc);
 	print_builds(doc);
 	print_plan(doc, counts);

@@ -86,7 +86,9 @@ int ab_report_artifacts_identical(const json_t *doc)
 	const json_t *a = json_object_get(ab_report_build_of(doc, "parent"), "artifacts");
 	const json_t *b = json_object_get(ab_report_build_of(doc, "candidate"), "artifacts");
 
-	return !strcmp(ab_report_str(doc, "kind"), "ab") && json_object_size(a) && json_equal(a, b);
+	const char *kind = ab_report_str(doc, "kind");
+
+	return (!strcmp(kind, "ab") || !strcmp(kind, "bisect")) && json_object_size(a) && json_equal(a, b);
 }
 
 const json_t *ab_report_build_of(const json_t *doc, const char *side)

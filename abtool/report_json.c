@@ -313,7 +313,7 @@ static void run_warnings(json_t *w, const struct ab_report_input *in, const char
 			"measured, only the commits are", in->dirty_workdir));
 	a0 = json_object_get(json_array_get(in->builds, 0), "artifacts");
 	a1 = json_object_get(json_array_get(in->builds, 1), "artifacts");
-	if (!strcmp(kind, "ab") && json_object_size(a0) && json_equal(a0, a1))
+	if ((!strcmp(kind, "ab") || !strcmp(kind, "bisect")) && json_object_size(a0) && json_equal(a0, a1))
 		json_array_append_new(w, json_string(
 			"the declared artifacts are byte-identical on both sides: this may be an A/A "
 			"comparison in disguise (did the change reach the build?)"));
