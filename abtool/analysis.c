@@ -439,6 +439,13 @@ static void side_quality(struct ab_row_quality *q, const struct ab_sample *s, co
 	free(other);
 }
 
+/* Whether y then x are the two samples of one re-run pair's first run. */
+static int rerun_partner(const struct ab_sample *y, const struct ab_sample *x)
+{
+	return y->status == AB_SAMPLE_SUPERSEDED && (y->flags & AB_FLAG_RERUN) && y->entry.row == x->entry.row &&
+	       y->entry.pair == x->entry.pair && y->entry.side != x->entry.side && y->entry.seq + 1 == x->entry.seq;
+}
+
 static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample *s,
 			const size_t *mine, size_t nmine, const long *table)
 {
@@ -464,6 +471,15 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 	for (i = 0; i < nmine; i++) {
 		const struct ab_sample *x = &s[mine[i]];
 		rr->samples++;
+		if (x->status == AB_SAMPLE_SUPERSEDED && (x->flags & AB_FLAG_RERUN) && i > 0 &&
+		    rerun_partner(&s[mine[i - 1]], x)) {
+			/* a re-run pair's first run: its two samples are adjacent */
+			const struct ab_sample *y = &s[mine[i - 1]];
+			int fx = (x->flags & AB_FLAG_CONTENDED) != 0, fy = (y->flags & AB_FLAG_CONTENDED) != 0;
+			rr->reruns++;
+			if (fx != fy)
+				rr->only_flagged[fx ? x->entry.side : y->entry.side]++;
+		}
 		if (x->status == AB_SAMPLE_DONE && (x->flags & AB_FLAG_OUTPUT_TRUNCATED))
 			rr->truncated++;
 		if (x->status != AB_SAMPLE_DONE || ab_sample_ok(x))
@@ -497,6 +513,9 @@ static void analyse_row(struct ab_analysis *a, size_t r, const struct ab_sample 
 		 * contended warmup or a sample of a dropped pair decides nothing. */
 		rr->flagged += (s[ia].flags & AB_FLAG_CONTENDED) != 0;
 		rr->flagged += (s[ib].flags & AB_FLAG_CONTENDED) != 0;
+		rr->contended_pairs += ((s[ia].flags | s[ib].flags) & AB_FLAG_CONTENDED) != 0;
+		if (((s[ia].flags ^ s[ib].flags) & AB_FLAG_CONTENDED) != 0)
+			rr->only_flagged[(s[ib].flags & AB_FLAG_CONTENDED) ? AB_CANDIDATE : AB_PARENT]++;
 		pa[rr->pairs] = ia;
 		pb[rr->pairs] = ib;
 		rr->order[rr->pairs] = s[ia].entry.order;
@@ -541,16 +560,74 @@ static char *timeout_warning(const char *label, const struct ab_row_result *rr)
 	return s;
 }
 
+/*
+ * Wall time and CPU time disagreeing while other processes delayed
+ * samples: their intervals do not overlap. Time sharing stretches both
+ * sides' wall time by the same waits, which pulls a wall-time ratio
+ * toward 1, while CPU time counts the work; the report says so and names
+ * the metric that decided (the experiment's, fixed before the run:
+ * switching after seeing the data voids the error rates).
+ */
+static void disagreement(struct ab_analysis *a, const struct ab_row_result *rr, const char *label, size_t *nw)
+{
+	const struct ab_experiment *exp = a->exp;
+	const struct ab_metric *cpu = ab_experiment_metric(exp, "cpu_ns"), *wall = ab_experiment_metric(exp, "wall_ns");
+	const struct ab_paired *w, *c;
+
+	if (!cpu || !wall || !(rr->flagged || rr->reruns) || !rr->metrics[cpu - exp->metrics].available ||
+	    !rr->metrics[wall - exp->metrics].available)
+		return;
+	w = &rr->metrics[wall - exp->metrics].st;
+	c = &rr->metrics[cpu - exp->metrics].st;
+	if (isnan(w->ci_lower) || isnan(c->ci_lower) || (w->ci_lower <= c->ci_upper && c->ci_lower <= w->ci_upper))
+		return;
+	ab_strv_append(&a->warnings, nw, ab_xasprintf("%s: wall time and CPU time disagree while other processes "
+		"delayed samples: wall_ns %.3f [%.3f, %.3f], cpu_ns %.3f [%.3f, %.3f]; %s decided, the "
+		"experiment's metric. Waiting for a CPU stretches both sides' wall time alike and pulls its "
+		"ratio toward 1, CPU time counts the work: for a single-threaded benchmark choose cpu_ns "
+		"before the next run (metric: cpu_ns), not after seeing this one", label, w->ratio,
+		w->ci_lower, w->ci_upper, c->ratio, c->ci_lower, c->ci_upper, exp->metrics[a->primary].name));
+}
+
+/* The pairs in which one side alone was contended, over the rows; a
+ * warning when one side is flagged alone far more often (an exact
+ * two-sided sign test, p < 0.001 with at least 10 such pairs, the test
+ * the scheduler stops its re-runs on): the flag then says something about
+ * a side (its own I/O or writeback), not about the host. */
+static void side_flags(struct ab_analysis *a, size_t *nw)
+{
+	size_t r, n;
+	double one, two;
+
+	for (r = 0; r < a->nrows; r++) {
+		a->only_flagged[0] += a->rows[r].only_flagged[0];
+		a->only_flagged[1] += a->rows[r].only_flagged[1];
+	}
+	n = a->only_flagged[0] + a->only_flagged[1];
+	if (n < 10)
+		return;
+	ab_stats_sign_test(n, a->only_flagged[1], &one, &two);
+	if (two < 0.001)
+		ab_strv_append(&a->warnings, nw, ab_xasprintf("the %s was flagged 'contended' alone in %zu pairs, the "
+			"%s in %zu (two-sided sign test p %.2g): the flag follows a side, perhaps its own work "
+			"(I/O, writeback, threads), not the host; contention re-runs stop then, so that no pair "
+			"is dropped for the side it favours", a->only_flagged[1] > a->only_flagged[0] ?
+			"candidate" : "parent", a->only_flagged[1] > a->only_flagged[0] ? a->only_flagged[1] :
+			a->only_flagged[0], a->only_flagged[1] > a->only_flagged[0] ? "parent" : "candidate",
+			a->only_flagged[1] > a->only_flagged[0] ? a->only_flagged[0] : a->only_flagged[1], two));
+}
+
 static void warnings(struct ab_analysis *a)
 {
 	const struct ab_experiment *exp = a->exp;
-	size_t r;
+	size_t r, nw = ab_strv_len(a->warnings);  /* one or more per row: appended in O(1) */
 
 	/* Without a known order (data collected elsewhere) there is no
 	 * AB|BA balance to speak of. */
 	if (exp->pairs % 2 && !exp->order_unknown)
-		ab_strv_push(&a->warnings, ab_xasprintf("%d pairs is odd: AB and BA orders cannot balance "
+		ab_strv_append(&a->warnings, &nw, ab_xasprintf("%d pairs is odd: AB and BA orders cannot balance "
 			"exactly; use an even count", exp->pairs));
+	side_flags(a, &nw);
 	for (r = 0; r < a->nrows; r++) {
 		const struct ab_row_result *rr = &a->rows[r];
 		const struct ab_row_metric *rm = &rr->metrics[a->primary];
@@ -558,45 +635,53 @@ static void warnings(struct ab_analysis *a)
 		char *label = ab_row_label(exp, r);
 
 		if (rm->available && rm->st.ci_k == 0)
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu pair%s too few for a one-sided 95%% "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: %zu pair%s too few for a one-sided 95%% "
 				"bound (5 at least): rules on this row can only be inconclusive", label, rr->pairs,
 				rr->pairs == 1 ? " is" : "s are"));
 		if (rm->available && rm->st.ci_empty)
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: the repeated intervals of the %zu looks "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: the repeated intervals of the %zu looks "
 				"this row reached do not intersect (lower bound %.4f above upper bound %.4f): "
 				"their coverage failed for this row, so no rule decides on it and it runs on "
 				"to its last look; the estimate %.3f is of all %zu pairs", label, rr->look,
 				rm->st.ci_lower, rm->st.ci_upper, rm->st.ratio, rr->pairs));
 		if (rm->available && (rm->st.parent.rsd > 0.05 || rm->st.candidate.rsd > 0.05))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: RSD above 5%% (parent %.1f%%, candidate "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: RSD above 5%% (parent %.1f%%, candidate "
 				"%.1f%%): a noisy machine or benchmark", label, 100 * rm->st.parent.rsd,
 				100 * rm->st.candidate.rsd));
 		if (rm->available && (rm->st.parent.outliers || rm->st.candidate.outliers))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu outlier sample(s) by the MAD rule (kept in "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: %zu outlier sample(s) by the MAD rule (kept in "
 				"the statistics)", label, rm->st.parent.outliers + rm->st.candidate.outliers));
 		if (rm->available && rm->st.pairs >= 6 &&
 		    (rm->st.signed_rank.p_two_sided < 0.05) != (rm->st.sign_p_two_sided < 0.05))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: the signed-rank test (two-sided p %.3g) and "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: the signed-rank test (two-sided p %.3g) and "
 				"the sign test on pair wins (two-sided p %.3g) disagree at 0.05: a few large pairs drive the result",
 				label, rm->st.signed_rank.p_two_sided, rm->st.sign_p_two_sided));
 		if (o->material)
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: order effect: running second changes %s by "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: order effect: running second changes %s by "
 				"%+.1f%% (two-sided p %.2g, %.2g after Holm's adjustment over the rows: a run "
 				"without an order effect warns at most 5%% of the time); the crossover estimate %.3f "
 				"[%.3f, %.3f] removes it, and the balanced order already cancels it in the ratio", label,
 				exp->metrics[a->primary].name, 100 * expm1(o->effect), o->p, o->p_adjusted,
 				o->crossover_ratio, o->crossover_lower, o->crossover_upper));
+		disagreement(a, rr, label, &nw);
+		if (rr->reruns)
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: %zu pair(s) ran again because other processes "
+				"delayed a sample (its process waited for a CPU for more than %g%% of its time: "
+				"flagged 'contended'); the first runs are kept in the store as superseded", label,
+				rr->reruns, 100 * exp->contention.max_cpu_wait));
 		if (rr->flagged)
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu sample(s) ran while other processes used "
-				"more than half a CPU (flagged 'contended'); rules with max_flagged_samples can "
-				"refuse to decide on them", label, rr->flagged));
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: %zu sample(s) in the statistics were delayed "
+				"by other processes (flagged 'contended') and kept: %s; rules with "
+				"max_flagged_samples can refuse to decide on them", label, rr->flagged,
+				exp->contention.reruns == 0 ? "contention re-runs are off" :
+				"the row's re-runs were spent, or stopped because one side was flagged alone"));
 		if (rr->truncated && ab_experiment_stdout_reads(exp))
-			ab_strv_push(&a->warnings, ab_xasprintf("%s: %zu sample(s) printed more output than abtool "
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: %zu sample(s) printed more output than abtool "
 				"keeps (flagged 'output_truncated'): %s were read from the first 1 MiB and the "
 				"last 64 KiB of stdout; print less", label, rr->truncated,
 				ab_experiment_stdout_reads(exp)));
 		if (rr->failed_pairs)
-			ab_strv_push(&a->warnings, timeout_warning(label, rr));
+			ab_strv_append(&a->warnings, &nw, timeout_warning(label, rr));
 		free(label);
 	}
 }

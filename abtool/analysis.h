@@ -95,6 +95,13 @@ struct ab_row_result {
 	                             d = 0, a tie (a zero under Pratt's treatment) */
 	size_t flagged;           /* samples of complete pairs flagged contended (warmups and
 	                             samples of dropped pairs excluded: they decide nothing) */
+	size_t only_flagged[2];   /* pairs run in which only the parent / the candidate was
+	                             contended (the pairs of the statistics and the first runs
+	                             of re-run pairs) */
+	size_t contended_pairs;   /* of those complete pairs, the ones with a contended sample:
+	                             kept when the row's re-runs were spent or off */
+	size_t reruns;            /* pairs run again because a sample was contended (their first
+	                             runs: superseded samples flagged rerun) */
 	size_t truncated;         /* done samples whose output exceeded the capture (output_truncated) */
 	int checksum_match;       /* 1 all equal, 0 differ, -1 no checksum configured/seen */
 	int checksum_ok;          /* integrity holds under the row's policy */
@@ -141,6 +148,8 @@ struct ab_analysis {
 	                                      on, over which Holm adjusts (docs/statistics.md) */
 	size_t samples_done, samples_planned;  /* stopped samples (sequential) are not planned */
 	size_t samples_stopped;            /* never run: a sequential plan stopped their rows */
+	size_t only_flagged[2];            /* pairs run (re-runs' first runs included) in which only
+	                                      the parent / only the candidate was contended */
 };
 
 /*

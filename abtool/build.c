@@ -5,9 +5,11 @@
 #include "runner.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -365,11 +367,48 @@ static char *scratch_path(const char *dir)
 	return ab_xasprintf("%s.scratch-%ld", dir, (long)getpid());
 }
 
-/* An empty scratch directory for the tree. */
+/* Remove the scratch directories of the tree `dir` whose abtool is gone
+ * (DIR.scratch-PID of a process that no longer exists: a run killed with
+ * SIGKILL, or one that died before ab_build_release). Those of live
+ * processes stay: another run may share the tree. Called under the
+ * entry's lock; what cannot be removed is left for `abtool cache prune`. */
+static void remove_dead_scratch(const char *dir)
+{
+	const char *slash = strrchr(dir, '/');
+	char *parent = slash ? ab_xstrndup(dir, slash == dir ? 1 : (size_t)(slash - dir)) : ab_xstrdup(".");
+	char *prefix = ab_xasprintf("%s.scratch-", slash ? slash + 1 : dir);
+	size_t n = strlen(prefix);
+	struct dirent *de;
+	DIR *d = opendir(parent);
+
+	while (d && (de = readdir(d))) {
+		char *end, *path;
+		long pid;
+
+		if (strncmp(de->d_name, prefix, n))
+			continue;
+		errno = 0;
+		pid = strtol(de->d_name + n, &end, 10);
+		if (*end || errno || pid <= 0 || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		path = ab_path_join(parent, de->d_name);
+		ab_remove_tree(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	free(prefix);
+	free(parent);
+}
+
+/* An empty scratch directory for the tree (and none left by dead runs). */
 static int reset_scratch(const char *dir)
 {
 	char *path = scratch_path(dir);
 	int err = ab_remove_tree(path);
+
+	remove_dead_scratch(dir);
 
 	if (err == 0)
 		err = ab_mkdir_p(path);

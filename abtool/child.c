@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define REAP_BATCH 256            /* children killed, then waited for, at a time */
@@ -336,4 +337,52 @@ int ab_child_reap_all(pid_t keep)
 			while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
 				;
 	}
+}
+
+/* The second field of /proc/PID/schedstat: run-queue wait in ns, or -1. */
+static int64_t runq_wait_ns(pid_t pid)
+{
+	char path[64], buf[128];
+	unsigned long long on_cpu, waited;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	do
+		n = read(fd, buf, sizeof(buf) - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu", &on_cpu, &waited) != 2)
+		return -1;
+	return (int64_t)waited;
+}
+
+int ab_child_wait_end(pid_t pid, int nohang, int *status, struct rusage *ru, int64_t *t1_ns,
+		      int64_t *runq_ns)
+{
+	siginfo_t si;
+	struct timespec ts;
+	pid_t got;
+	int rc;
+
+	memset(&si, 0, sizeof(si));
+	do
+		rc = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | (nohang ? WNOHANG : 0));
+	while (rc < 0 && errno == EINTR);
+	if (rc < 0)
+		return -1;
+	if (si.si_pid == 0)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	*t1_ns = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	*runq_ns = runq_wait_ns(pid);
+	do
+		got = wait4(pid, status, 0, ru);
+	while (got < 0 && errno == EINTR);
+	return got == pid ? 1 : -1;
 }

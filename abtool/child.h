@@ -7,6 +7,10 @@
 #ifndef AB_CHILD_H
 #define AB_CHILD_H
 
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
 #include <signal.h>
 #include <sys/types.h>
 
@@ -70,6 +74,23 @@ void ab_child_run(const struct ab_child_setup *cs) __attribute__((noreturn));
  * returns after one waitpid(2). libc only; not async-signal-safe.
  */
 int ab_child_reap_all(pid_t keep);
+
+/*
+ * Wait for child `pid` to end (with `nohang`, only look), then read the
+ * clock and the child's run-queue wait before reaping it, so that both
+ * describe the child as it ended: waitid(WNOWAIT) first, then
+ * CLOCK_MONOTONIC into *t1_ns, then the second field of
+ * /proc/PID/schedstat (the nanoseconds the process waited on a CPU's run
+ * queue while runnable: time another task had the CPU; Linux's
+ * CONFIG_SCHED_INFO, Documentation/scheduler/sched-stats.rst) into
+ * *runq_ns, or -1 when the kernel does not keep it; then wait4 with its
+ * status and rusage. Only the process itself is counted, not its
+ * threads' other tasks or its children. Returns 1 when reaped, 0 with
+ * `nohang` when it is still running, -1 with errno on failure (ECHILD).
+ * Retries on EINTR. libc only.
+ */
+int ab_child_wait_end(pid_t pid, int nohang, int *status, struct rusage *ru, int64_t *t1_ns,
+		      int64_t *runq_ns);
 
 /* The value of PATH in env (NULL-terminated), or AB_CHILD_DEFAULT_PATH.
  * Borrowed. */

@@ -41,13 +41,20 @@ int cmd_bad_option(const char *name)
 
 void cmd_warn(const char *fmt, ...)
 {
+	static const char head[] = "abtool: warning: ";
 	va_list ap;
+	char *msg;
 
-	fputs("abtool: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
-	fputc('\n', stderr);
+	fputs(head, stderr);
+	if (msg && isatty(STDERR_FILENO))  /* wrapped at spaces, never cut inside a word */
+		cmd_put_wrapped(stderr, msg, sizeof(head) - 1, 2, (size_t)cmd_fd_columns(STDERR_FILENO));
+	else
+		fprintf(stderr, "%s\n", msg ? msg : fmt);
+	free(msg);
 }
 
 void cmd_warn_swapped(const struct ab_revs *revs)

@@ -86,10 +86,28 @@ int cmd_help(const char *name);
 /* Print "abtool: warning: ..." to stderr. */
 void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Route stdout through the workflow-command guard for the whole process
+ * (main() does it before any command runs): no line of stdout begins
+ * with "::" or "##[" (after blanks) that abtool did not write itself,
+ * whatever the format; the bytes are otherwise unchanged (docs/security.md,
+ * "Workflow commands"). Buffered as stdout is. */
+void cmd_guard_stdout(void);
+
+/* From now on stdout is text for people (a Markdown report or the
+ * terminal view): the guard also puts its space into a "##[" in the
+ * middle of a line, which GitHub's runner reads anywhere; a JSON or TSV
+ * field keeps its bytes otherwise. */
+void cmd_stdout_for_people(void);
+
 /* Route stdout through the terminal filter (cmd_term_stderr's rules): for the text of `show` and `check`, which prints commit
  * subjects, names and notes that a repository or a pull request controls
  * (an escape sequence could retitle or rewrite the terminal). */
 void cmd_plain_stdout(void);
+
+/* Write abtool's own workflow command `line` (e.g. "::error title=...::...",
+ * escaped by the caller as GitHub's toolkit does) to stderr past the guard,
+ * on a line of its own, with control characters blanked. */
+void cmd_workflow_command(const char *line);
 
 /* Route stderr, for the whole process, through the terminal filter
  * (main() does it before any command runs), the one function that text
@@ -99,7 +117,8 @@ void cmd_plain_stdout(void);
  * (docs/security.md, "Terminal text"). So every message, warning and
  * error, the design names, notes, subjects and benchmark output tails
  * they embed included, reaches the terminal without control characters.
- * Unbuffered like stderr. */
+ * The workflow-command guard (cmd_guard_stdout) applies too, with "##["
+ * neutralized anywhere in a line. Unbuffered like stderr. */
 void cmd_term_stderr(void);
 
 /* abtool's own control sequence, which the filter would blank: erase the
@@ -260,7 +279,8 @@ int cmd_render_report(char **text, size_t *len, const char *format, const json_t
 /*
  * The lines of the terminal view that say where the full report is (a
  * new NULL-terminated array: ab_strv_free): "full report: abtool report
- * N" (with --store `store_flag` when given) for a stored run, and
+ * N" (with --store `store_flag` when given, a URL without its password:
+ * ab_store_describe) for a stored run, and
  * "written: --md a.md, --html r.html" for the files given (`files`
  * NULL-terminated, each with its option in `file_options`; "-" left out).
  */
@@ -666,10 +686,17 @@ int cmd_color_wanted(int mode, int fd);
 size_t cmd_text_width(const char *s);
 
 /* `s` on one line (control characters, newline and tab included, become
- * spaces as in cmd_term_stderr), cut to at most
+ * spaces as in cmd_term_stderr; "::" at its start and "##[" anywhere get
+ * the guard's space), cut to at most
  * `max` columns with "…" when longer (max 0: no cut). New string; NULL
  * gives "". */
 char *cmd_one_line(const char *s, size_t max);
+
+/* The host's warnings (ab_env_warnings of fingerprint `host`, level
+ * "warning") on stderr, one "abtool: warning: host: ..." each: what the
+ * busy processes, the governor, boost and the load will cost, before the
+ * builds and the first sample, as pyperf's `system show` does. */
+void cmd_print_host(const json_t *host);
 
 /* Print `s` and pad it with spaces to `width` columns. */
 void cmd_put_padded(FILE *f, const char *s, size_t width);

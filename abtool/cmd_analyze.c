@@ -26,6 +26,10 @@ const struct cmd_option cmd_analyze_options[] = {
 	{"better", 0, "lower|higher", "its direction", "lower", CMD_OWN, 'b', 0, 0},
 	{"looks", 0, "N,N,...", "replay a sequential plan with these looks over the pairs in their "
 	 "order: where each row would have stopped, and its verdict", "a fixed plan", CMD_OWN, 'L', 0, 0},
+	{"max-rows", 0, "N", "the most rows the parameter columns (or hyperfine's parameters) may make",
+	 "10000", CMD_OWN, 'R', 1, AB_MAX_ROWS},
+	{"max-line-bytes", 0, "N", "the longest line of a pairs file", "1048576", CMD_OWN, 'B', 1,
+	 1LL << 40},
 	CMD_HELP_OPTION,
 	CMD_OUTPUT_OPTIONS(0, 0),
 	CMD_VIEW_OPTIONS,
@@ -78,6 +82,16 @@ static int analyze_option(struct cmd_args *args, const struct cmd_option *o, con
 		break;
 	case 'L':
 		return parse_looks(&ctx->plan, arg);
+	case 'R':
+	case 'B': {
+		int64_t v;
+
+		if (ab_parse_int64(&v, arg) < 0 || v < o->min || v > o->max)
+			return cmd_usage("analyze", "--%s: expected an integer from %lld to %lld, got '%s'",
+					 o->name, o->min, o->max, arg);
+		*(o->code == 'R' ? &ctx->opt.max_rows : &ctx->opt.max_line) = (size_t)v;
+		break;
+	}
 	default:
 		if (!strcmp(arg, "lower"))
 			ctx->opt.better = AB_LOWER_IS_BETTER;
@@ -115,7 +129,8 @@ static int analyze_hyperfine(struct cmd_args *args, const struct analyze_ctx *ct
 	int err, rc;
 
 	memset(&exp, 0, sizeof(exp));
-	if ((err = ab_hyperfine_read(&h, path, text, len)) < 0 || (err = hyperfine_experiment(&exp, &h)) < 0 ||
+	if ((err = ab_hyperfine_read(&h, path, text, len, ctx->opt.max_rows)) < 0 ||
+	    (err = hyperfine_experiment(&exp, &h)) < 0 ||
 	    (ctx->rules_path && ((err = ab_experiment_read(&rules, &rlen, ctx->rules_path)) < 0 ||
 				 (err = ab_experiment_parse_rules(&exp, ctx->rules_path, rules, rlen)) < 0))) {
 		rc = cmd_fail(err == AB_ENOTFOUND ? AB_EINVALID : err);
@@ -136,7 +151,7 @@ out:
 
 int cmd_analyze(int argc, char **argv)
 {
-	struct analyze_ctx ctx = {{"value", "", AB_LOWER_IS_BETTER}, NULL, {0}};
+	struct analyze_ctx ctx = {{"value", "", AB_LOWER_IS_BETTER, 0, 0}, NULL, {0}};
 	struct ab_pairs_file in;
 	struct ab_analysis a;
 	struct ab_report_input ri;
@@ -158,7 +173,7 @@ int cmd_analyze(int argc, char **argv)
 		return cmd_fail(ab_error_set(AB_EINVALID, "'%s': no such file; check the path", argv[optind]));
 	if (err < 0)
 		return cmd_fail(err);
-	if (ab_hyperfine_is_export(text, len)) {
+	if (ab_hyperfine_is_export(argv[optind], text, len)) {
 		rc = analyze_hyperfine(&args, &ctx, argv[optind], text, len);
 		free(text);
 		return rc;

@@ -808,7 +808,8 @@ static int start_bisect(struct bisect_ctx *c, const char *path)
 	}
 	cmd_store_experiment_project(c->store, &exp);
 	c->seed = c->args->run.have_seed ? c->args->run.seed : ab_plan_random_seed();
-	c->exp_path = ab_xstrdup(path);
+	/* absolute: the bisect resumes from any folder */
+	c->exp_path = ab_path_absolute(NULL, path);
 	memcpy(c->exp_hash, exp.hash, sizeof(c->exp_hash));
 	hexes = json_array();
 	subjects = json_array();
@@ -826,7 +827,7 @@ static int start_bisect(struct bisect_ctx *c, const char *path)
 			 "seed", (json_int_t)c->seed, "alpha", c->alpha,
 			 "steps", c->sequential ? "sequential" : "fixed", "step_pairs", c->pairs);
 	text = json_dumps(opts, JSON_COMPACT);
-	rec = (struct ab_bisect_record){0, "", exp.repo, path, exp.hash, c->hex[0], c->hex[c->n - 1],
+	rec = (struct ab_bisect_record){0, "", exp.repo, c->exp_path, exp.hash, c->hex[0], c->hex[c->n - 1],
 					text};
 	if ((err = ab_store_bisect_create(c->store, &rec)) < 0) {
 		rc = cmd_fail(err);

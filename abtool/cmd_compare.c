@@ -28,6 +28,9 @@ struct compare_ctx {
 	const char *accept_path;   /* --accept RULES.yaml */
 	int64_t timeout_ms;        /* --timeout, or 0 */
 	const char *metric;        /* --metric, or NULL: wall_ns */
+	char **again;              /* the words of the options above, as the Reproduce line gives
+	                              them (the plan's are the run's to add; outputs and the
+	                              store reproduce nothing of the measurement) */
 };
 
 enum {
@@ -92,10 +95,34 @@ static int percent_rule(struct compare_ctx *ctx, const char *opt, const char *ke
 	return CMD_GO_ON;
 }
 
+/* Keep option `o` with its argument for the Reproduce line: -P and -L
+ * as their words (join_multi joined them with spaces, which neither's
+ * words hold), a rules file by its absolute path (the line may be run in
+ * another folder). */
+static void keep_for_reproduce(struct compare_ctx *ctx, const struct cmd_option *o, const char *arg)
+{
+	char *copy, *save = NULL, *w;
+
+	ab_strv_push(&ctx->again, ab_xasprintf("--%s", o->name));
+	if (!arg)
+		return;
+	if (o->code == OPT_SCAN || o->code == OPT_LIST) {
+		copy = ab_xstrdup(arg);
+		for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+			ab_strv_push(&ctx->again, ab_xstrdup(w));
+		free(copy);
+	} else if (o->code == OPT_ACCEPT) {
+		ab_strv_push(&ctx->again, ab_path_absolute(NULL, arg));
+	} else {
+		ab_strv_push(&ctx->again, ab_xstrdup(arg));
+	}
+}
+
 static int compare_option(struct cmd_args *args, const struct cmd_option *o, const char *arg)
 {
 	struct compare_ctx *ctx = args->ctx;
 
+	keep_for_reproduce(ctx, o, arg);
 	switch (o->code) {
 	case OPT_NAME:
 		if (ctx->nnames == 2)
@@ -333,14 +360,19 @@ static char *accept_items(struct ab_experiment *exp, const char *path, int *rc)
 	return out ? out : ab_xstrdup("");
 }
 
-/* The command line that runs this comparison again (new string). */
-static char *reproduce_line(int argc, char **argv)
+/* The start of the command line that runs this comparison again (new
+ * string): `abtool compare` and the options that make the experiment.
+ * The run adds the plan's options (seed, pairs, warmup) and then the two
+ * commands (ab_run_options.reproduce); --store, the outputs, -q and -v
+ * change nothing measured and are left out, so that no store URL (and
+ * no password in it) reaches a report (docs/security.md, "Credentials"). */
+static char *reproduce_line(const struct compare_ctx *ctx)
 {
 	char *out = ab_xstrdup("abtool compare");
-	int i;
+	char *const *w;
 
-	for (i = 1; i < argc; i++) {
-		char *q = ab_shell_quote(argv[i], 0), *next = ab_xasprintf("%s %s", out, q);
+	for (w = ctx->again; w && *w; w++) {
+		char *q = ab_shell_quote(*w, 0), *next = ab_xasprintf("%s %s", out, q);
 		free(q);
 		free(out);
 		out = next;
@@ -399,8 +431,9 @@ int cmd_compare(int argc, char **argv)
 			job.ctx = &ctx;
 			job.cmds[0] = av[optind];
 			job.cmds[1] = av[optind + 1];
-			reproduce = reproduce_line(argc, argv);
+			reproduce = reproduce_line(&ctx);
 			args.run.reproduce = reproduce;
+			args.run.reproduce_commands = (const char *const *)job.cmds;
 			m.args = &args;
 			m.loaded = loaded;
 			m.ctx = &job;
@@ -411,6 +444,7 @@ int cmd_compare(int argc, char **argv)
 	free(reproduce);
 	ab_strv_free(ctx.params);
 	ab_strv_free(ctx.rules);
+	ab_strv_free(ctx.again);
 	ab_strv_free(joined);
 	free(av);
 	return rc;

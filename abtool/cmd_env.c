@@ -160,6 +160,7 @@ int cmd_env(int argc, char **argv)
 		return cmd_fail(err);
 	}
 	fp = ab_env_fingerprint(root);
+	ab_env_busy_processes(fp, root, AB_ENV_BUSY_WINDOW_NS);
 	if (optind < argc) {
 		/* as a run records them: in the experiment's folder */
 		ab_run_env_commands(fp, exp.environment_commands, exp.dir, exp.environment_commands_timeout_ms);

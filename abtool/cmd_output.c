@@ -127,6 +127,25 @@ static void gh_escape(FILE *f, const char *s, int property)
 	}
 }
 
+/* One annotation, "::KIND title=TITLE::MESSAGE", escaped (gh_escape) and
+ * written past the workflow-command guard (cmd_workflow_command). */
+static void annotate(const char *kind, const char *title, const char *message)
+{
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&line, &len);
+
+	if (!f)
+		return;
+	fprintf(f, "::%s title=", kind);
+	gh_escape(f, title, 1);
+	fputs("::", f);
+	gh_escape(f, message, 0);
+	if (fclose(f) == 0)
+		cmd_workflow_command(line);
+	free(line);
+}
+
 /*
  * In GitHub Actions (GITHUB_ACTIONS=true): append the summary to
  * $GITHUB_STEP_SUMMARY and print an ::error annotation per failing rule
@@ -160,13 +179,8 @@ static void github_actions(const json_t *doc, int inconclusive_fails)
 		}
 	}
 	if (verdict && !strcmp(verdict, "invalid"))
-		json_array_foreach(json_object_get(doc, "reasons"), i, reason) {
-			fputs("::error title=", stderr);
-			gh_escape(stderr, "abtool: invalid run", 1);
-			fputs("::", stderr);
-			gh_escape(stderr, json_string_value(reason), 0);
-			fputc('\n', stderr);
-		}
+		json_array_foreach(json_object_get(doc, "reasons"), i, reason)
+			annotate("error", "abtool: invalid run", json_string_value(reason));
 	/* an invalid run's rules decide nothing: its reasons are the annotations */
 	json_array_foreach(verdict && !strcmp(verdict, "invalid") ? NULL : json_object_get(doc, "rules"), i, rule) {
 		const char *outcome = json_string_value(json_object_get(rule, "outcome"));
@@ -174,14 +188,10 @@ static void github_actions(const json_t *doc, int inconclusive_fails)
 		if (!outcome || !strcmp(outcome, "pass"))
 			continue;
 		title = ab_xasprintf("abtool: %s (%s)", json_string_value(json_object_get(rule, "name")), outcome);
-		fprintf(stderr, "::%s title=", !strcmp(outcome, "fail") || inconclusive_fails ? "error" : "warning");
-		gh_escape(stderr, title, 1);
-		fputs("::", stderr);
-		gh_escape(stderr, json_string_value(json_object_get(rule, "detail")), 0);
-		fputc('\n', stderr);
+		annotate(!strcmp(outcome, "fail") || inconclusive_fails ? "error" : "warning", title,
+			 json_string_value(json_object_get(rule, "detail")));
 		free(title);
 	}
-	fflush(stderr);
 }
 
 /* An invalid run's reasons on stderr too, where a CI log shows them even
@@ -224,7 +234,8 @@ static int emit_one(const char *path, const char *format, const json_t *doc,
 char **cmd_where_lines(const json_t *doc, const char *store_flag, const char *const *files,
 		       const char *const *file_options)
 {
-	char **lines = NULL, *quoted = store_flag ? ab_shell_quote(store_flag, 0) : NULL, *s = NULL;
+	char *shown = store_flag ? ab_store_describe(store_flag) : NULL;  /* no password */
+	char **lines = NULL, *quoted = shown ? ab_shell_quote(shown, 0) : NULL, *s = NULL;
 	long long id = json_integer_value(json_object_get(doc, "run_id"));
 	size_t i, len = 0;
 	FILE *f;
@@ -245,6 +256,7 @@ char **cmd_where_lines(const json_t *doc, const char *store_flag, const char *co
 			free(s);
 	}
 	free(quoted);
+	free(shown);
 	return lines;
 }
 
@@ -277,6 +289,7 @@ static int emit_stdout(struct cmd_output *out, const json_t *doc, const struct a
 	size_t len, i, n = 0;
 	int err;
 
+	cmd_stdout_for_people();
 	if (out->view == CMD_VIEW_MD ||
 	    (out->view == CMD_VIEW_AUTO && (!isatty(STDOUT_FILENO) ||
 					    !strcmp(ab_report_str(doc, "kind"), "calibrate"))))

@@ -455,7 +455,10 @@ static void on_resolved(void *ctx, const struct ab_run *run)
 {
 	struct cmd_output *out = ctx;
 
-	if (out->quiet || run->exp->has_sides)  /* two commands: no revisions to warn of */
+	if (out->quiet)
+		return;
+	cmd_print_host(run->host);
+	if (run->exp->has_sides)  /* two commands: no revisions to warn of */
 		return;
 	if (run->dirty)
 		cmd_warn("the work tree of '%s' has uncommitted changes: they are not measured, only "

@@ -106,12 +106,14 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (!strcmp(format, "text")) {
-		char *quoted = args.store ? ab_shell_quote(args.store, 0) : NULL;
+		char *shown = args.store ? ab_store_describe(args.store) : NULL;  /* no password */
+		char *quoted = shown ? ab_shell_quote(shown, 0) : NULL;
 		char **where = NULL, *line = ab_xasprintf("full report: abtool report %lld --format md%s%s "
 							  "(or --format html -o report.html)", (long long)id,
 							  quoted ? " --store " : "", quoted ? quoted : "");
 
 		free(quoted);
+		free(shown);
 		ab_strv_push(&where, line);
 		err = cmd_render_view(&rendered, &len, doc, args.out.color, (const char *const *)where);
 		ab_strv_free(where);
@@ -121,6 +123,9 @@ int cmd_report(int argc, char **argv)
 		err = cmd_render_report(&rendered, &len, format, doc, samples, nsamples, names, nnames, 0,
 					profiles);
 	}
+	if (!strcmp(output, "-") && (!strcmp(format, "md") || !strcmp(format, "summary") ||
+				     !strcmp(format, "text")))
+		cmd_stdout_for_people();
 	if (err < 0 || (err = cmd_write_output(output, rendered, len)) < 0)
 		rc = cmd_fail(err);
 out:

@@ -281,7 +281,7 @@ static int started(struct cmd_measure *m)
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_ctx ctx = {NULL};
+	struct run_ctx ctx = {0};
 	struct cmd_args args;
 	struct cmd_measure m = {0};
 	int rc;

@@ -4,6 +4,7 @@
 #include "error.h"
 #include "project.h"
 #include "revs.h"
+#include "runner.h"
 #include "userconf.h"
 #include "util.h"
 
@@ -11,6 +12,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CMD_STORE_HINT "give --store REPO/.git/abtool/abtool.db (the store of the repository REPO " \
 	"you measure), or set ABTOOL_STORE or store: in the config file"
@@ -241,6 +243,40 @@ void cmd_store_experiment_project(struct ab_store *store, const struct ab_experi
 		ab_store_set_project(store, exp->project);
 }
 
+/*
+ * Before a store named on the command line (`option`) is opened: warn
+ * when its URL holds a password, which every user of the machine can read
+ * in the process list. After a PostgreSQL store is open: hide the PG*
+ * variables of abtool's environment, which libpq read for it (a
+ * password, a service, a host), from builds, benchmarks and hooks; the
+ * experiment's env.keep gives some back (runner.h ab_runner_hide_env,
+ * docs/security.md, "Credentials").
+ */
+static void warn_password(const char *path, const char *option)
+{
+	if (path && ab_store_url_has_password(path))
+		cmd_warn("%s: the URL holds a password, which other users of this machine can read in "
+			 "the process list (/proc/PID/cmdline); keep it in PGPASSFILE (mode 0600) or a "
+			 "PGSERVICE entry, or give the URL in ABTOOL_STORE", option);
+}
+
+static void hide_store_env(const char *path)
+{
+	char **e, name[256];
+
+	if (!ab_store_is_server(path))
+		return;
+	for (e = environ; e && *e; e++) {
+		size_t n = strcspn(*e, "=");
+
+		if (n < sizeof(name) && !strncmp(*e, "PG", 2)) {
+			memcpy(name, *e, n);
+			name[n] = '\0';
+			ab_runner_hide_env(name);
+		}
+	}
+}
+
 int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir, enum cmd_store_mode mode)
 {
 	char *path;
@@ -249,12 +285,13 @@ int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir
 	*out = NULL;
 	if ((err = store_path(&path, flag, repo_dir, &per_user, &owned)) < 0)
 		return err;
+	warn_password(flag, "--store");
 	if (mode == CMD_STORE_WRITE) {
 		char *dir = per_user ? ab_xstrdup(path) : NULL;
 
 		if (dir) {  /* the per-user store's folders, as a repository's .git/abtool is made */
 			*strrchr(dir, '/') = '\0';
-			err = ab_mkdir_p(dir);
+			err = ab_mkdir_p_mode(dir, 0700);  /* XDG: data folders are the user's */
 			free(dir);
 		}
 		if (err == 0)
@@ -273,6 +310,8 @@ int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir
 				   ? "from ABTOOL_STORE" : "the default store", CMD_STORE_HINT);
 		free(why);
 	}
+	if (err == 0)
+		hide_store_env(path);
 	free(path);
 	if (err == 0 && (err = use_repository_project(*out, repo_dir, owned)) < 0) {
 		ab_store_close(*out);
@@ -289,13 +328,16 @@ int cmd_open_named_store(struct ab_store **out, const char *name, const char *op
 	*out = NULL;
 	if ((err = check_url(name, option)) < 0)
 		return err;
+	warn_password(name, option);
 	if (mode == CMD_STORE_WRITE)
-		return ab_store_open(out, name);
-	if ((err = ab_store_open_existing(out, name)) == AB_ENOTFOUND) {
+		err = ab_store_open(out, name);
+	else if ((err = ab_store_open_existing(out, name)) == AB_ENOTFOUND) {
 		char *why = ab_xstrdup(ab_error_last());
 
 		err = ab_error_set(AB_ENOTFOUND, "%s (%s); nothing was stored there yet", why, option);
 		free(why);
 	}
+	if (err == 0)
+		hide_store_env(name);
 	return err;
 }

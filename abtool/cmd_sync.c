@@ -96,7 +96,7 @@ int cmd_sync(int argc, char **argv)
 		rc = cmd_fail(err);
 		goto out;
 	}
-	if (!strcmp(ab_store_path(from), ab_store_path(to))) {
+	if (ab_store_same(from, to)) {
 		rc = cmd_fail(ab_error_set(AB_EINVALID, "--from and --to name one store ('%s'); give two",
 					   ab_store_path(from)));
 		goto out;

@@ -3,6 +3,7 @@
  * control characters that users and benchmarks control off stdout and
  * stderr (see cmd.h). */
 #include "cmd.h"
+#include "env.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -131,6 +132,53 @@ static size_t term_clean(char *out, const char *in, size_t n, int lines, int *he
 	return w;
 }
 
+/*
+ * The workflow-command guard (docs/security.md, "Workflow commands"). A
+ * CI runner reads abtool's stdout and stderr line by line, and GitHub's
+ * takes a line that starts with "::" after leading white space for a
+ * workflow command (::error, ::add-mask, ::stop-commands, ...), and one
+ * that holds "##[" anywhere for the older form (actions/runner,
+ * ActionCommand.TryParseV2 and TryParse). abtool's own text never begins
+ * a line with "::" nor holds "##[" (its own annotations are written past
+ * the guard, cmd_workflow_command), so each such place is data: a space
+ * goes between the two colons (": :") and before the bracket ("## ["),
+ * which a reader still reads and no runner acts on. The guard remembers
+ * the last bytes, so a "::" split over two writes is caught too.
+ */
+struct line_guard {
+	int bol;       /* only blanks, or bytes from 0x80 (a UTF-8 space such as
+	                  U+00A0, which the runner trims too), since the line began */
+	int colon;     /* the last byte was a ':' that began its line */
+	int hashes;    /* the '#'s just before (at most 2) */
+	int hash_bol;  /* ... and they began their line */
+	int anywhere;  /* "##[" anywhere, not only at the start (text for people:
+	                  a JSON or TSV field on stdout keeps its bytes) */
+};
+
+/* Copy n bytes from `in` to `out` (room for 2n) through the guard `g`;
+ * return the bytes written. */
+static size_t guard_lines(struct line_guard *g, char *out, const char *in, size_t n)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)in[i];
+
+		if ((c == ':' && g->colon) || (c == '[' && g->hashes >= 2 && (g->anywhere || g->hash_bol)))
+			out[w++] = ' ';
+		out[w++] = (char)c;
+		g->colon = c == ':' && g->bol;
+		if (c == '#' && g->hashes == 0)
+			g->hash_bol = g->bol;
+		g->hashes = c == '#' ? (g->hashes < 2 ? g->hashes + 1 : 2) : 0;
+		if (c == '\n')
+			g->bol = 1;
+		else if (c != ' ' && c != '\t' && c < 0x80)
+			g->bol = 0;
+	}
+	return w;
+}
+
 static int write_all(int fd, const char *buf, size_t n)
 {
 	size_t i = 0;
@@ -146,18 +194,21 @@ static int write_all(int fd, const char *buf, size_t n)
 	return 0;
 }
 
-/* A terminal filter's stream: the fd it writes to, and a 0xC2 held back
- * from the last write (the first byte of what may be a C1 control). */
+/* A filtered stream: the fd it writes to, whether control characters
+ * are blanked (term_clean; else only the guard applies), a 0xC2 held
+ * back from the last write (the first byte of what may be a C1 control),
+ * and the workflow-command guard's state. */
 struct term_stream {
-	int fd, held;
+	int fd, clean, held;
+	struct line_guard guard;
 };
 
-/* The write function of the filtered streams: term_clean() on the way
- * to the fd, in pieces of at most 4 KiB. */
+/* The write function of the filtered streams: term_clean() (when
+ * `clean`) and the guard on the way to the fd, in pieces of at most 4 KiB. */
 static ssize_t term_write(void *cookie, const char *buf, size_t n)
 {
 	struct term_stream *ts = cookie;
-	char in[4097], tmp[4097];
+	char in[4097], tmp[4097], out[2 * 4097];
 	size_t done = 0, k, pre, w;
 
 	while (done < n) {
@@ -166,8 +217,9 @@ static ssize_t term_write(void *cookie, const char *buf, size_t n)
 			in[0] = (char)0xC2;
 		k = n - done < sizeof(in) - 1 ? n - done : sizeof(in) - 1;
 		memcpy(in + pre, buf + done, k);
-		w = term_clean(tmp, in, pre + k, 1, &ts->held);
-		if (write_all(ts->fd, tmp, w) < 0)
+		w = ts->clean ? term_clean(tmp, in, pre + k, 1, &ts->held) : (memcpy(tmp, in, k), k);
+		w = guard_lines(&ts->guard, out, tmp, w);
+		if (write_all(ts->fd, out, w) < 0)
 			return done ? (ssize_t)done : -1;
 		done += k;
 	}
@@ -200,22 +252,45 @@ static FILE *term_filter(FILE *stream, struct term_stream *ts, int mode)
 	return f;
 }
 
-void cmd_plain_stdout(void)
+/* stdout's and stderr's filters: one state each for the process, also
+ * when cmd_plain_stdout replaces the guard on stdout (the line it is in
+ * goes on). */
+static struct term_stream out_ts = { STDOUT_FILENO, 0, 0, { 1, 0, 0, 0, 0 } };
+static struct term_stream err_ts = { STDERR_FILENO, 1, 0, { 1, 0, 0, 0, 1 } };
+
+static FILE *out_filter;  /* stdout once it is filtered */
+
+void cmd_guard_stdout(void)
 {
-	static struct term_stream ts = { STDOUT_FILENO, 0 };
-	FILE *f = term_filter(stdout, &ts, _IOFBF);
+	FILE *f = term_filter(stdout, &out_ts, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF);
 
 	if (f)
-		stdout = f;  /* flushed by exit() like every open stream */
+		stdout = out_filter = f;  /* flushed by exit() like every open stream */
+}
+
+void cmd_stdout_for_people(void)
+{
+	fflush(stdout);
+	out_ts.guard.anywhere = 1;
+}
+
+void cmd_plain_stdout(void)
+{
+	FILE *f;
+
+	fflush(stdout);
+	out_ts.clean = 1;
+	out_ts.guard.anywhere = 1;
+	if (stdout != out_filter && (f = term_filter(stdout, &out_ts, _IOFBF)))
+		stdout = out_filter = f;
 }
 
 void cmd_term_stderr(void)
 {
-	static struct term_stream ts = { STDERR_FILENO, 0 };
 	FILE *f;
 
 	term_init();  /* once, before any thread could race to it */
-	f = term_filter(stderr, &ts, _IONBF);
+	f = term_filter(stderr, &err_ts, _IONBF);
 	if (f)
 		stderr = f;  /* unbuffered, as stderr is */
 }
@@ -226,12 +301,32 @@ void cmd_term_erase_line(void)
 	write_all(STDERR_FILENO, "\r\033[K", 4);
 }
 
+void cmd_workflow_command(const char *line)
+{
+	size_t n = strlen(line);
+	char *clean = ab_xmalloc(n + 2);
+
+	fflush(stderr);
+	n = term_clean(clean, line, n, 0, NULL);  /* one line, no control character */
+	clean[n++] = '\n';
+	if (!err_ts.guard.bol || err_ts.guard.colon || err_ts.guard.hashes)
+		write_all(STDERR_FILENO, "\n", 1);  /* at the start of a line of its own */
+	write_all(STDERR_FILENO, clean, n);
+	err_ts.guard = (struct line_guard){ 1, 0, 0, 0, 1 };
+	free(clean);
+}
+
 char *cmd_one_line(const char *s, size_t max)
 {
 	size_t len = s ? strlen(s) : 0, cols = 0, i, n;
-	char *clean = ab_xmalloc(len + 1), *out = ab_xmalloc(len + 4), *w = out;
+	char *raw = ab_xmalloc(len + 1), *clean = ab_xmalloc(2 * len + 1), *out = ab_xmalloc(2 * len + 4);
+	char *w = out;
+	/* a field may begin its line (history's first column, a wrapped line) */
+	struct line_guard g = { 1, 0, 0, 0, 1 };
 
-	n = term_clean(clean, s ? s : "", len, 0, NULL);
+	n = term_clean(raw, s ? s : "", len, 0, NULL);
+	n = guard_lines(&g, clean, raw, n);
+	free(raw);
 	clean[n] = '\0';
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)clean[i];
@@ -266,4 +361,15 @@ const char *cmd_short_time(char *buf, size_t size, const char *iso)
 	else
 		snprintf(buf, size, "%.10s %.5s", iso, iso + 11);
 	return buf;
+}
+
+void cmd_print_host(const json_t *host)
+{
+	json_t *w = ab_env_warnings(host, -1), *x;
+	size_t i;
+
+	json_array_foreach(w, i, x)
+		if (!strcmp(json_string_value(json_object_get(x, "level")), "warning"))
+			cmd_warn("host: %s", json_string_value(json_object_get(x, "message")));
+	json_decref(w);
 }

@@ -402,11 +402,14 @@ int ab_experiment_parse(struct ab_experiment *out, const char *path,
 	ab_sha256_hex(out->hash, text, len);
 	out->exact_parent = 1;
 	out->aslr = 1;
+	out->contention.max_cpu_wait = AB_CONTENTION_MAX_CPU_WAIT;
 	out->pairs = 8;
 	out->warmup = 1;
 	out->timeout_ms = 600000;
 	out->build_timeout_ms = 3600000;
 	out->environment_commands_timeout_ms = 30000;
+	out->limit_rows = AB_LIMIT_ROWS;
+	out->limit_samples = AB_LIMIT_SAMPLES;
 	cfg_add_builtin_metrics(out);
 
 	memset(&c, 0, sizeof(c));
@@ -525,6 +528,16 @@ int ab_experiment_load(struct ab_experiment *out, const char *path)
 			err = ab_error_set(AB_EINVALID, "%s:%d:%d: repo: '%s' %s (a relative path starts at "
 					   "the experiment file's folder)", path, out->repo_mark.line,
 					   out->repo_mark.column, out->repo, found ? "is not a folder" : "does not exist");
+	}
+	if (!err) {  /* the plan's size, at the key that makes it (a run checks it again) */
+		const struct ab_mark *m = ab_experiment_nrows(out) > out->limit_rows || !out->pairs_mark.line
+			? &out->matrix_mark : &out->pairs_mark;
+		char *source = m->line ? ab_xasprintf("%s:%d:%d: %s", path, m->line, m->column,
+						      m == &out->pairs_mark ? "pairs" : "matrix")
+				       : ab_xstrdup(path);
+
+		err = ab_experiment_check_limits(out, source);
+		free(source);
 	}
 	return err;
 }

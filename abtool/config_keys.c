@@ -7,6 +7,7 @@
  * mapping are reported first, in file order.
  */
 #include "config_keys.h"
+#include "config_contention.h"
 #include "config_plan.h"
 #include "config_profile.h"
 #include "config_rules.h"
@@ -202,6 +203,35 @@ static int h_benchmark(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *
 	return err;
 }
 
+/* env.keep: [NAME, ...]: PG* variables that abtool removes for its own
+ * PostgreSQL store's sake and that builds and samples keep
+ * (docs/experiment-file.md, "benchmark"; docs/security.md, "Credentials"). */
+static int env_keep(struct ctx *c, yaml_node_t *v)
+{
+	struct ab_experiment *exp = c->exp;
+	size_t n = cfg_nitems(v), i, save;
+	int err = 0;
+
+	exp->env_keep = ab_xcalloc(n + 1, sizeof(*exp->env_keep));
+	for (i = 0; i < n && !err; i++) {
+		yaml_node_t *item = cfg_node(c, v->data.sequence.items.start[i]);
+		char *name = NULL;
+
+		save = cfg_path_index(c, i);
+		if ((err = cfg_get_string(c, item->start_mark, item, 0, &name)) == 0 &&
+		    (strncmp(name, "PG", 2) || !ab_is_identifier(name, strlen(name))))
+			err = cfg_fail(c, item->start_mark, "'%s': only the PG* variables abtool removes for "
+				       "a PostgreSQL store can be kept (ABTOOL_STORE never is: set a variable "
+				       "for the benchmark with env: NAME: value)", name);
+		if (err)
+			free(name);
+		else
+			exp->env_keep[i] = name;
+		cfg_path_pop(c, save);
+	}
+	return err;
+}
+
 static int h_env(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 {
 	struct ab_experiment *exp = c->exp;
@@ -220,14 +250,18 @@ static int h_env(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 
 		name = cfg_scalar(pk);
 		save = cfg_path_key(c, name);
-		if (!ab_is_identifier(name, strlen(name)))
+		if (!strcmp(name, "keep") && cfg_node(c, p->value) &&
+		    cfg_node(c, p->value)->type == YAML_SEQUENCE_NODE)
+			err = env_keep(c, cfg_node(c, p->value));  /* a variable `keep` is a string */
+		else if (!ab_is_identifier(name, strlen(name)))
 			err = cfg_fail(c, pk->start_mark, "'%s' is not a valid environment variable name "
 				   "(letters, digits and _, not starting with a digit)", name);
 		else
 			err = cfg_get_text(c, pk->start_mark, cfg_node(c, p->value),
 				       "expected a string value (write '' for an empty one)", 1, &value);
-		if (!err)
+		if (!err && value)
 			exp->env[exp->nenv++] = ab_xasprintf("%s=%s", name, value);
+		value = NULL;
 		cfg_path_pop(c, save);
 	}
 	return err;
@@ -325,6 +359,7 @@ static int h_matrix(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 			    "(leave out matrix: for a single row)");
 	exp->matrix = ab_xcalloc(cfg_npairs(v), sizeof(*exp->matrix));
 	exp->nparams = cfg_npairs(v);
+	exp->matrix_mark = cfg_mark(k->start_mark);
 	for (i = 0; i < exp->nparams && !err; i++) {
 		struct ab_param *p = &exp->matrix[i];
 		yaml_node_t *pk = cfg_node(c, v->data.mapping.pairs.start[i].key);
@@ -1096,6 +1131,7 @@ static const struct key_handler top_keys[] = {
 	EXP_KEY(metric, cfg_h_metric),
 	{ "scaling", h_scaling, 0 },
 	{ "pairs", cfg_h_pairs, 0 },
+	{ "limits", cfg_h_limits, 0 },
 	{ "sequential", cfg_h_sequential, 0 },
 	{ "budget", cfg_h_duration, offsetof(struct ab_experiment, budget_ms) },
 	EXP_KEY(warmup, h_warmup),
@@ -1108,6 +1144,7 @@ static const struct key_handler top_keys[] = {
 	{ "affinity", h_affinity, 0 },
 	{ "aslr", cfg_h_bool, offsetof(struct ab_experiment, aslr) },
 	{ "env_padding", h_env_padding, offsetof(struct ab_experiment, env_padding) },
+	{ "contention", cfg_h_contention, 0 },
 	{ "dependencies", h_dependencies, 0 },
 	{ "profile", cfg_h_profile, 0 },
 	{ NULL, NULL, 0 },

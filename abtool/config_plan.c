@@ -34,6 +34,36 @@ static const struct key_handler pairs_keys[] = {
 	{ "min", NULL, 0 }, { "max", NULL, 0 }, { "looks", NULL, 0 }, { NULL, NULL, 0 },
 };
 
+static const struct key_handler limits_keys[] = {
+	{ "rows", NULL, 0 }, { "samples", NULL, 0 }, { NULL, NULL, 0 },
+};
+
+int cfg_h_limits(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
+{
+	struct ab_experiment *exp = c->exp;
+	yaml_node_pair_t *p;
+	size_t save;
+	int n, err;
+
+	(void)field;
+	if ((err = cfg_check_mapping(c, v, k->start_mark, limits_keys,
+				     "expected a mapping like {rows: 20000, samples: 500000}")))
+		return err;
+	if ((p = cfg_find_pair(c, v, "rows"))) {
+		save = cfg_path_key(c, "rows");
+		err = cfg_get_int(c, cfg_node(c, p->key), cfg_node(c, p->value), 1, AB_MAX_ROWS, &n);
+		exp->limit_rows = (size_t)n;
+		cfg_path_pop(c, save);
+	}
+	if (!err && (p = cfg_find_pair(c, v, "samples"))) {
+		save = cfg_path_key(c, "samples");
+		err = cfg_get_int(c, cfg_node(c, p->key), cfg_node(c, p->value), 1, AB_LIMIT_MAX_SAMPLES, &n);
+		exp->limit_samples = (size_t)n;
+		cfg_path_pop(c, save);
+	}
+	return err;
+}
+
 int cfg_h_pairs(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 {
 	struct ab_experiment *exp = c->exp;
@@ -42,6 +72,7 @@ int cfg_h_pairs(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 	int min = 0, max = 0, err;
 
 	(void)field;
+	exp->pairs_mark = cfg_mark(k->start_mark);
 	if (v->type != YAML_MAPPING_NODE)
 		return cfg_get_int(c, k, v, 1, AB_EXPERIMENT_MAX_PAIRS, &exp->pairs);
 	if ((err = cfg_check_mapping(c, v, k->start_mark, pairs_keys, "")))

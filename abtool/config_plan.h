@@ -17,4 +17,10 @@ int cfg_h_pairs(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v);
  * of a sequential plan, into exp->spending. Read after `pairs:`. */
 int cfg_h_sequential(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v);
 
+/* The reader of `limits:` (a mapping {rows: N, samples: N}): the bounds
+ * of the plan (experiment.h, AB_LIMIT_ROWS and AB_LIMIT_SAMPLES; rows at
+ * most AB_MAX_ROWS, samples at most AB_LIMIT_MAX_SAMPLES), checked once
+ * the whole file is read (ab_experiment_check_limits). */
+int cfg_h_limits(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v);
+
 #endif

@@ -724,6 +724,44 @@ static void add_warning(json_t *list, const char *id, const char *level, char *m
 	free(message);
 }
 
+/*
+ * What other processes busy at the start will cost: with U CPUs used by
+ * them on C online CPUs, a single-threaded sample that shares the CPUs
+ * fairly gets C/(U+1) of one when U+1 > C, so it waits for a CPU about
+ * 1 - C/(U+1) of its wall time; below that it shares caches, memory
+ * bandwidth and the power budget only.
+ */
+static void busy_warning(json_t *list, const json_t *fp)
+{
+	const json_t *v = json_object_get(fp, "other_cpus"), *p;
+	double used = json_number_value(v), cpus = (double)json_integer_value(json_object_get(fp, "online_cpus"));
+	char *names, *next, *cost;
+	size_t i;
+
+	if (!json_is_number(v) || used < 0.5)
+		return;
+	names = ab_xstrdup("");
+	json_array_foreach(json_object_get(fp, "busy_processes"), i, p) {
+		next = ab_xasprintf("%s%s%s %.1f", names, i ? ", " : "",
+				    json_string_value(json_object_get(p, "comm")),
+				    json_number_value(json_object_get(p, "cpus")));
+		free(names);
+		names = next;
+	}
+	if (cpus > 0 && used + 1 > cpus)
+		cost = ab_xasprintf("on %.0f CPU%s a single-threaded sample will wait for a CPU about %.0f%% of "
+				    "its time, which stretches wall time, draws both sides' times together and takes "
+				    "more pairs to decide", cpus, cpus == 1 ? "" : "s", 100 * (1 - cpus / (used + 1)));
+	else
+		cost = ab_xstrdup("samples share caches, memory bandwidth and the power budget with them, which "
+				  "adds noise and takes more pairs to decide");
+	add_warning(list, "busy", "warning",
+		    ab_xasprintf("other processes use %.1f CPUs (%s): %s; stop them, decide on cpu_ns, or set "
+				 "contention: {reruns: auto}", used, *names ? names : "many short ones", cost));
+	free(names);
+	free(cost);
+}
+
 json_t *ab_env_warnings(const json_t *fp, double load_threshold)
 {
 	json_t *list = json_array(), *gov = json_object_get(fp, "governor"), *v;
@@ -763,6 +801,7 @@ json_t *ab_env_warnings(const json_t *fp, double load_threshold)
 		     ab_xasprintf("load average rose to %.2f over the last minute of the run (threshold %.2f): "
 				  "other work started competing with the benchmark; stop other jobs during runs",
 				  json_number_value(json_object_get(fp, "load_after_1m")), load_threshold));
+	busy_warning(list, fp);
 	if (is_true(fp, "on_battery"))
 		add_warning(list, "battery", "warning",
 		     ab_xstrdup("running on battery: the firmware may lower clocks to save power; plug in AC power"));

@@ -30,6 +30,21 @@
 json_t *ab_env_fingerprint(const char *root);
 
 /*
+ * Add to fingerprint `fp` (borrowed, modified) what the host's other
+ * processes do now: "other_cpus", the CPUs every process but the caller
+ * used on average over the next `window_ns` (the caller sleeps meanwhile;
+ * utime + stime of root/proc/PID/stat, clock-tick resolution), and
+ * "busy_processes", the five busiest of them that used at least 0.05 CPU,
+ * [{pid, comm, cpus}], busiest first. A process started or ended within
+ * the window is not counted. null and [] when root/proc cannot be read.
+ * `root` as for ab_env_fingerprint. Never fails.
+ */
+void ab_env_busy_processes(json_t *fp, const char *root, int64_t window_ns);
+
+/* The window ab_env_busy_processes watches at the start of a run. */
+#define AB_ENV_BUSY_WINDOW_NS 100000000
+
+/*
  * Add the load averages of now to fingerprint `fp` (borrowed, modified) as
  * "load_after_1m", "load_after_5m" and "load_after_15m" (numbers, or null
  * when root/proc/loadavg cannot be read), beside the "load_*" fields taken
@@ -57,6 +72,9 @@ char *ab_env_summary(const json_t *fp);
  *   "boost"       warning  boost/turbo on
  *   "load"        warning  load_1m > load_threshold, or (else) load_after_1m
  *                          > load_threshold: the load rose during the run
+ *   "busy"        warning  other_cpus >= 0.5 (ab_env_busy_processes): names the
+ *                          busiest processes and what they will cost a
+ *                          single-threaded sample
  *   "battery"     warning  on_battery is true
  *   "steal"       warning  steal_fraction > AB_ENV_STEAL_THRESHOLD
  *   "throttled"   warning  thermal_throttle_count > 0

@@ -198,6 +198,7 @@ void ab_experiment_release(struct ab_experiment *exp)
 	free(exp->rules);
 	json_decref(exp->environment_require);
 	ab_strv_free(exp->environment_commands);
+	ab_strv_free(exp->env_keep);
 	ab_strv_free(exp->overlay_paths);
 	free(exp->affinity_cpus);
 	free(exp->affinity_per_lane);

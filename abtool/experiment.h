@@ -31,6 +31,17 @@ struct ab_step_stop {
 	int direction;                /* +1 up, -1 down, 0 both (the endpoints' step) */
 };
 
+/* The default bounds of a run's plan, which `limits: {rows, samples}`
+ * raises (docs/experiment-file.md, "limits"): a matrix of more rows, or a
+ * plan of more samples, is refused when the file loads (abtool check
+ * says so) and when options change the plan, before anything is built
+ * or stored. The samples' bound keeps the plan's memory and the store's
+ * rows (about 200 bytes and one row per sample) in proportion; a bound
+ * above AB_LIMIT_MAX_SAMPLES is not accepted. */
+#define AB_LIMIT_ROWS 10000
+#define AB_LIMIT_SAMPLES 100000
+#define AB_LIMIT_MAX_SAMPLES 10000000
+
 /* A position in the experiment file, 1-based (0 when unknown). */
 struct ab_mark {
 	int line;
@@ -173,6 +184,32 @@ struct ab_dependency {
 	struct ab_mark mark;
 };
 
+/* What a run does about samples other processes disturbed (`contention:`,
+ * docs/measurement.md, "Contention"). A sample is contended when its
+ * process waited on a CPU's run queue for more than `max_cpu_wait` of its
+ * wall time (runq_ns; where the kernel keeps no schedstats, when other
+ * processes used more than half a CPU). A pair of the plan in which
+ * either sample was contended is run again, whole, in its own look and
+ * order, at most `reruns` times per row; the rule sees only whether a
+ * sample was disturbed, never which side was slower. */
+#define AB_CONTENTION_MAX_CPU_WAIT 0.10
+
+enum ab_contention_exhausted {
+	AB_CONTENTION_KEEP = 0,         /* re-runs spent: the contended pairs count, and the
+	                                   report says how many */
+	AB_CONTENTION_INCONCLUSIVE = 1, /* re-runs spent: the row decides nothing */
+};
+
+struct ab_contention {
+	double max_cpu_wait;          /* share of wall time, default 0.10 */
+	int reruns;                   /* pairs run again per row at most; 0 (default): none, the
+	                                 flag only; -1 (`reruns: auto`): half the plan's pairs per row */
+	enum ab_contention_exhausted exhausted;
+	double quiet_cpus;            /* > 0: before each pair, wait until other processes use
+	                                 fewer CPUs than this (`quiet: {below}`) */
+	int64_t quiet_wait_ms;        /* ... for at most this long per pair (`quiet: {wait}`) */
+};
+
 /* One declared side of a comparison of two commands (`sides:`): its
  * name for the reports and the command it runs instead of a build's
  * benchmark (docs/experiment-file.md, "sides"). */
@@ -215,6 +252,9 @@ struct ab_experiment {
 	char *workdir;                /* benchmark's folder relative to the tree; default "." */
 	char **env;                   /* NULL-terminated "NAME=value" set for builds and samples */
 	size_t nenv;
+	char **env_keep;              /* env.keep: PG* names that builds and samples keep although
+	                                 abtool's PostgreSQL store used them (NULL-terminated), or
+	                                 NULL (docs/security.md, "Credentials") */
 	struct ab_checksum checksum;
 	/* `prepare:` and `cleanup:`: run before and after every sample (warmups too) in the
 	 * sample's folder with its environment and the row's placeholders, outside the timed
@@ -248,6 +288,9 @@ struct ab_experiment {
 	int order_unknown;            /* 1 when the samples carry no AB/BA order (abtool analyze
 	                                 of a file without an order column): no order warnings */
 	int warmup;                   /* warmup samples per side per row, default 1 */
+	size_t limit_rows;            /* `limits.rows`: the most rows measured, default AB_LIMIT_ROWS */
+	size_t limit_samples;         /* `limits.samples`: the most samples planned, default
+	                                 AB_LIMIT_SAMPLES */
 	int64_t timeout_ms;           /* per sample, default 600000 (10m) */
 	int64_t build_timeout_ms;     /* per build, default 3600000 (1h) */
 
@@ -270,6 +313,7 @@ struct ab_experiment {
 	int aslr;                     /* 1 (default): address-space randomization as the system has
 	                                 it; 0: disabled for the samples (personality) */
 	int env_padding;              /* max bytes of per-pair environment padding; 0: off */
+	struct ab_contention contention;  /* `contention:` (docs/measurement.md, "Contention") */
 
 	/* `profile:` (docs/profiles.md): extra samples under `perf record` after the
 	 * measured pairs, stored apart from them */
@@ -292,12 +336,13 @@ struct ab_experiment {
 	char **subset_specs;          /* the --row NAME=VALUE selections as given (NULL-terminated) */
 	char **subset_added;          /* labels of rows added because a scaling predicate needs
 	                                 them (the base rows), NULL-terminated, or NULL */
-	int shard_index, shard_count; /* run --shard K/N (ab_experiment_select_shard): the subset is
+	int shard_index, shard_count; /* run --shard K/N (ab_shards_select, shards.h): the subset is
 	                                 shard K of N; 0, 0 otherwise */
 
 	/* Marks for semantic errors found by later stages: the keys, or 0
 	 * when the key is absent */
 	struct ab_mark candidate_mark, parent_mark, repo_mark;
+	struct ab_mark matrix_mark, pairs_mark;  /* matrix: and pairs: (the limits' messages) */
 };
 
 /*
@@ -321,6 +366,20 @@ json_t *ab_experiment_step_json(const struct ab_experiment *exp);
  * Returns 0, or AB_EINVALID when its stop rule is unreadable. */
 int ab_experiment_step_restore(struct ab_experiment *exp, const json_t *step);
 
+/* The samples a run of `exp` plans: the rows it measures (a --row subset
+ * or a shard counts its own) x 2 sides x (pairs, a sequential plan's
+ * last look, + warmup). */
+size_t ab_experiment_nsamples(const struct ab_experiment *exp);
+
+/*
+ * Whether the plan fits the experiment's limits (limit_rows,
+ * limit_samples): 0, or AB_EINVALID with a message that gives the count,
+ * the limit, its key and its default, and how to raise it; `source` says
+ * what set the plan ("exp.yaml:12:1: pairs", "--pairs 5000"). Checked
+ * when the file loads and again when options change the plan.
+ */
+int ab_experiment_check_limits(const struct ab_experiment *exp, const char *source);
+
 /* The pairs a row has at its first analysis: the first look of a
  * sequential plan, else `pairs`. The count that min_pair_wins is read
  * against (a count k of a sequential plan is the share k / first look). */
@@ -333,6 +392,20 @@ size_t ab_experiment_first_look(const struct ab_experiment *exp);
  * plan. New reference.
  */
 json_t *ab_experiment_plan_json(const struct ab_experiment *exp);
+
+/* The contention policy as the run's options store it and the report
+ * shows it (new reference): {max_cpu_wait, reruns (the effective count
+ * per row), when_exhausted, quiet: {below, wait_ms} or null}. */
+json_t *ab_experiment_contention_json(const struct ab_experiment *exp);
+
+/* Restore the policy stored with a run (resume): a NULL or non-object
+ * `stored` (a run of an older abtool) keeps the experiment file's.
+ * AB_EINVALID when it is unreadable. */
+int ab_experiment_contention_restore(struct ab_experiment *exp, const json_t *stored);
+
+/* The most pairs of a row that contention re-runs (`reruns: auto`, -1, is
+ * half the plan's pairs per row, rounded up). */
+int ab_experiment_reruns(const struct ab_experiment *exp);
 
 /*
  * Restore the plan stored by ab_experiment_plan_json (resume): `plan`
@@ -440,28 +513,10 @@ int ab_template_check(const char *tmpl, const struct ab_experiment *exp,
  */
 int ab_experiment_select_rows(struct ab_experiment *exp, const char *const *specs, size_t n);
 
-/*
- * The shard (1 to `count`) that measures row `row` when the matrix is
- * split `count` ways (run --shard, docs/ci.md "Sharding"): rows are taken
- * in units, a row with the base row a scaling predicate pairs it with
- * (ab_experiment_scaling_base) being one unit, so that every predicate of
- * a row is decided from one host's samples; the units, in the order of
- * their first row, go each to the shard with the fewest rows so far (the
- * lowest numbered on a tie). Deterministic: the experiment alone decides.
- * `units_out` (may be NULL) receives the number of units, the most shards
- * that each measure something.
- */
-size_t ab_experiment_shard_of(const struct ab_experiment *exp, size_t row, size_t count,
-			      size_t *units_out);
-
-/*
- * Restrict `exp` to shard `index` of `count` (ab_experiment_shard_of):
- * sets exp->row_subset, exp->shard_index and exp->shard_count. Errors:
- * AB_EINVALID when index is not 1 to count, when a --row subset is
- * already set (the two do not combine), or when the shard has no row
- * (more shards than units; the message says how many there can be).
- */
-int ab_experiment_select_shard(struct ab_experiment *exp, int index, int count);
+/* Whether a rule with a scaling predicate selects row `row`: the row
+ * then needs its base row (ab_experiment_scaling_base) measured beside
+ * it, in a --row subset and in the same shard (shards.h). */
+int ab_experiment_row_scales(const struct ab_experiment *exp, size_t row);
 
 /* 1 when row `row` is measured: there is no subset, or it is in it. */
 int ab_experiment_row_selected(const struct ab_experiment *exp, size_t row);

@@ -33,6 +33,36 @@ int ab_experiment_set_pairs(struct ab_experiment *exp, int pairs, int max_pairs)
 	return 0;
 }
 
+size_t ab_experiment_nsamples(const struct ab_experiment *exp)
+{
+	size_t nrows = ab_experiment_nrows(exp), r, measured = 0;
+
+	for (r = 0; r < nrows; r++)
+		measured += ab_experiment_row_selected(exp, r) != 0;
+	return measured * 2 * ((size_t)exp->pairs + (size_t)exp->warmup);
+}
+
+int ab_experiment_check_limits(const struct ab_experiment *exp, const char *source)
+{
+	size_t nrows = ab_experiment_nrows(exp), nsamples;
+
+	if (nrows > exp->limit_rows)
+		return ab_error_set(AB_EINVALID, "%s: the matrix has %zu rows, more than limits.rows (%zu%s); "
+				    "measure fewer values, or raise the limit in the experiment file with "
+				    "limits: {rows: %zu}", source, nrows, exp->limit_rows,
+				    exp->limit_rows == AB_LIMIT_ROWS ? ", the default" : "", nrows);
+	nsamples = ab_experiment_nsamples(exp);
+	if (nsamples > exp->limit_samples)
+		return ab_error_set(AB_EINVALID, "%s: the plan has %zu samples (%zu rows x 2 sides x (%d pairs + "
+				    "%d warmup)), more than limits.samples (%zu%s); plan fewer rows or pairs "
+				    "(--row, --pairs), or raise the limit in the experiment file with limits: "
+				    "{samples: %zu}%s", source, nsamples, nsamples / 2 / ((size_t)exp->pairs +
+				    (size_t)exp->warmup), exp->pairs, exp->warmup, exp->limit_samples,
+				    exp->limit_samples == AB_LIMIT_SAMPLES ? ", the default" : "", nsamples,
+				    nsamples > AB_LIMIT_MAX_SAMPLES ? " (at most 10000000)" : "");
+	return 0;
+}
+
 size_t ab_experiment_first_look(const struct ab_experiment *exp)
 {
 	return exp->sequential ? exp->seq.looks[0] : (size_t)exp->pairs;
@@ -119,5 +149,44 @@ int ab_experiment_step_restore(struct ab_experiment *exp, const json_t *step)
 	exp->step.threshold = threshold;
 	exp->step.direction = (int)json_integer_value(json_object_get(stop, "direction"));
 	exp->step.active = 1;
+	return 0;
+}
+
+int ab_experiment_reruns(const struct ab_experiment *exp)
+{
+	return exp->contention.reruns >= 0 ? exp->contention.reruns : (exp->pairs + 1) / 2;
+}
+
+json_t *ab_experiment_contention_json(const struct ab_experiment *exp)
+{
+	const struct ab_contention *c = &exp->contention;
+
+	return json_pack("{s:f, s:i, s:s, s:o}", "max_cpu_wait", c->max_cpu_wait, "reruns",
+			 ab_experiment_reruns(exp), "when_exhausted",
+			 c->exhausted == AB_CONTENTION_INCONCLUSIVE ? "inconclusive" : "keep", "quiet",
+			 c->quiet_cpus > 0 ? json_pack("{s:f, s:I}", "below", c->quiet_cpus, "wait_ms",
+							(json_int_t)c->quiet_wait_ms) : json_null());
+}
+
+int ab_experiment_contention_restore(struct ab_experiment *exp, const json_t *stored)
+{
+	struct ab_contention c;
+	const json_t *q;
+	const char *when;
+
+	if (!json_is_object(stored))
+		return 0;
+	memset(&c, 0, sizeof(c));
+	c.max_cpu_wait = json_number_value(json_object_get(stored, "max_cpu_wait"));
+	c.reruns = (int)json_integer_value(json_object_get(stored, "reruns"));
+	when = json_string_value(json_object_get(stored, "when_exhausted"));
+	c.exhausted = when && !strcmp(when, "inconclusive") ? AB_CONTENTION_INCONCLUSIVE : AB_CONTENTION_KEEP;
+	if (json_is_object(q = json_object_get(stored, "quiet"))) {
+		c.quiet_cpus = json_number_value(json_object_get(q, "below"));
+		c.quiet_wait_ms = json_integer_value(json_object_get(q, "wait_ms"));
+	}
+	if (!(c.max_cpu_wait > 0 && c.max_cpu_wait < 1) || c.reruns < 0 || !when)
+		return ab_error_set(AB_EINVALID, "the stored contention policy is not valid");
+	exp->contention = c;
 	return 0;
 }

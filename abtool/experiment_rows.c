@@ -114,9 +114,7 @@ static int parse_specs(struct ab_selector *sel, const struct ab_experiment *exp,
 	return err;
 }
 
-/* Whether a rule with a scaling predicate selects row `row` (it then
- * needs the row's base row). */
-static int row_scales(const struct ab_experiment *exp, size_t row)
+int ab_experiment_row_scales(const struct ab_experiment *exp, size_t row)
 {
 	size_t i;
 
@@ -143,7 +141,7 @@ int ab_experiment_select_rows(struct ab_experiment *exp, const char *const *spec
 		for (r = 0; r < nrows; r++)
 			mask[r] = (uint8_t)ab_selector_match(&sel, exp, r);
 		for (r = 0; r < nrows; r++) {
-			long base = mask[r] == 1 && row_scales(exp, r) ? ab_experiment_scaling_base(exp, r) : -1;
+			long base = mask[r] == 1 && ab_experiment_row_scales(exp, r) ? ab_experiment_scaling_base(exp, r) : -1;
 			char *label = ab_xstrdup(""), *next;
 
 			if (base < 0 || mask[base]) {
@@ -171,82 +169,4 @@ int ab_experiment_select_rows(struct ab_experiment *exp, const char *const *spec
 	holder.where = sel;
 	ab_rule_release(&holder);
 	return err;
-}
-
-/* The shard (1-based) of every row when split `count` ways, as
- * ab_experiment_shard_of describes (new array of nrows); *units receives
- * the number of units. */
-static size_t *shard_assign(const struct ab_experiment *exp, size_t count, size_t *units)
-{
-	size_t nrows = ab_experiment_nrows(exp), *load, *shard, *size, r, k, best;
-	long *root;
-
-	root = ab_xcalloc(nrows, sizeof(*root));
-	size = ab_xcalloc(nrows, sizeof(*size));
-	shard = ab_xcalloc(nrows, sizeof(*shard));
-	load = ab_xcalloc(count, sizeof(*load));
-	/* the unit of a row is its base row when a scaling predicate pairs them */
-	for (r = 0; r < nrows; r++) {
-		long base = row_scales(exp, r) ? ab_experiment_scaling_base(exp, r) : -1;
-
-		root[r] = base >= 0 ? base : (long)r;
-		size[root[r]]++;
-	}
-	*units = 0;
-	for (r = 0; r < nrows; r++) {
-		if (!shard[root[r]]) {  /* the unit's first row: its shard */
-			for (best = 0, k = 1; k < count; k++)
-				if (load[k] < load[best])
-					best = k;
-			load[best] += size[root[r]];
-			shard[root[r]] = best + 1;
-			(*units)++;
-		}
-	}
-	for (r = 0; r < nrows; r++)
-		shard[r] = shard[root[r]];
-	free(root);
-	free(size);
-	free(load);
-	return shard;
-}
-
-size_t ab_experiment_shard_of(const struct ab_experiment *exp, size_t row, size_t count,
-			      size_t *units_out)
-{
-	size_t units, *shard = shard_assign(exp, count ? count : 1, &units);
-	size_t out = row < ab_experiment_nrows(exp) ? shard[row] : 1;
-
-	if (units_out)
-		*units_out = units;
-	free(shard);
-	return out;
-}
-
-int ab_experiment_select_shard(struct ab_experiment *exp, int index, int count)
-{
-	size_t nrows = ab_experiment_nrows(exp), r, units = 0, n = 0, *shard;
-	uint8_t *mask;
-
-	if (count < 1 || index < 1 || index > count)
-		return ab_error_set(AB_EINVALID, "--shard %d/%d: expected K/N with 1 <= K <= N", index, count);
-	if (exp->row_subset)
-		return ab_error_set(AB_EINVALID, "--shard and --row do not combine: a shard is a subset "
-				    "of the matrix already");
-	shard = shard_assign(exp, (size_t)count, &units);
-	mask = ab_xcalloc(nrows, 1);
-	for (r = 0; r < nrows; r++)
-		n += mask[r] = shard[r] == (size_t)index;
-	free(shard);
-	if (n == 0) {
-		free(mask);
-		return ab_error_set(AB_EINVALID, "--shard %d/%d: this shard has no row to measure: the "
-				    "experiment's %zu row%s make %zu unit%s (a row stays with the base row a "
-				    "scaling predicate pairs it with), so at most %zu shards", index, count,
-				    nrows, nrows == 1 ? "" : "s", units, units == 1 ? "" : "s", units);
-	}
-	exp->row_subset = mask;
-	exp->shard_index = index;
-	exp->shard_count = count;
-	return 0;
 }

@@ -15,28 +15,34 @@
 	"these rows hold medians and the unpaired Mann-Whitney contrast only, without a paired " \
 	"interval, and no rule passes or fails on them; measure pairs with abtool compare"
 
-int ab_hyperfine_is_export(const char *text, size_t len)
+int ab_hyperfine_is_export(const char *path, const char *text, size_t len)
 {
-	json_t *doc = json_loadb(text, len, 0, NULL);
-	int yes = json_is_object(doc) && json_is_array(json_object_get(doc, "results"));
+	size_t n = strlen(path), i = 0;
 
-	json_decref(doc);
-	return yes;
+	if (n >= 5 && !strcmp(path + n - 5, ".json"))
+		return 1;
+	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+		i = 3;
+	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+		i++;
+	return i < len && (text[i] == '{' || text[i] == '[');
 }
 
-/* Append `value` to the list of `key` in `matrix` when it is not there. */
-static void matrix_add(json_t *matrix, const char *key, const char *value)
+/* Append `value` to the list of `key` in `matrix` when it is not there;
+ * `seen` ({key: {value: true}}) finds it in constant time. */
+static void matrix_add(json_t *matrix, json_t *seen, const char *key, const char *value)
 {
-	json_t *list = json_object_get(matrix, key), *v;
-	size_t i;
+	json_t *list = json_object_get(matrix, key), *set = json_object_get(seen, key);
 
 	if (!list) {
 		list = json_array();
 		json_object_set_new(matrix, key, list);
+		set = json_object();
+		json_object_set_new(seen, key, set);
 	}
-	json_array_foreach(list, i, v)
-		if (!strcmp(json_string_value(v), value))
-			return;
+	if (json_object_get(set, value))
+		return;
+	json_object_set_new(set, value, json_true());
 	json_array_append_new(list, json_string(value));
 }
 
@@ -62,7 +68,8 @@ static int result_times(double **out, size_t *n, const json_t *r, const char *pa
 }
 
 /* Add the row of results i and j (same parameters) to `h`. */
-static int add_row(struct ab_hyperfine *h, const json_t *results, size_t i, size_t j, const char *path)
+static int add_row(struct ab_hyperfine *h, json_t *seen, const json_t *results, size_t i, size_t j,
+		   const char *path)
 {
 	const json_t *ri = json_array_get(results, i), *rj = json_array_get(results, j), *v;
 	struct ab_hyperfine_row *row;
@@ -70,7 +77,7 @@ static int add_row(struct ab_hyperfine *h, const json_t *results, size_t i, size
 	char *label;
 	int err;
 
-	h->rows = ab_xrealloc(h->rows, (h->nrows + 1) * sizeof(*h->rows));
+	AB_GROW(h->rows, h->alloc, h->nrows + 1);
 	row = &h->rows[h->nrows++];
 	memset(row, 0, sizeof(*row));
 	row->command[0] = ab_xstrdup(json_string_value(json_object_get(ri, "command")));
@@ -82,7 +89,7 @@ static int add_row(struct ab_hyperfine *h, const json_t *results, size_t i, size
 	json_object_foreach((json_t *)json_object_get(ri, "parameters"), key, v) {
 		const char *s = json_is_string(v) ? json_string_value(v) : "";
 		json_object_set_new(row->params, key, json_string(s));
-		matrix_add(h->matrix, key, s);
+		matrix_add(h->matrix, seen, key, s);
 	}
 	label = ab_xasprintf("%s vs %s", row->command[0], row->command[1]);
 	json_object_set_new(row->params, "commands", json_string(label));
@@ -90,19 +97,46 @@ static int add_row(struct ab_hyperfine *h, const json_t *results, size_t i, size
 	return 0;
 }
 
-int ab_hyperfine_read(struct ab_hyperfine *out, const char *path, const char *text, size_t len)
+/* The results in order of their parameters' text, then of their place
+ * in the export (qsort is not stable: the index decides ties). */
+struct keyed {
+	char *key;
+	size_t index;
+};
+
+static int by_key(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+
+	return c ? c : a->index < b->index ? -1 : a->index > b->index;
+}
+
+int ab_hyperfine_read(struct ab_hyperfine *out, const char *path, const char *text, size_t len,
+		      size_t max_rows)
 {
 	json_error_t jerr;
-	json_t *doc = json_loadb(text, len, 0, &jerr), *results, *r;
-	char **keys = NULL;
-	size_t i, j, n;
+	json_t *doc = json_loadb(text, len, 0, &jerr), *results, *r, *seen = json_object();
+	struct keyed *keys = NULL;
+	size_t i, j, n = 0, *order = NULL;
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->matrix = json_object();
-	if (!doc)
-		return ab_error_set(AB_EINVALID, "%s:%d:%d: not JSON: %s", path, jerr.line, jerr.column, jerr.text);
+	if (!max_rows)
+		max_rows = AB_LIMIT_ROWS;
+	if (!doc) {
+		err = ab_error_set(AB_EINVALID, "%s:%d:%d: not JSON: %s; abtool analyze reads hyperfine's "
+				   "--export-json or a TSV or CSV file of pairs", path, jerr.line, jerr.column,
+				   jerr.text);
+		goto out;
+	}
 	results = json_object_get(doc, "results");
+	if (!json_is_object(doc) || !json_is_array(results)) {
+		err = ab_error_set(AB_EINVALID, "%s: JSON, but not hyperfine's export (an object with a "
+				   "\"results\" array, as hyperfine --export-json writes)", path);
+		goto out;
+	}
 	n = json_array_size(results);
 	keys = ab_xcalloc(n + 1, sizeof(*keys));
 	json_array_foreach(results, i, r) {
@@ -110,32 +144,42 @@ int ab_hyperfine_read(struct ab_hyperfine *out, const char *path, const char *te
 			err = ab_error_set(AB_EINVALID, "%s: results[%zu]: expected a \"command\" string", path, i);
 			goto out;
 		}
-		keys[i] = json_object_get(r, "parameters")
+		keys[i].key = json_object_get(r, "parameters")
 			  ? json_dumps(json_object_get(r, "parameters"), JSON_COMPACT | JSON_SORT_KEYS)
 			  : ab_xstrdup("{}");
+		if (!keys[i].key)
+			keys[i].key = ab_xstrdup("");  /* parameters jansson cannot write: a group of their own */
+		keys[i].index = i;
 	}
-	/* each two commands measured with the same parameter values, in order */
+	/* each two commands measured with the same parameter values, in the
+	 * export's order; the groups found by sorting, not by comparing every
+	 * two results */
+	qsort(keys, n, sizeof(*keys), by_key);
+	order = ab_xcalloc(n + 1, sizeof(*order));
+	for (i = 0; i < n; i++)
+		order[keys[i].index] = i;  /* where result i is among the sorted */
 	for (i = 0; i < n && !err; i++)
-		for (j = i + 1; j < n && !err; j++)
-			if (!strcmp(keys[i], keys[j]))
-				err = add_row(out, results, i, j, path);
+		for (j = order[i] + 1; j < n && !err && !strcmp(keys[j].key, keys[order[i]].key); j++) {
+			if (out->nrows >= max_rows)
+				err = ab_error_set(AB_EINVALID, "%s: the commands and parameters make more than "
+						   "%zu rows; abtool analyze --max-rows N analyzes more, up to %d "
+						   "(the default is %d)", path, max_rows, AB_MAX_ROWS, AB_LIMIT_ROWS);
+			else
+				err = add_row(out, seen, results, i, keys[j].index, path);
+		}
 	if (!err && !out->nrows)
 		err = ab_error_set(AB_EINVALID, "%s: no two commands share parameter values: nothing to "
 				   "compare (give hyperfine two commands or more)", path);
-	{
-		char *label;
-		json_t *commands = json_array();
-		for (i = 0; i < out->nrows; i++) {
-			label = ab_xstrdup(json_string_value(json_object_get(out->rows[i].params, "commands")));
-			json_array_append_new(commands, json_string(label));
-			free(label);
-		}
-		json_object_set_new(out->matrix, "commands", commands);
-	}
+	/* the pairs of commands, each once (a parameter scan repeats them) */
+	for (i = 0; i < out->nrows; i++)
+		matrix_add(out->matrix, seen, "commands",
+			   json_string_value(json_object_get(out->rows[i].params, "commands")));
 out:
-	for (i = 0; i < n; i++)
-		free(keys[i]);
+	for (i = 0; keys && i < n; i++)
+		free(keys[i].key);
 	free(keys);
+	free(order);
+	json_decref(seen);
 	json_decref(doc);
 	return err;
 }

@@ -23,23 +23,32 @@ struct ab_hyperfine_row {
 
 struct ab_hyperfine {
 	struct ab_hyperfine_row *rows;
-	size_t nrows;
+	size_t nrows, alloc;
 	json_t *matrix;          /* {param: [values in order of first appearance]}, "commands" last */
 };
 
-/* 1 when `text` (len bytes) is a JSON object with a "results" array, as
- * hyperfine exports: the reader for it instead of the pairs file's. */
-int ab_hyperfine_is_export(const char *text, size_t len);
+/* 1 when the file `path` with `text` (len bytes) is JSON to abtool
+ * analyze, for this reader rather than the pairs file's: its name ends in
+ * .json, or its first character after blanks (and a UTF-8 byte order
+ * mark) is '{' or '[', which no header line of a pairs file begins with.
+ * A JSON file that does not parse or is no export is then named as such
+ * by ab_hyperfine_read, at its line and column. */
+int ab_hyperfine_is_export(const char *path, const char *text, size_t len);
 
 /*
  * Read hyperfine's export `text` into `out` (initialised here; release
  * with ab_hyperfine_release, also on error). Results with the same
  * "parameters" form a group; each two commands of a group, in the export's
- * order, a row. Errors: AB_EINVALID "PATH: results[i]: ..." for a result
- * without a command or with no positive finite times, "PATH: no two
- * commands share parameter values" when there is no row.
+ * order, a row; at most `max_rows` rows (0: AB_LIMIT_ROWS). Errors:
+ * AB_EINVALID "PATH:LINE:COLUMN: not JSON: ..." (jansson's position and
+ * words), "PATH: not hyperfine's export" without a "results" array,
+ * "PATH: results[i]: ..." for a result without a command or with no
+ * positive finite times, "PATH: no two commands share parameter values"
+ * when there is no row, more rows than `max_rows`. Time and memory are
+ * linear in the results and the rows.
  */
-int ab_hyperfine_read(struct ab_hyperfine *out, const char *path, const char *text, size_t len);
+int ab_hyperfine_read(struct ab_hyperfine *out, const char *path, const char *text, size_t len,
+		      size_t max_rows);
 
 void ab_hyperfine_release(struct ab_hyperfine *h);
 

@@ -101,6 +101,8 @@ int main(int argc, char **argv)
 	/* Messages embed design names, notes, subjects and benchmark output:
 	 * no control character of theirs reaches the terminal. */
 	cmd_term_stderr();
+	/* Nor can data begin a line of stdout with a CI runner's workflow command. */
+	cmd_guard_stdout();
 	if (argc < 2) {
 		cmd_print_commands(stderr, 80);
 		return AB_EXIT_USAGE;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -282,9 +283,12 @@ void ab_measure_end(struct ab_measure *m, struct ab_sample *s, const struct ab_r
 		double tick_ns = 1e9 / (double)m->ticks_per_s;
 		double other = (double)(busy_after - m->busy_before) * tick_ns - (double)(r->user_ns + r->sys_ns);
 		s->other_cpu_ns = other > 0 ? (int64_t)other : 0;
-		if (other > 0.5 * (double)r->wall_ns && other >= 3 * tick_ns)
+		/* without the sample's own run-queue wait: the host's view */
+		if (r->runq_ns < 0 && other > 0.5 * (double)r->wall_ns && other >= 3 * tick_ns)
 			s->flags |= AB_FLAG_CONTENDED;
 	}
+	if (r->runq_ns >= 0 && (double)r->runq_ns > exp->contention.max_cpu_wait * (double)r->wall_ns)
+		s->flags |= AB_FLAG_CONTENDED;
 	for (i = 0; i < m->ncounters; i++) {
 		struct counter *c = &m->counters[i];
 		uint64_t value;
@@ -341,4 +345,21 @@ long ab_measure_cpu_list(const char *text, int *cpus, long max)
 			return -1;
 	}
 	return n;
+}
+
+int ab_measure_host_cpus(double *cpus, int64_t window_ns)
+{
+	long ticks = sysconf(_SC_CLK_TCK);
+	uint64_t before, after;
+	struct timespec ts = {(time_t)(window_ns / 1000000000), (long)(window_ns % 1000000000)};
+	int64_t t0 = ab_now_ns(), took;
+
+	if (ticks <= 0 || read_busy(&before) < 0)
+		return -1;
+	nanosleep(&ts, NULL);
+	if (read_busy(&after) < 0)
+		return -1;
+	took = ab_now_ns() - t0;
+	*cpus = took > 0 ? (double)(after - before) / (double)ticks * 1e9 / (double)took : 0;
+	return 0;
 }

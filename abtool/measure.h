@@ -53,13 +53,25 @@ char *ab_measure_row_cpus(const struct ab_experiment *exp, size_t row);
 void ab_measure_begin(struct ab_measure *m);
 
 /*
- * Just after: fill s->other_cpu_ns, the CONTENDED flag (other processes
- * used more than half a CPU on average, and at least 3 clock ticks), the
+ * Just after: fill s->other_cpu_ns, the CONTENDED flag (the sample's
+ * process waited on a run queue for more than contention.max_cpu_wait of
+ * its wall time, r->runq_ns; where the kernel keeps no run-queue wait,
+ * other processes used more than half a CPU on average, and at least 3
+ * clock ticks), the
  * values of perf and cachegrind metrics in s->metrics (by the
  * experiment's metric order) and s->unavailable for those that could not
  * be measured. `r` is the runner's result of this sample.
  */
 void ab_measure_end(struct ab_measure *m, struct ab_sample *s, const struct ab_runner_result *r);
+
+/*
+ * How many CPUs the host's processes used on average over the next
+ * `window_ns` (busy clock ticks of /proc/stat: user, nice, system, irq,
+ * softirq, steal), into *cpus; the caller sleeps meanwhile, so its own
+ * share is nil. Sleeps `window_ns` (interrupted early by a signal, which
+ * the result then covers). 0, or -1 when /proc/stat cannot be read.
+ */
+int ab_measure_host_cpus(double *cpus, int64_t window_ns);
 
 /* Parse a "0-3,6" CPU list into `set`; returns the CPUs in order in
  * `cpus` (up to max) and their count, or -1 when the text is invalid. */

@@ -61,8 +61,12 @@ static void table_free(struct table *t)
 	free(t->lines);
 }
 
-/* Parse line by line so that every record knows its line. */
-static int parse(struct table *t, const char *path, const char *text, size_t len, unsigned char delim)
+/* Parse line by line so that every record knows its line. A line longer
+ * than `max_line` is refused before libcsv sees it (libcsv grows its
+ * field buffer by a fixed step, so a huge field costs time quadratic in
+ * its length: the step is 64 KiB here). */
+static int parse(struct table *t, const char *path, const char *text, size_t len, unsigned char delim,
+		 size_t max_line)
 {
 	struct csv_parser p;
 	const char *s = text, *end = text + len;
@@ -72,10 +76,18 @@ static int parse(struct table *t, const char *path, const char *text, size_t len
 	if (csv_init(&p, CSV_STRICT | CSV_APPEND_NULL) != 0)
 		return ab_error_set(AB_ENOMEM, "out of memory");
 	csv_set_delim(&p, delim);
+	csv_set_blk_size(&p, 1 << 16);
 	t->line = 1;
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t n = nl ? (size_t)(nl - s) + 1 : (size_t)(end - s);
+		if (n - (nl != NULL) > max_line) {
+			err = ab_error_set(AB_EINVALID, "%s:%zu: a line of %zu bytes, longer than the %zu a line "
+					   "may have; is it a pairs file? (abtool analyze --max-line-bytes N reads "
+					   "longer lines; the default is %u)", path, t->line, n - (nl != NULL),
+					   max_line, AB_PAIRS_MAX_LINE);
+			break;
+		}
 		if (csv_parse(&p, s, n, on_field, on_record, t) != n) {
 			/* libcsv's own words name no cause a user can act on:
 			 * say what abtool expected, then quote it. */
@@ -86,7 +98,7 @@ static int parse(struct table *t, const char *path, const char *text, size_t len
 			break;
 		}
 		s += n;
-		t->line++;
+		t->line += nl != NULL;  /* a last line without a newline ends the file on its own line */
 	}
 	if (!err && csv_fini(&p, on_field, on_record, t) != 0)
 		err = ab_error_set(AB_EINVALID, "%s:%zu: %s (an unterminated quote?)", path, t->line,
@@ -305,6 +317,14 @@ static int read_header(struct reader *rd)
 		return ab_error_set(AB_EINVALID, "%s:%zu: the header needs either 'parent' and 'candidate' "
 				    "columns (wide) or 'pair', 'side' and 'value' columns (long)", rd->path,
 				    rd->t.lines[0]);
+	for (i = 0; header[i]; i++) {
+		long first = column(header, header[i]);
+
+		if (first != (long)i)  /* a second 'parent' would be a parameter named parent */
+			return ab_error_set(AB_EINVALID, "%s:%zu: column '%s' is named twice (columns %ld and "
+					    "%zu); give each column its own name", rd->path, rd->t.lines[0],
+					    header[i], first + 1, i + 1);
+	}
 	rd->pcol = ab_xcalloc(ab_strv_len(header) + 1, sizeof(long));
 	rd->sets = ab_xcalloc(ab_strv_len(header) + 1, sizeof(*rd->sets));
 	for (i = 0; header[i]; i++) {
@@ -376,20 +396,21 @@ static int read_record(struct reader *rd, size_t i)
 	return 0;
 }
 
-/* The number of rows: the product of the parameters' value counts. */
-static int count_rows(const struct reader *rd, size_t *out)
+/* The number of rows: the product of the parameters' value counts, at
+ * most `max_rows` (checked before the product can overflow). */
+static int count_rows(const struct reader *rd, size_t max_rows, size_t *out)
 {
 	const struct ab_experiment *exp = &rd->out->exp;
 	size_t nrows = 1, i;
 
 	for (i = 0; i < exp->nparams; i++) {
-		/* The rows are the product of the columns' value counts: bound
-		 * it as the experiment file does, before it can overflow. */
-		if (nrows > AB_MAX_ROWS / exp->matrix[i].nvalues)
-			return ab_error_set(AB_EINVALID, "%s:%zu: column '%s': the parameter columns make "
-					    "more than %d rows (the product of their numbers of distinct "
-					    "values); is it a parameter?", rd->path, rd->t.lines[0],
-					    exp->matrix[i].name, AB_MAX_ROWS);
+		if (nrows > max_rows / exp->matrix[i].nvalues)
+			return ab_error_set(AB_EINVALID, "%s:%zu: column '%s' (%zu distinct values): the "
+					    "parameter columns make more than %zu rows (the product of their "
+					    "numbers of distinct values); is it a parameter? (abtool analyze "
+					    "--max-rows N analyzes more rows, up to %d; the default is %d)",
+					    rd->path, rd->t.lines[0], exp->matrix[i].name, exp->matrix[i].nvalues,
+					    max_rows, AB_MAX_ROWS, AB_PAIRS_MAX_ROWS);
 		nrows *= exp->matrix[i].nvalues;
 	}
 	*out = nrows;
@@ -529,7 +550,8 @@ int ab_pairs_file_read(struct ab_pairs_file *out, const char *path, const char *
 		return ab_error_set(AB_EINVALID, "%s: a text file of TSV or CSV was expected (it holds NUL bytes)", path);
 	if (delim == CSV_TAB && !memchr(text, '\t', first_len) && memchr(text, ',', first_len))
 		delim = CSV_COMMA;
-	if ((err = parse(&rd.t, path, text, len, delim)) < 0)
+	if ((err = parse(&rd.t, path, text, len, delim,
+			 opt && opt->max_line ? opt->max_line : AB_PAIRS_MAX_LINE)) < 0)
 		goto out;
 	drop_comments(&rd.t);
 	if (rd.t.n < 2) {
@@ -542,7 +564,7 @@ int ab_pairs_file_read(struct ab_pairs_file *out, const char *path, const char *
 	for (i = 1; i < rd.t.n; i++)
 		if ((err = read_record(&rd, i)) < 0)
 			goto out;
-	if ((err = count_rows(&rd, &nrows)) < 0)
+	if ((err = count_rows(&rd, opt && opt->max_rows ? opt->max_rows : AB_PAIRS_MAX_ROWS, &nrows)) < 0)
 		goto out;
 	err = pair_up(&rd, nrows);
 out:

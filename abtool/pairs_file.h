@@ -17,10 +17,20 @@
 #include "config.h"
 #include "sample.h"
 
+/* The default bounds of a pairs file (abtool analyze --max-rows,
+ * --max-line-bytes): a file beyond them is refused with a message naming
+ * the option that raises them. The analysis and its report cost about
+ * 30 KB per row; no line of a pairs file comes near 1 MiB. */
+#define AB_PAIRS_MAX_ROWS AB_LIMIT_ROWS
+#define AB_PAIRS_MAX_LINE (1u << 20)
+
 struct ab_pairs_file_options {
 	const char *metric;     /* name of the value, default "value" */
 	const char *unit;       /* default "" ("ns" and "bytes" format by magnitude) */
 	enum ab_better better;  /* default lower */
+	size_t max_rows;        /* the most rows the parameter columns may make; 0: AB_PAIRS_MAX_ROWS
+	                           (at most AB_MAX_ROWS) */
+	size_t max_line;        /* the longest line in bytes; 0: AB_PAIRS_MAX_LINE */
 };
 
 struct ab_pairs_file {
@@ -36,9 +46,13 @@ struct ab_pairs_file {
  * delimiter: ".csv" → comma, otherwise tab, unless the header has no tab
  * but commas). `out` is initialised here; release with
  * ab_pairs_file_release, also on error. Errors: AB_EINVALID with
- * "PATH:LINE: column 'x': what is wrong" (a missing column, a value that is
- * not a positive number, an unknown side, a pair given twice, a pair with
- * only one side, no data).
+ * "PATH:LINE: column 'x': what is wrong" (a missing column, a column
+ * named twice, a value that is not a positive number, an unknown side, a
+ * pair given twice, a pair with only one side, no data, a line longer
+ * than opt->max_line, parameter columns that make more rows than
+ * opt->max_rows). LINE is the line a record ends on, the last line too
+ * when the file does not end with a newline. Memory and time are linear
+ * in the file's size and its rows.
  */
 int ab_pairs_file_read(struct ab_pairs_file *out, const char *path, const char *text, size_t len,
 		       const struct ab_pairs_file_options *opt);

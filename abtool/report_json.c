@@ -197,6 +197,9 @@ static json_t *row_json(const struct ab_analysis *a, size_t r)
 	}
 	json_object_set_new(o, "failed_samples", json_integer((json_int_t)rr->failed));
 	json_object_set_new(o, "flagged_samples", json_integer((json_int_t)rr->flagged));
+	json_object_set_new(o, "contention", json_pack("{s:I, s:I, s:{s:I, s:I}}", "reruns",
+		(json_int_t)rr->reruns, "contended_pairs", (json_int_t)rr->contended_pairs, "flagged_alone",
+		"parent", (json_int_t)rr->only_flagged[0], "candidate", (json_int_t)rr->only_flagged[1]));
 	{
 		json_t *q = json_object();
 		int side;
@@ -423,6 +426,7 @@ static json_t *rows_json(json_t *doc, const struct ab_report_input *in)
 		json_object_set_new(doc, "group", json_deep_copy(in->group));
 	if (in->exp->sequential)
 		json_object_set_new(doc, "sequential", sequential_json(a, rows));
+	json_object_set_new(doc, "contention", ab_experiment_contention_json(in->exp));
 	if (in->samples)
 		rows_from_samples(rows, in->samples, in->nsamples, a->primary);
 	return rows;

@@ -19,9 +19,11 @@
  * through md_write(), which renders it as the text it is, inline, on the
  * line abtool's own text started:
  *
- * - line breaks and the other control characters become spaces, so a
- *   string can neither end its line nor start a block: no heading, list
- *   item, quote, fence, table row or forged "**Verdict" line;
+ * - line breaks and the other control characters become spaces (C0,
+ *   DEL, and the C1 controls U+0080-U+009F as UTF-8, C2 80 to C2 9F: CSI
+ *   C2 9B acts like ESC [ on a UTF-8 terminal), so a string can neither
+ *   end its line nor start a block: no heading, list item, quote, fence,
+ *   table row or forged "**Verdict" line, and no escape sequence;
  * - as text (MD_TEXT), '<', '>' and '&' become &lt; &gt; &amp;, so no HTML
  *   tag, comment, entity or autolink is formed (GitHub shows them as the
  *   characters), and a backslash before punctuation or at the end is
@@ -102,6 +104,9 @@ static void md_write(FILE *f, const char *s, size_t len, unsigned how)
 
 		if (c < 0x20 || c == 0x7f)
 			fputc(' ', f);
+		else if (c == 0xC2 && i + 1 < len && (unsigned char)s[i + 1] >= 0x80 &&
+			 (unsigned char)s[i + 1] <= 0x9F)
+			fputc(' ', f), i++;  /* a C1 control as UTF-8 */
 		else if (c == '|' && (how & MD_CELL))
 			fputs("\\|", f);
 		else if (code)
@@ -114,8 +119,8 @@ static void md_write(FILE *f, const char *s, size_t len, unsigned how)
 			fputs("&amp;", f);
 		else if (c == '\\' && (i + 1 == len || ascii_punct(s[i + 1])))
 			fputs("\\\\", f);
-		else if (inline_syntax(s, i, len))
-			fprintf(f, "\\%c", c);
+		else if (inline_syntax(s, i, len) || (c == '[' && i >= 2 && s[i - 1] == '#' && s[i - 2] == '#'))
+			fprintf(f, "\\%c", c);  /* "##\[": no legacy workflow command (cmd_guard_stdout) */
 		else
 			fputc(c, f);
 	}
@@ -436,6 +441,59 @@ static void subset_note(FILE *f, const json_t *subset)
 	fprintf(f, "%s\n\n", json_array_size(json_object_get(subset, "not_evaluated")) ? "." : "");
 }
 
+/* What a run of either kind ran on and how: the host (where it started),
+ * the compiler, the noise controls and the noise, and the plan with its
+ * seed and the samples that ran. */
+static void run_lines(FILE *f, const json_t *doc)
+{
+	if (json_is_object(json_object_get(doc, "host"))) {
+		char *host = ab_env_summary(json_object_get(doc, "host"));
+		const char *os = ab_report_str(json_object_get(doc, "host"), "os");
+		const json_t *resumed = json_object_get(doc, "resumed");
+		fprintf(f, "Host: ");
+		md(f, host, MD_TEXT);
+		if (*os) {
+			fputs(", ", f);
+			md(f, os, MD_TEXT);
+		}
+		if (json_is_string(json_object_get(resumed, "host_change"))) {
+			fprintf(f, " (where the run started; it was resumed on ");
+			md(f, ab_report_str(resumed, "resumed_on"), MD_TEXT);
+			fputc(')', f);
+		}
+		fprintf(f, ".\n");
+		free(host);
+	}
+	if (json_is_string(json_object_get(doc, "compiler_identity"))) {
+		/* the first line of each identity command's output */
+		const char *id = ab_report_str(doc, "compiler_identity"), *nl = strchr(id, '\n');
+		const char *line = nl ? nl + 1 : id;
+		fprintf(f, "Compiler: ");
+		md_write(f, line, strcspn(line, "\n"), MD_TEXT);
+		fprintf(f, ".\n");
+	}
+	{
+		char *controls = ab_report_controls_line(doc), *noise = ab_report_noise_line(doc);
+		if (controls) {
+			fprintf(f, "Noise controls: ");
+			md(f, controls, MD_TEXT);
+			fprintf(f, ".\n");
+		}
+		if (noise) {
+			fprintf(f, "Noise: ");
+			md(f, noise, MD_TEXT);
+			fprintf(f, ".\n");
+		}
+		free(controls);
+		free(noise);
+	}
+	{
+		char *plan_line = ab_report_plan_line(doc);
+		fprintf(f, "Plan: %s.\n\n", plan_line);
+		free(plan_line);
+	}
+}
+
 /* The two commands of a comparison (`sides:`, abtool compare), in the
  * place of the commits and builds. */
 static void sides_provenance(FILE *f, const json_t *doc)
@@ -455,6 +513,7 @@ static void sides_provenance(FILE *f, const json_t *doc)
 	input_rows(f, json_object_get(doc, "inputs"));
 	fputc('\n', f);
 	subset_note(f, json_object_get(doc, "subset"));
+	run_lines(f, doc);
 }
 
 static void provenance(FILE *f, const json_t *doc)
@@ -511,52 +570,7 @@ static void provenance(FILE *f, const json_t *doc)
 		md(f, ab_report_str(json_object_get(doc, "overlay"), "from"), MD_CODE);
 		fprintf(f, " into both trees, so both sides ran the same harness.\n");
 	}
-	if (json_is_object(json_object_get(doc, "host"))) {
-		char *host = ab_env_summary(json_object_get(doc, "host"));
-		const char *os = ab_report_str(json_object_get(doc, "host"), "os");
-		const json_t *resumed = json_object_get(doc, "resumed");
-		fprintf(f, "Host: ");
-		md(f, host, MD_TEXT);
-		if (*os) {
-			fputs(", ", f);
-			md(f, os, MD_TEXT);
-		}
-		if (json_is_string(json_object_get(resumed, "host_change"))) {
-			fprintf(f, " (where the run started; it was resumed on ");
-			md(f, ab_report_str(resumed, "resumed_on"), MD_TEXT);
-			fputc(')', f);
-		}
-		fprintf(f, ".\n");
-		free(host);
-	}
-	if (json_is_string(json_object_get(doc, "compiler_identity"))) {
-		/* the first line of each identity command's output */
-		const char *id = ab_report_str(doc, "compiler_identity"), *nl = strchr(id, '\n');
-		const char *line = nl ? nl + 1 : id;
-		fprintf(f, "Compiler: ");
-		md_write(f, line, strcspn(line, "\n"), MD_TEXT);
-		fprintf(f, ".\n");
-	}
-	{
-		char *controls = ab_report_controls_line(doc), *noise = ab_report_noise_line(doc);
-		if (controls) {
-			fprintf(f, "Noise controls: ");
-			md(f, controls, MD_TEXT);
-			fprintf(f, ".\n");
-		}
-		if (noise) {
-			fprintf(f, "Noise: ");
-			md(f, noise, MD_TEXT);
-			fprintf(f, ".\n");
-		}
-		free(controls);
-		free(noise);
-	}
-	{
-		char *plan_line = ab_report_plan_line(doc);
-		fprintf(f, "Plan: %s.\n\n", plan_line);
-		free(plan_line);
-	}
+	run_lines(f, doc);
 }
 
 static void ratio_cell(FILE *f, const json_t *m)

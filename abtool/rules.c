@@ -242,8 +242,12 @@ struct finding {
 };
 
 /* Per-row state while a rule is evaluated. */
+struct judged;
+
 struct row_state {
 	size_t row;
+	const struct judged *count; /* the rule's pair-wins count on the row, or NULL */
+	size_t family;            /* members of the verdict's family (family_adjust) */
 	enum ab_outcome outcome;  /* the worst finding's */
 	int inferential;          /* an interval predicate judged the row */
 	enum ab_outcome decided;  /* the worst of the interval predicates' findings */
@@ -381,43 +385,71 @@ static void suggest_cpu_ns(struct ab_analysis *a, const struct ab_row_result *rr
 typedef void decide_fn(struct row_state *rs, const struct ab_predicate *pr, const struct ab_rule *rule,
 		       const struct ab_row_result *rr, const struct ab_row_metric *rm);
 
+/* The share of pairs a count predicate claims the candidate wins, and the
+ * wins it needs on `rr`'s pairs: a share as set, a count k as k of the
+ * planned pairs (of the first look, for a sequential plan: the plan
+ * counts looks from there). */
+static double claimed_share(const struct ab_predicate *pr, const struct ab_rule *rule,
+			    const struct ab_row_result *rr, size_t *need)
+{
+	double share;
+
+	if (pr->store == AB_STORE_DOUBLE)
+		share = ab_predicate_value(pr, rule);
+	else
+		share = (double)ab_predicate_count(pr, rule) /
+			(double)(rr->seq ? rr->seq->looks[0] : rr->planned_pairs);
+	*need = rr->seq || pr->store == AB_STORE_DOUBLE ? (size_t)ceil(share * (double)rr->pairs - 1e-9)
+							: ab_predicate_pairs_needed(pr, rule, rr->planned_pairs);
+	return share;
+}
+
 static void decide_pair_wins(struct row_state *rs, const struct ab_predicate *pr,
 			     const struct ab_rule *rule, const struct ab_row_result *rr,
 			     const struct ab_row_metric *rm)
 {
-	size_t need = ab_predicate_pairs_needed(pr, rule, rr->planned_pairs);
+	size_t need;
+	double share = claimed_share(pr, rule, rr, &need);
 	char *p;
 
 	/* A sequential row is judged once, at its last look, on the pairs it
 	 * used: a share of those, and a count k as the share k / the first
 	 * look's pairs (docs/statistics.md, "Sequential plans"). */
-	if (rr->seq) {
-		double share = pr->store == AB_STORE_DOUBLE ? ab_predicate_value(pr, rule)
-			: (double)ab_predicate_count(pr, rule) / (double)rr->seq->looks[0];
-		need = (size_t)ceil(share * (double)rr->pairs - 1e-9);
-	}
-
 	if (!rm->available) {
 		p = ab_xasprintf("%s: %s", pr->name, rm->unavailable);
 		add_phrase(rs, AB_INCONCLUSIVE, p);
-	} else {
-		int ok = rm->st.wins >= need;
+	} else if (rm->st.wins >= need) {
 		/* Under no change each untied pair is a win with
 		 * probability 1/2: P(X >= need), X ~ Binomial(n, 1/2), is
 		 * how often noise alone passes (the exact one-sided sign
 		 * test p), so the reader can weigh an observed count. */
 		size_t untied = rm->st.wins + rm->st.losses;
 		double by_noise = 0, two_sided;
-		char *chance;
 
 		if (need <= untied)
 			ab_stats_sign_test(untied, need, &by_noise, &two_sided);
-		chance = ab_xasprintf("observed; noise alone reaches %zu of %zu%s with probability %.3g%%",
-				      need, untied, rm->st.ties ? " untied pairs" : "", 100 * by_noise);
-		p = ok ? ab_xasprintf("%zu pair wins, at least the %zu needed (%s)", rm->st.wins, need, chance)
-		       : ab_xasprintf("%zu pair wins, fewer than the %zu needed (%s)", rm->st.wins, need, chance);
-		free(chance);
-		add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
+		p = ab_xasprintf("%zu pair wins, at least the %zu needed (observed; noise alone reaches %zu of "
+				 "%zu%s with probability %.3g%%)", rm->st.wins, need, need, untied,
+				 rm->st.ties ? " untied pairs" : "", 100 * by_noise);
+		add_phrase(rs, AB_PASS, p);
+	} else {
+		/* Fewer wins than claimed: a fail only when the claimed share
+		 * is refuted in the verdict's family (count_judge). */
+		const struct judged *j = rs->count;
+		enum ab_outcome o = j ? j->outcome : AB_FAIL;
+		char *adjusted = j && rs->family > 1 ? ab_xasprintf(", %.3g after Holm's adjustment over the "
+								   "verdict's %zu refutations", j->q, rs->family)
+						     : ab_xstrdup("");
+
+		p = o == AB_FAIL
+		    ? ab_xasprintf("%zu pair wins, fewer than the %zu needed: they refute a share of wins of "
+				   "%.3g%% (one-sided binomial p %.3g%s)", rm->st.wins, need, 100 * share,
+				   j ? j->p : 0, adjusted)
+		    : ab_xasprintf("%zu pair wins, fewer than the %zu needed, but not fewer than noise allows: "
+				   "they do not refute a share of wins of %.3g%% (one-sided binomial p %.3g%s, "
+				   "above 0.05)", rm->st.wins, need, 100 * share, j ? j->p : 1, adjusted);
+		free(adjusted);
+		add_phrase(rs, o, p);
 	}
 	free(p);
 }
@@ -493,6 +525,14 @@ static void dispersion(struct row_state *rs, const struct ab_rule *rule, const s
 	const struct ab_row_metric *rm = &a->rows[rs->row].metrics[metric];
 	char *p = NULL;
 
+	if (a->exp->contention.exhausted == AB_CONTENTION_INCONCLUSIVE && a->rows[rs->row].contended_pairs) {
+		p = ab_xasprintf("%zu pair(s) delayed by other processes kept after %zu re-run(s) "
+				 "(contention.when_exhausted: inconclusive)", a->rows[rs->row].contended_pairs,
+				 a->rows[rs->row].reruns);
+		add_phrase(rs, AB_INCONCLUSIVE, p);
+		free(p);
+		p = NULL;
+	}
 	if (rule->max_flagged_samples >= 0 &&
 	    a->rows[rs->row].flagged > (size_t)rule->max_flagged_samples) {
 		p = ab_xasprintf("%zu flagged sample(s), more than max_flagged_samples %lld",
@@ -632,6 +672,7 @@ struct rule_work {
 	struct inferential comps[16];  /* more than the table's bound predicates, equivalence twice */
 	size_t ncomps;
 	struct judged *j;              /* [c * n + i]: component c on row i */
+	struct judged *count;          /* [i]: min_pair_wins on row i (count_pairs_judge), or NULL */
 };
 
 /* The warning for an interval too wide to decide component c on a row:
@@ -681,6 +722,50 @@ static void width_warning(struct ab_analysis *a, const struct rule_work *w, size
 }
 
 /* Select the rule's rows and judge its inferential components on them. */
+/*
+ * The count predicate (min_pair_wins) as a refutation: the claim is that
+ * the candidate wins a pair with probability at least q, the share the
+ * count states. The row passes when the wins reach the count; it fails
+ * only when the claim is refuted: P(X <= wins) for X ~ Binomial(pairs,
+ * q), the exact one-sided binomial (sign) test, is small enough in the
+ * verdict's family (it is a member, adjusted with the interval
+ * refutations by family_adjust); otherwise fewer wins than the count are
+ * what noise can do, and the row is inconclusive. A tie is not a win.
+ */
+static void count_judge(struct rule_work *w, const struct ab_rule *rule, const struct ab_analysis *a)
+{
+	const struct ab_predicate *pr;
+	size_t i;
+
+	for (pr = ab_predicates; pr->name; pr++)
+		if (pr->decide == AB_DECIDE_PAIR_WINS && ab_predicate_is_set(pr, rule))
+			break;
+	if (!pr->name || !w->n)
+		return;
+	w->count = ab_xcalloc(w->n, sizeof(*w->count));
+	for (i = 0; i < w->n; i++) {
+		const struct ab_row_result *rr = &a->rows[w->rows[i].row];
+		const struct ab_row_metric *rm = &rr->metrics[w->metric];
+		struct judged *j = &w->count[i];
+		size_t need;
+		double share = claimed_share(pr, rule, rr, &need);
+
+		j->member = NO_MEMBER;
+		j->p = 1;
+		j->q = 1;
+		j->iv.available = rm->available && rr->pairs > 0;
+		if (!j->iv.available) {
+			j->raw = j->outcome = AB_INCONCLUSIVE;
+			continue;
+		}
+		j->iv.lower = share;  /* the claimed share, for the reason */
+		j->iv.estimate = (double)rm->st.wins;
+		j->raw = rm->st.wins >= need ? AB_PASS : AB_FAIL;
+		j->p = ab_stats_binomial_cdf(rm->st.wins, rr->pairs, share > 1 ? 1 : share);
+		j->outcome = j->raw;
+	}
+}
+
 static void rule_start(struct rule_work *w, const struct ab_rule *rule, struct ab_analysis *a)
 {
 	const struct ab_experiment *exp = a->exp;
@@ -707,6 +792,7 @@ static void rule_start(struct rule_work *w, const struct ab_rule *rule, struct a
 	for (c = 0; c < w->ncomps; c++)
 		for (i = 0; i < w->n; i++)
 			width_warning(a, w, c, i, rule->name);
+	count_judge(w, rule, a);
 }
 
 /* A judgement with a bound, keyed by its member of the family. */
@@ -748,10 +834,10 @@ static size_t family_adjust(struct rule_work *w, size_t nrules, const struct ab_
 	double *pm, *qm;
 
 	for (k = 0; k < nrules; k++)
-		nrefs += w[k].ncomps * w[k].n;
+		nrefs += (w[k].ncomps + 1) * w[k].n;
 	refs = ab_xmalloc((nrefs + 1) * sizeof(*refs));
 	nrefs = 0;
-	for (k = 0; k < nrules; k++)
+	for (k = 0; k < nrules; k++) {
 		for (c = 0; c < w[k].ncomps; c++)
 			for (i = 0; i < w[k].n; i++) {
 				struct judged *j = &w[k].j[c * w[k].n + i];
@@ -761,6 +847,12 @@ static size_t family_adjust(struct rule_work *w, size_t nrules, const struct ab_
 					w[k].comps[c].on_scaling ? a->exp->nmetrics : w[k].metric,
 					(int)w[k].comps[c].kind, j };
 			}
+		/* a count's refutation is a member of its own: the row's pair wins */
+		for (i = 0; w[k].count && i < w[k].n; i++)
+			if (w[k].count[i].iv.available)
+				refs[nrefs++] = (struct member_ref){ w[k].rows[i].row, a->exp->nmetrics + 1, 0,
+								     &w[k].count[i] };
+	}
 	qsort(refs, nrefs, sizeof(*refs), by_member);
 	pm = ab_xmalloc((nrefs + 1) * sizeof(*pm));
 	for (i = 0; i < nrefs; i++) {
@@ -784,6 +876,14 @@ static size_t family_adjust(struct rule_work *w, size_t nrules, const struct ab_
 		if (j->raw == AB_FAIL && m > 1 && j->q > AB_STATS_ALPHA)
 			j->outcome = AB_INCONCLUSIVE;
 	}
+	/* a count below its claim fails only when refuted (no bound has
+	 * decided it at α already, even alone in the family) */
+	for (k = 0; k < nrules; k++)
+		for (i = 0; w[k].count && i < w[k].n; i++) {
+			struct judged *j = &w[k].count[i];
+			if (j->iv.available && j->raw == AB_FAIL)
+				j->outcome = j->q <= AB_STATS_ALPHA ? AB_FAIL : AB_INCONCLUSIVE;
+		}
 	free(refs);
 	free(pm);
 	free(qm);
@@ -851,6 +951,8 @@ static void rule_finish(struct ab_rule_result *res, struct rule_work *w, const s
 		has_decider |= (p->kind == AB_PREDICATE_INFERENTIAL || p->kind == AB_PREDICATE_OBSERVATIONAL) &&
 			       ab_predicate_is_set(p, rule);
 	for (i = 0; i < n; i++) {
+		rows[i].count = w->count ? &w->count[i] : NULL;
+		rows[i].family = m;
 		observational(&rows[i], rule, a, w->metric);
 		dispersion(&rows[i], rule, a, w->metric, !has_decider);
 		if (!rows[i].nfindings)  /* integrity-only rule */
@@ -893,7 +995,9 @@ static void rule_finish(struct ab_rule_result *res, struct rule_work *w, const s
 		res->detail = ab_xstrdup("selects no row: inconclusive");
 	}
 	free(rows);
+	free(w->count);  /* read by the rows' count findings above */
 	w->rows = NULL;
+	w->count = NULL;
 }
 
 void ab_rules_evaluate(struct ab_analysis *a, char *const *integrity, char *const *unmet)

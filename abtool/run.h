@@ -22,6 +22,7 @@
 
 /* Callbacks for progress; any may be NULL. `ctx` is passed back. */
 struct ab_run;
+struct ab_executor;
 
 struct ab_run_events {
 	void *ctx;
@@ -68,6 +69,8 @@ struct ab_run {
 	size_t nsamples;
 	struct ab_extractor *extractor;
 	struct ab_measure *measure;       /* contention, counters, cachegrind, padding */
+	const struct ab_executor *executor; /* what runs the samples (borrowed); NULL: real
+	                                     processes, ab_run_executor */
 	const char *kind;                 /* "ab" or "calibrate" */
 	int block_pairs;                  /* calibrate: the experiment's planned pairs */
 	char *host_change;                /* resume: how the host differs from the run's start, or NULL */
@@ -118,8 +121,12 @@ struct ab_run_options {
 	                              or NULL */
 	int have_warmup;           /* --warmup given: `warmup` overrides the file's warmup */
 	int warmup;
-	const char *reproduce;     /* the command line that runs the comparison again (abtool
-	                              compare), or NULL: `abtool run` of the file */
+	const char *reproduce;     /* the start of the command line that runs the comparison
+	                              again (abtool compare and its options that make the
+	                              experiment), or NULL: `abtool run` of the file; the
+	                              Reproduce line adds the plan's options, then
+	                              `reproduce_commands` */
+	const char *const *reproduce_commands;  /* with `reproduce`: its two commands (borrowed) */
 	const char **rows;         /* --row NAME=VALUE selections (borrowed strings; the array is
 	                              cmd_args'), or NULL: every row */
 	size_t nrows;
@@ -220,6 +227,10 @@ void ab_profile_outcome_release(struct ab_profile_outcome *out);
  * error.
  */
 int ab_run_samples(struct ab_run *run);
+
+/* The executor that runs samples as real processes (executor.h;
+ * run_exec.c): the runner, measure.c and extract.c. */
+extern const struct ab_executor ab_run_executor;
 
 /*
  * Analyse the stored samples, build the report document, and store the

@@ -9,6 +9,7 @@
 #include "report.h"
 #include "rules.h"
 #include "runner.h"
+#include "shards.h"
 #include "util.h"
 
 #include <math.h>
@@ -110,13 +111,11 @@ static char *reproduce_command(const struct ab_run *run)
 			out = with;
 		}
 		if (run->exp->shard_count) {
-			const char *group = json_string_value(json_object_get(run->options, "group"));
-			char *quoted = group ? ab_shell_quote(group, 0) : NULL;
-			char *with = ab_xasprintf("%s --shard %d/%d%s%s", out, run->exp->shard_index,
-						  run->exp->shard_count, quoted ? " --group " : "",
-						  quoted ? quoted : "");
+			char *args = ab_shards_reproduce_args(run->exp, json_string_value(json_object_get(run->options,
+											       "group")));
+			char *with = ab_xasprintf("%s%s", out, args);
 
-			free(quoted);
+			free(args);
 			free(out);
 			out = with;
 		}
@@ -126,6 +125,22 @@ static char *reproduce_command(const struct ab_run *run)
 		char *with = ab_xasprintf("%s --design %s", out, design);
 
 		free(design);
+		free(out);
+		out = with;
+	}
+	if (json_array_size(json_object_get(run->options, "reproduce_commands")) == 2) {
+		/* abtool compare's two commands come last, after `--` when one
+		 * could pass for an option */
+		const char *a = json_string_value(json_array_get(json_object_get(run->options,
+										 "reproduce_commands"), 0));
+		const char *b = json_string_value(json_array_get(json_object_get(run->options,
+										 "reproduce_commands"), 1));
+		char *qa = ab_shell_quote(a ? a : "", 0), *qb = ab_shell_quote(b ? b : "", 0);
+		char *with = ab_xasprintf("%s%s %s %s", out, (a && *a == '-') || (b && *b == '-') ? " --" : "",
+					  qa, qb);
+
+		free(qa);
+		free(qb);
 		free(out);
 		out = with;
 	}

@@ -99,14 +99,39 @@ static int hook(struct prof *p, struct side *s, const struct ab_command *cmd, co
 	return err;
 }
 
-/* The first line of a process's stderr (new string), or "no message". */
+/* The first line of a process's stderr that says something (new
+ * string, at most 200 bytes), or "no message": blank lines are skipped,
+ * and a heading that ends in ':' gets the line after it (perf prints
+ * "Error:" on a line of its own, then the reason). */
 static char *first_line(const struct ab_output *o)
 {
-	size_t n = o->data ? strcspn(o->data, "\n") : 0;
+	const char *s = o->data ? o->data : "", *end = s + (o->data ? o->len : 0), *line;
+	char *out = NULL, *next;
+	size_t n;
 
-	while (n > 0 && (o->data[n - 1] == ' ' || o->data[n - 1] == '\r'))
-		n--;
-	return n ? ab_xstrndup(o->data, n > 200 ? 200 : n) : ab_xstrdup("no message");
+	while (s < end) {
+		line = s;
+		n = strcspn(line, "\n");
+		if (line + n > end)
+			n = (size_t)(end - line);
+		s = line + n + 1;
+		while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\r' || line[n - 1] == '\t'))
+			n--;
+		while (n > 0 && (*line == ' ' || *line == '\t')) {
+			line++;
+			n--;
+		}
+		if (!n)
+			continue;
+		next = ab_xasprintf("%s%s%.*s", out ? out : "", out ? " " : "", (int)n, line);
+		free(out);
+		out = next;
+		if (line[n - 1] != ':')
+			break;
+	}
+	if (out && strlen(out) > 200)
+		out[200] = '\0';
+	return out ? out : ab_xstrdup("no message");
 }
 
 /* The part of an event name before its modifiers ("cycles:u" -> "cycles"). */
@@ -283,30 +308,32 @@ static uint8_t *rows_to_profile(const struct ab_run *run, int use_selector, size
 static int profile_row(struct prof *p, size_t row, int samples, struct ab_profile_outcome *out)
 {
 	const struct ab_experiment *exp = p->run->exp;
-	struct ab_command cmd[3];
-	const struct ab_command *cmds[3] = {&cmd[0], &cmd[1], &cmd[2]};
-	const struct ab_command *tmpl[3] = {&exp->benchmark, &exp->prepare, &exp->cleanup};
+	struct ab_command cmd[4];  /* side a's command, side b's, prepare, cleanup */
+	const struct ab_command *cmds[2][3] = {{&cmd[0], &cmd[2], &cmd[3]}, {&cmd[1], &cmd[2], &cmd[3]}};
+	/* each side's own command when two commands are compared (sides:) */
+	const struct ab_command *tmpl[4] = {ab_experiment_side_command(exp, 0),
+					    ab_experiment_side_command(exp, 1), &exp->prepare, &exp->cleanup};
 	struct side s[2];
 	char *cpus = ab_measure_row_cpus(exp, row);
 	int k, i, first = (int)((p->run->meta.seed >> (row % 61)) & 1), err = 0;
 
 	memset(cmd, 0, sizeof(cmd));
 	memset(s, 0, sizeof(s));
-	for (i = 0; i < 3 && err == 0; i++)
+	for (i = 0; i < 4 && err == 0; i++)
 		if (tmpl[i]->shell || tmpl[i]->argv)
 			err = ab_command_expand(&cmd[i], tmpl[i], exp, row);
 	s[0].fold = ab_fold_new();
 	s[1].fold = ab_fold_new();
 	for (k = 0; k < samples && err == 0; k++) {
 		int a = (first + k) & 1;  /* 0: parent first (AB), 1: candidate first (BA) */
-		if ((err = profile_one(p, &s[a], a, cmds, cpus)) == 0)
-			err = profile_one(p, &s[!a], !a, cmds, cpus);
+		if ((err = profile_one(p, &s[a], a, cmds[a], cpus)) == 0)
+			err = profile_one(p, &s[!a], !a, cmds[!a], cpus);
 	}
 	for (i = 0; i < 2 && err == 0; i++)
 		err = store_side(p, &s[i], row, i, out);
 	if (err == 0)
 		out->rows++;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		ab_command_release(&cmd[i]);
 	for (i = 0; i < 2; i++) {
 		ab_fold_free(s[i].fold);
@@ -370,8 +397,9 @@ int ab_run_profile(struct ab_run *run, int use_selector, const char *event, int 
 	close(fd);
 	for (i = 0; i < 2; i++) {
 		struct ab_build_dep *deps = ab_run_side_deps(run, i);
-		p.cwd[i] = ab_path_absolute(run->builds[i].dir, exp->workdir);
-		p.env[i] = ab_build_env(exp->env, deps, run->ndeps, run->builds[i].dir);
+		/* as the samples ran: two commands in the experiment's folder, a build in its tree */
+		p.cwd[i] = ab_path_absolute(exp->has_sides ? exp->dir : run->builds[i].dir, exp->workdir);
+		p.env[i] = ab_build_env(exp->env, deps, run->ndeps, exp->has_sides ? NULL : run->builds[i].dir);
 		free(deps);
 	}
 	for (r = 0; r < nrows && err == 0; r++)

@@ -1,12 +1,12 @@
 /* run_samples.c - the sample loop: every planned sample in plan order,
  * each stored as it completes (see run.h). */
 #include "run.h"
-#include "measure.h"
 #include "env.h"
 #include "error.h"
+#include "executor.h"
+#include "measure.h"
 #include "report.h"
 #include "rules.h"
-#include "runner.h"
 #include "stopping.h"
 #include "util.h"
 
@@ -39,153 +39,6 @@ static void free_commands(struct ab_command *cmds, size_t n)
 	for (r = 0; cmds && r < n; r++)
 		ab_command_release(&cmds[r]);
 	free(cmds);
-}
-
-/* Every metric of a sample that produced none: unavailable (NAN). */
-static void metrics_unavailable(struct ab_sample *s, size_t nmetrics)
-{
-	size_t i;
-
-	if (s->metrics)
-		return;
-	s->nmetrics = nmetrics;
-	s->metrics = ab_xmalloc((nmetrics ? nmetrics : 1) * sizeof(double));
-	for (i = 0; i < nmetrics; i++)
-		s->metrics[i] = NAN;
-}
-
-/* The last `cap` bytes of captured output, as a new string. */
-static char *output_tail(const struct ab_output *o, size_t cap)
-{
-	size_t n = o->data ? o->len : 0;
-
-	return ab_xstrndup(n > cap ? o->data + n - cap : (o->data ? o->data : ""), n > cap ? cap : n);
-}
-
-/* The most of a failed hook's output a sample keeps. */
-#define HOOK_OUTPUT_TAIL 4096
-
-/*
- * Run hook `cmd` (`what`: "prepare" or "cleanup", expanded for the row;
- * nothing when empty) for sample `s`, in the sample's folder with its
- * environment, outside the timed window. Returns 0 when it succeeded (or
- * there is none); 1 when it failed, recorded in `s` (its own message and
- * the tail of its output) unless `s` failed already; or a runner error.
- */
-static int run_hook(struct ab_run *run, struct ab_sample *s, const char *what,
-		    const struct ab_command *cmd, const char *cwd, char *const *env)
-{
-	struct ab_runner_spec spec;
-	struct ab_runner_result r;
-	char why[256];
-	int err;
-
-	if (!cmd->shell && !cmd->argv)
-		return 0;
-	memset(&spec, 0, sizeof(spec));
-	spec.shell = cmd->shell;
-	spec.argv = cmd->shell ? NULL : cmd->argv;
-	spec.cwd = cwd;
-	spec.env_extra = env;
-	spec.timeout_ms = run->exp->timeout_ms;
-	spec.stdin_null = 1;
-	spec.output_cap = HOOK_OUTPUT_TAIL;
-	if ((err = ab_runner_run(&r, &spec)) < 0) {
-		ab_runner_result_release(&r);
-		return err;
-	}
-	err = !r.exited || r.exit_code != 0 || r.timed_out;
-	if (err && !s->error) {
-		s->status = AB_SAMPLE_DONE;
-		s->error = ab_xasprintf("%s: failed (%s)", what,
-					ab_runner_describe(why, sizeof(why), &r, run->exp->timeout_ms));
-		free(s->stdout_text);
-		free(s->stderr_text);
-		s->stdout_text = output_tail(&r.out, HOOK_OUTPUT_TAIL);
-		s->stderr_text = output_tail(&r.err, HOOK_OUTPUT_TAIL);
-	}
-	ab_runner_result_release(&r);
-	return err;
-}
-
-/* The commands of one row: the benchmark and its hooks. */
-struct row_commands {
-	const struct ab_command *benchmark, *prepare, *cleanup;
-};
-
-static int run_one(struct ab_run *run, struct ab_sample *s, const struct row_commands *rc,
-		   char *const *cwd, char **const *env, const char *cpus)
-{
-	const struct ab_command *cmd = rc->benchmark;
-	struct ab_runner_spec spec;
-	struct ab_runner_result r;
-	char why[256], **wrapped = NULL, **padded = NULL, *pad;
-	int err;
-
-	if ((err = run_hook(run, s, "prepare", rc->prepare, cwd[s->entry.side], env[s->entry.side]))) {
-		metrics_unavailable(s, run->exp->nmetrics);
-		return err < 0 ? err : 0;  /* a failed prepare: the sample failed, not run */
-	}
-	memset(&spec, 0, sizeof(spec));
-	ab_measure_wrap(run->measure, cmd, &wrapped);
-	spec.shell = wrapped ? NULL : cmd->shell;
-	spec.argv = wrapped ? wrapped : cmd->argv;
-	spec.cwd = cwd[s->entry.side];
-	spec.env_extra = env[s->entry.side];
-	spec.cpus = cpus;
-	spec.no_aslr = !run->exp->aslr;
-	spec.fork_child = ab_measure_needs_fork(run->measure);
-	if ((pad = ab_measure_padding(run->measure, &s->entry, &s->padding_bytes))) {
-		char *const *e;
-		for (e = env[s->entry.side]; e && *e; e++)
-			ab_strv_push(&padded, ab_xstrdup(*e));
-		ab_strv_push(&padded, pad);
-		spec.env_extra = padded;
-	}
-	spec.timeout_ms = run->exp->timeout_ms;
-	spec.hash_stdout = ab_extract_wants_stdout_hash(run->extractor);
-	spec.stdin_null = 1;  /* a benchmark reading stdin must not steal abtool's */
-	if (run->exp->checksum.kind == AB_CHECKSUM_FILE) {
-		/* a file left by the previous sample must not pass for this one's */
-		char *path = ab_path_absolute(cwd[s->entry.side], run->exp->checksum.arg);
-		unlink(path);
-		free(path);
-	}
-	s->started_unix = (int64_t)time(NULL);
-	ab_measure_begin(run->measure);
-	err = ab_runner_run(&r, &spec);
-	ab_strv_free(wrapped);
-	ab_strv_free(padded);
-	if (err < 0) {
-		ab_runner_result_release(&r);
-		return err;
-	}
-	s->status = AB_SAMPLE_DONE;
-	s->wall_ns = r.wall_ns;
-	s->user_ns = r.user_ns;
-	s->sys_ns = r.sys_ns;
-	s->maxrss_bytes = r.maxrss_bytes;
-	s->minflt = r.minflt;
-	s->majflt = r.majflt;
-	s->nvcsw = r.nvcsw;
-	s->nivcsw = r.nivcsw;
-	s->exit_code = r.exited ? r.exit_code : -1;
-	s->signal = r.signal;
-	s->timed_out = r.timed_out;
-	if (!r.exited || r.exit_code != 0 || r.timed_out)
-		s->error = ab_xstrdup(ab_runner_describe(why, sizeof(why), &r, run->exp->timeout_ms));
-	else
-		ab_extract_sample(run->extractor, s, &r, cwd[s->entry.side]);
-	metrics_unavailable(s, run->exp->nmetrics);
-	ab_measure_end(run->measure, s, &r);
-	if (s->error) {
-		/* Keep what a failed sample printed: it is the evidence. */
-		s->stdout_text = ab_xstrndup(r.out.data ? r.out.data : "", r.out.len);
-		s->stderr_text = ab_xstrndup(r.err.data ? r.err.data : "", r.err.len);
-	}
-	ab_runner_result_release(&r);
-	err = run_hook(run, s, "cleanup", rc->cleanup, cwd[s->entry.side], env[s->entry.side]);
-	return err < 0 ? err : 0;
 }
 
 /* Whether a finished sample lets the run go on: a success, or a timeout
@@ -223,7 +76,7 @@ static int checksum_breaks(const struct ab_sample *s, const struct ab_row_policy
 	if (!s->checksum || !ab_sample_ok(s))
 		return 0;
 	if (!first[slot]) {
-		first[slot] = s->checksum;
+		first[slot] = ab_xstrdup(s->checksum);  /* owned: samples are reloaded after a re-run */
 		return 0;
 	}
 	return strcmp(first[slot], s->checksum) != 0;
@@ -244,7 +97,56 @@ struct schedule {
 	size_t done, total, timed;
 	int64_t spent_ns;           /* time of the samples run by this process */
 	int64_t spent_before_ns;    /* wall time of the samples done before (resume) */
+	/* contention (experiment.h, struct ab_contention) */
+	size_t reruns_max;          /* pairs a row may run again */
+	size_t *reruns;             /* per row: pairs run again so far */
+	size_t only_flagged[2];     /* pairs in which only the parent / only the candidate was
+	                               contended, re-run pairs included */
+	int rerun_refused;          /* the sides' flags differ: re-running stopped (symmetry) */
+	long last;                  /* index of the sample run just before in this process, or -1 */
 };
+
+/* Whether samples[i] and samples[j] are the two sides of one pair run. */
+static int one_pair(const struct ab_sample *a, const struct ab_sample *b)
+{
+	return a->entry.row == b->entry.row && a->entry.pair == b->entry.pair && a->entry.pair >= 0 &&
+	       a->entry.warmup == b->entry.warmup && a->entry.side != b->entry.side;
+}
+
+/* Count a complete pair's contention by side (only one side flagged). */
+static void count_flags(struct schedule *sc, const struct ab_sample *a, const struct ab_sample *b)
+{
+	int fa = (a->flags & AB_FLAG_CONTENDED) != 0, fb = (b->flags & AB_FLAG_CONTENDED) != 0;
+
+	if (fa != fb)
+		sc->only_flagged[fa ? a->entry.side : b->entry.side]++;
+}
+
+/* Two-sided exact binomial p-value of k successes in n at 1/2. */
+static double binomial_half_p(size_t k, size_t n)
+{
+	double tail = 0, term = ldexp(1.0, -(int)n);  /* C(n, 0) / 2^n */
+	size_t i, lo = k < n - k ? k : n - k;
+
+	for (i = 0; i <= lo; i++) {
+		tail += term;
+		term = term * (double)(n - i) / (double)(i + 1);
+	}
+	return tail * 2 > 1 ? 1 : tail * 2;
+}
+
+/* The flags are a property of the host, not of a side, as long as the
+ * sides flag alike: when one side is flagged alone far more often than the
+ * other (a side that causes kernel work, I/O or writeback, can disturb
+ * itself), re-running would drop pairs by side, so it stops. At least 10
+ * pairs flagged on one side only, two-sided binomial p < 0.001. */
+static void check_symmetry(struct schedule *sc)
+{
+	size_t n = sc->only_flagged[0] + sc->only_flagged[1];
+
+	if (!sc->rerun_refused && n >= 10 && binomial_half_p(sc->only_flagged[0], n) < 0.001)
+		sc->rerun_refused = 1;
+}
 
 static int schedule_init(struct schedule *sc, struct ab_run *run)
 {
@@ -265,6 +167,9 @@ static int schedule_init(struct schedule *sc, struct ab_run *run)
 	sc->active = ab_xmalloc(sc->nrows);
 	memset(sc->active, 1, sc->nrows);
 	sc->running = sc->nrows;
+	sc->reruns = ab_xcalloc(sc->nrows, sizeof(size_t));
+	sc->reruns_max = (size_t)ab_experiment_reruns(exp);
+	sc->last = -1;
 	sc->cmds = expand_rows(exp, ab_experiment_side_command(exp, 0), sc->nrows, &err);
 	if (err == 0)
 		sc->cmds_b = expand_rows(exp, ab_experiment_side_command(exp, 1), sc->nrows, &err);
@@ -295,7 +200,16 @@ static int schedule_init(struct schedule *sc, struct ab_run *run)
 			checksum_breaks(s, sc->policy, sc->first_checksum);
 			sc->spent_before_ns += s->wall_ns;
 		}
+		/* what a resumed run re-ran and flagged before: the two samples of a
+		 * pair are adjacent in the plan, re-runs appended as pairs too */
+		if (s->entry.row < sc->nrows && (s->flags & AB_FLAG_RERUN) && s->entry.side == AB_CANDIDATE)
+			sc->reruns[s->entry.row]++;
+		if (i > 0 && one_pair(&run->samples[i - 1], s) && s->entry.side != run->samples[i - 1].entry.side &&
+		    run->samples[i - 1].status == s->status &&
+		    (s->status == AB_SAMPLE_DONE || (s->flags & AB_FLAG_RERUN)))
+			count_flags(sc, &run->samples[i - 1], s);
 	}
+	check_symmetry(sc);
 	return 0;
 }
 
@@ -313,7 +227,10 @@ static void schedule_release(struct schedule *sc)
 	}
 	free(sc->labels);
 	free(sc->cpus);
+	for (i = 0; i < sc->nrows * 2; i++)
+		free(sc->first_checksum[i]);
 	free(sc->first_checksum);
+	free(sc->reruns);
 	free(sc->policy);
 	free(sc->failed_pairs);
 	free(sc->pair_failed);
@@ -325,41 +242,115 @@ static void schedule_release(struct schedule *sc)
 	free(sc->names);
 }
 
-/* Run one planned sample and store it. Returns 0 to go on, 1 when the run
- * stops early (run->stopped_early), or an error. */
-static int sample_step(struct ab_run *run, struct schedule *sc, struct ab_sample *s)
+/* The executor of the run: the one the caller set, or real processes. */
+static const struct ab_executor *executor_of(const struct ab_run *run)
 {
-	struct row_commands rc = {s->entry.side ? &sc->cmds_b[s->entry.row] : &sc->cmds[s->entry.row],
-				  &sc->prepare[s->entry.row], &sc->cleanup[s->entry.row]};
+	return run->executor ? run->executor : &ab_run_executor;
+}
+
+/*
+ * The end of a pair, samples[ia] then samples[ib]: count its contention
+ * by side and, when either sample was contended and the row may still
+ * re-run pairs, supersede both (flagged `rerun`, kept in the store as
+ * evidence) and plan the pair again, whole, with its own order, at the
+ * end of the plan: the scheduler runs it within the same look. Failed
+ * samples are not contention's business. Reloads run->samples. Returns 0
+ * or a store error.
+ */
+static int pair_end(struct ab_run *run, struct schedule *sc, size_t ia, size_t ib)
+{
+	struct ab_sample *a = &run->samples[ia], *b = &run->samples[ib];
+	struct ab_plan_entry fresh[2];
+	size_t row = b->entry.row;
+	int err;
+
+	if (!ab_sample_ok(a) || !ab_sample_ok(b))
+		return 0;
+	count_flags(sc, a, b);
+	check_symmetry(sc);
+	if (!((a->flags | b->flags) & AB_FLAG_CONTENDED) || sc->rerun_refused ||
+	    sc->reruns[row] >= sc->reruns_max)
+		return 0;
+	fresh[0] = a->entry;
+	fresh[1] = b->entry;
+	a->status = b->status = AB_SAMPLE_SUPERSEDED;
+	a->flags |= AB_FLAG_RERUN;
+	b->flags |= AB_FLAG_RERUN;
+	if ((err = ab_store_sample_put(run->store, run->meta.id, a, sc->names)) < 0 ||
+	    (err = ab_store_sample_put(run->store, run->meta.id, b, sc->names)) < 0 ||
+	    (err = ab_store_samples_append(run->store, run->meta.id, fresh, 2)) < 0 ||
+	    (err = ab_run_load_samples(run)) < 0)
+		return err;
+	sc->reruns[row]++;
+	sc->total += 2;
+	return 0;
+}
+
+/* Before the first sample of a pair, with `contention: {quiet}`: wait,
+ * bounded, for the other processes to calm down; the sample records how
+ * long, and whether the wait ran out (flag not_quiet). */
+static int wait_quiet(struct ab_run *run, const struct ab_executor *x, struct ab_sample *s)
+{
+	const struct ab_contention *c = &run->exp->contention;
+	int64_t waited = 0;
+	int quiet;
+
+	if (!(c->quiet_cpus > 0) || s->entry.pair < 0)
+		return 0;
+	quiet = x->wait_quiet(x, c->quiet_cpus, c->quiet_wait_ms * 1000000, &waited);
+	if (quiet < 0)
+		return quiet;
+	s->waited_ns = waited;
+	if (!quiet)
+		s->flags |= AB_FLAG_NOT_QUIET;
+	return 0;
+}
+
+/* Run planned sample samples[i] and store it; at the end of its pair, the
+ * contention policy (pair_end). Returns 0 to go on, 1 when the run stops
+ * early (run->stopped_early), or an error. run->samples may be reloaded. */
+static int sample_step(struct ab_run *run, struct schedule *sc, size_t i)
+{
+	const struct ab_executor *x = executor_of(run);
+	struct ab_sample *s = &run->samples[i];
+	size_t row = s->entry.row, side = s->entry.side;
+	struct ab_exec_job job = {s, side ? &sc->cmds_b[row] : &sc->cmds[row], &sc->prepare[row],
+				  &sc->cleanup[row], sc->cwd[side], sc->env[side], sc->cpus[row]};
+	int second = sc->last >= 0 && one_pair(&run->samples[sc->last], s);
 	char when[64];
 	int64_t t0;
 	int err;
 
-	if (ab_runner_interrupted())
+	if (x->interrupted(x))
 		return ab_error_set(AB_EINTERRUPTED, "interrupted");
 	if (run->events.sample_start)
-		run->events.sample_start(run->events.ctx, &s->entry, sc->labels[s->entry.row], sc->done,
+		run->events.sample_start(run->events.ctx, &s->entry, sc->labels[row], sc->done,
 					 sc->total, sc->timed ? sc->spent_ns / (int64_t)sc->timed *
 							       (int64_t)(sc->total - sc->done) : -1);
+	if (!second && (err = wait_quiet(run, x, s)) < 0)
+		return err;
 	/* the inputs' sizes and times around every sample (a hash would disturb the timing) */
 	snprintf(when, sizeof(when), "before sample %u", (unsigned)s->entry.seq + 1);
 	if (!ab_run_inputs_unchanged(run, when))
 		return run->stopped_early = 1;
-	t0 = ab_now_ns();
-	if ((err = run_one(run, s, &rc, sc->cwd, sc->env, sc->cpus[s->entry.row])) < 0 ||
+	t0 = x->now_ns(x);
+	if ((err = x->run(x, run, &job, 1)) < 0 ||
 	    (err = ab_store_sample_put(run->store, run->meta.id, s, sc->names)) < 0)
 		return err;
 	snprintf(when, sizeof(when), "after sample %u", (unsigned)s->entry.seq + 1);
 	if (!ab_run_inputs_unchanged(run, when))
 		return run->stopped_early = 1;
-	sc->spent_ns += ab_now_ns() - t0;
+	sc->spent_ns += x->now_ns(x) - t0;
 	sc->timed++;
 	sc->done++;
 	if (run->events.sample_done)
-		run->events.sample_done(run->events.ctx, s, sc->labels[s->entry.row]);
+		run->events.sample_done(run->events.ctx, s, sc->labels[row]);
 	if (!tolerated(s, sc->policy, sc->pairs, sc->failed_pairs, sc->pair_failed) ||
 	    checksum_breaks(s, sc->policy, sc->first_checksum))
 		return run->stopped_early = 1;
+	if (second && (err = pair_end(run, sc, (size_t)sc->last, i)) < 0)
+		return err;
+	sc->last = second ? -1 : (long)i;
 	return 0;
 }
 
@@ -458,11 +449,11 @@ int ab_run_samples(struct ab_run *run)
 	 * plan runs within its own look), and stops rows at each look. */
 	for (k = 0; k < nbuckets && err == 0 && !run->stopped_early && sc.running; k++) {
 		for (i = 0; i < run->nsamples && err == 0; i++) {
-			struct ab_sample *s = &run->samples[i];
+			const struct ab_sample *s = &run->samples[i];
 			if (s->status != AB_SAMPLE_PLANNED || !sc.active[s->entry.row] ||
 			    (exp->sequential && ab_stopping_bucket(&exp->seq, &s->entry) != k))
 				continue;
-			err = sample_step(run, &sc, s);
+			err = sample_step(run, &sc, i);
 		}
 		if (err > 0)
 			err = 0;  /* stopped early: the verdict is invalid whatever else happens */

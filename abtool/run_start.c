@@ -7,6 +7,7 @@
 #include "error.h"
 #include "report.h"
 #include "runner.h"
+#include "shards.h"
 #include "util.h"
 
 #include <math.h>
@@ -93,6 +94,8 @@ static json_t *fingerprint(const struct ab_experiment *exp)
 {
 	json_t *fp = ab_env_fingerprint("");
 
+	ab_env_busy_processes(fp, "", AB_ENV_BUSY_WINDOW_NS);  /* before the first sample */
+
 	if (exp->environment_commands)
 		ab_run_env_commands(fp, exp->environment_commands, exp->dir, exp->environment_commands_timeout_ms);
 	return fp;
@@ -101,11 +104,19 @@ static json_t *fingerprint(const struct ab_experiment *exp)
 static void init_common(struct ab_run *run, const struct ab_experiment *exp, struct ab_store *store,
 			const struct ab_run_events *events, const char *cache_dir)
 {
+	char *const *keep;
+
 	memset(run, 0, sizeof(*run));
 	run->exp = exp;
 	run->store = store;
+	if (store)  /* SIGINT while a large plan is stored or read */
+		ab_store_set_cancel(store, ab_runner_interrupted);
 	if (events)
 		run->events = *events;
+	/* env.keep: PG* variables the store used that the children still get
+	 * (cmd_store.c hides them), before environment.commands run */
+	for (keep = exp->env_keep; keep && *keep; keep++)
+		ab_runner_keep_env(*keep);
 	run->cache_dir = cache_dir ? ab_xstrdup(cache_dir) : ab_cache_dir();
 	run->host = fingerprint(exp);
 	if (exp->environment_require)
@@ -131,12 +142,14 @@ static int plan_rows(struct ab_plan *plan, const struct ab_experiment *exp, uint
 }
 
 /* What the command line changes in the plan: --pairs (checked against the
- * rules' min_pair_wins, except in a calibration), --warmup, --row. */
+ * rules' min_pair_wins, except in a calibration), --warmup, --row; then
+ * the plan's size against the experiment's limits. */
 static int plan_options(struct ab_experiment *exp, const struct ab_run_options *opt)
 {
-	char source[32];
+	char source[64], *plan;
 	int err;
 
+	source[0] = '\0';
 	if (opt->pairs > 0 || opt->max_pairs > 0) {
 		if ((err = ab_experiment_set_pairs(exp, opt->pairs, opt->max_pairs)) < 0)
 			return err;
@@ -147,11 +160,18 @@ static int plan_options(struct ab_experiment *exp, const struct ab_run_options *
 		if (!opt->aa && (err = ab_experiment_check_pairs(exp, source)) < 0)
 			return err;
 	}
-	if (opt->have_warmup)
+	if (opt->have_warmup) {
 		exp->warmup = opt->warmup;
-	if ((err = ab_experiment_select_rows(exp, opt->rows, opt->nrows)) < 0)
+		snprintf(source + strlen(source), sizeof(source) - strlen(source), "%s--warmup %d",
+			 *source ? ", " : "", opt->warmup);
+	}
+	if ((err = ab_experiment_select_rows(exp, opt->rows, opt->nrows)) < 0 ||
+	    (opt->shard_count && (err = ab_shards_select(exp, opt->shard_index, opt->shard_count)) < 0))
 		return err;
-	return opt->shard_count ? ab_experiment_select_shard(exp, opt->shard_index, opt->shard_count) : 0;
+	plan = ab_xasprintf("%s%s%s", exp->path ? exp->path : "the experiment", *source ? ", " : "", source);
+	err = ab_experiment_check_limits(exp, plan);
+	free(plan);
+	return err;
 }
 
 /* What a subset and a --warmup add to the options that reproduce a run:
@@ -169,6 +189,7 @@ static void subset_options(json_t *options, const struct ab_run *run, const stru
 		json_object_set_new(options, "max_pairs", json_integer(opt->max_pairs));
 	if (exp->sequential)  /* the plan, before the first sample (resume keeps it) */
 		json_object_set_new(options, "sequential", ab_experiment_plan_json(exp));
+	json_object_set_new(options, "contention", ab_experiment_contention_json(exp));
 	if (exp->subset_specs) {
 		json_t *specs = json_array(), *added = json_array();
 		for (s = exp->subset_specs; *s; s++)
@@ -226,7 +247,7 @@ static int resume_subset(struct ab_experiment *exp, const json_t *opts)
 	err = ab_experiment_select_rows(exp, v_specs, json_array_size(specs));
 	free(v_specs);
 	if (err == 0 && shard)
-		err = ab_experiment_select_shard(exp, (int)json_integer_value(json_object_get(shard, "index")),
+		err = ab_shards_select(exp, (int)json_integer_value(json_object_get(shard, "index")),
 						 (int)json_integer_value(json_object_get(shard, "count")));
 	return err;
 }
@@ -357,7 +378,8 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 		run->events.resolved(run->events.ctx, run);
 	if ((err = ab_extract_new(&run->extractor, exp)) < 0)
 		return err;
-	run->identity = ab_build_identity(NULL);
+	/* two commands (sides:) are not built: no compiler to name */
+	run->identity = exp->has_sides ? NULL : ab_build_identity(NULL);
 
 	run->meta.seed = opt->have_seed ? opt->seed : ab_plan_random_seed();
 	run->measure = ab_measure_new(exp, run->meta.seed);
@@ -385,6 +407,9 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 			json_object_set_new(mark, "stop", stop);
 		json_object_set_new(run->options, "bisect_step", mark);
 	}
+	if (opt->reproduce && opt->reproduce_commands)  /* the line's last words (run_finish.c) */
+		json_object_set_new(run->options, "reproduce_commands",
+				    json_pack("[s, s]", opt->reproduce_commands[0], opt->reproduce_commands[1]));
 	if (run->ndeps)
 		json_object_set_new(run->options, "dependencies", ab_run_deps_json(run));
 	if (run->overlay) {  /* resume takes the overlay from this commit again */
@@ -439,8 +464,11 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	}
 	/* The plan is loaded before the builds, so that an interrupted build
 	 * reports the run's samples. */
-	if ((err = ab_run_load_samples(run)) < 0)
+	if ((err = ab_run_load_samples(run)) < 0) {
+		if (err == AB_EINTERRUPTED)
+			ab_store_run_set_status(store, run->meta.id, "interrupted");
 		return err;
+	}
 	if (!exp->has_sides && (err = ab_run_prepare_builds(run, salt, NULL)) < 0) {
 		if (err == AB_EINTERRUPTED)
 			ab_store_run_set_status(store, run->meta.id, "interrupted");
@@ -529,6 +557,8 @@ static int parse_stored(struct ab_experiment *exp_out, const json_t *stored, con
 		if (!err)
 			err = ab_experiment_step_restore(exp_out, json_object_get(opts, "bisect_step"));
 		if (!err)
+			err = ab_experiment_contention_restore(exp_out, json_object_get(opts, "contention"));
+		if (!err)
 			err = resume_subset(exp_out, opts);
 	}
 	return err;
@@ -571,7 +601,7 @@ static int load_stored(struct ab_run *run, struct ab_experiment *exp_out, struct
 	    (err = ab_extract_new(&run->extractor, exp_out)) < 0 ||
 	    (err = ab_run_hash_inputs(run, json_object_get(opts, "inputs"))) < 0)
 		return err;
-	run->identity = ab_build_identity(NULL);
+	run->identity = exp_out->has_sides ? NULL : ab_build_identity(NULL);
 	{
 		json_t *then = json_loads(json_string_value(json_object_get(stored, "host")), 0, NULL);
 		run->host_change = host_change(then, run->host);
@@ -682,7 +712,7 @@ int ab_run_reopen(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	init_common(run, exp_out, store, events, NULL);
 	run->options = opts;
 	if (err == 0 && (err = load_stored(run, exp_out, store, run_id, stored, opts, salt)) == 0 &&
-	    (err = ab_run_load_samples(run)) == 0)
+	    (err = ab_run_load_samples(run)) == 0 && !exp_out->has_sides)  /* two commands: no build */
 		err = ab_run_prepare_builds(run, salt, json_object_get(stored, "builds"));
 	json_decref(stored);
 	return err;

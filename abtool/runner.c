@@ -335,45 +335,6 @@ static void changed_signals(sigset_t *set)
 	}
 }
 
-static size_t name_len(const char *entry)
-{
-	const char *eq = strchr(entry, '=');
-
-	return eq ? (size_t)(eq - entry) : strlen(entry);
-}
-
-/* Does any of extra[from…] set or remove the variable of `entry`? */
-static int overridden(const char *entry, char *const *extra, size_t from)
-{
-	size_t n = name_len(entry), i;
-
-	for (i = from; extra[i]; i++)
-		if (name_len(extra[i]) == n && !strncmp(extra[i], entry, n))
-			return 1;
-	return 0;
-}
-
-/* New array of borrowed strings: environ with `extra` applied. */
-static char **build_env(char *const *extra)
-{
-	size_t n = 0, m = 0, i, k = 0;
-	char **env;
-
-	while (environ && environ[n])
-		n++;
-	while (extra && extra[m])
-		m++;
-	env = ab_xmalloc((n + m + 1) * sizeof(*env));
-	for (i = 0; i < n; i++)
-		if (!extra || !overridden(environ[i], extra, 0))
-			env[k++] = environ[i];
-	for (i = 0; i < m; i++)
-		if (strchr(extra[i], '=') && !overridden(extra[i], extra, i + 1))
-			env[k++] = extra[i];
-	env[k] = NULL;
-	return env;
-}
-
 /* ---- the zygote (protocol in zygote.h) ------------------------------ */
 
 /* The static abtool-zygote program, linked into this one (zygote_image.c). */
@@ -708,6 +669,7 @@ struct run {
 	int reaped, have_status, timed_out, interrupted, killed;
 	int via_zygote;           /* 1: the zygote's child; it reaps it (zygote_end) */
 	int leftovers;            /* descendants killed after it ended */
+	int64_t runq_ns;          /* its run-queue wait, or -1 */
 	char scratch[READ_CHUNK]; /* reads beyond the head go through here */
 };
 
@@ -747,6 +709,7 @@ static int zygote_end(struct run *r)
 	r->status = end.status;
 	r->ru = end.ru;
 	r->leftovers = end.leftovers;
+	r->runq_ns = end.runq_ns;
 	r->have_status = 1;
 	return 1;
 }
@@ -755,16 +718,15 @@ static int zygote_end(struct run *r)
  * for its children). Returns 1 when reaped. */
 static int reap(struct run *r, int flags)
 {
-	pid_t got;
+	int got;
 
 	if (r->via_zygote)
 		return zygote_end(r);
-	do
-		got = wait4(r->pid, &r->status, flags, &r->ru);
-	while (got < 0 && errno == EINTR);
+	got = ab_child_wait_end(r->pid, flags & WNOHANG, &r->status, &r->ru, &r->t1, &r->runq_ns);
 	if (got == 0)
 		return 0;
-	r->t1 = ab_now_ns();
+	if (got < 0)
+		r->t1 = ab_now_ns();
 	r->reaped = 1;
 	if (got < 0)
 		return ab_error_set(AB_EIO, "lost track of process %d: %s (is SIGCHLD ignored?)",
@@ -890,6 +852,7 @@ static int64_t timeval_ns(const struct timeval *tv)
 static void fill_result(struct ab_runner_result *res, const struct run *r)
 {
 	res->wall_ns = r->t1 - r->t0;
+	res->start_ns = r->t0;
 	res->user_ns = timeval_ns(&r->ru.ru_utime);
 	res->sys_ns = timeval_ns(&r->ru.ru_stime);
 	res->maxrss_bytes = (int64_t)r->ru.ru_maxrss * 1024;
@@ -909,6 +872,7 @@ static void fill_result(struct ab_runner_result *res, const struct run *r)
 	 * time out. */
 	res->timed_out = r->timed_out && res->signal;
 	res->leftovers = r->leftovers;
+	res->runq_ns = r->have_status ? r->runq_ns : -1;
 	res->exec_errno = r->report.err;
 	res->start_step = r->report.err ? r->report.step : 0;
 }
@@ -989,7 +953,7 @@ int ab_runner_run(struct ab_runner_result *result, const struct ab_runner_spec *
 	cs.no_aslr = spec->no_aslr;
 	cs.no_tty = spec->stdin_null;
 	cs.parent_pid = getpid();
-	envp = build_env(spec->env_extra);
+	envp = ab_runner_child_env(spec->env_extra);
 	cs.envp = envp;
 	cs.path = ab_child_env_path(cs.envp);
 	if (spec->argv) {

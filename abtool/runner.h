@@ -64,6 +64,7 @@ struct ab_runner_spec {
 struct ab_runner_result {
 	int64_t wall_ns;          /* CLOCK_MONOTONIC from just before the start to just after
 	                             wait4 of the child (by the zygote, or by the runner) */
+	int64_t start_ns;         /* the first clock reading (ab_now_ns), 0 when never started */
 	int64_t user_ns, sys_ns;  /* ru_utime, ru_stime of the child (and its waited-for children) */
 	int64_t maxrss_bytes;     /* ru_maxrss * 1024 */
 	int64_t minflt, majflt;   /* page faults */
@@ -72,6 +73,10 @@ struct ab_runner_result {
 	int exit_code;
 	int signal;               /* the signal that killed it, or 0 */
 	int timed_out;            /* 1: killed by abtool after timeout_ms */
+	int64_t runq_ns;          /* how long the child waited on a CPU's run queue while it
+	                             was runnable (another task had the CPU), from
+	                             /proc/PID/schedstat as it ended; the process itself, not
+	                             its children; -1 when the kernel does not keep it */
 	int leftovers;            /* processes the child started that were still running
 	                             when it ended (in its process group or not): all
 	                             killed then, after wall_ns was measured */
@@ -166,6 +171,23 @@ int ab_runner_interrupted(void);
  * buf (truncating to size) and returns it. */
 const char *ab_runner_describe(char *buf, size_t size, const struct ab_runner_result *r,
 			       int64_t timeout_ms);
+
+/*
+ * abtool's own credentials, kept from every child (docs/security.md,
+ * "Credentials"): the children's environment is abtool's without
+ * ABTOOL_STORE, always, and without each variable hidden here (the PG*
+ * variables the store's libpq read; env_extra may still set one).
+ * ab_runner_hide_env adds `name` to the hidden set, ab_runner_keep_env
+ * takes it out again (the experiment's env.keep); both copy the name and
+ * hold for the process's life. Not for concurrent use with ab_runner_run.
+ */
+void ab_runner_hide_env(const char *name);
+void ab_runner_keep_env(const char *name);
+
+/* The environment of a child (a new array of borrowed strings: free the
+ * array only): environ without ABTOOL_STORE and the hidden names, with
+ * `extra` (ab_runner_spec.env_extra, may be NULL) applied. */
+char **ab_runner_child_env(char *const *extra);
 
 /* For tests: 0 makes the runner ignore pidfds and use its fallback (see
  * ab_runner_run); 1 (the default) uses them where the kernel has them. */

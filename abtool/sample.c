@@ -13,6 +13,8 @@ static const struct {
 	{AB_FLAG_NO_CHECKSUM, "no_checksum"},
 	{AB_FLAG_CONTENDED, "contended"},
 	{AB_FLAG_LEFTOVERS, "leftover_processes"},
+	{AB_FLAG_RERUN, "rerun"},
+	{AB_FLAG_NOT_QUIET, "not_quiet"},
 };
 
 #define NFLAGS (sizeof(flag_names) / sizeof(flag_names[0]))

@@ -21,15 +21,23 @@ enum ab_sample_status {
 enum ab_sample_flag {
 	AB_FLAG_OUTPUT_TRUNCATED = 1 << 0, /* stdout or stderr exceeded the capture cap */
 	AB_FLAG_NO_CHECKSUM = 1 << 1,      /* the checksum was expected but not found */
-	AB_FLAG_CONTENDED = 1 << 3,        /* other processes used more than half a CPU during the sample */
+	AB_FLAG_CONTENDED = 1 << 3,        /* other processes disturbed it: its process waited for a
+	                                      CPU for more than contention.max_cpu_wait of its time */
 	AB_FLAG_LEFTOVERS = 1 << 4,        /* processes it started were still running when it
 	                                      ended, and were killed (ab_runner_result.leftovers) */
+	AB_FLAG_RERUN = 1 << 5,            /* a superseded sample whose pair was contended and was
+	                                      run again, whole (experiment.h, ab_contention) */
+	AB_FLAG_NOT_QUIET = 1 << 6,        /* the first sample of a pair that started when its wait
+	                                      for a quiet host (contention.quiet) ran out */
 };
 
 struct ab_sample {
 	struct ab_plan_entry entry;
 	enum ab_sample_status status;
 	int64_t started_unix;         /* wall-clock start, seconds since the epoch */
+	int64_t started_ns;           /* the start of the timed window, ns since the epoch (the
+	                                 runner's monotonic clock moved onto the wall clock), or
+	                                 -1 when not measured */
 
 	int64_t wall_ns, user_ns, sys_ns, maxrss_bytes;
 	int64_t minflt, majflt, nvcsw, nivcsw;
@@ -47,6 +55,10 @@ struct ab_sample {
 	char *unavailable;            /* JSON object {metric: why it has no value}, or NULL */
 	int32_t padding_bytes;        /* environment padding of the pair, or -1 when off */
 	int64_t other_cpu_ns;         /* CPU time other processes used during the sample, or -1 */
+	int64_t waited_ns;            /* the first sample of a pair: how long it waited for a quiet
+	                                 host before it started (contention.quiet), or -1 */
+	int64_t runq_ns;              /* time the sample's process waited on a CPU's run queue
+	                                 (ab_runner_result.runq_ns), or -1 when unknown */
 	char *stdout_text;            /* captured output kept for failed samples, else NULL */
 	char *stderr_text;
 };

@@ -110,6 +110,16 @@ void ab_stats_summary(struct ab_summary *out, const double *x, size_t n);
 void ab_stats_sign_test(size_t n, size_t wins, double *one_sided, double *two_sided);
 
 /*
+ * P(X <= k) for X ~ Binomial(n, p): the one-sided p of observing k or
+ * fewer successes when the share of successes is p, as a count predicate
+ * refutes a claimed share (docs/rules.md, min_pair_wins). Each term
+ * C(n, i) p^i (1-p)^(n-i) in log space (lgamma) in long double; exact to
+ * about 15 significant digits for n up to 10^6. k > n gives 1; p outside
+ * [0, 1] gives NAN.
+ */
+double ab_stats_binomial_cdf(size_t k, size_t n, double p);
+
+/*
  * Null distribution of the signed-rank statistic W+ for n untied, nonzero
  * differences: out[w] = P(W+ = w), w = 0 .. n(n+1)/2. `out` must hold
  * n(n+1)/2 + 1 doubles. Recurrence c_n(w) = c_{n-1}(w) + c_{n-1}(w-n)

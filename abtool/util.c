@@ -112,6 +112,17 @@ void ab_strv_push(char ***list, char *s)
 	(*list)[n + 1] = NULL;
 }
 
+void ab_strv_append(char ***list, size_t *n, char *s)
+{
+	size_t cap = 2;
+
+	while (cap < *n + 2)
+		cap *= 2;
+	*list = ab_xrealloc(*list, cap * sizeof(**list));
+	(*list)[(*n)++] = s;
+	(*list)[*n] = NULL;
+}
+
 void ab_strv_free(char **v)
 {
 	char **p;
@@ -191,6 +202,11 @@ out_free:
 
 int ab_mkdir_p(const char *path)
 {
+	return ab_mkdir_p_mode(path, 0777);
+}
+
+int ab_mkdir_p_mode(const char *path, unsigned mode)
+{
 	char *p = ab_xstrdup(path), *s;
 	int err = 0;
 
@@ -198,7 +214,7 @@ int ab_mkdir_p(const char *path)
 		if (*s == '/' || *s == '\0') {
 			char c = *s;
 			*s = '\0';
-			if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+			if (mkdir(p, (mode_t)mode) < 0 && errno != EEXIST) {
 				err = ab_error_set(AB_EIO, "cannot create directory '%s': %s",
 						   p, strerror(errno));
 				break;
@@ -497,6 +513,15 @@ int64_t ab_now_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int64_t ab_epoch_ns(int64_t monotonic_ns)
+{
+	struct timespec wall;
+	int64_t mono = ab_now_ns();
+
+	clock_gettime(CLOCK_REALTIME, &wall);
+	return monotonic_ns + ((int64_t)wall.tv_sec * 1000000000LL + wall.tv_nsec - mono);
 }
 
 void ab_utc_iso8601(char *buf, size_t size, int64_t unix_seconds)

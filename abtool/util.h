@@ -26,6 +26,12 @@ void ab_grow(void *arr, size_t *alloc, size_t n, size_t size);
  * taking ownership of `s`. */
 void ab_strv_push(char ***list, char *s);
 
+/* ab_strv_push for a long list whose length the caller keeps in `*n`
+ * (ab_strv_len of the list when it starts): the array is reallocated to
+ * a power of two of elements, which realloc finds in place until it is
+ * full, so n appends cost O(n) rather than ab_strv_push's O(n^2). */
+void ab_strv_append(char ***list, size_t *n, char *s);
+
 /* Number of strings in a NULL-terminated array (0 for NULL). */
 size_t ab_strv_len(char *const *v);
 
@@ -42,6 +48,11 @@ int ab_write_file(const char *path, const void *data, size_t len);
 
 /* mkdir -p with mode 0777 (umask applies). AB_EIO. */
 int ab_mkdir_p(const char *path);
+
+/* mkdir -p giving each folder it makes `mode` (umask applies; folders
+ * that exist keep theirs): 0700 for a store's folders (the XDG base
+ * directory specification's mode for data folders). AB_EIO. */
+int ab_mkdir_p_mode(const char *path, unsigned mode);
 
 /* rm -rf; a missing path is not an error. AB_EIO. */
 int ab_remove_tree(const char *path);
@@ -99,6 +110,11 @@ int ab_parse_double(double *out, const char *text);
 
 /* Monotonic clock in nanoseconds (CLOCK_MONOTONIC). */
 int64_t ab_now_ns(void);
+
+/* A reading of ab_now_ns as nanoseconds since the Unix epoch: moved by
+ * the offset between CLOCK_REALTIME and CLOCK_MONOTONIC read now, so that
+ * two readings moved in one process keep their exact difference. */
+int64_t ab_epoch_ns(int64_t monotonic_ns);
 
 /* Wall-clock time as "2026-11-30T05:25:29Z" into buf (>= 21 bytes). */
 void ab_utc_iso8601(char *buf, size_t size, int64_t unix_seconds);

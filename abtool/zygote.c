@@ -150,15 +150,15 @@ static int wait_child(int fd, int sfd, pid_t pid, struct ab_zygote_end *end)
 	int status = 0;
 
 	for (;;) {
-		pid_t got;
+		int got = ab_child_wait_end(pid, 1, &status, &end->ru, &end->t1_ns, &end->runq_ns);
 
-		do
-			got = wait4(pid, &status, WNOHANG, &end->ru);
-		while (got < 0 && errno == EINTR);
 		if (got != 0) {
-			clock_gettime(CLOCK_MONOTONIC, &ts);
-			end->t1_ns = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-			end->status = got == pid ? status : 0;
+			if (got < 0) {  /* lost (cannot happen to our own child): no status */
+				clock_gettime(CLOCK_MONOTONIC, &ts);
+				end->t1_ns = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+				end->runq_ns = -1;
+			}
+			end->status = got > 0 ? status : 0;
 			end->leftovers = ab_child_reap_all(0);
 			return 0;
 		}

@@ -12,7 +12,8 @@
  * report pipe. The zygote starts the child with clone(CLONE_VM |
  * CLONE_VFORK) and answers, once the child has exec'd or failed to, with
  * an int32_t: its pid, or -errno when clone failed. After a pid, once
- * the child has ended, it sends a struct ab_zygote_end: the zygote is the
+ * the child has ended, it sends a struct ab_zygote_end (the clock and the
+ * child's run-queue wait read before it is reaped): the zygote is the
  * child's parent and a child subreaper (PR_SET_CHILD_SUBREAPER), reaps
  * it, then kills and reaps every descendant still left (ab_child_reap_all)
  * before it answers. The runner sends nothing while a child runs.
@@ -49,6 +50,7 @@ struct ab_zygote_end {
 	int64_t t1_ns;            /* CLOCK_MONOTONIC just after its wait4 (as ab_now_ns) */
 	int32_t status;           /* wait4's status */
 	int32_t leftovers;        /* descendants still running after it, killed */
+	int64_t runq_ns;          /* its run-queue wait (ab_child_wait_end), or -1 */
 	struct rusage ru;         /* wait4's */
 };
 

@@ -37,8 +37,8 @@ static void one(const char *path, const uint8_t *data, size_t size,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct ab_pairs_file_options tsv = { "value", "", AB_LOWER_IS_BETTER };
-	static const struct ab_pairs_file_options csv = { "ops", "ns", AB_HIGHER_IS_BETTER };
+	static const struct ab_pairs_file_options tsv = { "value", "", AB_LOWER_IS_BETTER, 0, 0 };
+	static const struct ab_pairs_file_options csv = { "ops", "ns", AB_HIGHER_IS_BETTER, 0, 0 };
 
 	one("/fuzz/pairs.tsv", data, size, &tsv);
 	one("/fuzz/pairs.csv", data, size, &csv);

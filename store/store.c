@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const struct ab_store_engine *chosen_engine;
 
@@ -316,6 +317,30 @@ int ab_store_claim_project(struct ab_store *store, const char *project)
 const char *ab_store_path(const struct ab_store *store)
 {
 	return store->path;
+}
+
+int ab_store_same(const struct ab_store *a, const struct ab_store *b)
+{
+	struct stat sa, sb;
+
+	if (ab_store_is_server(a->path) || ab_store_is_server(b->path))
+		return !strcmp(a->path, b->path);  /* described alike (ab_store_describe) */
+	if (stat(a->path, &sa) < 0 || stat(b->path, &sb) < 0)
+		return !strcmp(a->path, b->path);
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+void ab_store_set_cancel(struct ab_store *store, int (*cancel)(void))
+{
+	store->cancel = cancel;
+}
+
+char *ab_store_describe(const char *path)
+{
+	const struct ab_store_engine *engine = ab_store_is_server(path) ? &ab_store_engine_pg
+		: &ab_store_engine_sqlite;
+
+	return engine->describe ? engine->describe(path) : ab_xstrdup(path);
 }
 
 int ab_store_schema_version(struct ab_store *store)

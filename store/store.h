@@ -102,8 +102,36 @@ int ab_store_project_known(struct ab_store *store);
  */
 int ab_store_claim_project(struct ab_store *store, const char *project);
 
-/* The path given to ab_store_open (borrowed). */
+/* A function the store asks between the rows of a long write or read (a
+ * run's plan, its samples) whether to stop; nonzero stops it with
+ * AB_EINTERRUPTED, a write rolled back. NULL (the default): never. The
+ * driver gives it ab_runner_interrupted, so that SIGINT while a large
+ * plan is stored ends abtool at once. */
+void ab_store_set_cancel(struct ab_store *store, int (*cancel)(void));
+
+/* The store's name as messages give it (borrowed): the file path given
+ * to ab_store_open, or for a server the URL's user, host, port and
+ * database without its password or options (ab_store_describe). */
 const char *ab_store_path(const struct ab_store *store);
+
+/* The name messages, reports and suggested command lines may give the
+ * store `path` (new string), the same as ab_store_path of the store
+ * opened from it: a file path as it is, a postgresql:// URL as
+ * "postgresql://USER@HOST:PORT/DB" without its password or other
+ * options (docs/security.md, "Credentials"). Never fails. */
+char *ab_store_describe(const char *path);
+
+/* 1 when the two open stores are one: the same file however it was
+ * named (./X, a symbolic link, another path to it: the same device and
+ * inode), or the same PostgreSQL database (user, host, port and database
+ * alike); else 0. */
+int ab_store_same(const struct ab_store *a, const struct ab_store *b);
+
+/* 1 when `path` is a PostgreSQL URL that holds a password (in its user
+ * part or as password=), else 0: given on a command line, other users of
+ * the machine can read it in /proc/PID/cmdline (docs/security.md,
+ * "Credentials"). */
+int ab_store_url_has_password(const char *path);
 
 /* Schema version after migration (PRAGMA user_version). */
 int ab_store_schema_version(struct ab_store *store);

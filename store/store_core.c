@@ -276,3 +276,10 @@ void ab_store_new_uuid(char out[33])
 	for (i = 0; i < 16; i++)
 		sprintf(out + 2 * i, "%02x", b[i]);
 }
+
+int ab_db_cancelled(struct ab_store *store, size_t i, const char *what)
+{
+	if ((i & 1023) != 1023 || !store->cancel || !store->cancel())
+		return 0;
+	return ab_error_set(AB_EINTERRUPTED, "interrupted while %s", what);
+}

@@ -21,7 +21,12 @@ struct ab_store {
 	struct ab_db_stmt *sample_put;   /* prepared once: the per-sample hot path */
 	int busy_timeout_ms;
 	char *project;                   /* the project the store serves (ab_store_set_project) */
+	int (*cancel)(void);             /* nonzero: stop a long write or read (ab_store_set_cancel) */
 };
+
+/* Whether a loop over many rows stops at row `i` (every 1024th row asks
+ * store->cancel): AB_EINTERRUPTED with a message naming `what`, else 0. */
+int ab_db_cancelled(struct ab_store *store, size_t i, const char *what);
 
 /* Translate the connection's last error (after a failed call) into the
  * store's message, with what to do about it: AB_ELOCKED or AB_EIO. */

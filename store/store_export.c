@@ -7,6 +7,7 @@
 #include "jsontext.h"
 #include "util.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -479,6 +480,210 @@ static int import_fix_report(struct ab_store *store, const json_t *run, int64_t 
 	return err;
 }
 
+/* What a field of an imported document may hold: a string (TEXT), one
+ * of the strings of `choices` ("a|b|c"), an integer from min to max
+ * (INT), true, false, 0 or 1 (BOOL), 32 hexadecimal digits (UUID), an
+ * object id in hexadecimal or "" (OID), a JSON object or text (JSON). */
+enum field_type { F_TEXT, F_CHOICE, F_INT, F_BOOL, F_UUID, F_OID, F_JSON };
+
+struct field_check {
+	const char *name;
+	enum field_type type;
+	const char *choices;
+	long long min, max;
+};
+
+#define F_U32 0, 4294967295LL
+#define F_NS 0, INT64_MAX
+
+static const struct field_check run_checks[] = {
+	{"uuid", F_UUID, NULL, 0, 0}, {"kind", F_CHOICE, "ab|calibrate|compare|analyze", 0, 0},
+	{"status", F_CHOICE, "finished|interrupted|failed", 0, 0},
+	{"verdict", F_CHOICE, "accepted|rejected|inconclusive|invalid", 0, 0},
+	{"created_at", F_TEXT, NULL, 0, 0}, {"finished_at", F_TEXT, NULL, 0, 0},
+	{"repo", F_TEXT, NULL, 0, 0}, {"parent_oid", F_OID, NULL, 0, 0}, {"candidate_oid", F_OID, NULL, 0, 0},
+	{"parent_tree", F_TEXT, NULL, 0, 0}, {"candidate_tree", F_TEXT, NULL, 0, 0},
+	{"exact_parent", F_BOOL, NULL, 0, 0}, {"seed", F_INT, NULL, INT64_MIN, INT64_MAX},
+	{"pairs", F_INT, NULL, 1, 100000}, {"warmup", F_INT, NULL, 0, 100000},
+	{"abtool_version", F_TEXT, NULL, 0, 0},
+};
+
+static const struct field_check sample_checks[] = {
+	{"seq", F_INT, NULL, F_U32}, {"row_idx", F_INT, NULL, F_U32}, {"pair", F_INT, NULL, -1, INT32_MAX},
+	{"warmup", F_INT, NULL, -1, INT32_MAX}, {"side", F_CHOICE, "parent|candidate", 0, 0},
+	{"pair_order", F_CHOICE, "AB|BA", 0, 0}, {"status", F_INT, NULL, 0, 3},
+	{"started_at", F_INT, NULL, F_NS}, {"wall_ns", F_INT, NULL, F_NS}, {"user_ns", F_INT, NULL, F_NS},
+	{"sys_ns", F_INT, NULL, F_NS}, {"maxrss_bytes", F_INT, NULL, F_NS}, {"minflt", F_INT, NULL, F_NS},
+	{"majflt", F_INT, NULL, F_NS}, {"nvcsw", F_INT, NULL, F_NS}, {"nivcsw", F_INT, NULL, F_NS},
+	{"exit_code", F_INT, NULL, INT32_MIN, INT32_MAX}, {"signal", F_INT, NULL, 0, 255},
+	{"timed_out", F_BOOL, NULL, 0, 0}, {"flags", F_TEXT, NULL, 0, 0}, {"checksum", F_TEXT, NULL, 0, 0},
+	{"metrics", F_JSON, NULL, 0, 0}, {"error", F_TEXT, NULL, 0, 0}, {"stdout", F_TEXT, NULL, 0, 0},
+	{"stderr", F_TEXT, NULL, 0, 0}, {"padding_bytes", F_INT, NULL, 0, INT32_MAX},
+	{"unavailable", F_TEXT, NULL, 0, 0}, {"other_cpu_ns", F_INT, NULL, F_NS},
+};
+
+static const struct field_check build_checks[] = {
+	{"side", F_CHOICE, "parent|candidate", 0, 0}, {"commit_oid", F_OID, NULL, 0, 0},
+	{"tree_oid", F_TEXT, NULL, 0, 0}, {"cache_key", F_TEXT, NULL, 0, 0}, {"dir", F_TEXT, NULL, 0, 0},
+	{"command", F_TEXT, NULL, 0, 0}, {"cached", F_BOOL, NULL, 0, 0}, {"status", F_TEXT, NULL, 0, 0},
+	{"duration_ns", F_INT, NULL, F_NS}, {"log", F_TEXT, NULL, 0, 0}, {"artifacts", F_JSON, NULL, 0, 0},
+};
+
+static const struct field_check row_checks[] = {
+	{"idx", F_INT, NULL, F_U32}, {"params", F_JSON, NULL, 0, 0},
+};
+
+static const struct field_check rule_checks[] = {
+	{"idx", F_INT, NULL, F_U32}, {"name", F_TEXT, NULL, 0, 0},
+	{"outcome", F_CHOICE, "pass|fail|inconclusive", 0, 0}, {"detail", F_TEXT, NULL, 0, 0},
+	{"metric", F_TEXT, NULL, 0, 0},
+};
+
+/* "expected ..." of check `f` (new string): the choices as "a", "b" or "c". */
+static char *expected(const struct field_check *f)
+{
+	const char *c, *bar;
+	char *out = NULL, *next;
+
+	switch (f->type) {
+	case F_CHOICE:
+		for (c = f->choices; *c; c = *bar ? bar + 1 : bar) {
+			bar = c + strcspn(c, "|");
+			next = ab_xasprintf("%s%s\"%.*s\"", out ? out : "", !out ? "" : *bar ? ", " : " or ",
+					    (int)(bar - c), c);
+			free(out);
+			out = next;
+		}
+		return out;
+	case F_INT:
+		if (f->max == INT64_MAX)
+			return f->min == INT64_MIN ? ab_xstrdup("an integer")
+				: f->min == 0 ? ab_xstrdup("a whole number, 0 or more")
+				: ab_xasprintf("an integer from %lld", f->min);
+		return ab_xasprintf("an integer from %lld to %lld", f->min, f->max);
+	case F_BOOL:
+		return ab_xstrdup("true or false");
+	case F_UUID:
+		return ab_xstrdup("32 lowercase hexadecimal digits, as abtool's run ids are");
+	case F_OID:
+		return ab_xstrdup("a commit or tree id in hexadecimal (or \"\" for two commands)");
+	case F_JSON:
+		return ab_xstrdup("a JSON object");
+	default:
+		return ab_xstrdup("a string");
+	}
+}
+
+/* Whether the n bytes of `s` are one of the choices "a|b|c". */
+static int is_choice(const char *choices, const char *s, size_t n)
+{
+	const char *c, *bar;
+
+	for (c = choices; *c; c = *bar ? bar + 1 : bar) {
+		bar = c + strcspn(c, "|");
+		if ((size_t)(bar - c) == n && !strncmp(c, s, n))
+			return 1;
+	}
+	return 0;
+}
+
+static int all_hex(const char *s, size_t n, size_t len)
+{
+	size_t i;
+
+	if (n != len)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
+/* Whether `v` (not null) is what `f` says. */
+static int field_ok(const json_t *v, const struct field_check *f)
+{
+	const char *s = json_string_value(v);
+	size_t n = s ? json_string_length(v) : 0;
+
+	switch (f->type) {
+	case F_CHOICE:
+		return s && is_choice(f->choices, s, n);
+	case F_INT:
+		return json_is_integer(v) && json_integer_value(v) >= f->min && json_integer_value(v) <= f->max;
+	case F_BOOL:
+		return json_is_boolean(v) || (json_is_integer(v) && (json_integer_value(v) == 0 ||
+								       json_integer_value(v) == 1));
+	case F_UUID:
+		return s && all_hex(s, n, 32);
+	case F_OID:
+		return s && (n == 0 || all_hex(s, n, 40) || all_hex(s, n, 64));
+	case F_JSON:
+		return json_is_object(v) || json_is_string(v);
+	default:
+		return s != NULL;
+	}
+}
+
+/* Check the fields `checks` of object `o` (named `what`) that are there
+ * and not null (bind_member says which are missing). AB_EINVALID names
+ * the field, what it holds and what it may hold. */
+static int check_fields(const json_t *o, const struct field_check *checks, size_t n, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const json_t *v = json_object_get(o, checks[i].name);
+		char *want, *got;
+		int err;
+
+		if (!v || json_is_null(v) || field_ok(v, &checks[i]))
+			continue;
+		want = expected(&checks[i]);
+		got = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		err = ab_error_set(AB_EINVALID, "%s.%s: expected %s, got %.60s%s%s", what, checks[i].name, want,
+				   got ? got : "?", got && strlen(got) > 60 ? "..." : "",
+				   !strcmp(checks[i].name, "status") && json_is_string(v) &&
+				   !strcmp(json_string_value(v), "running")
+				   ? " (a run still running: finish it with abtool resume, then export it again)" : "");
+		free(want);
+		free(got);
+		return err;
+	}
+	return 0;
+}
+
+/* Check every object of array member `name` of the document. */
+static int check_list(const json_t *doc, const char *name, const struct field_check *checks, size_t n)
+{
+	const json_t *o;
+	size_t i;
+	char what[64];
+	int err;
+
+	json_array_foreach(json_object_get(doc, name), i, o) {
+		snprintf(what, sizeof(what), "%s[%zu]", name, i);
+		if (json_is_object(o) && (err = check_fields(o, checks, n, what)) < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* The types and values of an imported document's fields, before anything
+ * is written: a field the store would refuse (a CHECK constraint) or
+ * keep wrong (a negative time, a run "running" that no process runs, a
+ * uuid that is no id) is bad input, named with its path (exit 64). */
+static int check_document(const json_t *doc)
+{
+	int err;
+
+	if ((err = check_fields(json_object_get(doc, "run"), run_checks, AB_NCOLS(run_checks), "run")) < 0 ||
+	    (err = check_list(doc, "samples", sample_checks, AB_NCOLS(sample_checks))) < 0 ||
+	    (err = check_list(doc, "builds", build_checks, AB_NCOLS(build_checks))) < 0 ||
+	    (err = check_list(doc, "rows", row_checks, AB_NCOLS(row_checks))) < 0)
+		return err;
+	return check_list(doc, "rule_results", rule_checks, AB_NCOLS(rule_checks));
+}
+
 int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int *existed)
 {
 	const char *schema = json_string_value(json_object_get(doc, "schema"));
@@ -524,6 +729,8 @@ int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int
 	if (!json_is_array(json_object_get(doc, "samples")))
 		return ab_error_set(AB_EINVALID, "\"samples\": expected an array (an export written by "
 				    "'abtool export RUN --format json')");
+	if ((err = check_document(doc)) < 0)
+		return err;
 
 	if ((err = ab_db_begin(store, 1, "importing the run")) < 0)
 		return err;

@@ -9,6 +9,7 @@
  * migration. Credentials stay with libpq: the URL, PGPASSFILE or
  * PGSERVICE give them, and only host, port, user and database name reach
  * a message (docs/history.md, "A team store on PostgreSQL"). */
+#include "store.h"
 #include "store_engine.h"
 #include "error.h"
 #include "util.h"
@@ -159,6 +160,20 @@ static char *describe(const char *conninfo)
 			   service ? " (service " : "", service ? service : "", service ? ")" : "");
 	PQconninfoFree(opts);
 	return out;
+}
+
+int ab_store_url_has_password(const char *path)
+{
+	PQconninfoOption *opts, *o;
+	int found = 0;
+
+	if (!ab_store_is_server(path) || !(opts = PQconninfoParse(path, NULL)))
+		return 0;
+	for (o = opts; o->keyword; o++)
+		if (!strcmp(o->keyword, "password") && o->val && *o->val)
+			found = 1;
+	PQconninfoFree(opts);
+	return found;
 }
 
 static int pg_open(struct ab_db **out, const char *path, int lock_wait_ms, int create,
@@ -550,19 +565,39 @@ static int64_t pg_last_insert_id(struct ab_db *db)
 	return id;
 }
 
+/* What a database holds of its users' own, outside PostgreSQL's schemas
+ * (pg_catalog, information_schema, pg_toast*, pg_temp*) and outside the
+ * extensions (a template may give every new database some): relations
+ * of any kind (tables, views, sequences, ...), functions and procedures,
+ * types (not a relation's row type, not an array type) and schemas other
+ * than public. */
+#define PG_OWN_SCHEMA(col) "(" col " NOT IN ('pg_catalog', 'information_schema') AND " col \
+	" NOT LIKE 'pg\\_toast%' AND " col " NOT LIKE 'pg\\_temp%')"
+#define PG_NOT_EXTENSION(cls, oid) " AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = " \
+	"'" cls "'::regclass AND d.objid = " oid " AND d.deptype = 'e')"
+#define PG_OWN_OBJECTS                                                                             \
+	"(SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE "    \
+	PG_OWN_SCHEMA("n.nspname") PG_NOT_EXTENSION("pg_class", "c.oid") ") + (SELECT count(*) "  \
+	"FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE "                      \
+	PG_OWN_SCHEMA("n.nspname") PG_NOT_EXTENSION("pg_proc", "p.oid") ") + (SELECT count(*) "    \
+	"FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace WHERE t.typrelid = 0 AND "   \
+	"t.typelem = 0 AND " PG_OWN_SCHEMA("n.nspname") PG_NOT_EXTENSION("pg_type", "t.oid")     \
+	") + (SELECT count(*) FROM pg_namespace s WHERE s.nspname <> 'public' AND "               \
+	PG_OWN_SCHEMA("s.nspname") PG_NOT_EXTENSION("pg_namespace", "s.oid") ")"
+
 /* The version is the one row of abtool_schema. A database without it is
- * new (version 0) when it has no tables of its own, and not a store
- * (AB_DB_FAULT_NOTADB) when it has: abtool leaves another program's
- * database as it found it. */
+ * new (version 0) when it holds nothing of its own (PG_OWN_OBJECTS: no
+ * table in any schema, no view, sequence, function, type or schema), and
+ * not a store (AB_DB_FAULT_NOTADB) when it holds anything: abtool leaves
+ * another program's database as it found it. */
 static int pg_schema_version(struct ab_db *db, int *out)
 {
 	PGresult *res;
 	int rc = 0;
 
 	*out = 0;
-	res = PQexec(db->conn, "SELECT (SELECT count(*) FROM pg_tables WHERE schemaname = "
-		     "current_schema()), (SELECT count(*) FROM pg_tables WHERE schemaname = "
-		     "current_schema() AND tablename = 'abtool_schema')");
+	res = PQexec(db->conn, "SELECT " PG_OWN_OBJECTS ", (SELECT count(*) FROM pg_tables WHERE "
+		     "schemaname = current_schema() AND tablename = 'abtool_schema')");
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
 		fail(db, res);
 		PQclear(res);
@@ -571,8 +606,8 @@ static int pg_schema_version(struct ab_db *db, int *out)
 	if (strcmp(PQgetvalue(res, 0, 1), "1")) {
 		if (strcmp(PQgetvalue(res, 0, 0), "0")) {
 			free(db->message);
-			db->message = ab_xstrdup("the database has tables but no abtool_schema: it is "
-						 "another program's");
+			db->message = ab_xstrdup("the database holds tables, views, sequences, functions "
+						 "or schemas but no abtool_schema: it is another program's");
 			db->fault = AB_DB_FAULT_NOTADB;
 			rc = AB_EIO;
 		}

@@ -11,7 +11,8 @@
 _Static_assert(sizeof(enum ab_sample_status) == sizeof(int) && sizeof(int32_t) == sizeof(int),
 	       "status, pair, warmup and padding_bytes are read and written as an int");
 
-/* The columns of samples (0001_init.sql, 0004_sample_quality.sql) but
+/* The columns of samples (0001_init.sql, 0004_sample_quality.sql,
+ * 0012_sample_timing.sql) but
  * run_id, in table order; the export's flags and JSON dump flags. */
 const struct ab_store_column ab_sample_columns[] = {
 	{"seq", AB_COL_REQUIRED, 0, AB_SAMPLE_U32, AT(entry.seq), 1},
@@ -42,6 +43,9 @@ const struct ab_store_column ab_sample_columns[] = {
 	{"padding_bytes", 0, 0, AB_SAMPLE_INT_OPT, AT(padding_bytes), 0},
 	{"unavailable", 0, 0, AB_SAMPLE_TEXT, AT(unavailable), 0},
 	{"other_cpu_ns", 0, 0, AB_SAMPLE_INT64_OPT, AT(other_cpu_ns), 0},
+	{"started_ns", 0, 0, AB_SAMPLE_INT64_OPT, AT(started_ns), 0},
+	{"runq_ns", 0, 0, AB_SAMPLE_INT64_OPT, AT(runq_ns), 0},
+	{"waited_ns", 0, 0, AB_SAMPLE_INT64_OPT, AT(waited_ns), 0},
 };
 
 const size_t ab_sample_ncolumns = AB_NCOLS(ab_sample_columns);

@@ -7,6 +7,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -137,33 +138,69 @@ static void sq_close(struct ab_db *db)
 	free(db);
 }
 
-static int sq_open(struct ab_db **out, const char *path, int lock_wait_ms, int create,
-		   const char **what)
+/* What a file that is no store is, for the message. */
+static const char *file_kind(mode_t mode)
 {
-	struct ab_db *db;
-	char *dir = ab_xstrdup(path), *slash = strrchr(dir, '/'), *file;
-	struct stat st;
-	int err;
+	return S_ISDIR(mode) ? "a folder" : S_ISCHR(mode) ? "a character device" : S_ISBLK(mode)
+		? "a block device" : S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket" : "no regular file";
+}
 
-	*out = NULL;
-	if (!create && stat(path, &st) < 0) {
-		free(dir);
-		return errno == ENOENT
-			? ab_error_set(AB_ENOTFOUND, "there is no store at '%s'", path)
-			: ab_error_set(AB_EIO, "cannot open the store '%s': %s", path, strerror(errno));
+/*
+ * The store's file before sqlite sees it (docs/security.md, "File
+ * permissions"). It is a regular file, or missing: a device, a FIFO or a
+ * folder is refused, where sqlite would leave a journal beside it with
+ * the device's mode (/dev/null-journal, 0666). A command that only reads
+ * (not `create`) needs a file that holds something: sqlite would turn a
+ * missing or an empty one into a store (AB_ENOTFOUND). A new store is
+ * made here, mode 0600 (it holds benchmark output and host names) in
+ * folders made 0700; sqlite gives its journal and WAL the file's mode.
+ * An existing store keeps its mode.
+ */
+static int check_file(const char *path, int create)
+{
+	char *dir, *slash;
+	struct stat st;
+	int err = 0, fd, missing;
+
+	if (stat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return ab_error_set(AB_EINVALID, "the store '%s' is %s, not a store file; give --store "
+					    "a file such as .git/abtool/abtool.db", path, file_kind(st.st_mode));
+		if (!create && st.st_size == 0)
+			return ab_error_set(AB_ENOTFOUND, "the store '%s' is an empty file", path);
+		return 0;
 	}
-	if (create && slash && slash != dir) {
+	if (!create)
+		return errno == ENOENT ? ab_error_set(AB_ENOTFOUND, "there is no store at '%s'", path)
+			: ab_error_set(AB_EIO, "cannot open the store '%s': %s", path, strerror(errno));
+	missing = errno == ENOENT;
+	dir = ab_xstrdup(path);
+	if ((slash = strrchr(dir, '/')) && slash != dir) {
 		*slash = '\0';
-		if ((err = ab_mkdir_p(dir)) < 0) {
+		if ((err = ab_mkdir_p_mode(dir, 0700)) < 0) {
 			char *why = ab_xstrdup(ab_error_last());
 			ab_error_set(err, "cannot create the store '%s': %s; give --store a file in a folder "
 				     "you can write", path, why);
 			free(why);
-			free(dir);
-			return err;
 		}
 	}
 	free(dir);
+	/* where this fails (a read-only folder), sqlite's open says why */
+	if (err == 0 && missing && (fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) >= 0)
+		close(fd);
+	return err;
+}
+
+static int sq_open(struct ab_db **out, const char *path, int lock_wait_ms, int create,
+		   const char **what)
+{
+	struct ab_db *db;
+	char *file;
+	int err;
+
+	*out = NULL;
+	if ((err = check_file(path, create)) < 0)
+		return err;
 	db = ab_xcalloc(1, sizeof(*db));
 	db->path = ab_xstrdup(path);
 	/* sqlite gives "" a temporary database and ":memory:" (and, where URIs

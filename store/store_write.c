@@ -56,6 +56,8 @@ static int insert_plan(struct ab_store *store, int64_t run_id, const struct ab_p
 		ab_sample_bind_plan(st, run_id, &e[i]);
 		err = ab_db_step_done(store, st, "storing the plan");
 		ab_db_reset(st);
+		if (!err)
+			err = ab_db_cancelled(store, i, "storing the plan");
 	}
 	ab_db_finalize(st);
 	return err;
@@ -112,7 +114,8 @@ int ab_store_run_create(struct ab_store *store, struct ab_run_meta *m, const str
 		ab_db_bind_int64(st, 1, m->id);
 		ab_db_bind_int64(st, 2, (int64_t)i);
 		ab_db_bind_text(st, 3, m->row_params_json[i]);
-		if ((err = ab_db_step_done(store, st, "storing the rows")) < 0)
+		if ((err = ab_db_step_done(store, st, "storing the rows")) < 0 ||
+		    (err = ab_db_cancelled(store, i, "storing the rows")) < 0)
 			goto out_rollback;
 		ab_db_reset(st);
 	}
@@ -223,8 +226,12 @@ int ab_store_samples_load(struct ab_store *store, int64_t run_id,
 	while ((rc = ab_db_step(st)) == AB_DB_ROW) {
 		AB_GROW(v, alloc, count + 1);
 		ab_sample_read(st, &v[count++], metric_names, nmetrics);
+		if ((err = ab_db_cancelled(store, count, "reading the samples")) < 0)
+			break;
 	}
-	if (rc != AB_DB_DONE) {
+	if (err < 0) {
+		ab_samples_free(v, count);
+	} else if (rc != AB_DB_DONE) {
 		err = ab_db_error(store, "reading samples");
 		ab_samples_free(v, count);
 	} else {

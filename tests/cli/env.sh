@@ -63,6 +63,8 @@ dmi_sys_vendor:         unknown
 dmi_product_name:       unknown
 container:              unknown
 container_hints:        none
+other_cpus:             unknown
+busy_processes:         none
 
 warning: governor is 'powersave' (not performance): results vary with frequency scaling; run 'sudo cpupower frequency-set -g performance'
 warning: boost/turbo is on: the clock follows temperature and power headroom, so samples drift; run 'echo 1 | sudo tee /sys/devices/system/cpu/intel_pstate/no_turbo'
@@ -78,7 +80,7 @@ expect_exit 0 "$ABTOOL" env --root "$R" --json
 [ "$(jqv "$T/out" '.fingerprint.load_1m')" = 1.25 ] || fail "load_1m"
 [ "$(jqv "$T/out" '.fingerprint.steal_fraction')" = 0.005 ] || fail "steal_fraction"
 [ "$(jqv "$T/out" '.fingerprint.container')" = null ] || fail "container"
-[ "$(jqv "$T/out" '.fingerprint | length')" = 32 ] || fail "field count"
+[ "$(jqv "$T/out" '.fingerprint | length')" = 34 ] || fail "field count"
 [ "$(jqv "$T/out" '[.warnings[].id] | join(",")')" = governor,boost,load,battery,throttled,smt ] ||
 	fail "warning ids"
 [ "$(jqv "$T/out" '.warnings[5].level')" = info ] || fail "smt is informational"

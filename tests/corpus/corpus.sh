@@ -149,3 +149,31 @@ signal_sample() {
 	[ "$(sqlite3 "$db" "select count(*) from samples where status = 0")" = 0 ] || fail "planned samples left"
 	assert_kept "$db" "$T/before"
 }
+
+# own_pg_server NAME: start a PostgreSQL server of this case's own (in
+# $T/pg, stopped when the case exits) with a new database NAME, whose URL
+# it sets in $pg_url; for cases that need a server without the CTest
+# fixture "pg".
+own_pg_server() {
+	"$ABTOOL_TEST_SRC/tests/pg/pg-server" start "$T/pg" >&2 || fail "no PostgreSQL server"
+	trap '"$ABTOOL_TEST_SRC/tests/pg/pg-server" stop "$T/pg"' EXIT
+	pg_url=$("$ABTOOL_TEST_SRC/tests/pg/pg-server" url "$T/pg" "$1" 2>/dev/null) || fail "no database $1"
+}
+
+# interrupt_when_started PID: wait (up to 60 s) for $T/started, which a
+# command of the case's own touches once it runs (and then waits while
+# $T/hang exists), failing if abtool's process PID ends first; then send
+# PID SIGINT, wait for it, remove $T/hang, and set $rc to its exit code.
+interrupt_when_started() {
+	local i
+	for i in $(seq 1 1200); do
+		[ -e "$T/started" ] && break
+		kill -0 "$1" 2>/dev/null || fail "abtool ended before it started the command: $(cat "$T/err")"
+		sleep 0.05
+	done
+	[ -e "$T/started" ] || fail "timed out waiting for $T/started"
+	kill -INT "$1"
+	wait "$1"
+	rc=$?
+	rm -f "$T/hang"
+}

@@ -100,10 +100,20 @@ static void test_row_product_bounded(void **state)
 		text = next;
 	}
 	assert_int_equal(read_text(&in, "p.tsv", text), AB_EINVALID);
-	assert_string_equal(ab_error_last(), "p.tsv:1: column 'c19': the parameter columns make more "
-			    "than 1000000 rows (the product of their numbers of distinct values); is it "
-			    "a parameter?");
+	assert_string_equal(ab_error_last(), "p.tsv:1: column 'c13' (2 distinct values): the parameter "
+			    "columns make more than 10000 rows (the product of their numbers of distinct "
+			    "values); is it a parameter? (abtool analyze --max-rows N analyzes more rows, up "
+			    "to 1000000; the default is 10000)");
 	ab_pairs_file_release(&in);
+	{
+		/* --max-rows at its largest: still bounded before the product wraps */
+		struct ab_pairs_file_options opt = {"value", "", AB_LOWER_IS_BETTER, AB_MAX_ROWS, 0};
+
+		assert_int_equal(ab_pairs_file_read(&in, "p.tsv", text, strlen(text), &opt), AB_EINVALID);
+		assert_non_null(strstr(ab_error_last(), "p.tsv:1: column 'c19' (2 distinct values): the "
+				       "parameter columns make more than 1000000 rows"));
+		ab_pairs_file_release(&in);
+	}
 	free(text);
 }
 
@@ -111,6 +121,7 @@ static void test_row_product_bounded(void **state)
 static double read_distinct(size_t n)
 {
 	struct ab_pairs_file in;
+	struct ab_pairs_file_options opt = {"value", "", AB_LOWER_IS_BETTER, n, 0};  /* --max-rows n */
 	size_t i, len = 0;
 	char *text = ab_xmalloc(n * 40 + 64), last[32];
 	clock_t t0;
@@ -120,7 +131,7 @@ static double read_distinct(size_t n)
 	for (i = 0; i < n; i++)
 		len += (size_t)sprintf(text + len, "r%zu\t%zu\t%zu\n", i, 100 + i % 7, 99 + i % 5);
 	t0 = clock();
-	assert_int_equal(ab_pairs_file_read(&in, "p.tsv", text, len, NULL), 0);
+	assert_int_equal(ab_pairs_file_read(&in, "p.tsv", text, len, &opt), 0);
 	cpu_s = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	assert_int_equal(ab_experiment_nrows(&in.exp), n);
 	snprintf(last, sizeof(last), "r%zu", n - 1);

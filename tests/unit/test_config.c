@@ -2,6 +2,7 @@
  * "PATH:LINE:COLUMN: key.path: message", and good files give the values
  * docs/experiment-file.md promises. */
 #include "testutil.h"
+#include "shards.h"
 #include "config.h"
 #include "error.h"
 #include "util.h"
@@ -75,6 +76,21 @@ struct bad_case {
 #define LANES "name: x\nbenchmark: ./bench {lanes}\nmatrix: {lanes: [1, 2, 4, 8]}\n"
 
 static const struct bad_case bad_cases[] = {
+	{ "contention_not_mapping", HEAD "contention: yes\n",
+	  "exp.yaml:3:1: contention: expected a mapping like {reruns: auto} or {max_cpu_wait: 10%, reruns: 16}, or off" },
+	{ "contention_unknown_key", HEAD "contention: {rerun: 4}\n",
+	  "exp.yaml:3:14: contention.rerun: unknown key 'rerun'; did you mean 'reruns'?" },
+	{ "contention_wait_share", HEAD "contention: {max_cpu_wait: 100%}\n",
+	  "exp.yaml:3:14: contention.max_cpu_wait: expected a share of the sample's time above 0% and "
+	  "below 100%, like 10%" },
+	{ "contention_reruns_negative", HEAD "contention: {reruns: -1}\n",
+	  "exp.yaml:3:14: contention.reruns: expected an integer from 0 to 100000" },
+	{ "contention_when_exhausted", HEAD "contention: {when_exhausted: reject}\n",
+	  "exp.yaml:3:14: contention.when_exhausted: expected keep or inconclusive" },
+	{ "contention_quiet_below", HEAD "contention: {quiet: {wait: 5s}}\n",
+	  "exp.yaml:3:21: contention.quiet.below: required key is missing" },
+	{ "contention_quiet_cpus", HEAD "contention: {quiet: {below: lots}}\n",
+	  "exp.yaml:3:22: contention.quiet.below: expected a number of CPUs other processes may use, like 0.5" },
 	{ "sides_same_name",
 	  "name: x\nsides:\n  a: {name: p, command: ./a}\n  b: {name: p, command: ./b}\n",
 	  "exp.yaml:2:1: sides: both sides are named 'p'; give each its own name" },
@@ -851,31 +867,31 @@ static void test_shards(void **state)
 	load_ok(&e, LANES "scaling: {parameter: lanes, work: total}\n"
 		"accept:\n  - {name: s, where: {lanes: 8}, scaling_not_worse: 10%}\n");
 	/* units {lanes=1, lanes=8}, {lanes=2}, {lanes=4}: shard 1 takes the pair, 2 the rest */
-	assert_int_equal(ab_experiment_shard_of(&e, 0, 2, &units), 1);
+	assert_int_equal(ab_shards_of(&e, 0, 2, &units), 1);
 	assert_int_equal(units, 3);
-	assert_int_equal(ab_experiment_shard_of(&e, 3, 2, NULL), 1);
-	assert_int_equal(ab_experiment_shard_of(&e, 1, 2, NULL), 2);
-	assert_int_equal(ab_experiment_shard_of(&e, 2, 2, NULL), 2);
+	assert_int_equal(ab_shards_of(&e, 3, 2, NULL), 1);
+	assert_int_equal(ab_shards_of(&e, 1, 2, NULL), 2);
+	assert_int_equal(ab_shards_of(&e, 2, 2, NULL), 2);
 	for (k = 1; k <= 3; k++) {  /* 3 ways: 2, 1 and 1 rows */
 		for (r = 0, seen = 0; r < 4; r++)
-			seen += ab_experiment_shard_of(&e, r, 3, NULL) == k;
+			seen += ab_shards_of(&e, r, 3, NULL) == k;
 		assert_int_equal(seen, k == 1 ? 2 : 1);
 	}
-	assert_int_equal(ab_experiment_shard_of(&e, 2, 3, NULL), 3);
-	assert_int_equal(ab_experiment_select_shard(&e, 4, 4), AB_EINVALID);
+	assert_int_equal(ab_shards_of(&e, 2, 3, NULL), 3);
+	assert_int_equal(ab_shards_select(&e, 4, 4), AB_EINVALID);
 	assert_non_null(strstr(ab_error_last(), "make 3 units"));
-	assert_int_equal(ab_experiment_select_shard(&e, 3, 2), AB_EINVALID);
-	assert_int_equal(ab_experiment_select_shard(&e, 2, 2), 0);
+	assert_int_equal(ab_shards_select(&e, 3, 2), AB_EINVALID);
+	assert_int_equal(ab_shards_select(&e, 2, 2), 0);
 	assert_int_equal(e.shard_index * 10 + e.shard_count, 22);
 	assert_int_equal(ab_experiment_row_selected(&e, 0) + ab_experiment_row_selected(&e, 3), 0);
 	assert_int_equal(ab_experiment_row_selected(&e, 1) + ab_experiment_row_selected(&e, 2), 2);
 	/* a shard is a subset already: --row does not combine with it */
-	assert_int_equal(ab_experiment_select_shard(&e, 1, 2), AB_EINVALID);
+	assert_int_equal(ab_shards_select(&e, 1, 2), AB_EINVALID);
 	ab_experiment_release(&e);
 	/* without scaling every row is a unit: round the shards */
 	load_ok(&e, LANES);
 	for (r = 0; r < 4; r++)
-		assert_int_equal(ab_experiment_shard_of(&e, r, 4, NULL), r + 1);
+		assert_int_equal(ab_shards_of(&e, r, 4, NULL), r + 1);
 	ab_experiment_release(&e);
 }
 
@@ -961,6 +977,43 @@ static void test_profile_key(void **state)
 	ab_experiment_release(&e);
 }
 
+static void test_contention_key(void **state)
+{
+	struct ab_experiment e;
+
+	(void)state;
+	load_ok(&e, HEAD);
+	assert_true(e.contention.max_cpu_wait == 0.10);
+	assert_int_equal(e.contention.reruns, 0);
+	assert_int_equal(ab_experiment_reruns(&e), 0);  /* the flag only */
+	assert_int_equal(e.contention.exhausted, AB_CONTENTION_KEEP);
+	assert_true(e.contention.quiet_cpus == 0);
+	ab_experiment_release(&e);
+	load_ok(&e, HEAD "pairs: 9\ncontention: {max_cpu_wait: 5%, reruns: auto, when_exhausted: inconclusive, "
+		"quiet: {below: 0.25, wait: 2m}}\n");
+	assert_true(e.contention.max_cpu_wait == 0.05);
+	assert_int_equal(ab_experiment_reruns(&e), 5);
+	assert_int_equal(e.contention.exhausted, AB_CONTENTION_INCONCLUSIVE);
+	assert_true(e.contention.quiet_cpus == 0.25);
+	assert_int_equal(e.contention.quiet_wait_ms, 120000);
+	{
+		/* what a run stores comes back on resume */
+		json_t *j = ab_experiment_contention_json(&e);
+		struct ab_experiment f;
+		load_ok(&f, HEAD "contention: {reruns: 3}\n");
+		assert_int_equal(ab_experiment_reruns(&f), 3);
+		assert_int_equal(ab_experiment_contention_restore(&f, j), 0);
+		assert_int_equal(ab_experiment_reruns(&f), 5);
+		assert_true(f.contention.quiet_cpus == 0.25);
+		assert_int_equal(f.contention.exhausted, AB_CONTENTION_INCONCLUSIVE);
+		json_object_set_new(j, "max_cpu_wait", json_real(2));
+		assert_int_equal(ab_experiment_contention_restore(&f, j), AB_EINVALID);
+		ab_experiment_release(&f);
+		json_decref(j);
+	}
+	ab_experiment_release(&e);
+}
+
 static void test_project_key(void **state)
 {
 	struct ab_experiment e;
@@ -972,6 +1025,28 @@ static void test_project_key(void **state)
 	load_ok(&e, HEAD);
 	assert_null(e.project);  /* the repository's */
 	ab_experiment_release(&e);
+}
+
+/* env.keep: a list of PG* names; a `keep:` with a string is a variable */
+static void test_env_keep(void **state)
+{
+	struct ab_experiment e;
+
+	(void)state;
+	load_ok(&e, HEAD "env: {keep: [PGPASSWORD, PGHOST], OMP: '1'}\n");
+	assert_non_null(e.env_keep);
+	assert_string_equal(e.env_keep[0], "PGPASSWORD");
+	assert_string_equal(e.env_keep[1], "PGHOST");
+	assert_null(e.env_keep[2]);
+	assert_int_equal(e.nenv, 1);
+	assert_string_equal(e.env[0], "OMP=1");
+	ab_experiment_release(&e);
+	load_ok(&e, HEAD "env: {keep: 'x'}\n");
+	assert_null(e.env_keep);
+	assert_string_equal(e.env[0], "keep=x");
+	ab_experiment_release(&e);
+	assert_non_null(strstr(load_bytes(HEAD "env: {keep: [HOME]}\n", strlen(HEAD) + 20, AB_EINVALID),
+			       "env.keep[0]: 'HOME': only the PG* variables"));
 }
 
 static void test_rule_options(void **state)
@@ -1147,6 +1222,8 @@ int main(void)
 		cmocka_unit_test(test_shards),
 		cmocka_unit_test(test_profile_key),
 		cmocka_unit_test(test_project_key),
+		cmocka_unit_test(test_contention_key),
+		cmocka_unit_test(test_env_keep),
 		cmocka_unit_test(test_rule_options),
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_parse_from_memory),

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CPU "sys/devices/system/cpu/"
 #define PS "sys/class/power_supply/"
@@ -877,6 +878,57 @@ static void test_warning_thresholds(void **state)
 	json_decref(fp);
 }
 
+/* Other busy processes: no warning below half a CPU; at and above it, one
+ * naming them and the cost: on 2 CPUs, 1.5 others leave a sample 2/2.5 of
+ * a CPU, so it waits 20% of its time; 0.8 others leave it a whole CPU. The
+ * real host is read over a window, and its own process is not counted. */
+static void test_busy_processes(void **state)
+{
+	json_t *fp, *w, *list;
+
+	(void)state;
+	fp = fp_with("other_cpus", json_real(0.49));
+	json_object_set_new(fp, "online_cpus", json_integer(2));
+	w = ab_env_warnings(fp, -1);
+	assert_warning_ids(w, NULL);
+	json_decref(w);
+	json_object_set_new(fp, "other_cpus", json_real(1.5));
+	list = json_pack("[{s:i, s:s, s:f}, {s:i, s:s, s:f}]", "pid", 7, "comm", "cc1", "cpus", 1.0,
+			 "pid", 9, "comm", "stress-ng", "cpus", 0.5);
+	json_object_set_new(fp, "busy_processes", list);
+	w = ab_env_warnings(fp, -1);
+	assert_warning(w, "busy", "warning",
+		       "other processes use 1.5 CPUs (cc1 1.0, stress-ng 0.5): on 2 CPUs a single-threaded "
+		       "sample will wait for a CPU about 20% of its time, which stretches wall time, draws "
+		       "both sides' times together and takes more pairs to decide; stop them, decide on "
+		       "cpu_ns, or set "
+		       "contention: {reruns: auto}");
+	json_decref(w);
+	json_object_set_new(fp, "other_cpus", json_real(0.8));
+	w = ab_env_warnings(fp, -1);
+	assert_non_null(strstr(json_string_value(json_object_get(json_array_get(w, 0), "message")),
+			       "share caches, memory bandwidth"));
+	json_decref(w);
+	json_decref(fp);
+
+	fp = json_object();
+	ab_env_busy_processes(fp, "", 20000000);
+	assert_true(json_is_number(json_object_get(fp, "other_cpus")));
+	assert_true(json_number_value(json_object_get(fp, "other_cpus")) >= 0);
+	{
+		size_t i;
+		json_t *p;
+		json_array_foreach(json_object_get(fp, "busy_processes"), i, p)
+			assert_int_not_equal(json_integer_value(json_object_get(p, "pid")), getpid());
+		assert_true(json_array_size(json_object_get(fp, "busy_processes")) <= 5);
+	}
+	json_decref(fp);
+	fp = json_object();
+	ab_env_busy_processes(fp, "/nonexistent", 1000000);
+	assert_true(json_is_null(json_object_get(fp, "other_cpus")));
+	json_decref(fp);
+}
+
 /* Met, unmet and unknown for each key on its own, at the boundaries. */
 static void test_requirements_each_key(void **state)
 {
@@ -1048,6 +1100,7 @@ int main(void)
 		cmocka_unit_test(test_summary_parts),
 		cmocka_unit_test(test_load_after),
 		cmocka_unit_test(test_warning_thresholds),
+		cmocka_unit_test(test_busy_processes),
 		cmocka_unit_test(test_requirements_each_key),
 		cmocka_unit_test(test_requirements_invalid),
 		cmocka_unit_test(test_require_parse),

@@ -262,9 +262,17 @@ static void test_pair_wins(void **state)
 	assert_non_null(strstr(d, "5 pair wins, at least the 5 needed (observed; noise alone reaches 5 of 8 "
 			       "with probability 36.3%): pass"));
 	free(d);
-	assert_int_equal(one("    min_pair_wins: 6\n", 0, 0.95, NOISY, &d), AB_FAIL);
-	assert_non_null(strstr(d, "5 pair wins, fewer than the 6 needed (observed; noise alone reaches 6 of 8 "
-			       "with probability 14.5%): fail"));
+	/* 5 of 8 where 6 are claimed: a share of 75% gives 5 or fewer with
+	 * probability P(Binomial(8, 0.75) <= 5) = 0.3215: noise can do it */
+	assert_int_equal(one("    min_pair_wins: 6\n", 0, 0.95, NOISY, &d), AB_INCONCLUSIVE);
+	assert_non_null(strstr(d, "5 pair wins, fewer than the 6 needed, but not fewer than noise allows: they do "
+			       "not refute a share of wins of 75% (one-sided binomial p 0.321, above 0.05): "
+			       "inconclusive"));
+	free(d);
+	/* none of 8: 0.25^8 = 1.53e-05, refuted: the count fails */
+	assert_int_equal(one("    min_pair_wins: 6\n", 0, 1.2, TIGHT, &d), AB_FAIL);
+	assert_non_null(strstr(d, "0 pair wins, fewer than the 6 needed: they refute a share of wins of 75% "
+			       "(one-sided binomial p 1.53e-05)"));
 	free(d);
 	/* 8 of 8: 1/256 */
 	assert_int_equal(one("    min_pair_wins: 8\n", 0, 0.5, TIGHT, &d), AB_PASS);
@@ -272,7 +280,9 @@ static void test_pair_wins(void **state)
 			       "with probability 0.391%): pass"));
 	free(d);
 	assert_int_equal(one("    min_pair_wins: 60%\n", 0, 0.95, NOISY, NULL), AB_PASS);  /* ceil(4.8) = 5 */
-	assert_int_equal(one("    min_pair_wins: 70%\n", 0, 0.95, NOISY, NULL), AB_FAIL);  /* ceil(5.6) = 6 */
+	/* ceil(5.6) = 6 needed, 5 won: P(Binomial(8, 0.7) <= 5) = 0.448 */
+	assert_int_equal(one("    min_pair_wins: 70%\n", 0, 0.95, NOISY, NULL), AB_INCONCLUSIVE);
+	assert_int_equal(one("    min_pair_wins: 70%\n", 0, 1.2, TIGHT, NULL), AB_FAIL);
 }
 
 /* Dispersion gates: a pass becomes inconclusive; a fail stays a fail. */

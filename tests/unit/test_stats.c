@@ -1450,6 +1450,41 @@ static void test_hl_many_pairs(void **state)
  * asserted: 10^4 and 10^5 pairs are compared). Beyond 5000 trials
  * the tails are summed in log space; they agree with the continuity-
  * corrected normal approximation here, and with Pascal's rule at n = 5000. */
+/* The binomial tail of a count predicate's refutation: exact values
+ * (P(Binomial(8, 3/4) <= 5) = sum over i <= 5 of C(8, i) 3^i / 4^8 =
+ * 21067/65536, and 0.25^8 for none), the edges, and its size by seeded
+ * simulation: when the claimed share is the true one, the refutation at
+ * p <= 0.05 happens at most 5% of the time (an exact test on a lattice:
+ * at most, within a 99.9% binomial band of 100,000 draws). */
+static void test_binomial_cdf(void **state)
+{
+	uint64_t seed = 31;
+	size_t draw, refuted = 0, n = 24, i;
+	const double q = 0.7;
+	double band;
+
+	(void)state;
+	assert_close(ab_stats_binomial_cdf(5, 8, 0.75), 21067.0 / 65536.0, 12);
+	assert_close(ab_stats_binomial_cdf(0, 8, 0.75), pow(0.25, 8), 12);
+	assert_close(ab_stats_binomial_cdf(4, 8, 0.5), 163.0 / 256.0, 12);
+	assert_true(ab_stats_binomial_cdf(8, 8, 0.3) == 1);
+	assert_true(ab_stats_binomial_cdf(9, 8, 0.3) == 1);
+	assert_true(ab_stats_binomial_cdf(3, 8, 1.0) == 0);
+	assert_true(ab_stats_binomial_cdf(0, 8, 0.0) == 1);
+	assert_true(isnan(ab_stats_binomial_cdf(3, 8, 1.5)));
+	/* large n: the normal approximation's neighbourhood, P(X <= np) near 1/2 */
+	assert_true(fabs(ab_stats_binomial_cdf(50000, 100000, 0.5) - 0.5) < 0.002);
+	for (draw = 0; draw < 100000; draw++) {
+		size_t wins = 0;
+		for (i = 0; i < n; i++)
+			wins += uniform(&seed) < q;
+		refuted += ab_stats_binomial_cdf(wins, n, q) <= 0.05;
+	}
+	band = 3.29 * sqrt(0.05 * 0.95 / 100000);
+	assert_true((double)refuted / 100000 <= 0.05 + band);
+	assert_true((double)refuted / 100000 > 0.01);  /* the test does refute sometimes */
+}
+
 static void test_sign_test_many_pairs(void **state)
 {
 	double one, two, one_exact, two_exact, z, small, large;
@@ -1517,6 +1552,7 @@ int main(void)
 		cmocka_unit_test(test_hl_counted_matches_sorted),
 		cmocka_unit_test(test_hl_many_pairs),
 		cmocka_unit_test(test_sign_test_many_pairs),
+		cmocka_unit_test(test_binomial_cdf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -113,7 +113,7 @@ static char *dump_table(const char *path, const char *table)
 	/* columns of schema 1: those not added by a later migration */
 	sql = ab_xasprintf("SELECT group_concat(name, ', ') FROM pragma_table_info('%s') WHERE name NOT IN "
 			   "('padding_bytes', 'unavailable', 'other_cpu_ns', 'metric', 'better', 'ratio_min', 'ratio_max', "
-			   "'sides', 'evidence_run_id', 'project')", table);
+			   "'sides', 'evidence_run_id', 'project', 'started_ns', 'runq_ns', 'waited_ns')", table);
 	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		free(cols);
@@ -232,10 +232,20 @@ static struct ab_store *copy_to_pg(struct ab_store *from, char **url_out)
 		fail_msg("open %s: %s", url, ab_error_last());
 	assert_int_equal(ab_store_run_uuids(from, &runs), 0);
 	json_array_foreach(runs, i, r) {
+		int running;
+
 		doc = NULL;
 		if (ab_store_export(from, json_integer_value(json_object_get(r, "id")),
-				    AB_STORE_EXPORT_SAMPLES, &doc) < 0 ||
-		    ab_store_import(pg, doc, &id, &existed) < 0)
+				    AB_STORE_EXPORT_SAMPLES, &doc) < 0)
+			fail_msg("exporting run %zu: %s", i + 1, ab_error_last());
+		/* import refuses a run "running" (no process runs it there):
+		 * imported as interrupted, then set running as in `from` */
+		running = !strcmp(json_string_value(json_object_get(json_object_get(doc, "run"), "status")),
+				  "running");
+		if (running)
+			json_object_set_new(json_object_get(doc, "run"), "status", json_string("interrupted"));
+		if (ab_store_import(pg, doc, &id, &existed) < 0 ||
+		    (running && ab_store_run_set_status(pg, id, "running") < 0))
 			fail_msg("copying run %zu: %s", i + 1, ab_error_last());
 		assert_int_equal(id, json_integer_value(json_object_get(r, "id")));
 		json_decref(doc);
@@ -790,7 +800,12 @@ static void test_export_import(void **state)
 	assert_history(b, "", .limit = 0);
 	ab_store_set_project(b, "example.org/team/a");
 	assert_history(b, "1,2", .limit = 0);   /* newest first: by when the run was made */
-	/* Imported text is searchable; the design note is not added twice. */
+	/* Imported text is searchable; the design note is not added twice.
+	 * Run 3 was exported while "running": no process runs it in b, so
+	 * import refuses that status; as interrupted it is imported. */
+	assert_int_equal(ab_store_import(b, a3, &id, &existed), AB_EINVALID);
+	assert_non_null(strstr(ab_error_last(), "run.status: expected"));
+	json_object_set_new(json_object_get(a3, "run"), "status", json_string("interrupted"));
 	assert_int_equal(ab_store_import(b, a3, &id, &existed), 0);
 	assert_int_equal(id, 3);
 	assert_history(b, "3,2", .grep = "convoy");
@@ -899,6 +914,12 @@ static void test_run_round_trip(void **state)
 	assert_int_equal(ab_store_export(f->store, m.id, AB_STORE_EXPORT_SAMPLES, &doc), 0);
 	if (ab_store_open(&b, path_b) < 0)
 		fail_msg("open: %s", ab_error_last());
+	/* the store keeps any int64, but an export's negative times are bad
+	 * input (no sample measures one): import names the field */
+	assert_int_equal(ab_store_import(b, doc, &id, &existed), AB_EINVALID);
+	assert_non_null(strstr(ab_error_last(), "samples[1].user_ns: expected a whole number, 0 or more"));
+	json_object_set_new(json_array_get(json_object_get(doc, "samples"), 1), "user_ns", json_integer(0));
+	json_object_set_new(json_array_get(json_object_get(doc, "samples"), 1), "maxrss_bytes", json_integer(1));
 	assert_int_equal(ab_store_import(b, doc, &id, &existed), 0);
 	assert_int_equal(id, 1);
 	{
@@ -1107,7 +1128,8 @@ static void test_owner_and_abandon(void **state)
 }
 
 /* On PostgreSQL: a store whose schema version is newer than this abtool's
- * is refused and left as it was; a database with tables of its own but no
+ * is refused and left as it was; a database with tables, views,
+ * sequences, functions, types or schemas of its own (in any schema) but no
  * abtool_schema is another program's, refused and left as it was; a
  * database that does not exist is named. (sqlite's versions of these are
  * test_schema_versions and the corpus.) */
@@ -1139,6 +1161,41 @@ static void test_pg_schema(void **state)
 		   "IS NOT NULL THEN RAISE 'a store table was made'; END IF; END $$");
 	assert_int_equal(ab_store_open(&store, f.url), AB_EIO);
 	free(f.url);
+
+	/* another program's database whose tables live in another schema, or
+	 * that holds only a view, a sequence, a function, a type or a schema:
+	 * refused as well, and left without abtool's tables; an extension
+	 * (a template may give every database one) is not the program's own */
+	{
+		static const char *const foreign[] = {
+			"CREATE SCHEMA app; CREATE TABLE app.users(id INTEGER)",
+			"CREATE VIEW v AS SELECT 1 AS x",
+			"CREATE SEQUENCE s",
+			"CREATE FUNCTION f() RETURNS INTEGER LANGUAGE sql AS 'SELECT 1'",
+			"CREATE TYPE mood AS ENUM ('a')",
+			"CREATE SCHEMA app",
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++) {
+			f.url = ab_test_pg_database("unit_store_foreign_kind");
+			exec_store(&f, foreign[i]);
+			store = NULL;
+			if (ab_store_open(&store, f.url) != AB_EIO)
+				fail_msg("taken for an empty database: %s", foreign[i]);
+			assert_null(store);
+			assert_non_null(strstr(ab_error_last(), "another program's"));
+			exec_store(&f, "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_tables WHERE tablename IN "
+				   "('runs', 'abtool_schema')) THEN RAISE 'a store table was made'; END IF; "
+				   "END $$");
+			free(f.url);
+		}
+		f.url = ab_test_pg_database("unit_store_extension");
+		exec_store(&f, "CREATE EXTENSION pg_trgm");
+		assert_int_equal(ab_store_open(&store, f.url), 0);
+		ab_store_close(store);
+		free(f.url);
+	}
 }
 
 int main(void)
