@@ -314,6 +314,18 @@ void ab_bisect_rows_decided(const struct ab_analysis *a, const struct ab_step_st
 		decided[i] = 1;
 }
 
+void ab_bisect_step_plan(struct ab_experiment *exp, const char *metric, double threshold, double alpha_c,
+			 enum ab_bisect_role role, int direction)
+{
+	assert(exp->sequential);
+	exp->seq.alpha = role == AB_BISECT_ENDPOINTS ? alpha_c / 2 : alpha_c;
+	free(exp->step.metric);
+	exp->step.metric = ab_xstrdup(metric);
+	exp->step.threshold = threshold;
+	exp->step.direction = role == AB_BISECT_ENDPOINTS ? 0 : direction;
+	exp->step.active = 1;
+}
+
 static const char *const role_names[] = {"endpoints", "left", "right", "confirm"};
 static const char *const decision_names[] = {"reaches", "below", "undecided", "skip-candidate",
 					     "skip-parent"};

@@ -144,6 +144,19 @@ enum ab_bisect_decision ab_bisect_combine(enum ab_bisect_decision up, enum ab_bi
  */
 void ab_bisect_rows_decided(const struct ab_analysis *a, const struct ab_step_stop *stop, uint8_t *decided);
 
+/*
+ * Make `exp` (a sequential plan, loaded and not yet started) the plan of a
+ * sequential step of comparison role `role` (docs/history.md, "How a
+ * comparison decides"): the file's looks and spending with their alpha
+ * the comparison's level `alpha_c` (alpha_c / 2 for the endpoints, which
+ * try both directions, one-sided each), and its rows stopping on the
+ * bisect's judgement of `metric` (copied) against `threshold` (a fraction,
+ * 0.4 for 40%) in `direction` (+1 up, -1 down; the endpoints' is 0)
+ * instead of the experiment's rules (exp->step, stopping.c). Never fails.
+ */
+void ab_bisect_step_plan(struct ab_experiment *exp, const char *metric, double threshold, double alpha_c,
+			 enum ab_bisect_role role, int direction);
+
 /* Static names: "endpoints", "left", "right", "confirm"; "reaches",
  * "below", "undecided", "skip-candidate", "skip-parent"; "running",
  * "culprit", "spread", "no-change", "inconclusive", "invalid". The

@@ -257,7 +257,7 @@ static void keep_confirmation(struct bisect_ctx *c, const json_t *doc, int64_t r
 
 /* The options of the run of comparison `cmp` (borrowed strings; `mark`
  * borrowed too): a fixed step runs c->pairs pairs, a sequential one the
- * file's looks (step_plan). */
+ * file's looks (ab_bisect_step_plan). */
 static void step_options(struct ab_run_options *opt, const struct bisect_ctx *c,
 			 const struct ab_bisect_cmp *cmp, size_t seq, const json_t *mark)
 {
@@ -270,22 +270,6 @@ static void step_options(struct ab_run_options *opt, const struct bisect_ctx *c,
 	opt->pairs = c->sequential ? 0 : c->pairs;
 	opt->max_pairs = 0;
 	opt->step = mark;
-}
-
-/* A sequential step's plan and stopping rule (docs/history.md, "How a
- * comparison decides"): the file's looks and spending, its alpha the
- * comparison's level (each side at alpha / 2 for the endpoints, which try
- * both directions), and rows stopping on the bisect's judgement. */
-static void step_plan(struct ab_experiment *exp, const struct bisect_ctx *c, const struct ab_bisect_cmp *cmp)
-{
-	if (!c->sequential)
-		return;
-	exp->seq.alpha = cmp->role == AB_BISECT_ENDPOINTS ? c->alpha / 2 : c->alpha;
-	free(exp->step.metric);
-	exp->step.metric = ab_xstrdup(c->metric);
-	exp->step.threshold = c->threshold;
-	exp->step.direction = cmp->role == AB_BISECT_ENDPOINTS ? 0 : c->b.direction;
-	exp->step.active = 1;
 }
 
 /* The pairs a step's rows used: the most of any selected row, and all of
@@ -337,7 +321,8 @@ static int run_step(struct bisect_ctx *c, const struct ab_bisect_cmp *cmp, size_
 	if (resume_id > 0) {
 		err = ab_run_resume(&run, &exp, c->store, resume_id, &events);
 	} else if ((err = ab_experiment_load(&exp, c->exp_path)) == 0) {
-		step_plan(&exp, c, cmp);
+		if (c->sequential)
+			ab_bisect_step_plan(&exp, c->metric, c->threshold, c->alpha, cmp->role, c->b.direction);
 		err = ab_run_start(&run, &exp, c->store, &opt, &events);
 	}
 	if (run.meta.id && (err == 0 || err == AB_EINTERRUPTED))
