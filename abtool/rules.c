@@ -679,6 +679,29 @@ struct rule_work {
  * wider than the margin |ln θ| of a bound, or than the range 2 ln(1+δ)
  * of an equivalence, which it must fit in. The width shrinks about as
  * 1/sqrt(n). */
+/* What a fixed plan of `need` pairs asks of limits.samples (experiment.h,
+ * AB_LIMIT_SAMPLES): "" when the measured rows' samples at that many
+ * pairs fit the experiment's limit, else the clause that says to raise it
+ * and what the limit bounds (new string). */
+static char *samples_limit(const struct ab_experiment *exp, double need)
+{
+	size_t nrows = ab_experiment_nrows(exp), r, rows = 0;
+	double samples;
+
+	for (r = 0; r < nrows; r++)
+		rows += ab_experiment_row_selected(exp, r) != 0;
+	samples = (double)rows * 2 * (need + exp->warmup);
+	if (!exp->limit_samples || samples <= (double)exp->limit_samples)
+		return ab_xstrdup("");
+	if (samples > AB_LIMIT_MAX_SAMPLES)
+		return ab_xasprintf("; that plan's %.0f samples are more than limits.samples can allow (%d, "
+				    "which bounds a plan's memory and the store's rows): fewer rows (--row)",
+				    samples, AB_LIMIT_MAX_SAMPLES);
+	return ab_xasprintf("; that plan's %.0f samples need limits: {samples: %.0f} in the experiment "
+			    "file (now %zu; the limit bounds a plan's memory and the store's rows)", samples,
+			    samples, exp->limit_samples);
+}
+
 static void width_warning(struct ab_analysis *a, const struct rule_work *w, size_t c, size_t i,
 			  const char *rule_name)
 {
@@ -713,6 +736,13 @@ static void width_warning(struct ab_analysis *a, const struct rule_work *w, size
 				   "noise", AB_EXPERIMENT_MAX_PAIRS);
 	else
 		how = ab_xstrdup("");
+	if (!(iv->seq && need <= AB_SEQ_MAX_PAIRS) && need <= AB_EXPERIMENT_MAX_PAIRS) {
+		char *lim = samples_limit(a->exp, need), *both = ab_xasprintf("%s%s", how, lim);
+
+		free(how);
+		free(lim);
+		how = both;
+	}
 	ab_strv_push(&a->rule_warnings, ab_xasprintf("%s: the %s interval is %.2f%% wide, wider than the "
 		"%.2f%% %s of '%s' (%s): it can hardly be decided; about %.0f pairs would narrow it to the %s%s",
 		label, iv->seq ? "repeated" : "90%", 100 * expm1(wlog), 100 * expm1(margin),

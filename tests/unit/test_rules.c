@@ -752,13 +752,18 @@ static void test_sequential_empty_intersection(void **state)
  * interval is a few percent wide needs far more than the 256 pairs a
  * sequential plan allows, so the warning says so and points to a fixed
  * plan instead of "a larger pairs.max, or --max-pairs", both capped at
- * 256; a 3% margin's advice stays the sequential one.
+ * 256; a 3% margin's advice stays the sequential one. When that fixed
+ * plan's samples are more than limits.samples allows, the advice says
+ * which limit to raise and to what (a merge with the limits of main).
  */
 static void test_width_advice_within_limits(void **state)
 {
 	static const char yaml[] = "name: r\nbenchmark: ./b {x}\npairs: {min: 8, max: 32}\nmatrix: {x: [0]}\n"
 				   "accept:\n  - name: tight\n    no_regression: 0.1%\n"
 				   "  - name: loose\n    no_regression: 3%\n";
+	static const char limited[] = "name: r\nbenchmark: ./b {x}\npairs: {min: 8, max: 32}\nmatrix: {x: [0]}\n"
+				      "limits: {samples: 20000}\n"
+				      "accept:\n  - name: tight\n    no_regression: 0.1%\n";
 	uint64_t seed = 0x10a1;
 	struct fixture f;
 	const char *w = NULL;
@@ -784,6 +789,27 @@ static void test_width_advice_within_limits(void **state)
 			w = *p;
 	if (w)
 		assert_non_null(strstr(w, "up to 256"));
+	assert_null(strstr(w ? w : "", "limits"));
+	release(&f);
+
+	/* the fixed plan it points to would pass limits.samples: it says so */
+	memset(&f, 0, sizeof(f));
+	if (ab_experiment_parse(&f.exp, "/tmp/rules.yaml", limited, strlen(limited)) < 0)
+		fail_msg("parse: %s", ab_error_last());
+	f.s = ab_xcalloc(64, sizeof(*f.s));
+	seed = 0x10a1;
+	add_seq_rows(&f, 1, 32, 0.03, 0, &seed);
+	ab_analysis_run(&f.a, &f.exp, f.s, f.n);
+	ab_rules_evaluate(&f.a, NULL, NULL);
+	w = NULL;
+	for (char **p = f.a.rule_warnings; p && *p; p++)
+		if (strstr(*p, "'tight'"))
+			w = *p;
+	assert_non_null(w);
+	print_message("%s\n", w ? w : "");
+	assert_non_null(strstr(w, "more than the 256 a sequential plan allows"));
+	assert_non_null(strstr(w, "samples need limits: {samples: "));
+	assert_non_null(strstr(w, "(now 20000;"));
 	release(&f);
 }
 
