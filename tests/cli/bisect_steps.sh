@@ -1,6 +1,6 @@
 # serial
 # abtool bisect's steps (the third statistics audit, items 11 and 12), on a
-# generated 12-commit repository where commit 7 makes lanes=4 3x slower,
+# generated 12-commit repository where commit 7 makes lanes=4 10x slower,
 # decided on cpu_ns:
 # - with a sequential plan the steps run its looks, their alpha spent at the
 #   bisect's level, and stop once decided (fewer pairs than the maximum);
@@ -20,7 +20,7 @@ printf 'bench: bench.c\n\tcc -O1 -o bench bench.c\n' > "$dir/Makefile"
 echo bench > "$dir/.gitignore"
 for i in $(seq 1 12); do
 	f=1
-	[ "$i" -ge 7 ] && f=3
+	[ "$i" -ge 7 ] && f=10
 	cat > "$dir/bench.c" <<EOF2
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +28,7 @@ int main(int argc, char **argv)
 {
 	int lanes = atoi(argv[1]);
 	double factor = lanes >= 4 ? $f : 1.0;
-	unsigned long long n = (unsigned long long)(8e6 * factor), x = 1, i;
+	unsigned long long n = (unsigned long long)(2e6 * factor), x = 1, i;
 	volatile unsigned long long sink;
 	for (i = 0; i < n; i++)
 		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
