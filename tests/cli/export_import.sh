@@ -21,7 +21,7 @@ expect_exit 0 "$ABTOOL" import "$T/other.json" --store "$b"
 expect_exit 0 "$ABTOOL" export 1 --format json --store "$a" -o "$T/a.json"
 [ "$(jqv "$T/a.json" .schema)" = abtool-export-1 ] || fail "schema"
 [ "$(jqv "$T/a.json" '.samples | length')" = 28 ] || fail "2 rows x (6 pairs + 1 warmup) x 2 sides = 28 samples"
-[ "$(jqv "$T/a.json" '.samples[0] | keys | length')" = 30 ] || fail "every sample field"
+[ "$(jqv "$T/a.json" '.samples[0] | keys | length')" = 31 ] || fail "every sample field"
 [ "$(jqv "$T/a.json" '.samples[5].metrics.wall_ns')" = "$(sql "$a" "SELECT wall_ns FROM samples WHERE seq = 5")" ] \
 	|| fail "metrics as numbers"
 [ "$(jqv "$T/a.json" '.experiment.text')" = "$(cat "$T/repo/exp.yaml")" ] || fail "experiment text"
