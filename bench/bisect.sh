@@ -131,7 +131,7 @@ echo
 for f in chain lz4; do
 	for k in fixed sequential; do
 		grep "^| $f | $k |" "$B/table" >"$B/rows" || continue
-		printf '%s %s: median pairs %s, median wall %s s\n' "$f" "$k" \
+		printf '%s %s: median pairs %s, median wall %.1f s\n' "$f" "$k" \
 			"$(awk -F'|' '{ print $7 }' "$B/rows" | median)" "$(awk -F'|' '{ print $8 }' "$B/rows" | median)"
 	done
 done
