@@ -152,7 +152,8 @@ void ab_bisect_rows_decided(const struct ab_analysis *a, const struct ab_step_st
  * try both directions, one-sided each), and its rows stopping on the
  * bisect's judgement of `metric` (copied) against `threshold` (a fraction,
  * 0.4 for 40%) in `direction` (+1 up, -1 down; the endpoints' is 0)
- * instead of the experiment's rules (exp->step, stopping.c). Never fails.
+ * instead of the experiment's rules (exp->step, stopping.c). A fixed plan
+ * is left as it is. Never fails.
  */
 void ab_bisect_step_plan(struct ab_experiment *exp, const char *metric, double threshold, double alpha_c,
 			 enum ab_bisect_role role, int direction);
