@@ -339,8 +339,9 @@ int ab_child_reap_all(pid_t keep)
 	}
 }
 
-/* The second field of /proc/PID/schedstat: run-queue wait in ns, or -1. */
-static int64_t runq_wait_ns(pid_t pid)
+/* The second field of /proc/PID/schedstat: run-queue wait in ns, or -1;
+ * the first (time on a CPU, ns) into *on_cpu_ns. */
+static int64_t runq_wait_ns(pid_t pid, int64_t *on_cpu_ns)
 {
 	char path[64], buf[128];
 	unsigned long long on_cpu, waited;
@@ -359,6 +360,7 @@ static int64_t runq_wait_ns(pid_t pid)
 	buf[n] = '\0';
 	if (sscanf(buf, "%llu %llu", &on_cpu, &waited) != 2)
 		return -1;
+	*on_cpu_ns = (int64_t)on_cpu;
 	return (int64_t)waited;
 }
 
@@ -367,6 +369,7 @@ int ab_child_wait_end(pid_t pid, int nohang, int *status, struct rusage *ru, int
 {
 	siginfo_t si;
 	struct timespec ts;
+	int64_t on_cpu_ns = 0, cpu_ns;
 	pid_t got;
 	int rc;
 
@@ -380,9 +383,18 @@ int ab_child_wait_end(pid_t pid, int nohang, int *status, struct rusage *ru, int
 		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	*t1_ns = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-	*runq_ns = runq_wait_ns(pid);
+	*runq_ns = runq_wait_ns(pid, &on_cpu_ns);
 	do
 		got = wait4(pid, status, 0, ru);
 	while (got < 0 && errno == EINTR);
-	return got == pid ? 1 : -1;
+	if (got != pid)
+		return -1;
+	/* The process's own wait stands for the sample only when the process
+	 * itself did most of its work: a shell wrapper or a program whose
+	 * threads or children work waits little itself. */
+	cpu_ns = ((int64_t)ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000000000LL +
+		 ((int64_t)ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) * 1000;
+	if (*runq_ns >= 0 && 2 * on_cpu_ns < cpu_ns)
+		*runq_ns = -1;
+	return 1;
 }

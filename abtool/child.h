@@ -84,8 +84,12 @@ int ab_child_reap_all(pid_t keep);
  * queue while runnable: time another task had the CPU; Linux's
  * CONFIG_SCHED_INFO, Documentation/scheduler/sched-stats.rst) into
  * *runq_ns, or -1 when the kernel does not keep it; then wait4 with its
- * status and rusage. Only the process itself is counted, not its
- * threads' other tasks or its children. Returns 1 when reaped, 0 with
+ * status and rusage. Only the process itself is counted, not its other
+ * threads or its children: when the process was on a CPU for less than
+ * half the CPU time of its rusage (a shell wrapper, a program whose
+ * threads or children do the work), its own wait does not stand for the
+ * sample and *runq_ns is -1 too (the caller then falls back to the
+ * host's CPU accounting). Returns 1 when reaped, 0 with
  * `nohang` when it is still running, -1 with errno on failure (ECHILD).
  * Retries on EINTR. libc only.
  */

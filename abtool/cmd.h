@@ -612,11 +612,31 @@ void cmd_print_commands(FILE *f, size_t width);
  * ambiguous abbreviation (getopt listed the candidates). */
 void cmd_suggest_option(const char *cmd, const struct cmd_option *options, const char *bad);
 
+/* The options of command `c` in help order (by group rank, then table
+ * order): `rank` (int) and `o` (const struct cmd_option *) are the loop's. */
+#define CMD_FOR_EACH_OPTION(c, rank, o)                                                           \
+	for (rank = 0; rank <= cmd_group_rank(CMD_HELP); rank++)                                  \
+		for (o = (c)->options; o && o->name; o++)                                         \
+			if (cmd_group_rank(o->group) == rank)
+
 /* `abtool __doc KIND [COMMAND...] [--output FILE]`, hidden: what the
  * build and scripts/gen-cli-doc generate from the tables (cmd_doc.c):
- * md (docs/cli.md's blocks), man (abtool(1) in mdoc), bash, zsh, fish
+ * md (docs/cli.md's blocks), man (abtool(1), or with COMMAND its page
+ * abtool-COMMAND(1); with --dir DIR every page into DIR), bash, zsh, fish
  * (completions), commands, table (the tables as TSV, for the tests). */
 int cmd_doc(int argc, char **argv);
+
+/* The man pages in mdoc (cmd_man.c): print abtool(1) onto `f` when
+ * `command` is NULL, else the page abtool-COMMAND(1) of the command
+ * named `command` (borrowed). AB_ENOTFOUND for no such command; AB_ERROR
+ * when a command of the table has no entry in cmd_man.c's registry (its
+ * description, exit status, examples and related pages). */
+int cmd_print_man(FILE *f, const char *command);
+
+/* Write every man page into the existing folder `dir`: abtool.1 and
+ * abtool-NAME.1 for each command. The errors of cmd_print_man, and
+ * AB_EIO (message set) for a file that cannot be written. */
+int cmd_write_man_pages(const char *dir);
 
 /* The completion scripts (cmd_complete.c): print the completion of
  * abtool for `shell` ("bash", "zsh" or "fish") onto `f`; AB_EINVALID

@@ -3,8 +3,11 @@
  * "Options") by `abtool __doc bash|zsh|fish` at build time
  * (CMakeLists.txt installs them): the commands, each command's options,
  * the values of an option whose argument lists them ("md|json|tsv"), the
- * templates and workflows of `init`, files where a file is expected, and
- * the run ids of the store (`abtool history --ids`) where a run is. */
+ * templates and workflows of `init`, files where a file is expected (the
+ * *.yaml and *.yml files, and folders, where an experiment or rules file
+ * is), the branches and tags of the working directory's repository where a
+ * revision is, and the run ids of the store (`abtool history --ids`)
+ * where a run is. */
 #include "cmd.h"
 #include "embed.h"
 #include "error.h"
@@ -21,6 +24,8 @@ enum arg_kind {
 	ARG_DIR,
 	ARG_VALUES,  /* one of a list of words */
 	ARG_RUN,     /* a run of the store */
+	ARG_YAML,    /* an experiment or rules file: *.yaml, *.yml, or a folder on the way */
+	ARG_REV,     /* a git revision: a branch, a tag, HEAD */
 };
 
 /* The embedded files under `dir` ending in `ext`, their names without it, joined by spaces
@@ -48,7 +53,7 @@ static char *embedded_names(const char *dir, const char *ext)
 static enum arg_kind option_arg(const struct ab_command_entry *c, const struct cmd_option *o,
 				char **values)
 {
-	static const char *const files[] = {"F", "FILE", "DB", "RULES.yaml", "EXP.yaml", NULL};
+	static const char *const files[] = {"F", "FILE", "DB", NULL};
 	size_t i;
 	char *p;
 
@@ -70,6 +75,10 @@ static enum arg_kind option_arg(const struct ab_command_entry *c, const struct c
 	}
 	if (!strcmp(o->arg, "DIR"))
 		return ARG_DIR;
+	if (!strcmp(o->arg, "EXP.yaml") || !strcmp(o->arg, "RULES.yaml"))
+		return ARG_YAML;
+	if (!strcmp(o->arg, "REV"))
+		return ARG_REV;
 	for (i = 0; files[i]; i++)
 		if (!strcmp(o->arg, files[i]))
 			return ARG_FILE;
@@ -103,9 +112,10 @@ static enum arg_kind operand_kind(const struct ab_command_entry *c, char **value
 			size_t len = *u == '[' ? n - 2 : n;
 			if (len == 3 && !strncmp(w, "RUN", 3))
 				kind = ARG_RUN;
-			else if (kind == ARG_TEXT && ((len == 4 && !strncmp(w, "FILE", 4)) ||
-						      (len == 8 && !strncmp(w, "EXP.yaml", 8))))
+			else if (kind == ARG_TEXT && len == 4 && !strncmp(w, "FILE", 4))
 				kind = ARG_FILE;
+			else if (kind == ARG_TEXT && len == 8 && !strncmp(w, "EXP.yaml", 8))
+				kind = ARG_YAML;
 			else if (len && islower((unsigned char)*w) &&
 				 strspn(w, "abcdefghijklmnopqrstuvwxyz-") == len) {
 				next = ab_xasprintf("%s%s%.*s", *values ? *values : "", *values ? " " : "",
@@ -168,6 +178,10 @@ static void bash_command(FILE *f, const struct ab_command_entry *c)
 			fprintf(f, ") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n");
 		else if (kind == ARG_DIR)
 			fprintf(f, ") COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n");
+		else if (kind == ARG_YAML)
+			fprintf(f, ") COMPREPLY=($(_abtool_yaml \"$cur\")); return ;;\n");
+		else if (kind == ARG_REV)
+			fprintf(f, ") COMPREPLY=($(compgen -W \"$(_abtool_revs)\" -- \"$cur\")); return ;;\n");
 		else
 			fprintf(f, ") return ;;\n");
 		free(values);
@@ -180,7 +194,7 @@ static void bash_command(FILE *f, const struct ab_command_entry *c)
 	}
 	kind = operand_kind(c, &values);
 	fprintf(f, "'\n\t\toperands=%s\n", kind == ARG_RUN ? "runs" : kind == ARG_FILE ? "files" :
-		kind == ARG_VALUES ? "words" : "none");
+		kind == ARG_YAML ? "yaml" : kind == ARG_VALUES ? "words" : "none");
 	if (values)
 		fprintf(f, "\t\twords='%s'\n", values);
 	fprintf(f, "\t\t;;\n");
@@ -195,6 +209,15 @@ static void print_bash(FILE *f)
 		   "# and option tables: do not edit.\n\n"
 		   "# The runs of the store abtool finds from here (the newest first), and latest.\n"
 		   "_abtool_runs()\n{\n\tabtool history --ids 2>/dev/null\n\techo latest\n}\n\n"
+		   "# The experiment and rules files under CUR: *.yaml, *.yml, and the folders\n"
+		   "# that may hold them (but .git).\n"
+		   "_abtool_yaml()\n{\n"
+		   "\tcompgen -d -- \"$1\" | grep -v '\\(^\\|/\\)\\.git$'\n"
+		   "\tcompgen -f -X '!*.yaml' -- \"$1\"\n\tcompgen -f -X '!*.yml' -- \"$1\"\n}\n\n"
+		   "# The branches and tags of the working directory's repository, and HEAD.\n"
+		   "_abtool_revs()\n{\n"
+		   "\tgit for-each-ref --format='%%(refname:short)' refs/heads refs/tags refs/remotes "
+		   "2>/dev/null\n\techo HEAD\n}\n\n"
 		   "_abtool()\n{\n"
 		   "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev= opts= operands=none words=\n"
 		   "\t((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}\n"
@@ -217,6 +240,7 @@ static void print_bash(FILE *f)
 		   "\t\treturn\n\tfi\n\tcase $operands in\n"
 		   "\truns) COMPREPLY=($(compgen -W \"$(_abtool_runs)\" -- \"$cur\")) ;;\n"
 		   "\tfiles) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n"
+		   "\tyaml) COMPREPLY=($(_abtool_yaml \"$cur\")) ;;\n"
 		   "\twords) COMPREPLY=($(compgen -W \"$words\" -- \"$cur\")) ;;\n\tesac\n}\n\n"
 		   "complete -o filenames -F _abtool abtool\n");
 }
@@ -232,6 +256,10 @@ static void zsh_action(FILE *f, enum arg_kind kind, const char *values)
 		fputs("_files -/", f);
 	else if (kind == ARG_RUN)
 		fputs("_abtool_runs", f);
+	else if (kind == ARG_YAML)
+		fputs("_files -g \"*.(yaml|yml)\"", f);
+	else if (kind == ARG_REV)
+		fputs("_abtool_revs", f);
 	else
 		fputs(" ", f);
 }
@@ -278,7 +306,7 @@ static void zsh_command(FILE *f, const struct ab_command_entry *c)
 	kind = operand_kind(c, &values);
 	if (kind != ARG_TEXT) {
 		fputs(" \\\n\t\t\t'*:", f);
-		fputs(kind == ARG_RUN ? "run" : kind == ARG_FILE ? "file" : "subcommand", f);
+		fputs(kind == ARG_RUN ? "run" : kind == ARG_FILE || kind == ARG_YAML ? "file" : "subcommand", f);
 		fputc(':', f);
 		zsh_action(f, kind, values);
 		fputc('\'', f);
@@ -296,7 +324,12 @@ static void print_zsh(FILE *f)
 		   "# The runs of the store abtool finds from here (the newest first), and latest.\n"
 		   "_abtool_runs() {\n\tlocal -a runs\n"
 		   "\truns=(${(f)\"$(abtool history --ids 2>/dev/null)\"} latest)\n"
-		   "\tcompadd -a runs\n}\n\n_abtool() {\n\tlocal -a commands\n\tcommands=(\n");
+		   "\tcompadd -a runs\n}\n\n"
+		   "# The branches and tags of the working directory's repository, and HEAD.\n"
+		   "_abtool_revs() {\n\tlocal -a revs\n"
+		   "\trevs=(${(f)\"$(git for-each-ref --format='%%(refname:short)' refs/heads refs/tags "
+		   "refs/remotes 2>/dev/null)\"} HEAD)\n"
+		   "\tcompadd -a revs\n}\n\n_abtool() {\n\tlocal -a commands\n\tcommands=(\n");
 	for (c = ab_commands; c->name; c++) {
 		char *entry = ab_xasprintf("%s:%s", c->name, c->summary);
 		fputs("\t\t", f);
@@ -332,6 +365,10 @@ static void fish_command(FILE *f, const struct ab_command_entry *c)
 				fputs(" -r -F", f);
 			else if (kind == ARG_DIR)
 				fputs(" -x -a '(__fish_complete_directories)'", f);
+			else if (kind == ARG_YAML)
+				fputs(" -x -a '(__abtool_yaml)'", f);
+			else if (kind == ARG_REV)
+				fputs(" -x -a '(__abtool_revs)'", f);
 			else
 				fputs(" -x", f);
 			free(values);
@@ -347,6 +384,8 @@ static void fish_command(FILE *f, const struct ab_command_entry *c)
 			fputs(" -a '(__abtool_runs)'", f);
 		else if (kind == ARG_FILE)
 			fputs(" -F", f);
+		else if (kind == ARG_YAML)
+			fputs(" -a '(__abtool_yaml)'", f);
 		else
 			fprintf(f, " -a '%s'", values);
 		fputc('\n', f);
@@ -362,6 +401,14 @@ static void print_fish(FILE *f)
 		   "command\n# and option tables: do not edit.\n\n"
 		   "# The runs of the store abtool finds from here (the newest first), and latest.\n"
 		   "function __abtool_runs\n\tabtool history --ids 2>/dev/null\n\techo latest\nend\n\n"
+		   "# The branches and tags of the working directory's repository, and HEAD.\n"
+		   "function __abtool_revs\n\tgit for-each-ref --format='%%(refname:short)' refs/heads "
+		   "refs/tags refs/remotes 2>/dev/null\n\techo HEAD\nend\n\n"
+		   "# The experiment and rules files under the token: *.yaml, *.yml, and the\n"
+		   "# folders that may hold them (but .git).\n"
+		   "function __abtool_yaml\n\tset -l t (commandline -ct)\n"
+		   "\tfor f in $t*.yaml $t*.yml\n\t\techo $f\n\tend\n"
+		   "\tfor d in $t*/\n\t\tstring match -q -r '(^|/)\\.git/$' -- $d; or echo $d\n\tend\nend\n\n"
 		   "complete -c abtool -f\n"
 		   "complete -c abtool -n __fish_use_subcommand -s h -l help -d 'list the commands'\n"
 		   "complete -c abtool -n __fish_use_subcommand -s V -l version -d 'print the version'\n");

@@ -4,16 +4,24 @@
 # dependencies are computed from the binary's libraries by dpkg-shlibdeps
 # when it is installed (dpkg-dev), else the list below, which is the
 # bookworm names of the libraries abtool links with (ldd build/abtool).
-# README.md, "A Debian package", says how to build and install it.
+# The package's doc folder, /usr/share/doc/abtool, holds its copyright
+# file and its Debian changelog (changelog.Debian.gz, as Debian's policy
+# wants it of a package whose version has a revision: 0.1.0-1), which
+# cmake --install installs too. README.md, "A Debian package", says how
+# to build and install it; make package-check runs lintian on it.
 set(CPACK_PACKAGE_NAME abtool)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
   "exact-parent A/B performance experiments for git repositories")
-set(CPACK_PACKAGE_DESCRIPTION "abtool builds a candidate commit and its exact parent, runs \
-their benchmark in order-balanced pairs, and decides a verdict (accepted, rejected, \
-inconclusive, invalid) against the experiment's rules, keeping every run in a sqlite store.")
+# lines under 80 columns, as Debian's control files want them
+set(CPACK_PACKAGE_DESCRIPTION "abtool builds a candidate commit and its exact parent, runs
+their benchmark in order-balanced pairs, and decides a verdict (accepted,
+rejected, inconclusive, invalid) against the experiment's rules, keeping
+every run in a store (a sqlite file, or a team's PostgreSQL database).")
 set(CPACK_STRIP_FILES ON)
-set(CPACK_PACKAGE_CONTACT "abtool maintainers <abtool@localhost>")
+set(ABTOOL_MAINTAINER "abtool maintainers <maintainers@users.noreply.a-seed-acdb2d0b.example>"
+  CACHE STRING "the package's Maintainer: field (NAME <ADDRESS>)")
+set(CPACK_PACKAGE_CONTACT "${ABTOOL_MAINTAINER}")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
@@ -29,4 +37,13 @@ endif()
 # what most of them need, not what abtool itself needs.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "git, make")
 set(CPACK_GENERATOR DEB)
+configure_file(${CMAKE_SOURCE_DIR}/cmake/debian/changelog.in ${CMAKE_BINARY_DIR}/debian/changelog.Debian
+  @ONLY)
+add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/debian/changelog.Debian.gz
+  COMMAND ${ABTOOL_GZIP} -9nkf ${CMAKE_BINARY_DIR}/debian/changelog.Debian
+  DEPENDS ${CMAKE_BINARY_DIR}/debian/changelog.Debian
+  COMMENT "Compressing the Debian changelog" VERBATIM)
+add_custom_target(abtool_changelog ALL DEPENDS ${CMAKE_BINARY_DIR}/debian/changelog.Debian.gz)
+install(FILES ${CMAKE_SOURCE_DIR}/cmake/debian/copyright ${CMAKE_BINARY_DIR}/debian/changelog.Debian.gz
+  DESTINATION ${CMAKE_INSTALL_DOCDIR})
 include(CPack)

@@ -5,8 +5,18 @@
 #               GitHub's runners, else the OS release)
 #   build-dir   where abtool is built ($RUNNER_TEMP/abtool-build)
 #   reports     the folder of the report files
-#   artifact    the artifact name (one per shard: abtool-shard-1-of-4)
-#   store-key   the sqlite store's cache key (without a team store)
+#   artifact    the artifact name, unique in the workflow run (GitHub
+#               refuses a second artifact of one name): one per shard,
+#               abtool-shard-1-of-4 (what the verdict job downloads by
+#               pattern); else the job's id, abtool-reports-JOB or
+#               abtool-verdict-JOB
+#   store-key   the cache key of the store and the build cache (without a
+#               team store): the base branch (a pull request's target, a
+#               push's branch), the artifact and the workflow run
+#   store-prefix  what restores it (restore-keys): the base branch alone,
+#               so that every pull request of one base branch, and every
+#               run on that branch, restores the newest store saved before
+#               it that GitHub lets it read (docs/ci.md, "The store's cache")
 # Inputs come as INPUT_* variables.
 set -euo pipefail
 : "${GITHUB_ACTION_PATH:?}" "${GITHUB_OUTPUT:?}" "${RUNNER_TEMP:?}"
@@ -25,15 +35,19 @@ if [ -n "$shard" ]; then
 	fi
 	artifact="abtool-shard-${shard%/*}-of-${shard#*/}"
 elif [ -n "${INPUT_GROUP:-}" ]; then
-	artifact=abtool-verdict
+	artifact=abtool-verdict${GITHUB_JOB:+-$GITHUB_JOB}
 else
-	artifact=abtool-reports
+	artifact=abtool-reports${GITHUB_JOB:+-$GITHUB_JOB}
 fi
+# ':' is in no git branch name nor artifact name: the prefix of one base
+# branch is never the prefix of another's ("main" and "main-2")
+base=${GITHUB_BASE_REF:-${GITHUB_REF_NAME:-${GITHUB_REF:-local}}}
+base=${base#refs/heads/}
 {
 	echo "build-key=abtool-build-$(uname -m)-$image-$src"
 	echo "build-dir=$RUNNER_TEMP/abtool-build"
 	echo "reports=$RUNNER_TEMP/abtool-reports"
 	echo "artifact=${INPUT_ARTIFACT_NAME:-$artifact}"
-	echo "store-key=abtool-store-$image-${GITHUB_REF:-local}-${artifact}-${GITHUB_RUN_ID:-0}"
-	echo "store-prefix=abtool-store-$image-${GITHUB_REF:-local}-${artifact}-"
+	echo "store-key=abtool-store-$image:$base:${INPUT_ARTIFACT_NAME:-$artifact}:${GITHUB_RUN_ID:-0}-${GITHUB_RUN_ATTEMPT:-1}"
+	echo "store-prefix=abtool-store-$image:$base:"
 } >> "$GITHUB_OUTPUT"

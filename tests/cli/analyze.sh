@@ -1,3 +1,5 @@
+# smoke
+# Designed error: 0: the pairs are written here, nothing is timed.
 # `abtool analyze`: the same statistics on pairs collected elsewhere. A
 # wide and a long file of the same data give identical JSON rows; the
 # values of stats-vectors.md section 4 come out; --accept gates with the

@@ -1,15 +1,15 @@
-# abtool analyze of hyperfine's --export-json (made here by hyperfine):
+# abtool analyze of hyperfine's --export-json (real exports of hyperfine
+# 1.15.0, made once and committed: tests/fixtures/hyperfine/README.md):
 # a row per two commands and per value of a -P parameter, labelled
 # unpaired (medians and the Mann-Whitney p, no paired interval), and under
 # any rule the verdict is inconclusive: exit 2, never a pass or a fail.
 . "$(dirname "$0")/lib.sh"
 
-command -v hyperfine >/dev/null || fail "hyperfine is missing: scripts/install-deps --test"
-cd "$T"
-hyperfine -N --runs 4 --warmup 1 -P n 1 2 'sleep 0.00{n}' 'sleep 0.05{n}' --export-json "$T/p.json" \
-	>/dev/null 2>"$T/hf.err" || fail "hyperfine: $(cat "$T/hf.err")"
-hyperfine -N --runs 3 'sleep 0.001' 'sleep 0.002' 'sleep 0.003' --export-json "$T/three.json" \
-	>/dev/null 2>"$T/hf.err" || fail "hyperfine: $(cat "$T/hf.err")"
+F="$ABTOOL_TEST_SRC/tests/fixtures/hyperfine"
+cp "$F/parameter.json" "$T/p.json"
+cp "$F/three.json" "$T/three.json"
+[ "$(jq '.results | length' "$T/p.json")" = 4 ] && [ "$(jq '.results | length' "$T/three.json")" = 3 ] ||
+	fail "the hyperfine fixtures are not the ones the case was written for"
 printf 'accept:\n  - {name: gain, faster_by: 5%%}\n  - {name: same, no_regression: 1000%%}\n' >"$T/rules.yaml"
 
 expect_exit 2 "$ABTOOL" analyze "$T/p.json" --accept "$T/rules.yaml" --json "$T/p.out.json"
@@ -27,7 +27,7 @@ assert_contains "$T/out" "blocks are not pairs"
 expect_exit 0 "$ABTOOL" analyze "$T/p.json"
 expect_exit 2 "$ABTOOL" analyze "$T/three.json" --accept "$T/rules.yaml" --json "$T/t.json"
 [ "$(jqv "$T/t.json" '[.rows[].params.commands] | join("|")')" \
-	= "sleep 0.001 vs sleep 0.002|sleep 0.001 vs sleep 0.003|sleep 0.002 vs sleep 0.003" ] \
+	= "sleep 0.01 vs sleep 0.02|sleep 0.01 vs sleep 0.03|sleep 0.02 vs sleep 0.03" ] \
 	|| fail "rows of three commands: $(jqv "$T/t.json" '[.rows[].params]')"
 # one command: nothing to compare
 jq '.results |= .[:1]' "$T/three.json" >"$T/one.json"

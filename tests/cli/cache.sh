@@ -5,8 +5,10 @@
 # a run.
 . "$(dirname "$0")/lib.sh"
 
+events_open
 R="$T/repo"
 make_repo "$R" 1 2
+hang_bench "$T" 1   # hangs while $T/hang exists: a run in the middle of its samples
 B="$XDG_CACHE_HOME/abtool/builds"
 
 # run_with BUILD: one short run whose build command is BUILD (a new pair
@@ -67,13 +69,13 @@ expect_exit 64 "$ABTOOL" cache prune --keep-size lots
 expect_exit 64 "$ABTOOL" cache prune --older-than 30
 
 # an entry a running run holds survives prune and clear; the run finishes
-MARK="$T/started"
+# (its first sample hangs until the prune and the clear are done)
 EXP_BUILD="make && echo 4" EXP_PAIRS=2 write_exp "$R"
-sed -i "s|^benchmark: .*|benchmark: touch $MARK \&\& sleep 0.4 \&\& ./bench {lanes}|" "$R/exp.yaml"
+sed -i "s|^benchmark: .*|benchmark: $T/bench.sh {lanes}|" "$R/exp.yaml"
+touch "$T/hang"
 "$ABTOOL" run "$R/exp.yaml" --quiet --inconclusive=accept >"$T/run.out" 2>"$T/run.err" &
 pid=$!
-for _ in $(seq 200); do [ -e "$MARK" ] && break; sleep 0.1; done
-[ -e "$MARK" ] || fail "the sleeping run did not start its samples"
+await hung
 "$ABTOOL" show latest --json --store "$R/.git/abtool/abtool.db" | jq -r '.builds[].cache_key' >"$T/keys.live"
 set_last_use live "40 days ago"
 expect_exit 0 "$ABTOOL" cache prune --older-than 30d
@@ -83,19 +85,23 @@ expect_exit 0 "$ABTOOL" cache clear
 assert_contains "$T/out" "in use by a running run"
 assert_entries live present
 assert_entries new absent
+rm -f "$T/hang"
+release
 wait $pid || fail "the run that held the entries failed: $(cat "$T/run.err")"
 assert_entries live present
 
 # an interrupted run's entries survive a prune of the store that has it
-rm -f "$MARK"
+# (SIGINT while its first sample hangs)
 EXP_BUILD="make && echo 5" EXP_PAIRS=6 write_exp "$R"
-sed -i "s|^benchmark: .*|benchmark: touch $MARK \&\& sleep 0.3 \&\& ./bench {lanes}|" "$R/exp.yaml"
+sed -i "s|^benchmark: .*|benchmark: $T/bench.sh {lanes}|" "$R/exp.yaml"
+touch "$T/hang"
 "$ABTOOL" run "$R/exp.yaml" --quiet >"$T/run.out" 2>"$T/run.err" &
 pid=$!
-for _ in $(seq 200); do [ -e "$MARK" ] && break; sleep 0.1; done
+await hung
 kill -INT $pid
 wait $pid
 [ $? -eq 130 ] || fail "the interrupted run did not exit 130"
+rm -f "$T/hang"
 "$ABTOOL" show latest --json --store "$R/.git/abtool/abtool.db" | jq -r '.builds[].cache_key' >"$T/keys.int"
 set_last_use int "40 days ago"
 set_last_use live "40 days ago"
@@ -136,6 +142,7 @@ printf 'cache:\n  max_sise: 2G\n' >"$XDG_CONFIG_HOME/abtool/config"
 (cd "$T" && "$ABTOOL" history --store "$R/.git/abtool/abtool.db" --limit 1 >/dev/null) \
 	|| fail "history --store outside a repository read the bad config file"
 # in a repository it is, for its project: (docs/history.md, "Projects")
+cd "$R" || fail "cd"
 expect_exit 64 "$ABTOOL" history --store "$R/.git/abtool/abtool.db" --limit 1
 expect_exit 64 "$ABTOOL" history
 assert_contains "$T/err" "$XDG_CONFIG_HOME/abtool/config:2:3: cache: unknown key"

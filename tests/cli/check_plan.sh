@@ -13,7 +13,7 @@ expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
 assert_contains "$T/err" "pairs: 7 is odd"
 EXP_PAIRS=8 write_exp "$T/repo"
 expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
-assert_not_contains "$T/err" "warning"
+assert_no_warning "$T/err"
 
 # a rule that decides on observed values only: check says how often noise
 # alone passes it (P(X >= 7), X ~ Binomial(10, 1/2) = 176/1024)

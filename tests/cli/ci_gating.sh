@@ -1,25 +1,26 @@
-# serial
 # CI gating: with GITHUB_ACTIONS=true the summary is appended to a fake
 # $GITHUB_STEP_SUMMARY and failing/inconclusive rules become ::error and
 # ::warning annotations; --summary and --junit write the same for other
 # CI systems; --parent gates a head against a merge base (recorded as not
-# the exact parent).
+# the exact parent). The rules decide on cpu_ns: a 10x slower candidate is
+# rejected whatever else the machine runs.
 . "$(dirname "$0")/lib.sh"
 
-make_repo "$T/repo" 20 40          # the candidate is 2x slower: a regression
+make_repo "$T/repo" 10 100          # the candidate is 10x slower: a regression
 cat > "$T/repo/gate.yaml" <<'EOF2'
 name: pr-gate
 build: make
 benchmark: ./bench {lanes}
 checksum: {regex: 'checksum=(\S+)'}
 matrix: {lanes: [1, 2]}
+metric: cpu_ns
 pairs: 6
 accept:
   - name: no regression
     no_regression: 3%
   - name: too noisy to decide
     where: {lanes: 1}
-    no_regression: 200%
+    no_regression: 2000%
     max_ci_width: 0.01%
 EOF2
 echo "# earlier step" > "$T/summary.md"

@@ -1,22 +1,51 @@
-# abtool compare of two commands outside any repository: about 2x faster
-# with the same output is accepted on --faster-by 20% (on cpu_ns, which a
-# busy two-core machine disturbs less than wall time); a different output
-# under --check-stdout is invalid; -P lanes 1 4 makes four rows; the runs
-# go to the per-user store, which history --kind compare lists and show,
-# report and designs read; an experiment file with sides: runs and names
-# both sides without storing a commit.
+# smoke
+# compare, on wall time (the default metric): two commands outside any
+# repository, the second doing a sixth of the work (about 5x faster in wall
+# time, with the process's start) with the same output, are accepted on
+# --faster-by 20%; a different output under --check-stdout is invalid; -P
+# lanes 1 4 makes four rows; the runs go to the per-user store, which
+# history --kind compare lists and show, report and designs read; an
+# experiment file with sides: runs and names both sides without storing a
+# commit.
+# Designed error: 1.3e-5. The only wall-time decisions: --faster-by 20% on
+# 12 pairs where B/A is 0.21-0.26 here (the upper bound, the 18th largest
+# of 78 Walsh averages, below 0.833), and A/A rules with margins of 900%
+# (bounds inside [0.1, 10]) on 8 pairs. Spread assumed: the log ratios of
+# 1,220 A/A pairs measured on this 2-core machine at load 12-16, 40% of
+# them beside two busy loops (sd 0.33, 0.3% beyond a factor 4, 0.04%
+# beyond 10, largest 12.9): resampled around B/A = 0.26, 400,000 simulated
+# comparisons of the first kind failed 5 times (1.3e-5); the second needs 6
+# of 36 Walsh averages beyond a factor 10, 3 pairs beyond it: 56 x
+# 0.0004^3 = 4e-9.
 . "$(dirname "$0")/lib.sh"
 
 W="$T/work"  # in no git repository (T is under /tmp)
 mkdir -p "$W"
 cd "$W"
 user_db="$XDG_DATA_HOME/abtool/abtool.db"
-loop() {  # loop N OUTPUT: a shell loop of N steps that prints OUTPUT
-	echo "sh -c 'i=0; while [ \$i -lt $1 ]; do i=\$((i+1)); done; echo $2'"
+# loop N OUTPUT: N million dependent multiply-adds, then OUTPUT
+cat >"$W/loop.c" <<'EOF2'
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+	unsigned long long n = strtoull(argv[1], NULL, 10) * 1000000ULL, x = 1, i;
+	volatile unsigned long long sink;
+	for (i = 0; i < n; i++)
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	sink = x;
+	(void)sink;
+	puts(argv[2]);
+	return 0;
+}
+EOF2
+cc -O1 -o "$W/loop" "$W/loop.c" || fail "cc loop.c"
+loop() {  # loop N OUTPUT: the command
+	echo "$W/loop $1 $2"
 }
 
-expect_exit 0 "$ABTOOL" compare "$(loop 40000 sum=7)" "$(loop 20000 sum=7)" --faster-by 20% \
-	--check-stdout --metric cpu_ns --pairs 8 --seed 3 -n slow -n fast --json "$T/a.json" --quiet
+expect_exit 0 "$ABTOOL" compare "$(loop 120 sum=7)" "$(loop 20 sum=7)" --faster-by 20% \
+	--check-stdout --pairs 12 --seed 3 -n slow -n fast --json "$T/a.json" --quiet
 [ -f "$user_db" ] || fail "no per-user store at $user_db"
 [ "$(jqv "$T/a.json" .kind)" = compare ] || fail "kind: $(jqv "$T/a.json" .kind)"
 [ "$(jqv "$T/a.json" '[.sides[].name] | join(",")')" = slow,fast ] || fail "sides: $(jqv "$T/a.json" .sides)"
@@ -34,9 +63,9 @@ for p in python3 /usr/bin/python3; do
 		break
 	fi
 done
-assert_contains "$T/out" "| command | \`sh -c"
+assert_contains "$T/out" "| command | \`$W/loop 120 sum=7\`"
 
-expect_exit 3 "$ABTOOL" compare "$(loop 20 sum=1)" "$(loop 20 sum=2)" --check-stdout --pairs 3 --quiet
+expect_exit 3 "$ABTOOL" compare "$(loop 1 sum=1)" "$(loop 1 sum=2)" --check-stdout --pairs 3 --quiet
 assert_contains "$T/err" "checksum mismatch"
 
 # without rules the verdict is inconclusive, as run's (exit 2)
@@ -50,8 +79,8 @@ expect_exit 2 "$ABTOOL" compare 'echo {w}' 'echo {w}' -L w a,b --pairs 2 --json 
 # rules of the options, then those of a rules file
 printf '# rules\naccept:\n  - name: steady\n    max_rsd: 900%%\n  - {name: eq, equivalent_within: 900%%}\n' \
 	>"$T/rules.yaml"
-expect_exit 0 "$ABTOOL" compare 'echo 1' 'echo 1' --no-regression 900% --accept "$T/rules.yaml" \
-	--pairs 6 --json "$T/r.json" --quiet
+expect_exit 0 "$ABTOOL" compare "$(loop 5 1)" "$(loop 5 1)" --no-regression 900% --accept "$T/rules.yaml" \
+	--pairs 8 --json "$T/r.json" --quiet
 [ "$(jqv "$T/r.json" '[.rules[] | .name + ":" + .outcome] | join(",")')" \
 	= "no-regression:pass,steady:pass,eq:pass" ] || fail "rules: $(jqv "$T/r.json" .rules)"
 

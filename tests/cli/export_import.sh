@@ -1,4 +1,7 @@
-# serial
+# smoke
+# export and import, on wall time (the default metric). Designed error: 0:
+# the run may take any verdict (exit 0, 1 or 2); every comparison is of
+# that run with its own export, import and store rows.
 # A real run in store A, exported and imported into store B (which already
 # holds another run, so local ids differ): samples, rows, builds, rule
 # results, notes and the report are identical; a second import is a no-op;
@@ -9,8 +12,8 @@ a=$(test_store a)
 b=$(test_store b)
 make_repo "$T/repo" 80 20
 cd "$T/repo"  # the importing repository: an old export joins its project
-EXP_LANES="1, 2" EXP_NAME=halve EXP_DESIGN=halve-the-loop write_exp "$T/repo"
-expect_exit 0 "$ABTOOL" run "$T/repo/exp.yaml" --store "$a" --quiet --seed 21
+EXP_LANES="1, 2" EXP_NAME=halve EXP_DESIGN=halve-the-loop EXP_METRIC=wall_ns write_exp "$T/repo"
+expect_decided "$ABTOOL" run "$T/repo/exp.yaml" --store "$a" --quiet --seed 21
 expect_exit 0 "$ABTOOL" note 1 --store "$a" "measured on the quiet box"
 expect_exit 0 "$ABTOOL" note --design halve-the-loop --store "$a" "idea from the loop review"
 # B has a run of its own first: the imported run gets local id 2 there.
@@ -22,6 +25,8 @@ expect_exit 0 "$ABTOOL" export 1 --format json --store "$a" -o "$T/a.json"
 [ "$(jqv "$T/a.json" .schema)" = abtool-export-1 ] || fail "schema"
 [ "$(jqv "$T/a.json" '.samples | length')" = 28 ] || fail "2 rows x (6 pairs + 1 warmup) x 2 sides = 28 samples"
 [ "$(jqv "$T/a.json" '.samples[0] | keys | length')" = 31 ] || fail "every sample field"
+jqv "$T/a.json" '.samples[0] | has("started_ns") and has("runq_ns") and has("waited_ns")' | grep -qx true ||
+	fail "the sample's timing fields (migration 12)"
 [ "$(jqv "$T/a.json" '.samples[5].metrics.wall_ns')" = "$(sql "$a" "SELECT wall_ns FROM samples WHERE seq = 5")" ] \
 	|| fail "metrics as numbers"
 [ "$(jqv "$T/a.json" '.experiment.text')" = "$(cat "$T/repo/exp.yaml")" ] || fail "experiment text"
@@ -30,7 +35,7 @@ expect_exit 0 "$ABTOOL" export 1 --format json --store "$a" -o "$T/a.json"
 
 expect_exit 0 "$ABTOOL" import "$T/a.json" --store "$b"
 uuid=$(jqv "$T/a.json" .run.uuid)
-assert_contains "$T/out" "imported run $uuid as run 2: halve, design 'halve-the-loop', accepted"
+assert_contains "$T/out" "imported run $uuid as run 2: halve, design 'halve-the-loop', $(jqv "$T/a.json" .run.verdict)"
 expect_exit 0 "$ABTOOL" export 2 --format json --store "$b" -o "$T/b.json"
 
 # Identical but for the local id and the export time.

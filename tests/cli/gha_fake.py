@@ -8,9 +8,11 @@ substituted, with a fresh GITHUB_OUTPUT file whose lines become
 steps.ID.outputs, GITHUB_PATH entries put in front of PATH for the steps
 after it, and GITHUB_ACTION_PATH set; a uses: step (actions/cache,
 actions/upload-artifact) is reported and skipped, as they need the network.
-GITHUB_STEP_SUMMARY and RUNNER_TEMP come from the environment. A failed step
-skips the rest but the if: always() ones, as on GitHub. Exits with the first
-failed step's exit code; --outputs FILE receives the steps' outputs as JSON.
+GITHUB_STEP_SUMMARY and RUNNER_TEMP come from the environment; GITHUB_JOB is
+JOB, as the runner sets it. A failed step skips the rest but the if:
+always() ones, as on GitHub. --only ID runs the action's step ID alone.
+Exits with the first failed step's exit code; --outputs FILE receives the
+steps' outputs as JSON.
 """
 import json
 import os
@@ -41,11 +43,14 @@ def evaluate(text, ctx):
 
 def main():
     args = sys.argv[1:]
-    sets, outputs_file = {}, None
+    sets, outputs_file, only = {}, None, None
     while args and args[0].startswith("--"):
         if args[0] == "--set":
             name, _, value = args[1].partition("=")
             sets[name] = value
+            args = args[2:]
+        elif args[0] == "--only":
+            only = args[1]
             args = args[2:]
         elif args[0] == "--outputs":
             outputs_file = args[1]
@@ -72,6 +77,8 @@ def main():
     open(path_file, "w").close()
     failed = 0
     for s in action["runs"]["steps"]:
+        if only is not None and s.get("id") != only:
+            continue
         cond = s.get("if", "")
         if failed and "always()" not in cond:
             print(f"gha_fake: skipped after a failure: {s.get('name', s.get('uses'))}", file=sys.stderr)
@@ -84,7 +91,8 @@ def main():
         env = dict(os.environ)
         extra = [p for p in open(path_file).read().splitlines() if p]
         env["PATH"] = os.pathsep.join(list(reversed(extra)) + [env["PATH"]])
-        env.update({"GITHUB_ACTION_PATH": action_dir, "GITHUB_OUTPUT": out_file, "GITHUB_PATH": path_file})
+        env.update({"GITHUB_ACTION_PATH": action_dir, "GITHUB_OUTPUT": out_file, "GITHUB_PATH": path_file,
+                    "GITHUB_JOB": job})
         for k, v in (s.get("env") or {}).items():
             env[k] = evaluate(v, ctx)
         assert s.get("shell") == "bash", s

@@ -58,19 +58,22 @@ case $(jqv "$T/r4.json" '.reasons | join(" | ")') in
 esac
 
 # resume refuses an input changed since the run started: a run killed
-# once 4 samples are stored, its input changed, then resumed
+# once 4 samples are stored (its fifth says so and hangs: hang_bench), its
+# input changed, then resumed
 rm -f "$T/count"
-sed -i "s|^benchmark: sh $T/touch.sh; |benchmark: |" "$T/repo/exp.yaml"
+events_open
+hang_bench "$T" 5
+sed -i "s|^benchmark: sh $T/touch.sh; .*|benchmark: cat $T/data/corpus.txt $T/dict.txt > /dev/null \&\& $T/bench.sh {lanes}|" \
+	"$T/repo/exp.yaml"
+touch "$T/hang"
 "$ABTOOL" run "$T/repo/exp.yaml" --store "$T/kill.db" --quiet >/dev/null 2>&1 &
 pid=$!
-for i in $(seq 1 600); do
-	n=$(sqlite3 "$T/kill.db" "select count(*) from samples where status = 1" 2>/dev/null || echo 0)
-	[ "${n:-0}" -ge 4 ] && break
-	sleep 0.05
-done
+await hung
 kill -9 $pid
 wait $pid 2>/dev/null
-[ "$n" -ge 4 ] || fail "the run never stored 4 samples"
+rm -f "$T/hang"
+n=$(sqlite3 "$T/kill.db" "select count(*) from samples where status = 1")
+[ "$n" = 4 ] || fail "the run stored $n samples before the kill, expected 4"
 echo changed >> "$T/data/corpus.txt"
 expect_exit 64 "$ABTOOL" resume 1 --store "$T/kill.db"
 assert_contains "$T/err" "the input $T/data changed since the run started"

@@ -9,6 +9,9 @@ CASE=$(basename "$0" .sh)${ABTOOL_TEST_ENGINE:+.$ABTOOL_TEST_ENGINE}
 T="${ABTOOL_TEST_TMP:-/tmp/abtool-tests}/$CASE"
 rm -rf "$T"
 mkdir -p "$T"
+# Every case starts in its own folder, outside any git repository, wherever
+# CTest runs it from (a build folder may or may not be in a checkout).
+cd "$T" || exit 1
 # Isolate the build cache and the store from the user's.
 export XDG_CACHE_HOME="$T/cache"
 # ... and from the user's config file ($XDG_CONFIG_HOME/abtool/config).
@@ -91,6 +94,15 @@ assert_not_contains() {
 	fi
 }
 
+# assert_no_warning FILE: no warning in FILE but the host's own ("warning:
+# host: ..."), which say what the machine is doing and are the host's to give.
+assert_no_warning() {
+	if grep -v "^abtool: warning: host: " "$1" | grep -q "warning"; then
+		grep "warning" "$1" >&2
+		fail "'$1' has a warning"
+	fi
+}
+
 # jqv FILE FILTER: one value from a JSON file.
 jqv() {
 	jq -r "$2" "$1"
@@ -139,7 +151,11 @@ EOF2
 }
 
 # write_exp DIR: the experiment file of the basic cases (override with
-# EXP_EXTRA lines appended).
+# EXP_EXTRA lines appended). Its rules decide on cpu_ns (EXP_METRIC), which
+# other jobs on the machine barely move for a single-threaded loop; a smoke
+# case that decides on wall time says EXP_METRIC=wall_ns (EXP_METRIC= gives
+# no metric: line, for an EXP_EXTRA that has its own). The metric: line
+# comes last, so that EXP_EXTRA's lines keep their line numbers.
 write_exp() {
 	cat >"$1/exp.yaml" <<EOF2
 name: ${EXP_NAME:-e2e}
@@ -158,6 +174,7 @@ accept:
     faster_by: 20%
 ${EXP_EXTRA:-}
 EOF2
+	[ -z "${EXP_METRIC-cpu_ns}" ] || echo "metric: ${EXP_METRIC-cpu_ns}" >>"$1/exp.yaml"
 }
 
 # expect_decided CMD...: run CMD (output in $T/out, $T/err) and require a
@@ -195,4 +212,126 @@ chromium_run() {
 # console_messages ERR: what the page wrote to the console, or refused.
 console_messages() {
 	grep -E ':CONSOLE[:(]' "$1"
+}
+
+# Waiting for other processes: on events, never on a clock.
+#
+# events_open: the case's event channel, the FIFO $T/events, held open on
+# fd 9 for the whole case (so that a line written before the case reads it
+# is kept). A process the case started writes one line per event with
+# `echo LINE 1<>$T/events` (read-write: the open never blocks, even after
+# the case has stopped reading); the case waits for it with await. Call it
+# before starting anything that writes events (from a pipeline or a
+# group, not from inside a process substitution >(...), where bash 5.2 was
+# seen writing the line to its stdout instead). $T/release is a second
+# FIFO a process blocks on until the case releases it (release).
+events_open() {
+	rm -f "$T/events" "$T/release"
+	mkfifo "$T/events" "$T/release" || fail "mkfifo"
+	exec 9<>"$T/events"
+}
+
+# await PREFIX [SECONDS [WHY]]: the first event line that starts with
+# PREFIX is in $EVENT; lines that do not match are kept for a later await.
+# Fail (with WHY, when given) if none comes within SECONDS (default 300: a
+# guard against a hang, not a wait; CTest gives a case 600 s).
+EVENTS_PENDING=()
+await() {
+	local i line
+	for i in "${!EVENTS_PENDING[@]}"; do
+		case ${EVENTS_PENDING[$i]} in
+		"$1"*)
+			EVENT=${EVENTS_PENDING[$i]}
+			unset "EVENTS_PENDING[$i]"
+			return 0
+			;;
+		esac
+	done
+	while IFS= read -r -t "${2:-300}" -u 9 line; do
+		case $line in
+		"$1"*)
+			EVENT=$line
+			return 0
+			;;
+		esac
+		EVENTS_PENDING+=("$line")
+	done
+	fail "${3:-no event '$1' within ${2:-300} s}"
+}
+
+# start_bg NAME CMD...: run CMD in the background, its stdout and stderr
+# in $T/NAME.out and $T/NAME.err; the events "pid NAME PID" (CMD's own
+# process, at once) and "exit NAME STATUS" (when it ends) tell the case.
+start_bg() {
+	local name=$1
+	shift
+	{
+		"$@" >"$T/$name.out" 2>"$T/$name.err" 9>&- &
+		echo "pid $name $!" 1<>"$T/events"
+		wait $!
+		echo "exit $name $?" 1<>"$T/events"
+	} </dev/null >/dev/null 2>&1 9>&- &
+}
+
+# release: let the process blocked on $T/release go on (it reads one line).
+release() {
+	timeout 60 sh -c 'echo go >"$1"' _ "$T/release" || fail "nothing was waiting on $T/release"
+}
+
+# hang_bench DIR N: a benchmark script DIR/bench.sh that counts its
+# invocations in $T/count and, from the N-th on (or at the invocations N
+# lists, when it is a list like 5,10), while $T/hang exists,
+# writes its process group to $T/hung.pgid, sends the event "hung PGID"
+# and blocks until released (release) or killed; otherwise, and after
+# that, it runs ./bench in the tree. Use it with
+# `benchmark: $DIR/bench.sh {lanes}` after events_open. Until it hangs it
+# starts no process of its own (shell builtins, then exec), so it adds
+# little to the sample's time.
+hang_bench() {
+	local at="[ \$n -ge $2 ]"
+	case $2 in *,*) at="case ,$2, in *,\$n,*) true ;; *) false ;; esac" ;; esac
+	cat >"$1/bench.sh" <<EOF2
+#!/bin/sh
+n=0
+[ -e "$T/count" ] && read -r n <"$T/count"
+n=\$((n + 1))
+echo \$n >"$T/count"
+if $at && [ -e "$T/hang" ]; then
+	pgid=\$(ps -o pgid= \$\$ | tr -d ' ')
+	echo "\$pgid" >"$T/hung.pgid"
+	echo "hung \$pgid" 1<>"$T/events"
+	read _ <"$T/release"
+fi
+exec ./bench "\$@"
+EOF2
+	chmod +x "$1/bench.sh"
+}
+
+# hang_build DIR: a build script DIR/build.sh that, while $T/hang-build
+# exists, writes its process group to $T/build.pgid, sends the event
+# "build PGID" and blocks until released or killed; then it runs make in
+# the tree. Use it with EXP_BUILD=DIR/build.sh after events_open.
+hang_build() {
+	cat >"$1/build.sh" <<EOF2
+#!/bin/sh
+if [ -e "$T/hang-build" ]; then
+	pgid=\$(ps -o pgid= \$\$ | tr -d ' ')
+	echo "\$pgid" >"$T/build.pgid"
+	echo "build \$pgid" 1<>"$T/events"
+	read _ <"$T/release"
+fi
+exec make
+EOF2
+	chmod +x "$1/build.sh"
+}
+
+# wait_gone PID...: each PID has ended (pidfd: the kernel says when), or
+# fail after 120 s (a guard, not a wait). assert_group_gone PGID: likewise
+# every process of the group.
+wait_gone() {
+	python3 "$ABTOOL_TEST_SRC/tests/cli/procwait.py" --timeout 120 pids "$@" || fail "processes survived: $*"
+}
+assert_group_gone() {
+	python3 "$ABTOOL_TEST_SRC/tests/cli/procwait.py" --timeout 120 group "$1" ||
+		fail "processes of group $1 survived: $(pgrep -a -g "$1")"
 }

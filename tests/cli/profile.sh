@@ -1,4 +1,3 @@
-# serial: perf samples every process; headless Chromium is heavy.
 # Profiles (docs/profiles.md): a candidate that halves the calls of hot_a
 # (one of two named hot functions) shows hot_a's inclusive share falling
 # and hot_b's rising, with both sides' sample counts; the HTML report has

@@ -1,4 +1,3 @@
-# serial: headless Chromium is heavy and would disturb timed cases.
 # The HTML report of a real run renders in Debian's Chromium, headless and
 # offline: no console message (no script error, nothing refused by the
 # page's Content-Security-Policy), the DOM holds the verdict and one chart

@@ -6,23 +6,26 @@
 # reproducible build rebuilt the same way is resumed to the end.
 . "$(dirname "$0")/lib.sh"
 
-# kill_after DB N EXP: start a run of EXP, SIGKILL it once DB holds N
-# committed samples (polling the store, not the clock).
+# kill_after DB N EXP: start a run of EXP, whose benchmark is $T/bench.sh
+# (hang_bench), and SIGKILL it once DB holds N committed samples: its
+# sample N+1 says so and waits.
+events_open
 kill_after() {
+	rm -f "$T/count"
+	hang_bench "$T" $(($2 + 1))
+	touch "$T/hang"
 	"$ABTOOL" run "$3" --store "$1" --seed 5 --quiet >/dev/null 2>&1 &
-	local pid=$! i n=0
-	for i in $(seq 1 600); do
-		n=$(sqlite3 "$1" "select count(*) from samples where status = 1" 2>/dev/null || echo 0)
-		[ "${n:-0}" -ge "$2" ] && break
-		sleep 0.05
-	done
+	local pid=$!
+	await hung
 	kill -9 $pid
 	wait $pid 2>/dev/null
-	[ "${n:-0}" -ge "$2" ] || fail "the run never stored $2 samples"
+	rm -f "$T/hang"
+	[ "$(sqlite3 "$1" "select count(*) from samples where status = 1")" = "$2" ] || fail "the run did not store $2 samples"
 }
 
 make_repo "$T/stamp" 20 10
 EXP_BUILD="make && date +%s%N > stamp" EXP_EXTRA="artifacts: [bench, stamp]" EXP_PAIRS=8 write_exp "$T/stamp"
+sed -i "s|^benchmark: .*|benchmark: $T/bench.sh {lanes}|" "$T/stamp/exp.yaml"
 db="$T/stamp.db"
 kill_after "$db" 6 "$T/stamp/exp.yaml"
 sqlite3 "$db" "select * from builds order by side" >"$T/builds.before"
@@ -50,6 +53,7 @@ sqlite3 "$db" "select * from builds order by side" | cmp -s - "$T/builds.before"
 # tree path) comes back the same, and the resume finishes the run.
 make_repo "$T/same" 20 10
 EXP_EXTRA="artifacts: [bench]" EXP_PAIRS=8 write_exp "$T/same"
+sed -i "s|^benchmark: .*|benchmark: $T/bench.sh {lanes}|" "$T/same/exp.yaml"
 db="$T/same.db"
 kill_after "$db" 6 "$T/same/exp.yaml"
 sqlite3 "$db" "select * from builds order by side" >"$T/builds.before"

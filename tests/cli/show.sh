@@ -1,12 +1,11 @@
-# serial
-# abtool show on real runs: a 2x slower candidate rejected twice (the same
+# abtool show on real runs: a 10x slower candidate rejected twice (the same
 # comparison), with a run note and a design note; every section shows the
 # stored values. An interrupted run (from the v1 fixture store) shows its
 # status and how to finish it.
 . "$(dirname "$0")/lib.sh"
 
 db=$(test_store store)
-make_repo "$T/repo" 20 40
+make_repo "$T/repo" 10 100   # rejected on cpu_ns (write_exp)
 EXP_NAME=double EXP_DESIGN=double-the-loop \
 	EXP_EXTRA="hypothesis: doubling the loop count costs nothing measurable" write_exp "$T/repo"
 expect_exit 1 "$ABTOOL" run "$T/repo/exp.yaml" --store "$db" --quiet --seed 3
@@ -30,8 +29,8 @@ for i in $(seq 0 $((n - 1))); do
 done
 parent=$(git -C "$T/repo" rev-parse HEAD~1)
 candidate=$(git -C "$T/repo" rev-parse HEAD)
-assert_contains "$T/show.txt" "  parent     ${parent:0:10}  parent: work 20  (exact parent)"
-assert_contains "$T/show.txt" "  candidate  ${candidate:0:10}  candidate: work 40"
+assert_contains "$T/show.txt" "  parent     ${parent:0:10}  parent: work 10  (exact parent)"
+assert_contains "$T/show.txt" "  candidate  ${candidate:0:10}  candidate: work 100"
 grep -Eq "^  parent +ok +(cached|built in [0-9.]+ [mµ]?s) +make$" "$T/show.txt" || fail "parent build line"
 grep -Eq "^  candidate +ok +cached +make$" "$T/show.txt" || fail "second run's candidate build is cached"
 assert_contains "$T/show.txt" "plan        seed 4, 6 pairs per row after 1 warmup per side, 1 row; 14 of 14 samples done"

@@ -1,4 +1,7 @@
 #!/bin/bash
+# smoke
+# Designed error: 0: the runs, on wall time, have 2 pairs, too few for an
+# interval, so they are always inconclusive and --inconclusive=accept.
 # Where the store is, for every command: next to an experiment file whose
 # repo: is elsewhere; the config file's store:; a --store with a URL
 # scheme is refused and creates nothing; a read-only command on a
@@ -7,7 +10,7 @@
 
 R="$T/repo"
 make_repo "$R" 1 2
-EXP_PAIRS=2 write_exp "$R"
+EXP_PAIRS=2 EXP_METRIC=wall_ns write_exp "$R"
 D="$T/here"
 mkdir -p "$D"
 sed "s|^name: .*|&\nrepo: ../repo|" "$R/exp.yaml" >"$D/exp.yaml"

@@ -17,54 +17,63 @@ tables="designs:id experiments:id runs:id builds:run_id,side rows:run_id,idx sam
 rule_results:run_id,idx notes:id run_dependencies:run_id,name settings:key"
 # snapshot DB ORIGINAL: the count and a content hash of each table of DB,
 # over the columns the fixture ORIGINAL had (a migration may add columns,
-# never change them); a table ORIGINAL lacks must be empty in DB.
+# never change them); a table ORIGINAL lacks must be empty in DB. Three
+# sqlite3 processes per snapshot: ORIGINAL's columns, DB's tables, then one
+# query for all (sqlite3's sha3_query hashes a query's rows, types and
+# values).
 snapshot() {
-	local t cols
+	local t cols sql=""
+	sqlite3 "$2" "SELECT m.name, group_concat(p.name, ', ') FROM sqlite_schema m, pragma_table_info(m.name) p
+		WHERE m.type = 'table' GROUP BY m.name" >"$T/columns" || fail "columns of $2"
+	sqlite3 "$1" "SELECT name FROM sqlite_schema WHERE type = 'table'" >"$T/tables" || fail "tables of $1"
 	for t in $tables; do
-		cols=$(sqlite3 "$2" "SELECT group_concat(name, ', ') FROM pragma_table_info('${t%%:*}')")
+		cols=$(sed -n "s/^${t%%:*}|//p" "$T/columns")
 		if [ -z "$cols" ]; then
-			if [ -n "$(sqlite3 "$1" "SELECT 1 FROM sqlite_schema WHERE name = '${t%%:*}'")" ]; then
-				echo "${t%%:*} $(sqlite3 "$1" "SELECT count(*) FROM ${t%%:*}")"
+			if grep -qx "${t%%:*}" "$T/tables"; then
+				sql="$sql SELECT '${t%%:*} ' || count(*) FROM ${t%%:*};"
 			else
-				echo "${t%%:*} 0"
+				sql="$sql SELECT '${t%%:*} 0';"
 			fi
 			continue
 		fi
-		echo "${t%%:*} $(sqlite3 "$1" "SELECT count(*) FROM ${t%%:*}")"
-		echo "${t%%:*} $(sqlite3 "$1" "SELECT $cols FROM ${t%%:*} ORDER BY ${t#*:}" | sha256sum)"
+		sql="$sql SELECT '${t%%:*} ' || count(*) FROM ${t%%:*};
+			SELECT '${t%%:*} sha3 ' || hex(sha3_query('SELECT $cols FROM ${t%%:*} ORDER BY ${t#*:}'));"
 	done
+	sqlite3 "$1" "$sql" || fail "snapshot of $1"
 }
 
 # check_row_results DB NAME: for every run of DB with a report, the
 # primary metric's line of row_results for each row, and each rule's
 # outcome per row in rule_row_results, hold the report's values (read here
-# with jq, not with the SQL that filled the tables).
+# with jq, not with the SQL that filled the tables). All runs at once: one
+# query per table, one jq per side, a line per run.
 check_row_results() {
-	local id n
-	n=0
-	for id in $(sqlite3 "$1" "SELECT id FROM runs WHERE report IS NOT NULL ORDER BY id"); do
-		sqlite3 "$1" "SELECT report FROM runs WHERE id = $id" >"$T/report.json"
-		jq -c '[.rows | to_entries[] | [.key, .value.metric, .value.pairs, .value.parent.median,
-			.value.candidate.median, .value.parent.rsd, .value.candidate.rsd, .value.ratio,
-			.value.ci[0], .value.ci[1], .value.ci_level, .value.pair_wins, .value.p_signed_rank,
-			.value.checksum_match, .value.unavailable]]' "$T/report.json" >"$T/want.rows"
-		sqlite3 -json "$1" "SELECT row_idx, metric, pairs, parent_median, candidate_median, parent_rsd,
-			candidate_rsd, ratio, ci_low, ci_high, ci_level, pair_wins, p_signed_rank, checksum_match,
-			unavailable FROM row_results WHERE run_id = $id AND is_primary ORDER BY row_idx" |
-			jq -sc '[.[0][]? | [.row_idx, .metric, .pairs, .parent_median, .candidate_median, .parent_rsd,
-			.candidate_rsd, .ratio, .ci_low, .ci_high, .ci_level, .pair_wins, .p_signed_rank,
-			(if .checksum_match == null then null else .checksum_match == 1 end), .unavailable]]' >"$T/got.rows"
-		diff "$T/want.rows" "$T/got.rows" >&2 || fail "$2: row_results of run $id differ from its report"
-		jq -c '(.rows | map(.params)) as $p | [.rules | to_entries[] | .key as $i | .value.rows[] |
-			.params as $q | [$i, ($p | map(. == $q) | index(true)), .outcome, .detail]]' \
-			"$T/report.json" >"$T/want.rules"
-		sqlite3 -json "$1" "SELECT rule_idx, row_idx, outcome, detail FROM rule_row_results
-			WHERE run_id = $id ORDER BY rule_idx, row_idx" |
-			jq -sc '[.[0][]? | [.rule_idx, .row_idx, .outcome, .detail]]' >"$T/got.rules"
-		diff "$T/want.rules" "$T/got.rules" >&2 || fail "$2: rule_row_results of run $id differ from its report"
-		n=$((n + $(jq length "$T/want.rows")))
-	done
-	[ "$n" -gt 0 ] || fail "$2: no row results checked"
+	sqlite3 -json "$1" "SELECT id, report FROM runs WHERE report IS NOT NULL ORDER BY id" |
+		jq -s '.[0] // [] | map({id, report: (.report | fromjson)})' >"$T/reports.json" || fail "$2: reports"
+	jq -c '.[] | [.id, [.report.rows | to_entries[] | [.key, .value.metric, .value.pairs, .value.parent.median,
+		.value.candidate.median, .value.parent.rsd, .value.candidate.rsd, .value.ratio,
+		.value.ci[0], .value.ci[1], .value.ci_level, .value.pair_wins, .value.p_signed_rank,
+		.value.checksum_match, .value.unavailable]]]' "$T/reports.json" >"$T/want.rows"
+	sqlite3 -json "$1" "SELECT run_id, row_idx, metric, pairs, parent_median, candidate_median, parent_rsd,
+		candidate_rsd, ratio, ci_low, ci_high, ci_level, pair_wins, p_signed_rank, checksum_match,
+		unavailable FROM row_results WHERE is_primary AND run_id IN (SELECT id FROM runs WHERE report IS NOT NULL)
+		ORDER BY run_id, row_idx" |
+		jq -sc --slurpfile ids <(jq '[.[].id]' "$T/reports.json") '(.[0] // []) as $r | $ids[0][] as $id |
+		[$id, [$r[] | select(.run_id == $id) | [.row_idx, .metric, .pairs, .parent_median, .candidate_median,
+		.parent_rsd, .candidate_rsd, .ratio, .ci_low, .ci_high, .ci_level, .pair_wins, .p_signed_rank,
+		(if .checksum_match == null then null else .checksum_match == 1 end), .unavailable]]]' \
+		>"$T/got.rows" || fail "$2: row_results"
+	diff "$T/want.rows" "$T/got.rows" >&2 || fail "$2: row_results differ from the runs' reports"
+	jq -c '.[] | [.id, (.report | (.rows | map(.params)) as $p | [.rules | to_entries[] | .key as $i |
+		.value.rows[] | .params as $q | [$i, ($p | map(. == $q) | index(true)), .outcome, .detail]])]' \
+		"$T/reports.json" >"$T/want.rules"
+	sqlite3 -json "$1" "SELECT run_id, rule_idx, row_idx, outcome, detail FROM rule_row_results
+		WHERE run_id IN (SELECT id FROM runs WHERE report IS NOT NULL) ORDER BY run_id, rule_idx, row_idx" |
+		jq -sc --slurpfile ids <(jq '[.[].id]' "$T/reports.json") '(.[0] // []) as $r | $ids[0][] as $id |
+		[$id, [$r[] | select(.run_id == $id) | [.rule_idx, .row_idx, .outcome, .detail]]]' \
+		>"$T/got.rules" || fail "$2: rule_row_results"
+	diff "$T/want.rules" "$T/got.rules" >&2 || fail "$2: rule_row_results differ from the runs' reports"
+	[ "$(jq '[.[].report.rows | length] | add // 0' "$T/reports.json")" -gt 0 ] || fail "$2: no row results checked"
 }
 
 for fixture in "$fixtures"/store-v*.db; do
@@ -103,7 +112,7 @@ notes 0
 run_dependencies 0
 settings 0
 EOF2
-grep -v ' .* ' "$T/store-v1.after" | diff "$T/want" - >&2 || fail "store-v1.db counts"
+grep -v ' sha3 ' "$T/store-v1.after" | diff "$T/want" - >&2 || fail "store-v1.db counts"
 # The later fixtures' notes and dependency survive, in content.
 [ "$(sqlite3 "$T/store-v2.db" "SELECT group_concat(coalesce(run_id, '-') || ':' || text, '|') FROM notes")" \
 	= "2:doubling the loop is a dead end; see the flame graph|-:retry only with a new compiler" ] \

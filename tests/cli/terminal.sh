@@ -5,40 +5,64 @@
 # NO_COLOR=1 leaves no colour escape while a terminal gets colour; Ctrl-C
 # clears the progress and prints the resume command; with stdout a file
 # the file is the Markdown report, byte for byte, and stderr holds the
-# verdict line.
+# verdict line. The case waits on what the pane shows, not on a clock:
+# tmux pipes each pane's output, as it reads it, to a filter that sends
+# the events "bar NAME" (a progress bar was drawn) and "exit NAME" (the
+# pane printed __EXIT), both once tmux has put those bytes on the screen.
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || fail "tmux is missing (scripts/install-deps --test)"
 
+events_open
+mkfifo "$T/never"   # nothing writes it: a pane that is done waits on it
 make_repo "$T/repo" 10 5
 EXP_PAIRS=6 write_exp "$T/repo"
-# a plan long enough to interrupt
-sed -e 's/^pairs: 6/pairs: 400/' -e 's/^name: e2e/name: long/' "$T/repo/exp.yaml" >"$T/repo/long.yaml"
+# a run to interrupt: its first sample waits (hang_bench) until Ctrl-C
+hang_bench "$T" 1
+sed -e 's/^name: e2e/name: long/' -e "s|^benchmark: .*|benchmark: $T/bench.sh {lanes}|" \
+	"$T/repo/exp.yaml" >"$T/repo/long.yaml"
 TM="tmux -L abtool-test-$$ -f /dev/null"
 trap '$TM kill-server 2>/dev/null' EXIT
+cat >"$T/pane-events.py" <<'EOF2'
+import os, sys
+events, name = sys.argv[1], sys.argv[2]
+fd = os.open(events, os.O_RDWR)
+seen, bar, tail = set(), b'\x1b[K[', b''
+while True:
+    chunk = sys.stdin.buffer.read1(65536)
+    if not chunk:
+        break
+    data = tail + chunk
+    for marker, event in ((bar, 'bar'), (b'__EXIT ', 'exit')):
+        if event not in seen and marker in data:
+            seen.add(event)
+            os.write(fd, f'{event} {name}\n'.encode())
+    tail = data[-16:]
+EOF2
 
-# run_in_tmux NAME COLUMNS ENV CMD: run CMD (in $T) in a pane COLUMNS wide,
-# its bytes in $T/NAME.raw, and wait for it to end; $T/NAME.screen is the
-# whole pane with wrapped lines joined.
+# start_in_tmux NAME COLUMNS ENV CMD: run CMD (in $T) in a pane COLUMNS
+# wide, its bytes in $T/NAME.raw; the pane's output goes to the filter
+# before CMD starts (the pane waits on $T/go.NAME until then).
 start_in_tmux() {
+	mkfifo "$T/go.$1"
 	cat >"$T/$1.sh" <<EOF2
+read _ <'$T/go.$1'
 cd '$T'
 export XDG_CACHE_HOME='$XDG_CACHE_HOME' XDG_CONFIG_HOME='$XDG_CONFIG_HOME' $3
 unset CI GITHUB_ACTIONS
 script -qefc "$4" '$T/$1.raw'
 echo "__EXIT \$?"
-sleep 600
+read _ <'$T/never'
 EOF2
 	$TM new-session -d -s "$1" -x "$2" -y 300 "TERM=xterm-256color bash '$T/$1.sh'" || fail "tmux did not start"
+	$TM pipe-pane -O -t "$1" "exec python3 '$T/pane-events.py' '$T/events' '$1'" || fail "tmux pipe-pane"
+	echo go >"$T/go.$1"
 }
+# wait_exit NAME: wait until the pane has shown __EXIT; $T/NAME.screen is
+# then the whole pane, wrapped lines joined
 wait_exit() {
-	local i
-	for i in $(seq 1 300); do
-		$TM capture-pane -p -J -S - -t "$1" >"$T/$1.screen" 2>/dev/null
-		grep -q '^__EXIT ' "$T/$1.screen" && return 0
-		sleep 0.2
-	done
-	cat "$T/$1.screen" >&2
-	fail "$1: abtool did not end"
+	await "exit $1" 300 "$1: abtool did not end"
+	$TM capture-pane -p -J -S - -t "$1" >"$T/$1.screen" || fail "capture-pane $1"
+	grep -q '^__EXIT ' "$T/$1.screen" || { cat "$T/$1.screen" >&2; fail "$1: no __EXIT on the screen"; }
 }
 # the lines of a screen wider than COLUMNS (code points; abtool writes none wider)
 too_wide() {
@@ -81,12 +105,11 @@ for cols in 36 80 200; do
 done
 
 # Ctrl-C in the middle of the samples
+touch "$T/hang"
 start_in_tmux intr 80 "" "'$ABTOOL' run repo/long.yaml --store s.db"
-for i in $(seq 1 150); do
-	$TM capture-pane -p -t intr >"$T/intr.now"
-	grep -Eq "$BAR" "$T/intr.now" && break
-	sleep 0.2
-done
+await hung 300 "the run to interrupt never started its first sample"
+await "bar intr" 300 "no progress bar drawn before the first sample"
+$TM capture-pane -p -t intr >"$T/intr.now"
 grep -Eq "$BAR" "$T/intr.now" || fail "no progress bar to interrupt"
 [ "$(grep -Ec "$BAR" "$T/intr.now")" = 1 ] || fail "more than one progress line on the screen"
 $TM send-keys -t intr C-c
@@ -95,6 +118,7 @@ grep -q '^__EXIT 130$' "$T/intr.screen" || { cat "$T/intr.screen" >&2; fail "Ctr
 grep -Eq "$BAR" "$T/intr.screen" && { cat "$T/intr.screen" >&2; fail "Ctrl-C: the progress line stayed"; }
 grep -q "^abtool: interrupted by SIGINT: run [0-9]* is kept with .*finish it with 'abtool resume [0-9]* --store" \
 	"$T/intr.screen" || { cat "$T/intr.screen" >&2; fail "Ctrl-C: no resume command"; }
+rm -f "$T/hang"
 
 # stdout a file, stderr the terminal: the file is the Markdown report
 start_in_tmux file 80 "" "'$ABTOOL' run repo/exp.yaml --store s.db >out.md"

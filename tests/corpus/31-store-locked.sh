@@ -5,6 +5,7 @@
 # lock is gone. Reading the store (history) works meanwhile.
 . "$(dirname "$0")/corpus.sh"
 
+events_open
 make_repo "$T/repo" 2 1
 hang_bench "$T" 5
 EXP_PAIRS=4 write_exp "$T/repo"
@@ -13,27 +14,28 @@ db="$T/store.db"
 touch "$T/hang"
 ABTOOL_BUSY_TIMEOUT_MS=500 "$ABTOOL" run "$T/repo/exp.yaml" --store "$db" >"$T/out" 2>"$T/err" &
 pid=$!
-wait_for "$T/hung.pgid"
+await hung
 snapshot "$db" "$T/before"
 [ "$(wc -l <"$T/before")" = 4 ] || fail "expected 4 committed samples, got $(wc -l <"$T/before")"
-# hold the write lock until $T/lock goes
-touch "$T/lock"
+# hold the write lock (a sqlite3 session in a transaction) until the case
+# releases it: the session says "locked" on the events once it holds it,
+# and reads the ROLLBACK from $T/unlock, a FIFO, only when the case writes it
+mkfifo "$T/unlock"
 {
 	echo "BEGIN IMMEDIATE;"
 	echo ".print locked"
-	while [ -e "$T/lock" ]; do sleep 0.05; done
-	echo "ROLLBACK;"
-} | sqlite3 "$db" >"$T/holder" &
+	cat "$T/unlock"
+} | sqlite3 "$db" 1<>"$T/events" &
 holder=$!
-for i in $(seq 1 200); do grep -q locked "$T/holder" && break; sleep 0.05; done
-grep -q locked "$T/holder" || fail "the lock holder did not start"
+await locked
 # reading needs no write lock
 ABTOOL_BUSY_TIMEOUT_MS=500 expect_exit 0 "$ABTOOL" history --store "$db"
 assert_contains "$T/out" "running"
 rm -f "$T/hang"
+release
 wait $pid
 rc=$?
-rm -f "$T/lock"
+echo "ROLLBACK;" >"$T/unlock"
 wait $holder
 [ $rc = 74 ] || { cat "$T/err" >&2; fail "exit $rc, expected 74"; }
 assert_contains "$T/err" "store '$db' is locked by another process (waited 500 ms while storing a sample): another abtool, or a sqlite3 session, holds its write lock; try again when it has finished, or wait longer with ABTOOL_BUSY_TIMEOUT_MS"

@@ -6,6 +6,7 @@
 # its write-ahead log has then, so that the fifth sample's commit fails.
 . "$(dirname "$0")/corpus.sh"
 
+events_open
 make_repo "$T/repo" 2 1
 hang_bench "$T" 5
 EXP_PAIRS=4 write_exp "$T/repo"
@@ -21,12 +22,13 @@ assert_contains "$T/err" "File too large"
 touch "$T/hang"
 "$ABTOOL" run "$T/repo/exp.yaml" --store "$db" >"$T/out" 2>"$T/err" &
 pid=$!
-wait_for "$T/hung.pgid"
+await hung
 snapshot "$db" "$T/before"
 [ "$(wc -l <"$T/before")" = 4 ] || fail "expected 4 committed samples, got $(wc -l <"$T/before")"
 wal=$(stat -c %s "$db-wal")
 prlimit --pid $pid --fsize=$wal:$wal || fail "prlimit"
 rm -f "$T/hang"
+release
 wait $pid
 rc=$?
 [ $rc = 74 ] || { cat "$T/err" >&2; fail "exit $rc with a full disk, expected 74"; }

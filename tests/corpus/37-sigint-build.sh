@@ -3,6 +3,7 @@
 # again and finishes it.
 . "$(dirname "$0")/corpus.sh"
 
+events_open
 make_repo "$T/repo" 2 1
 hang_build "$T"
 EXP_PAIRS=2 EXP_BUILD="$T/build.sh" write_exp "$T/repo"
@@ -10,7 +11,7 @@ db="$T/store.db"
 touch "$T/hang-build"
 "$ABTOOL" run "$T/repo/exp.yaml" --store "$db" >"$T/out" 2>"$T/err" &
 pid=$!
-wait_for "$T/build.pgid"
+await build
 snapshot "$db" "$T/before"
 kill -INT $pid
 wait $pid

@@ -5,6 +5,7 @@
 # the run without changing them.
 . "$(dirname "$0")/corpus.sh"
 
+events_open
 make_repo "$T/repo" 2 1
 hang_bench "$T" 5
 hang_build "$T"
@@ -14,7 +15,7 @@ db="$T/store.db"
 touch "$T/hang"
 "$ABTOOL" run "$T/repo/exp.yaml" --store "$db" >"$T/out" 2>"$T/err" &
 pid=$!
-wait_for "$T/hung.pgid"
+await hung
 kill -TERM $pid
 wait $pid
 [ $? = 143 ] || fail "the first run was not interrupted"
@@ -26,7 +27,7 @@ rm -rf "$XDG_CACHE_HOME/abtool"
 touch "$T/hang-build"
 "$ABTOOL" resume 1 --store "$db" >"$T/out" 2>"$T/err" &
 pid=$!
-wait_for "$T/build.pgid"
+await build
 kill -TERM $pid
 wait $pid
 rc=$?

@@ -2,13 +2,14 @@
 # report yet: exit 64, its status, and how to finish it.
 . "$(dirname "$0")/corpus.sh"
 
+events_open
 make_repo "$T/repo" 2 1
 hang_build "$T"
 EXP_PAIRS=2 EXP_BUILD="$T/build.sh" write_exp "$T/repo"
 touch "$T/hang-build"
 "$ABTOOL" run "$T/repo/exp.yaml" --store "$T/store.db" >"$T/out" 2>"$T/err" &
 pid=$!
-wait_for "$T/build.pgid"
+await build
 kill -INT $pid
 wait $pid
 [ $? = 130 ] || fail "the run was not interrupted"

@@ -4,6 +4,7 @@
 # does not fail.
 . "$(dirname "$0")/corpus.sh"
 
+events_open
 make_repo "$T/repo" 2 1
 hang_bench "$T" 3
 EXP_PAIRS=5 write_exp "$T/repo"
@@ -12,7 +13,7 @@ db="$T/store.db"
 touch "$T/hang"
 "$ABTOOL" calibrate "$T/repo/exp.yaml" --pairs 5 --store "$db" >"$T/out" 2>"$T/err" &
 pid=$!
-wait_for "$T/hung.pgid"
+await hung
 kill -INT $pid
 wait $pid
 rc=$?

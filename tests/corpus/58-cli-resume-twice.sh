@@ -5,6 +5,7 @@
 # first one measures is refused the same way.
 . "$(dirname "$0")/corpus.sh"
 
+events_open
 make_repo "$T/repo" 2 1
 hang_bench "$T" 3
 EXP_PAIRS=3 write_exp "$T/repo"
@@ -13,38 +14,40 @@ db="$T/store.db"
 touch "$T/hang"
 "$ABTOOL" run "$T/repo/exp.yaml" --store "$db" >"$T/out" 2>"$T/err" &
 pid=$!
-wait_for "$T/hung.pgid"
+await hung
 kill -INT $pid
 wait $pid
 [ $? = 130 ] || fail "the run was not interrupted"
-rm -f "$T/hung.pgid"
 echo 0 >"$T/count"
 
 # both at once: while $T/hang exists, the one that proceeds hangs in its
-# first sample; the other must stop on its own
-"$ABTOOL" resume 1 --store "$db" >"$T/out1" 2>"$T/err1" &
-p1=$!
-"$ABTOOL" resume 1 --store "$db" >"$T/out2" 2>"$T/err2" &
-p2=$!
-wait_for "$T/hung.pgid"
-for i in $(seq 1 400); do
-	kill -0 $p1 2>/dev/null && kill -0 $p2 2>/dev/null || break
-	sleep 0.05
-done
-if kill -0 $p1 2>/dev/null; then winner=$p1 loser=$p2 lerr="$T/err2"; else winner=$p2 loser=$p1 lerr="$T/err1"; fi
-kill -0 $loser 2>/dev/null && { rm -f "$T/hang"; fail "both resumes are running the same run"; }
-wait $loser
-rc=$?
-[ $rc = 64 ] || { cat "$lerr" >&2; fail "the second resume exited $rc, expected 64"; }
-grep -qE "run 1 is (still running \(pid [0-9]+ on this host\)|being resumed by another process); wait for it, or stop it and resume then" "$lerr" ||
-	{ cat "$lerr" >&2; fail "the second resume did not say the run is taken"; }
+# first sample (the event "hung"); the other must stop on its own (the
+# event "exit")
+start_bg r1 "$ABTOOL" resume 1 --store "$db"
+start_bg r2 "$ABTOOL" resume 1 --store "$db"
+await "pid r1"
+p1=${EVENT##* }
+await "pid r2"
+p2=${EVENT##* }
+await hung
+await exit 300 "both resumes are running the same run (neither stopped on its own)"
+read -r _ loser rc <<<"$EVENT"
+case $loser in
+r1) winner=$p2 wname=r2 ;;
+r2) winner=$p1 wname=r1 ;;
+*) fail "unexpected event: $EVENT" ;;
+esac
+[ "$rc" = 64 ] || { cat "$T/$loser.err" >&2; fail "the second resume exited $rc, expected 64"; }
+grep -qE "run 1 is (still running \(pid [0-9]+ on this host\)|being resumed by another process); wait for it, or stop it and resume then" "$T/$loser.err" ||
+	{ cat "$T/$loser.err" >&2; fail "the second resume did not say the run is taken"; }
 
 # and one started later, while the first measures
 expect_fail 64 "run 1 is still running (pid $winner on this host); wait for it, or stop it and resume then" \
 	"$ABTOOL" resume 1 --store "$db"
 rm -f "$T/hang"
-wait $winner
-case $? in 0 | 1 | 2) ;; *) fail "the resume that went on did not decide" ;; esac
+release
+await "exit $wname"
+case ${EVENT##* } in 0 | 1 | 2) ;; *) cat "$T/$wname.err" >&2; fail "the resume that went on did not decide" ;; esac
 [ "$(run_status "$db")" = finished ] || fail "the run is not finished"
 [ "$(sqlite3 "$db" "select count(*) from samples where run_id = 1 and status = 1")" = 8 ] ||
 	fail "samples done: $(sqlite3 "$db" "select count(*) from samples where run_id = 1 and status = 1"), expected 8"

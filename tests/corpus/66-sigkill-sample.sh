@@ -9,7 +9,7 @@ db="$T/store.db"
 start_hung_run
 kill -KILL $pid
 wait $pid 2>/dev/null
-# the hanging benchmark would wait for $T/hang forever: it must be gone
+# the hanging benchmark would wait to be released forever: it must be gone
 assert_group_gone "$(cat "$T/hung.pgid")"
 [ -e "$T/hang" ] || fail "the case removed its own hang file"
 [ "$(run_status "$db")" = running ] || fail "status $(run_status "$db"), expected running"

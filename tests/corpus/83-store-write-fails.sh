@@ -10,6 +10,7 @@ start_hung_run
 sqlite3 "$db" "CREATE TRIGGER refuse_samples BEFORE UPDATE ON samples WHEN NEW.status = 1
 	BEGIN SELECT RAISE(ABORT, 'simulated write failure'); END"
 rm -f "$T/hang"
+release
 wait $pid
 rc=$?
 [ $rc = 74 ] || { cat "$T/err" >&2; fail "exit $rc, expected 74"; }

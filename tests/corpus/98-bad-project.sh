@@ -27,6 +27,10 @@ mkdir -p "$XDG_CONFIG_HOME/abtool"
 printf 'project: ""\n' >"$XDG_CONFIG_HOME/abtool/config"
 expect_fail 64 "$XDG_CONFIG_HOME/abtool/config:1:10: project: expected a project name, like github.com/owner/name" \
 	"$ABTOOL" run "$T/repo/exp.yaml" --store "$db" --quiet
+# history and designs with --store read the config file only in a
+# repository, whose project its project: would name (tests/cli/cache.sh):
+# in the case's repository, wherever CTest runs the case from
+cd "$T/repo" || fail "cd"
 printf 'project: [a]\n' >"$XDG_CONFIG_HOME/abtool/config"
 expect_fail 64 "config:1:10: project: expected the project's name as a string" \
 	"$ABTOOL" history --store "$db"

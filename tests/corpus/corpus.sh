@@ -57,65 +57,12 @@ run_status() {
 	sqlite3 "$1" "select status from runs where id = ${2:-1}"
 }
 
-# wait_for FILE: wait up to 60 s for FILE to exist.
-wait_for() {
-	local i
-	for i in $(seq 1 1200); do
-		[ -e "$1" ] && return 0
-		sleep 0.05
-	done
-	fail "timed out waiting for $1"
-}
-
-# hang_bench DIR N: a benchmark script DIR/bench.sh that records its
-# invocations and, from the N-th on, while $T/hang exists, writes its
-# process group to $T/hung.pgid and waits (for a signal, or for $T/hang to
-# go); otherwise it runs ./bench in the tree. Use it with
-# `benchmark: $DIR/bench.sh {lanes}`.
-hang_bench() {
-	cat >"$1/bench.sh" <<EOF2
-#!/bin/sh
-n=\$((\$(cat "$T/count" 2>/dev/null || echo 0) + 1))
-echo \$n >"$T/count"
-if [ \$n -ge $2 ] && [ -e "$T/hang" ]; then
-	ps -o pgid= \$\$ | tr -d ' ' >"$T/hung.pgid.tmp" && mv "$T/hung.pgid.tmp" "$T/hung.pgid"
-	while [ -e "$T/hang" ]; do sleep 0.05; done
-fi
-exec ./bench "\$@"
-EOF2
-	chmod +x "$1/bench.sh"
-}
-
-# assert_group_gone PGID: no process of the group is left.
-assert_group_gone() {
-	local i
-	for i in $(seq 1 40); do
-		pgrep -g "$1" >/dev/null || return 0
-		sleep 0.05
-	done
-	fail "processes of group $1 survived: $(pgrep -a -g "$1")"
-}
-
-# hang_build DIR: a build script DIR/build.sh that, while $T/hang-build
-# exists, writes its process group to $T/build.pgid and waits; otherwise
-# it runs make in the tree. Use it with EXP_BUILD=DIR/build.sh.
-hang_build() {
-	cat >"$1/build.sh" <<EOF2
-#!/bin/sh
-if [ -e "$T/hang-build" ]; then
-	ps -o pgid= \$\$ | tr -d ' ' >"$T/build.pgid.tmp" && mv "$T/build.pgid.tmp" "$T/build.pgid"
-	while [ -e "$T/hang-build" ]; do sleep 0.05; done
-fi
-exec make
-EOF2
-	chmod +x "$1/build.sh"
-}
-
 # start_hung_run: start `abtool run` in the background on a run whose
-# fifth sample hangs (until $T/hang goes), with the store $T/store.db; when
-# it hangs, $T/before holds the 4 committed samples (snapshot) and $pid is
-# abtool's process.
+# fifth sample hangs (events_open, hang_bench in lib.sh), with the store
+# $T/store.db; once it hangs, $T/before holds the 4 committed samples
+# (snapshot) and $pid is abtool's process.
 start_hung_run() {
+	events_open
 	make_repo "$T/repo" 2 1
 	hang_bench "$T" 5
 	EXP_PAIRS=4 write_exp "$T/repo"
@@ -123,7 +70,7 @@ start_hung_run() {
 	touch "$T/hang"
 	"$ABTOOL" run "$T/repo/exp.yaml" --store "$T/store.db" >"$T/out" 2>"$T/err" &
 	pid=$!
-	wait_for "$T/hung.pgid"
+	await hung
 	snapshot "$T/store.db" "$T/before"
 	[ "$(wc -l <"$T/before")" = 4 ] || fail "expected 4 committed samples, got $(wc -l <"$T/before")"
 }

@@ -5,7 +5,9 @@
 # server is back, resume finishes the run with every planned sample. An
 # unreachable server at the start is exit 74 naming the host, and nothing
 # is written locally. This case runs its own server (in $T/pg), since it
-# stops it.
+# stops it. The cut comes while the run's 10th sample runs (it says so and
+# waits: hang_bench), so that 9 samples are stored before it and the 10th
+# is the one whose storing finds the server gone.
 . "$(dirname "$0")/../cli/lib.sh"
 
 server="$T/pg"
@@ -13,18 +15,19 @@ server="$T/pg"
 trap '"$ABTOOL_TEST_SRC/tests/pg/pg-server" stop "$server"' EXIT
 db=$("$ABTOOL_TEST_SRC/tests/pg/pg-server" url "$server" lost 2>/dev/null)
 
+events_open
 make_repo "$T/repo" 40 20
+hang_bench "$T" 10
 EXP_PAIRS=30 write_exp "$T/repo"
-cd "$T"
+sed -i "s|^benchmark: .*|benchmark: $T/bench.sh {lanes}|" "$T/repo/exp.yaml"
+touch "$T/hang"
 "$ABTOOL" run "$T/repo/exp.yaml" --store "$db" --seed 3 --verbose >"$T/out" 2>"$T/err" &
 pid=$!
-for _ in $(seq 1 300); do
-	n=$(sql "$db" "select count(*) from samples where status = 1 and pair >= 2" 2>/dev/null || echo 0)
-	[ "${n:-0}" -gt 0 ] && break
-	sleep 0.1
-done
-[ "${n:-0}" -gt 0 ] || fail "no samples stored before the cut"
+await hung
+[ "$(sql "$db" "select count(*) from samples where status = 1")" = 9 ] || fail "9 samples stored before the cut"
 "$ABTOOL_TEST_SRC/tests/pg/pg-server" kill "$server"
+rm -f "$T/hang"
+release
 wait $pid
 rc=$?
 [ $rc = 74 ] || { tail -5 "$T/err" >&2; fail "exit $rc after the server went away, not 74"; }
@@ -34,8 +37,8 @@ assert_contains "$T/err" "abtool resume 1 --store postgresql://abtool@/lost?host
 printed=$(grep -c ' checksum ' "$T/err")
 "$ABTOOL_TEST_SRC/tests/pg/pg-server" restart "$server" || fail "restart"
 stored=$(sql "$db" "select count(*) from samples where status = 1")
-[ "$printed" -gt 0 ] || { head -5 "$T/err" >&2; fail "no sample lines printed"; }
-[ "$stored" -ge "$printed" ] || fail "lost committed samples: $printed reported, $stored stored"
+[ "$printed" = 9 ] || { head -5 "$T/err" >&2; fail "$printed sample lines printed, expected 9"; }
+[ "$stored" = "$printed" ] || fail "$printed samples reported, $stored stored"
 [ "$(sql "$db" "select status from runs where id = 1")" = running ] || fail "the run is not resumable"
 
 expect_decided "$ABTOOL" resume 1 --store "$db"

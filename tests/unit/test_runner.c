@@ -776,6 +776,28 @@ static void test_runq_wait(void **state)
 	}
 }
 
+/* A shell that runs the work as its child waits little itself: its own
+ * wait does not stand for the sample, so runq_ns is unknown (-1). */
+static void test_runq_wrapper(void **state)
+{
+	char *cmd = ab_xasprintf("'%s' --helper spin 100; :", self_exe);
+	char *const argv[] = { "/bin/sh", "-c", cmd, NULL };
+	int forked;
+
+	(void)state;
+	for (forked = 0; forked < 2; forked++) {
+		struct ab_runner_spec spec = { .argv = argv, .stdin_null = 1, .fork_child = forked };
+		struct ab_runner_result res;
+
+		run_ok(&res, &spec);
+		assert_int_equal(res.exit_code, 0);
+		assert_true(res.user_ns + res.sys_ns > 0);
+		assert_int_equal(res.runq_ns, -1);
+		ab_runner_result_release(&res);
+	}
+	free(cmd);
+}
+
 static void test_log_path(void **state)
 {
 	struct ab_runner_result res;
@@ -1228,6 +1250,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exit_code),
 		cmocka_unit_test(test_runq_wait),
+		cmocka_unit_test(test_runq_wrapper),
 		cmocka_unit_test(test_stdout_stderr_exact),
 		cmocka_unit_test(test_shell_vs_argv),
 		cmocka_unit_test(test_cwd),
