@@ -367,6 +367,7 @@ static void sequential_intervals(struct ab_analysis *a)
 			st->ci_k = isnan(hl.lower) ? 0 : hl.k;
 			st->ci_level = isnan(hl.lower) ? NAN : hl.coverage;
 			st->ci_level_exact = 0;
+			st->ci_empty = hl.lower > hl.upper;
 			if (m == a->primary)
 				rr->look = look;
 		}
@@ -637,6 +638,12 @@ static void warnings(struct ab_analysis *a)
 			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: %zu pair%s too few for a one-sided 95%% "
 				"bound (5 at least): rules on this row can only be inconclusive", label, rr->pairs,
 				rr->pairs == 1 ? " is" : "s are"));
+		if (rm->available && rm->st.ci_empty)
+			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: the repeated intervals of the %zu looks "
+				"this row reached do not intersect (lower bound %.4f above upper bound %.4f): "
+				"their coverage failed for this row, so no rule decides on it and it runs on "
+				"to its last look; the estimate %.3f is of all %zu pairs", label, rr->look,
+				rm->st.ci_lower, rm->st.ci_upper, rm->st.ratio, rr->pairs));
 		if (rm->available && (rm->st.parent.rsd > 0.05 || rm->st.candidate.rsd > 0.05))
 			ab_strv_append(&a->warnings, &nw, ab_xasprintf("%s: RSD above 5%% (parent %.1f%%, candidate "
 				"%.1f%%): a noisy machine or benchmark", label, 100 * rm->st.parent.rsd,

@@ -155,23 +155,47 @@ void ab_bisect_record(struct ab_bisect *b, enum ab_bisect_decision d, int direct
 	}
 }
 
+enum ab_bisect_decision ab_bisect_decide(double lower, double upper, int direction, double theta)
+{
+	double lo = direction > 0 ? lower : -upper, hi = direction > 0 ? upper : -lower;
+
+	/* no bound, or the looks' intervals do not intersect: nothing to decide on */
+	if (isnan(lo) || isnan(hi) || lo > hi)
+		return AB_BISECT_UNDECIDED;
+	if (lo >= theta)
+		return AB_BISECT_REACHES;
+	if (hi < theta)
+		return AB_BISECT_BELOW;
+	return AB_BISECT_UNDECIDED;
+}
+
 /* One row in one direction: REACHES, BELOW or UNDECIDED, with x the
  * change's Hodges–Lehmann interval in that direction (log scale). */
 static enum ab_bisect_decision judge_row(const struct ab_hl *hl, int direction, double theta,
 					 double *x_lower, double *x_estimate)
 {
-	double lower = direction > 0 ? hl->lower : -hl->upper;
-	double upper = direction > 0 ? hl->upper : -hl->lower;
-
-	*x_lower = lower;
+	*x_lower = direction > 0 ? hl->lower : -hl->upper;
 	*x_estimate = direction * hl->estimate;
-	if (hl->k == 0 || isnan(lower) || isnan(upper))
+	if (hl->k == 0)
 		return AB_BISECT_UNDECIDED;
-	if (lower >= theta)
-		return AB_BISECT_REACHES;
-	if (upper < theta)
-		return AB_BISECT_BELOW;
-	return AB_BISECT_UNDECIDED;
+	return ab_bisect_decide(hl->lower, hl->upper, direction, theta);
+}
+
+/* The interval a row's decision rests on, log scale: a sequential step's
+ * repeated interval as the analysis made it (the plan's alpha is the
+ * bisect's level), else the fixed interval at one-sided `alpha`. */
+static void row_interval(struct ab_hl *hl, const struct ab_analysis *a, const struct ab_row_result *r,
+			 const struct ab_row_metric *rm, double alpha)
+{
+	if (a->exp->sequential) {
+		hl->estimate = log(rm->st.ratio);
+		hl->lower = log(rm->st.ci_lower);
+		hl->upper = log(rm->st.ci_upper);
+		hl->k = rm->st.ci_k;
+		hl->coverage = rm->st.ci_level;
+		return;
+	}
+	ab_stats_hodges_lehmann(hl, rm->d, r->pairs, alpha);
 }
 
 /* The decision of every measured row in one direction; `out` gets the row
@@ -198,7 +222,7 @@ static enum ab_bisect_decision judge_direction(struct ab_bisect_judgement *out,
 				d = AB_BISECT_UNDECIDED;
 			continue;
 		}
-		ab_stats_hodges_lehmann(&hl, rm->d, r->pairs, alpha);
+		row_interval(&hl, a, r, rm, alpha);
 		rd = judge_row(&hl, direction, theta, &x_lower, &x_est);
 		/* the row shown: the one that reached, else the largest change */
 		if ((rd == AB_BISECT_REACHES && d != AB_BISECT_REACHES) ||
@@ -237,22 +261,70 @@ void ab_bisect_judge(struct ab_bisect_judgement *out, const struct ab_analysis *
 	}
 	memcpy(&up, out, sizeof(up));
 	memcpy(&down, out, sizeof(down));
+	/* each direction at alpha / 2: a fixed step's own intervals; a
+	 * sequential one's plan was made at alpha / 2 per side already */
 	du = judge_direction(&up, a, metric, theta, +1, alpha / 2);
 	dd = judge_direction(&down, a, metric, theta, -1, alpha / 2);
-	if (du == AB_BISECT_REACHES && dd != AB_BISECT_REACHES) {
-		*out = up;
-		out->direction = +1;
-	} else if (dd == AB_BISECT_REACHES && du != AB_BISECT_REACHES) {
-		*out = down;
-		out->direction = -1;
-	} else {
-		*out = up;
-		out->direction = 0;
-		out->decision = du == AB_BISECT_BELOW && dd == AB_BISECT_BELOW ? AB_BISECT_BELOW
-									: AB_BISECT_UNDECIDED;
-		return;
+	*out = dd == AB_BISECT_REACHES && du != AB_BISECT_REACHES ? down : up;
+	out->decision = ab_bisect_combine(du, dd, &out->direction);
+}
+
+enum ab_bisect_decision ab_bisect_combine(enum ab_bisect_decision up, enum ab_bisect_decision down,
+					  int *direction)
+{
+	*direction = 0;
+	if (up == AB_BISECT_REACHES && down != AB_BISECT_REACHES) {
+		*direction = +1;
+		return AB_BISECT_REACHES;
 	}
-	out->decision = AB_BISECT_REACHES;
+	if (down == AB_BISECT_REACHES && up != AB_BISECT_REACHES) {
+		*direction = -1;
+		return AB_BISECT_REACHES;
+	}
+	return up == AB_BISECT_BELOW && down == AB_BISECT_BELOW ? AB_BISECT_BELOW : AB_BISECT_UNDECIDED;
+}
+
+void ab_bisect_rows_decided(const struct ab_analysis *a, const struct ab_step_stop *stop, uint8_t *decided)
+{
+	const struct ab_metric *m = ab_experiment_metric(a->exp, stop->metric);
+	double theta = log1p(stop->threshold);
+	size_t i, metric = m ? (size_t)(m - a->exp->metrics) : a->primary;
+	int reached = 0;
+
+	for (i = 0; i < a->nrows; i++) {
+		const struct ab_row_result *r = &a->rows[i];
+		const struct ab_row_metric *rm = &r->metrics[metric];
+		double lower = log(rm->st.ci_lower), upper = log(rm->st.ci_upper);
+		enum ab_bisect_decision up, down;
+
+		decided[i] = 1;
+		if (!ab_experiment_row_selected(a->exp, r->row) || !r->samples)
+			continue;
+		if (!rm->available || !r->pairs || rm->st.ci_k == 0) {
+			decided[i] = 0;
+			continue;
+		}
+		up = stop->direction >= 0 ? ab_bisect_decide(lower, upper, +1, theta) : AB_BISECT_BELOW;
+		down = stop->direction <= 0 ? ab_bisect_decide(lower, upper, -1, theta) : AB_BISECT_BELOW;
+		reached |= up == AB_BISECT_REACHES || down == AB_BISECT_REACHES;
+		decided[i] = up != AB_BISECT_UNDECIDED && down != AB_BISECT_UNDECIDED;
+	}
+	/* one row reaching decides the comparison: every row may stop */
+	for (i = 0; reached && i < a->nrows; i++)
+		decided[i] = 1;
+}
+
+void ab_bisect_step_plan(struct ab_experiment *exp, const char *metric, double threshold, double alpha_c,
+			 enum ab_bisect_role role, int direction)
+{
+	if (!exp->sequential)  /* a file edited since a resumed bisect began: its steps run as it says */
+		return;
+	exp->seq.alpha = role == AB_BISECT_ENDPOINTS ? alpha_c / 2 : alpha_c;
+	free(exp->step.metric);
+	exp->step.metric = ab_xstrdup(metric);
+	exp->step.threshold = threshold;
+	exp->step.direction = role == AB_BISECT_ENDPOINTS ? 0 : direction;
+	exp->step.active = 1;
 }
 
 static const char *const role_names[] = {"endpoints", "left", "right", "confirm"};

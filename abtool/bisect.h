@@ -97,7 +97,9 @@ struct ab_bisect_judgement {
  * row the experiment measured (ab_experiment_row_selected), metric
  * `metric` (an index into exp->metrics), the Hodges–Lehmann interval of the
  * log ratios at one-sided level `alpha` (Hodges & Lehmann 1963, as the
- * analysis computes it) against θ = ln(1 + threshold): a row reaches when
+ * analysis computes it; for a step whose plan is sequential, the row's
+ * repeated interval the analysis made, whose plan carries the level, so
+ * `alpha` is not used) against θ = ln(1 + threshold): a row reaches when
  * its bound nearer zero is beyond θ in `direction` (+1 up, -1 down), is
  * below when its far bound is short of θ. Some row reaching decides
  * REACHES, every row below BELOW, anything else UNDECIDED. With direction
@@ -110,6 +112,51 @@ struct ab_bisect_judgement {
  */
 void ab_bisect_judge(struct ab_bisect_judgement *out, const struct ab_analysis *a, size_t metric,
 		     double threshold, int direction, double alpha, int failed_side);
+
+/*
+ * One row's decision in `direction` (+1 the metric went up, -1 down) from
+ * its interval [lower, upper] of the log ratio: REACHES when the bound
+ * nearer zero is at least theta = ln(1 + threshold) beyond it, BELOW when
+ * the far bound is short of theta, else UNDECIDED; also UNDECIDED without
+ * a bound (NAN) and for an empty interval (lower > upper: a sequential
+ * row whose looks' intervals do not intersect, docs/statistics.md, "An
+ * empty intersection"). Pure.
+ */
+enum ab_bisect_decision ab_bisect_decide(double lower, double upper, int direction, double theta);
+
+/*
+ * The endpoints' decision from each direction's (`up` +1, `down` -1):
+ * REACHES in the one direction that reaches (*direction says which),
+ * BELOW when both are below, else UNDECIDED (*direction 0), also when
+ * both reach. Pure.
+ */
+enum ab_bisect_decision ab_bisect_combine(enum ab_bisect_decision up, enum ab_bisect_decision down,
+					  int *direction);
+
+/*
+ * Which rows of a sequential bisect step's analysis `a` are decided at a
+ * look (stopping.c calls it for a run whose exp->step is active, instead
+ * of the rules): decided[r] = 1 (caller-owned, a->nrows) when the row's
+ * repeated interval of metric stop->metric against stop->threshold is
+ * REACHES or BELOW in stop->direction (both directions for 0, the
+ * endpoints: decided when each is), or the row is not measured; and every
+ * row once one row REACHES, which decides the comparison. Pure.
+ */
+void ab_bisect_rows_decided(const struct ab_analysis *a, const struct ab_step_stop *stop, uint8_t *decided);
+
+/*
+ * Make `exp` (a sequential plan, loaded and not yet started) the plan of a
+ * sequential step of comparison role `role` (docs/history.md, "How a
+ * comparison decides"): the file's looks and spending with their alpha
+ * the comparison's level `alpha_c` (alpha_c / 2 for the endpoints, which
+ * try both directions, one-sided each), and its rows stopping on the
+ * bisect's judgement of `metric` (copied) against `threshold` (a fraction,
+ * 0.4 for 40%) in `direction` (+1 up, -1 down; the endpoints' is 0)
+ * instead of the experiment's rules (exp->step, stopping.c). A fixed plan
+ * is left as it is. Never fails.
+ */
+void ab_bisect_step_plan(struct ab_experiment *exp, const char *metric, double threshold, double alpha_c,
+			 enum ab_bisect_role role, int direction);
 
 /* Static names: "endpoints", "left", "right", "confirm"; "reaches",
  * "below", "undecided", "skip-candidate", "skip-parent"; "running",

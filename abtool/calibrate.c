@@ -65,6 +65,54 @@ static void draw_row(double *x, size_t n, double delta, uint64_t seed, size_t r)
 	}
 }
 
+/* Whether a row x (n normals, true log ratio 0, sorted ascending) passes
+ * equivalence within ±delta at count k: U < delta when at most k - 1
+ * Walsh averages are >= delta, L > -delta when at most k - 1 are <=
+ * -delta (Tukey's identity, as for the bound). y is scratch of n. */
+static int equivalent(const double *x, double *y, size_t n, double delta, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		y[i] = x[i] - delta;
+	if (positive_walsh(y, n) > k - 1)
+		return 0;
+	for (i = 0; i < n; i++)  /* -x - delta, ascending */
+		y[i] = -x[n - 1 - i] - delta;
+	return positive_walsh(y, n) <= k - 1;
+}
+
+double ab_calibrate_power_equivalence(size_t n, double delta, size_t reps, uint64_t seed)
+{
+	size_t k, r, pass = 0;
+	double coverage, *x, *y;
+
+	ab_stats_walsh_k(n, AB_STATS_ALPHA, &k, &coverage);
+	if (k == 0 || reps == 0)
+		return 0;
+	if (isinf(delta))
+		return 1;
+	x = ab_xmalloc(n * sizeof(*x));
+	y = ab_xmalloc(n * sizeof(*y));
+	for (r = 0; r < reps; r++) {
+		draw_row(x, n, 0, seed, r);
+		qsort(x, n, sizeof(*x), cmp_double);
+		pass += equivalent(x, y, n, delta, k);
+	}
+	free(y);
+	free(x);
+	return (double)pass / (double)reps;
+}
+
+double ab_calibrate_spread_upper(double sigma, size_t n)
+{
+	double df = (double)n - 1;
+
+	if (!(n >= 2) || !isfinite(sigma))
+		return NAN;
+	return sigma * sqrt(df / ab_stats_chi2_quantile(1 - AB_CALIBRATE_SPREAD_CONFIDENCE, df));
+}
+
 double ab_calibrate_power(size_t n, double delta, size_t reps, uint64_t seed)
 {
 	size_t k, r, pass = 0;
@@ -85,12 +133,15 @@ double ab_calibrate_power(size_t n, double delta, size_t reps, uint64_t seed)
 	return (double)pass / (double)reps;
 }
 
-/* Power and mean pairs used of one sequential plan (ab_calibrate_sequential). */
-static int seq_power(struct ab_seq_needed *out, const struct ab_seq_plan *plan, double delta)
+/* Power and mean pairs used of one sequential plan (ab_calibrate_sequential);
+ * with `equivalence`, a row passes once both of its repeated bounds have
+ * passed (each at some look: the interval is their intersection). */
+static int seq_power(struct ab_seq_needed *out, const struct ab_seq_plan *plan, double delta,
+		     int equivalence)
 {
 	struct ab_seq_boundaries b;
-	size_t max = plan->looks[plan->nlooks - 1], r, k, first = 0, pass = 0;
-	double used = 0, *row, *x;
+	size_t max = plan->looks[plan->nlooks - 1], r, k, first = 0, pass = 0, i;
+	double used = 0, *row, *x, *y;
 	int err;
 
 	if ((err = ab_seq_boundaries(plan, &b)) < 0)
@@ -106,23 +157,38 @@ static int seq_power(struct ab_seq_needed *out, const struct ab_seq_plan *plan, 
 	}
 	row = ab_xmalloc(max * sizeof(*row));
 	x = ab_xmalloc(max * sizeof(*x));
+	y = ab_xmalloc(max * sizeof(*y));
 	for (r = 0; r < AB_CALIBRATE_REPS; r++) {
 		size_t n = max;
+		int upper = 0, lower = 0;
 
-		draw_row(row, max, delta, AB_CALIBRATE_SEED, r);
+		draw_row(row, max, equivalence ? 0 : delta, AB_CALIBRATE_SEED, r);
 		for (k = first; k < b.nlooks; k++) {
+			size_t m = b.looks[k];
+
 			if (b.c[k] == 0)
 				continue;
-			memcpy(x, row, b.looks[k] * sizeof(*x));
-			qsort(x, b.looks[k], sizeof(*x), cmp_double);
-			if (positive_walsh(x, b.looks[k]) <= b.c[k] - 1) {
-				n = b.looks[k];
+			memcpy(x, row, m * sizeof(*x));
+			qsort(x, m, sizeof(*x), cmp_double);
+			if (equivalence) {
+				for (i = 0; i < m; i++)
+					y[i] = x[i] - delta;
+				upper |= positive_walsh(y, m) <= b.c[k] - 1;
+				for (i = 0; i < m; i++)
+					y[i] = -x[m - 1 - i] - delta;
+				lower |= positive_walsh(y, m) <= b.c[k] - 1;
+			} else {
+				upper = lower = positive_walsh(x, m) <= b.c[k] - 1;
+			}
+			if (upper && lower) {
+				n = m;
 				pass++;
 				break;
 			}
 		}
 		used += (double)n;
 	}
+	free(y);
 	free(x);
 	free(row);
 	out->power = (double)pass / AB_CALIBRATE_REPS;
@@ -131,7 +197,7 @@ static int seq_power(struct ab_seq_needed *out, const struct ab_seq_plan *plan, 
 }
 
 int ab_calibrate_sequential(struct ab_seq_needed *out, double delta, double target,
-			    size_t fixed_pairs)
+			    size_t fixed_pairs, int equivalence)
 {
 	static const size_t ladder[] = AB_CALIBRATE_SEQ_LADDER;
 	struct ab_seq_plan plan;
@@ -147,7 +213,7 @@ int ab_calibrate_sequential(struct ab_seq_needed *out, double delta, double targ
 		if (ladder[i] < fixed_pairs)
 			continue;
 		if ((err = ab_seq_plan_from_range(&plan, AB_CALIBRATE_SEQ_MIN, ladder[i])) < 0 ||
-		    (err = seq_power(out, &plan, delta)) < 0)
+		    (err = seq_power(out, &plan, delta, equivalence)) < 0)
 			return err;
 		if (out->power >= target) {
 			out->found = 1;
@@ -157,9 +223,18 @@ int ab_calibrate_sequential(struct ab_seq_needed *out, double delta, double targ
 	return 0;
 }
 
-void ab_calibrate_pairs_needed(struct ab_pairs_needed *out, double delta, double target)
+/* The power of the decision a pairs_needed entry is for. */
+static double power_of(size_t n, double delta, int equivalence)
 {
-	double z = (AB_CALIBRATE_Z_ALPHA + AB_CALIBRATE_Z_POWER) / delta;
+	return equivalence ? ab_calibrate_power_equivalence(n, delta, AB_CALIBRATE_REPS, AB_CALIBRATE_SEED)
+			   : ab_calibrate_power(n, delta, AB_CALIBRATE_REPS, AB_CALIBRATE_SEED);
+}
+
+void ab_calibrate_pairs_needed(struct ab_pairs_needed *out, double delta, double target, int equivalence)
+{
+	/* both sides must pass: each with power about (1 + target) / 2 */
+	double z = (AB_CALIBRATE_Z_ALPHA + (equivalence ? ab_stats_norm_upper_quantile((1 - target) / 2)
+						      : AB_CALIBRATE_Z_POWER)) / delta;
 	double asym = ceil(z * z * M_PI / 3), p;
 	size_t lo, hi, n;
 
@@ -173,7 +248,7 @@ void ab_calibrate_pairs_needed(struct ab_pairs_needed *out, double delta, double
 		out->pairs = out->asymptotic;
 		return;
 	}
-#define POWER(m) ab_calibrate_power((m), delta, AB_CALIBRATE_REPS, AB_CALIBRATE_SEED)
+#define POWER(m) power_of((m), delta, equivalence)
 	lo = out->asymptotic / 2 < 5 ? 5 : out->asymptotic / 2;
 	if (lo > 5 && POWER(lo) >= target)
 		lo = 5;
@@ -201,7 +276,7 @@ void ab_calibrate_pairs_needed(struct ab_pairs_needed *out, double delta, double
 	}
 #undef POWER
 	out->pairs = hi;
-	out->power = ab_calibrate_power(hi, delta, AB_CALIBRATE_REPS, AB_CALIBRATE_SEED);
+	out->power = power_of(hi, delta, equivalence);
 }
 
 /* ---- the A/A summary ------------------------------------------------- */
@@ -212,9 +287,9 @@ static json_t *real_or_null(double v)
 }
 
 /* The thresholds of a rule's inferential predicates: name, θ, and
- * whether the predicate passes below θ (U < θ) or above it (L > θ).
- * equivalent_within gives its two sides, 1+δ below and 1/(1+δ) above
- * (each side's power; both must pass). At most 8. */
+ * whether the predicate passes below θ (U < θ: 1), above it (L > θ: 0),
+ * or, for equivalent_within, inside [1/(1+δ), 1+δ] (2, θ = 1+δ): its one
+ * entry is for both sides passing together, as the rule needs. At most 8. */
 static size_t thresholds(const struct ab_rule *r, const char **names, double *theta, int *below)
 {
 	const struct ab_predicate *p;
@@ -231,12 +306,9 @@ static size_t thresholds(const struct ab_rule *r, const char **names, double *th
 						      &side, &reciprocal);
 			below[n++] = side == AB_PASS_BELOW;
 		} else if (p->decide == AB_DECIDE_EQUIVALENCE) {
-			names[n] = names[n + 1] = p->name;
+			names[n] = p->name;
 			theta[n] = 1 + ab_predicate_value(p, r);
-			theta[n + 1] = 1 / theta[n];
-			below[n] = 1;
-			below[n + 1] = 0;
-			n += 2;
+			below[n++] = 2;
 		}
 	}
 	return n;
@@ -244,13 +316,13 @@ static size_t thresholds(const struct ab_rule *r, const char **names, double *th
 
 /* The "sequential" object of a pairs_needed entry (calibrate.h); NULL on
  * an error, which leaves the entry as before. */
-static json_t *sequential_entry(double delta, size_t fixed_pairs)
+static json_t *sequential_entry(double delta, size_t fixed_pairs, int equivalence)
 {
 	struct ab_seq_needed seq;
 	json_t *looks;
 	size_t k;
 
-	if (ab_calibrate_sequential(&seq, delta, AB_CALIBRATE_POWER, fixed_pairs) < 0)
+	if (ab_calibrate_sequential(&seq, delta, AB_CALIBRATE_POWER, fixed_pairs, equivalence) < 0)
 		return NULL;
 	if (!seq.found)
 		return json_pack("{s:I, s:n}", "min", (json_int_t)AB_CALIBRATE_SEQ_MIN, "max");
@@ -264,23 +336,28 @@ static json_t *sequential_entry(double delta, size_t fixed_pairs)
 }
 
 /* One pairs_needed entry (calibrate.h): the expected ratio is 1 when 1
- * passes, else θ², one margin beyond the threshold. */
+ * passes (both sides of an equivalence: below == 2), else θ², one margin
+ * beyond the threshold; the noise is the spread's upper bound `sigma`. */
 static json_t *need_entry(const char *rule, const char *name, double theta, int below, double sigma)
 {
-	double m = fabs(log(theta)), expected = (below ? theta > 1 : theta < 1) ? 1 : theta * theta;
+	int equivalence = below == 2;
+	double m = fabs(log(theta)), delta = sigma > 0 ? m / sigma : INFINITY;
+	double expected = equivalence || (below ? theta > 1 : theta < 1) ? 1 : theta * theta;
 	struct ab_pairs_needed need;
 	json_t *entry, *seq;
 
 	if (!(m > 0) || isnan(sigma))
 		return json_pack("{s:s, s:s, s:f, s:n}", "rule", rule, "predicate", name, "threshold",
 				 theta, "pairs");
-	ab_calibrate_pairs_needed(&need, sigma > 0 ? m / sigma : INFINITY, AB_CALIBRATE_POWER);
-	entry = json_pack("{s:s, s:s, s:f, s:f, s:I, s:o, s:f, s:b, s:I}", "rule", rule,
+	ab_calibrate_pairs_needed(&need, delta, AB_CALIBRATE_POWER, equivalence);
+	entry = json_pack("{s:s, s:s, s:f, s:f, s:I, s:o, s:f, s:b, s:I, s:b}", "rule", rule,
 			  "predicate", name, "threshold", theta, "expected_ratio", expected,
 			  "pairs", (json_int_t)need.pairs, "power", real_or_null(need.power),
 			  "target_power", AB_CALIBRATE_POWER, "simulated", need.simulated,
-			  "pairs_asymptotic", (json_int_t)need.asymptotic);
-	if ((seq = sequential_entry(sigma > 0 ? m / sigma : INFINITY, need.pairs)))
+			  "pairs_asymptotic", (json_int_t)need.asymptotic, "both_sides", equivalence);
+	if (equivalence)
+		json_object_set_new(entry, "thresholds", json_pack("[f, f]", 1 / theta, theta));
+	if ((seq = sequential_entry(delta, need.pairs, equivalence)))
 		json_object_set_new(entry, "sequential", seq);
 	return entry;
 }
@@ -309,7 +386,7 @@ json_t *ab_calibrate_summary(const struct ab_analysis *a, size_t block)
 		json_t *row = json_object(), *needs = json_array();
 		size_t blocks = rm->available ? rr->pairs / block : 0, faster = 0, slower = 0, i;
 		struct ab_summary sd;
-		double sigma = NAN;
+		double sigma = NAN, upper = NAN;
 		char *label = ab_row_label(exp, r);
 
 		json_object_set_new(row, "params", ab_row_params(exp, r));
@@ -319,9 +396,12 @@ json_t *ab_calibrate_summary(const struct ab_analysis *a, size_t block)
 		if (rm->available) {
 			ab_stats_summary(&sd, rm->d, rr->pairs);
 			sigma = fmax(sd.sd, 1.4826 * sd.mad);
+			upper = ab_calibrate_spread_upper(sigma, rr->pairs);
 			json_object_set_new(row, "sd_log_ratio", real_or_null(sd.sd));
 			json_object_set_new(row, "mad_log_ratio", real_or_null(sd.mad));
 			json_object_set_new(row, "spread", real_or_null(sigma));
+			json_object_set_new(row, "spread_upper", real_or_null(upper));
+			json_object_set_new(row, "spread_confidence", json_real(AB_CALIBRATE_SPREAD_CONFIDENCE));
 			json_object_set_new(row, "ratio", real_or_null(rm->st.ratio));
 		} else {
 			json_object_set_new(row, "unavailable", json_string(rm->unavailable));
@@ -351,7 +431,7 @@ json_t *ab_calibrate_summary(const struct ab_analysis *a, size_t block)
 			np = thresholds(rule, names, theta, below);
 			for (j = 0; j < np; j++)
 				json_array_append_new(needs, need_entry(rule->name, names[j], theta[j],
-									below[j], sigma));
+									below[j], upper));
 		}
 		json_object_set_new(row, "pairs_needed", needs);
 		json_array_append_new(rows, row);
@@ -369,6 +449,16 @@ char **ab_calibrate_advice(const json_t *summary, int pairs)
 	json_t *row, *need;
 
 	json_array_foreach(json_object_get(summary, "rows"), i, row) {
+		const json_t *upper = json_object_get(row, "spread_upper");
+		/* summaries stored before the upper bound planned from the spread itself */
+		char *spread = json_is_number(upper)
+			? ab_xasprintf("spread of log ratios %.2f%%, planned from its one-sided %.0f%% upper "
+				       "bound %.2f%%", 100 * json_number_value(json_object_get(row, "spread")),
+				       100 * json_number_value(json_object_get(row, "spread_confidence")),
+				       100 * json_number_value(upper))
+			: ab_xasprintf("spread of log ratios %.2f%%",
+				       100 * json_number_value(json_object_get(row, "spread")));
+
 		json_array_foreach(json_object_get(row, "pairs_needed"), j, need) {
 			json_int_t n = json_integer_value(json_object_get(need, "pairs"));
 			json_t *power = json_object_get(need, "power"), *expected;
@@ -380,16 +470,18 @@ char **ab_calibrate_advice(const json_t *summary, int pairs)
 			expected = json_object_get(need, "expected_ratio");
 			why = !expected ? ab_xstrdup("to resolve its margin")
 			      : json_is_number(power)
-			      ? ab_xasprintf("for %.0f%% power at a true ratio of %.4g",
-					     100 * json_number_value(power), json_number_value(expected))
+			      ? ab_xasprintf("for %.0f%% power%s at a true ratio of %.4g",
+					     100 * json_number_value(power),
+					     json_is_true(json_object_get(need, "both_sides")) ? " (both sides passing)" : "",
+					     json_number_value(expected))
 			      : ab_xasprintf("for 80%% power at a true ratio of %.4g (asymptotic figure)",
 					     json_number_value(expected));
 			ab_strv_push(&out, ab_xasprintf("%s: rule '%s' (%s) needs about %lld pairs %s, %d are "
-				"planned (spread of log ratios %.2f%%)",
+				"planned (%s)",
 				json_string_value(json_object_get(row, "label")),
 				json_string_value(json_object_get(need, "rule")),
 				json_string_value(json_object_get(need, "predicate")), (long long)n, why, pairs,
-				100 * json_number_value(json_object_get(row, "spread"))));
+				spread));
 			free(why);
 			if ((why = ab_calibrate_sequential_text(need)))
 				ab_strv_push(&out, ab_xasprintf("%s: rule '%s' (%s) %s",
@@ -398,6 +490,7 @@ char **ab_calibrate_advice(const json_t *summary, int pairs)
 					json_string_value(json_object_get(need, "predicate")), why));
 			free(why);
 		}
+		free(spread);
 	}
 	if (!out)
 		ab_strv_push(&out, ab_xasprintf("the %d planned pairs are enough for every rule's margin", pairs));

@@ -44,6 +44,36 @@
  */
 double ab_calibrate_power(size_t n, double delta, size_t reps, uint64_t seed);
 
+/*
+ * Power of `equivalent_within` at n pairs: the fraction of `reps` seeded
+ * rows of d_i = e_i (e_i standard normal: a true ratio of 1, in units of
+ * σ) whose interval lies inside (-delta, delta), both sides at once:
+ * U < delta when at most k - 1 Walsh averages are >= delta, L > -delta
+ * when at most k - 1 are <= -delta (Tukey's identity), k as for
+ * ab_calibrate_power; the rows are ab_calibrate_power's with delta 0.
+ * TOST passes only when both do (Schuirmann 1987), so its power is below
+ * either side's alone: at delta 0.99 (2% margin, 2% spread) 0.678 at 9
+ * pairs, where one side has 0.83. Fraction in [0, 1]; 0 when n < 5.
+ */
+double ab_calibrate_power_equivalence(size_t n, double delta, size_t reps, uint64_t seed);
+
+/* The one-sided confidence of the spread's upper bound that calibrate
+ * plans from (ab_calibrate_spread_upper). */
+#define AB_CALIBRATE_SPREAD_CONFIDENCE 0.80
+
+/*
+ * The one-sided AB_CALIBRATE_SPREAD_CONFIDENCE upper confidence bound of
+ * the spread σ estimated as `sigma` from n A/A pairs: sigma sqrt((n - 1) /
+ * χ²_{1 - confidence}(n - 1)), the chi-square bound of a normal standard
+ * deviation (e.g. Hahn & Meeker, Statistical Intervals, 1991, section
+ * 4.3). Planning the pairs from it instead of from sigma itself (the
+ * plug-in) makes the true power fall short of the target only when the
+ * bound does, about 1 - confidence of the time for normal noise, where the
+ * plug-in fell short 18.6% of the time with 32 pairs at one σ. NAN when n <
+ * 2 or sigma is not finite.
+ */
+double ab_calibrate_spread_upper(double sigma, size_t n);
+
 /* What ab_calibrate_pairs_needed found. */
 struct ab_pairs_needed {
 	size_t pairs;       /* the smallest n >= 5 whose simulated power reaches the target */
@@ -68,10 +98,13 @@ struct ab_pairs_needed {
  * to 68 pairs (where the jumps of k make the power jagged), then by
  * doubling and bisection. The asymptotic figure is optimistic at small n
  * (it gave 50% power at 5 pairs and 77% at 20), so a figure above
- * AB_CALIBRATE_SIM_MAX is not simulated. Deterministic; O(n) memory, about
- * AB_CALIBRATE_REPS n log n time per n tried.
+ * AB_CALIBRATE_SIM_MAX is not simulated. With `equivalence`, the power is
+ * ab_calibrate_power_equivalence's (the true ratio 1, both sides of ±delta
+ * passing together) and the asymptotic figure takes z_{(1+target)/2} for
+ * z_0.80 (each side's power about (1 + target) / 2). Deterministic; O(n)
+ * memory, about AB_CALIBRATE_REPS n log n time per n tried.
  */
-void ab_calibrate_pairs_needed(struct ab_pairs_needed *out, double delta, double target);
+void ab_calibrate_pairs_needed(struct ab_pairs_needed *out, double delta, double target, int equivalence);
 
 /* The sequential plans calibrate tries, `pairs: {min: AB_CALIBRATE_SEQ_MIN,
  * max: M}` for M in this ladder, smallest first (each step about 1.5x; the
@@ -112,7 +145,10 @@ struct ab_seq_needed {
  * least the fixed plan's pairs at its last look for the same power (the
  * inflation factor of Jennison & Turnbull 2000, ch. 2, is >= 1), so
  * smaller maxima are not tried, and when fixed_pairs exceeds the
- * ladder's largest M none is tried and out->found is 0. The standard error of each power is at most
+ * ladder's largest M none is tried and out->found is 0. With `equivalence`
+ * the rows are those of ab_calibrate_power_equivalence and a row passes
+ * once both repeated bounds have passed, each at some look (the row's
+ * interval is the intersection of its looks'). The standard error of each power is at most
  * sqrt(0.25 / AB_CALIBRATE_REPS) = 0.008. Deterministic; about
  * AB_CALIBRATE_REPS K M log M time per plan tried (K looks) plus the
  * boundaries (cached by the sequential module: 0.1 to 0.7 s each the
@@ -120,7 +156,7 @@ struct ab_seq_needed {
  * or delta is not positive.
  */
 int ab_calibrate_sequential(struct ab_seq_needed *out, double delta, double target,
-			    size_t fixed_pairs);
+			    size_t fixed_pairs, int equivalence);
 
 /*
  * The line that says what ab_calibrate_sequential found, from a
@@ -145,9 +181,14 @@ char *ab_calibrate_sequential_text(const json_t *need);
  * (no_regression, max_ratio > 1, min_ratio < 1), else the ratio one margin
  * beyond the threshold, θ² (faster_by 5%: a true gain of 1.05² - 1 =
  * 10.25%; a true gain of exactly 5% passes at most half the time at any
- * n). So delta = |ln θ| / σ, σ the larger of the sd and the robust sd of
- * d; noise is taken as normal. Each entry gives pairs, power, simulated,
- * expected_ratio and pairs_asymptotic, and "sequential": the plan of
+ * n); equivalent_within has one entry for both of its sides passing
+ * together at ratio 1 (both_sides, thresholds [1/(1+δ), 1+δ]). So delta =
+ * |ln θ| / σ, σ the one-sided 80% upper confidence bound
+ * (ab_calibrate_spread_upper) of the spread, the larger of the sd and the
+ * robust sd of d over the row's pairs (row fields spread, spread_upper,
+ * spread_confidence); noise is taken as normal. Each entry gives pairs, power (at the
+ * upper bound: the true power reaches it unless the spread exceeds its
+ * bound), simulated, expected_ratio and pairs_asymptotic, and "sequential": the plan of
  * ab_calibrate_sequential at the same delta and target power ({min, max,
  * looks, spending, power, expected_pairs}, or {min: 8, max: null} when none of
  * the ladder reaches it). Also the totals over all rows and

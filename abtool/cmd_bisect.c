@@ -28,6 +28,7 @@
 /* The options of bisect beyond the shared groups'. */
 struct bisect_opts {
 	const char *good, *bad, *metric, *resume;
+	const char *steps;    /* --steps: "sequential", "fixed", or NULL (the plan's kind) */
 	double threshold;     /* NAN: the smallest margin of the rules */
 };
 
@@ -42,6 +43,10 @@ struct bisect_ctx {
 	char **hex, **subjects;   /* the path, oldest (good) first */
 	size_t n;
 	double threshold, alpha;  /* alpha: per comparison */
+	int sequential;           /* the steps run the experiment's looks with their spending at
+	                             the bisect's level and stop when decided; else fixed */
+	int pairs;                /* fixed steps: their pairs; sequential: the last look */
+	char uuid[33];            /* the bisect's uuid: the steps' runs carry it */
 	uint64_t seed;
 	json_t *stored_steps;     /* a resume: the steps stored before (borrowed from `stored`) */
 	json_t *stored;
@@ -70,6 +75,11 @@ static int bisect_option(struct cmd_args *args, const struct cmd_option *o, cons
 	case 'R':
 		b->resume = arg;
 		break;
+	case 'S':
+		if (strcmp(arg, "sequential") && strcmp(arg, "fixed"))
+			return cmd_usage("bisect", "--steps: expected sequential or fixed, got '%s'", arg);
+		b->steps = arg;
+		break;
 	case 't':
 		if (ab_parse_percent(&b->threshold, arg) < 0 || b->threshold <= 0)
 			return cmd_usage("bisect", "--threshold: expected a positive percentage like 5%%, got '%s'",
@@ -86,7 +96,11 @@ const struct cmd_option cmd_bisect_options[] = {
 	 CMD_OWN, 't', 0, 0},
 	{"metric", 0, "NAME", "the metric searched", "the experiment's metric:", CMD_OWN, 'm', 0, 0},
 	CMD_ROW_OPTION,
-	CMD_PLAN_OPTIONS(1, "pairs per row of every comparison instead of the file's pairs:", NULL),
+	CMD_PLAN_OPTIONS(1, "pairs per row of every comparison instead of the file's pairs: (fixed steps)",
+			 NULL),
+	{"steps", 0, "MODE", "sequential: each comparison runs the plan's looks, its alpha spent at the "
+	 "bisect's level, and stops once decided; fixed: every pair of the plan's maximum",
+	 "sequential for a sequential plan (pairs: {min, max}), else fixed", CMD_OWN, 'S', 0, 0},
 	{"resume", 0, "ID", "finish the stored bisect ID (or show its result when finished)", NULL,
 	 CMD_OWN, 'R', 0, 0},
 	CMD_STORE_OPTION,
@@ -169,6 +183,30 @@ static json_t *step_json(const struct bisect_ctx *c, const struct ab_bisect_cmp 
 	return o;
 }
 
+/* x rounded to d decimals, as printed. */
+static double strtod_digits(double x, int d)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.*f", d, x);
+	return strtod(buf, NULL);
+}
+
+/* A step's "ratio [lower, upper]" with the digits that show an estimate
+ * outside its bounds (a sequential step's repeated interval), and why. */
+static void ratio_text(FILE *f, const json_t *s)
+{
+	double x = json_real_value(json_object_get(s, "ratio")), l = json_real_value(json_object_get(s, "lower"));
+	double u = json_real_value(json_object_get(s, "upper"));
+	int d = 3;
+
+	while (d < 6 && ((x < l && !(strtod_digits(x, d) < strtod_digits(l, d))) ||
+			 (x > u && !(strtod_digits(x, d) > strtod_digits(u, d)))))
+		d++;
+	fprintf(f, "%.*f [%.*f, %.*f]%s", d, x, d, l, d, u, l > u ? " (looks' intervals disjoint)"
+		: x < l || x > u ? " (estimate of all pairs, outside)" : "");
+}
+
 /* Print one decided step on stderr. */
 static void say_step(const struct bisect_ctx *c, const json_t *s, int reused)
 {
@@ -183,11 +221,10 @@ static void say_step(const struct bisect_ctx *c, const json_t *s, int reused)
 		json_string_value(json_object_get(s, "parent")),
 		json_string_value(json_object_get(s, "candidate")),
 		json_string_value(json_object_get(s, "decision")));
-	if (json_is_real(ratio) && json_is_real(json_object_get(s, "lower")))
-		fprintf(stderr, ", %s ratio %.3f [%.3f, %.3f]",
-			json_string_value(json_object_get(s, "row")), json_real_value(ratio),
-			json_real_value(json_object_get(s, "lower")),
-			json_real_value(json_object_get(s, "upper")));
+	if (json_is_real(ratio) && json_is_real(json_object_get(s, "lower"))) {
+		fprintf(stderr, ", %s ratio ", json_string_value(json_object_get(s, "row")));
+		ratio_text(stderr, s);
+	}
 	else if (json_is_real(ratio))
 		fprintf(stderr, ", %s ratio %.3f without bounds", json_string_value(json_object_get(s, "row")),
 			json_real_value(ratio));
@@ -218,9 +255,11 @@ static void keep_confirmation(struct bisect_ctx *c, const json_t *doc, int64_t r
 	free(stored);
 }
 
-/* The options of the run of comparison `cmp` (borrowed strings). */
+/* The options of the run of comparison `cmp` (borrowed strings; `mark`
+ * borrowed too): a fixed step runs c->pairs pairs, a sequential one the
+ * file's looks (ab_bisect_step_plan). */
 static void step_options(struct ab_run_options *opt, const struct bisect_ctx *c,
-			 const struct ab_bisect_cmp *cmp, size_t seq)
+			 const struct ab_bisect_cmp *cmp, size_t seq, const json_t *mark)
 {
 	*opt = c->args->run;
 	opt->candidate = c->hex[cmp->candidate];
@@ -228,6 +267,25 @@ static void step_options(struct ab_run_options *opt, const struct bisect_ctx *c,
 	opt->have_seed = 1;
 	opt->seed = c->seed + seq;
 	opt->design = NULL;
+	opt->pairs = c->sequential ? 0 : c->pairs;
+	opt->max_pairs = 0;
+	opt->step = mark;
+}
+
+/* The pairs a step's rows used: the most of any selected row, and all of
+ * them together. */
+static void step_pairs(const struct ab_analysis *a, size_t *most, size_t *total)
+{
+	size_t i;
+
+	*most = *total = 0;
+	for (i = 0; i < a->nrows; i++) {
+		if (!ab_experiment_row_selected(a->exp, a->rows[i].row))
+			continue;
+		*total += a->rows[i].pairs;
+		if (a->rows[i].pairs > *most)
+			*most = a->rows[i].pairs;
+	}
 }
 
 /*
@@ -244,8 +302,11 @@ static int run_step(struct bisect_ctx *c, const struct ab_bisect_cmp *cmp, size_
 	struct ab_run_options opt;
 	struct ab_run run;
 	json_t *doc = NULL, *s = NULL;
+	json_t *mark = json_pack("{s:s, s:I, s:s}", "bisect", c->uuid, "seq", (json_int_t)seq, "role",
+				 ab_bisect_role_name(cmp->role));
 	const char *why = NULL;
 	char *detail;
+	size_t most, total;
 	long mi;
 	int err, rc = 0, side = -1;
 
@@ -255,11 +316,13 @@ static int run_step(struct bisect_ctx *c, const struct ab_bisect_cmp *cmp, size_
 	/* the steps compare commits that are not each other's exact parents by
 	 * design: run's warning about it would print at nearly every step */
 	events.resolved = NULL;
-	step_options(&opt, c, cmp, seq);
+	step_options(&opt, c, cmp, seq, mark);
 	c->args->out.run = &run;
 	if (resume_id > 0) {
 		err = ab_run_resume(&run, &exp, c->store, resume_id, &events);
 	} else if ((err = ab_experiment_load(&exp, c->exp_path)) == 0) {
+		if (c->sequential)
+			ab_bisect_step_plan(&exp, c->metric, c->threshold, c->alpha, cmp->role, c->b.direction);
 		err = ab_run_start(&run, &exp, c->store, &opt, &events);
 	}
 	if (run.meta.id && (err == 0 || err == AB_EINTERRUPTED))
@@ -288,6 +351,9 @@ static int run_step(struct bisect_ctx *c, const struct ab_bisect_cmp *cmp, size_
 	if (cmp->role == AB_BISECT_CONFIRM)
 		keep_confirmation(c, doc, run.meta.id, ab_verdict_name(analysis.verdict));
 	s = step_json(c, cmp, seq, run.meta.id, j, why, run.exp);
+	step_pairs(&analysis, &most, &total);
+	json_object_set_new(s, "pairs", json_integer((json_int_t)most));
+	json_object_set_new(s, "pairs_total", json_integer((json_int_t)total));
 	detail = json_dumps(s, JSON_COMPACT);
 	err = ab_store_bisect_step_put(c->store, c->id, (int64_t)seq, ab_bisect_role_name(cmp->role),
 				       c->hex[cmp->parent], c->hex[cmp->candidate], run.meta.id,
@@ -301,6 +367,7 @@ static int run_step(struct bisect_ctx *c, const struct ab_bisect_cmp *cmp, size_
 	json_array_append(c->steps, s);
 out:
 	c->args->out.run = NULL;
+	json_decref(mark);
 	json_decref(s);
 	json_decref(doc);
 	ab_analysis_release(&analysis);
@@ -434,6 +501,16 @@ static json_t *result_json(const struct bisect_ctx *c)
 	}
 	json_decref(between);
 	json_object_set_new(o, "steps", json_deep_copy(c->steps));
+	json_object_set_new(o, "step_plan", json_pack("{s:s, s:i}", "kind", c->sequential ? "sequential"
+						      : "fixed", "pairs", c->pairs));
+	{
+		json_int_t total = 0;
+		const json_t *s;
+
+		json_array_foreach(c->steps, i, s)
+			total += json_integer_value(json_object_get(s, "pairs_total"));
+		json_object_set_new(o, "pairs_total", json_integer(total));
+	}
 	return o;
 }
 
@@ -452,13 +529,19 @@ static void print_steps(FILE *f, const json_t *r)
 	const json_t *s, *steps = json_object_get(r, "steps");
 	size_t i;
 
-	fprintf(f, "\nSteps: %lld comparisons, each decided at one-sided level %.2g per row; the "
+	const json_t *plan = json_object_get(r, "step_plan");
+	int sequential = !strcmp(json_string_value(json_object_get(plan, "kind")) ?
+				 json_string_value(json_object_get(plan, "kind")) : "", "sequential");
+
+	fprintf(f, "\nSteps: %lld comparisons, each decided at one-sided level %.2g per row%s; the "
 		"search errs with probability at most %.2g\n\n",
 		(long long)json_integer_value(json_object_get(r, "comparisons")),
 		json_real_value(json_object_get(r, "alpha_per_comparison")),
+		sequential ? " (sequential: the plan's looks, their alpha spent at that level, each "
+		"stopping once decided)" : json_is_object(plan) ? " (fixed: every pair of the plan)" : "",
 		json_real_value(json_object_get(r, "error_bound")));
-	fprintf(f, "| step | compares | parent | candidate | decision | row | ratio B/A [bounds] | run |\n");
-	fprintf(f, "| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+	fprintf(f, "| step | compares | parent | candidate | decision | row | ratio B/A [bounds] | pairs | run |\n");
+	fprintf(f, "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
 	json_array_foreach(steps, i, s) {
 		const json_t *ratio = json_object_get(s, "ratio");
 		fprintf(f, "| %lld | %s | %.10s | %.10s | %s | %s | ",
@@ -470,11 +553,13 @@ static void print_steps(FILE *f, const json_t *r)
 			json_is_string(json_object_get(s, "row"))
 			? json_string_value(json_object_get(s, "row")) : "-");
 		if (json_is_real(ratio) && json_is_real(json_object_get(s, "lower")))
-			fprintf(f, "%.3f [%.3f, %.3f]", json_real_value(ratio),
-				json_real_value(json_object_get(s, "lower")),
-				json_real_value(json_object_get(s, "upper")));
+			ratio_text(f, s);
 		else
 			fprintf(f, "-");
+		if (json_is_integer(json_object_get(s, "pairs")))
+			fprintf(f, " | %lld", (long long)json_integer_value(json_object_get(s, "pairs")));
+		else
+			fprintf(f, " | -");
 		fprintf(f, " | %lld |\n", (long long)json_integer_value(json_object_get(s, "run")));
 	}
 }
@@ -628,23 +713,48 @@ static int enough_pairs(int pairs, double alpha_c)
 			 pairs, alpha_c, need);
 }
 
-/* Check the experiment and the options; fill the threshold, metric, alpha. */
+/* 0 when a sequential step's last look has a bound at the endpoints'
+ * level alpha_c / 2 per side, else the usage error. */
+static int enough_looks(const struct ab_experiment *exp, double alpha_c)
+{
+	struct ab_seq_plan plan = exp->seq;
+	struct ab_seq_boundaries b;
+
+	plan.alpha = alpha_c / 2;
+	if (ab_seq_boundaries(&plan, &b) == 0 && b.c[b.nlooks - 1] > 0)
+		return 0;
+	return cmd_usage("bisect", "the plan's last look (%zu pairs) gives no repeated interval at the "
+			 "bisect's level (one-sided %.2g per comparison and row, half of it per direction at "
+			 "the endpoints; docs/history.md): raise pairs.max, give --steps fixed --pairs N, or "
+			 "fewer rows with --row", plan.looks[plan.nlooks - 1], alpha_c);
+}
+
+/* Check the experiment and the options; fill the threshold, metric, alpha
+ * and how the steps run. */
 static int prepare(struct bisect_ctx *c, struct ab_experiment *exp)
 {
+	const char *steps = c->o->steps;
 	int err;
 
 	if ((err = ab_experiment_select_rows(exp, c->args->run.rows, c->args->run.nrows)) < 0)
 		return cmd_fail(err);
-	/* A step is judged on a fixed-sample interval at the search's level
-	 * (bisect.c): a sequential plan's early stop would be peeking at it,
-	 * so its steps run fixed at the plan's maximum (docs/history.md). */
-	if (exp->sequential)
+	/* A step is judged at the search's level (bisect.c). A sequential
+	 * plan's steps run its looks with the alpha spent at that level and
+	 * stop when decided, unless --steps fixed (or --pairs) asks for every
+	 * pair of its maximum: stopping a fixed-sample interval early would be
+	 * peeking at it (docs/history.md). */
+	if (steps && !strcmp(steps, "sequential") && (!exp->sequential || c->args->run.pairs > 0))
+		return cmd_usage("bisect", "--steps sequential: the experiment's plan is fixed%s; give it "
+				 "pairs: {min, max} for looks", c->args->run.pairs > 0 ? " (--pairs)" : "");
+	c->sequential = exp->sequential && c->args->run.pairs <= 0 && !(steps && !strcmp(steps, "fixed"));
+	if (exp->sequential && !c->sequential)
 		ab_experiment_set_pairs(exp, exp->pairs, 0);
 	if (c->args->run.pairs > 0) {
 		exp->pairs = c->args->run.pairs;
 		if ((err = ab_experiment_check_pairs(exp, "--pairs")) < 0)
 			return cmd_fail(err);
 	}
+	c->pairs = exp->pairs;
 	c->threshold = isnan(c->o->threshold) ? smallest_margin(exp) : c->o->threshold;
 	if (isnan(c->threshold))
 		return cmd_usage("bisect", "--threshold: the experiment's rules set no margin; give the "
@@ -653,7 +763,7 @@ static int prepare(struct bisect_ctx *c, struct ab_experiment *exp)
 	if (metric_index(exp, c->metric) < 0)
 		return cmd_usage("bisect", "--metric: the experiment has no metric '%s'", c->metric);
 	c->alpha = BISECT_ALPHA / (double)(ab_bisect_max_comparisons(c->n) * measured_rows(exp));
-	return enough_pairs(exp->pairs, c->alpha);
+	return c->sequential ? enough_looks(exp, c->alpha) : enough_pairs(exp->pairs, c->alpha);
 }
 
 /* A new bisect of experiment file `path`. */
@@ -695,11 +805,12 @@ static int start_bisect(struct bisect_ctx *c, const char *path)
 	}
 	for (i = 0; i < c->args->run.nrows; i++)
 		json_array_append_new(rows, json_string(c->args->run.rows[i]));
-	opts = json_pack("{s:o, s:o, s:o, s:s, s:f, s:i, s:b, s:i, s:I, s:f}", "path", hexes,
+	opts = json_pack("{s:o, s:o, s:o, s:s, s:f, s:i, s:b, s:i, s:I, s:f, s:s, s:i}", "path", hexes,
 			 "subjects", subjects, "rows", rows, "metric", c->metric,
 			 "threshold", c->threshold, "pairs", c->args->run.pairs,
 			 "have_warmup", c->args->run.have_warmup, "warmup", c->args->run.warmup,
-			 "seed", (json_int_t)c->seed, "alpha", c->alpha);
+			 "seed", (json_int_t)c->seed, "alpha", c->alpha,
+			 "steps", c->sequential ? "sequential" : "fixed", "step_pairs", c->pairs);
 	text = json_dumps(opts, JSON_COMPACT);
 	rec = (struct ab_bisect_record){0, "", exp.repo, c->exp_path, exp.hash, c->hex[0], c->hex[c->n - 1],
 					text};
@@ -708,6 +819,7 @@ static int start_bisect(struct bisect_ctx *c, const char *path)
 		goto out;
 	}
 	c->id = rec.id;
+	memcpy(c->uuid, rec.uuid, sizeof(c->uuid));
 	if (!c->args->out.quiet)
 		fprintf(stderr, "abtool: bisect %lld: %zu commits after %.10s up to %.10s, %s by at least "
 			"%g%%; at most %zu comparisons\n", (long long)c->id, c->n - 1, c->hex[0],
@@ -764,6 +876,15 @@ static int load_stored(struct bisect_ctx *c, const json_t *bis)
 	c->alpha = json_real_value(json_object_get(opts, "alpha"));
 	c->seed = (uint64_t)json_integer_value(json_object_get(opts, "seed"));
 	c->args->run.pairs = (int)json_integer_value(json_object_get(opts, "pairs"));
+	/* a bisect stored before --steps ran fixed steps of its pairs: (their
+	 * runs were started with --pairs, or the file's plan) */
+	c->sequential = json_is_string(json_object_get(opts, "steps")) &&
+			!strcmp(json_string_value(json_object_get(opts, "steps")), "sequential");
+	c->pairs = (int)json_integer_value(json_object_get(opts, "step_pairs"));
+	if (c->pairs <= 0)
+		c->pairs = c->args->run.pairs;
+	snprintf(c->uuid, sizeof(c->uuid), "%s", json_string_value(json_object_get(bis, "uuid")) ?
+		 json_string_value(json_object_get(bis, "uuid")) : "");
 	c->args->run.have_warmup = json_is_true(json_object_get(opts, "have_warmup"));
 	c->args->run.warmup = (int)json_integer_value(json_object_get(opts, "warmup"));
 	c->stored_steps = json_object_get(bis, "steps");
@@ -801,7 +922,7 @@ static int resume_bisect(struct bisect_ctx *c)
 
 int cmd_bisect(int argc, char **argv)
 {
-	struct bisect_opts o = {NULL, NULL, NULL, NULL, NAN};
+	struct bisect_opts o = {NULL, NULL, NULL, NULL, NULL, NAN};
 	struct bisect_ctx c;
 	struct cmd_args args;
 	int rc;

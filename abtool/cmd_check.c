@@ -63,10 +63,17 @@ static void print_sequential(const struct ab_experiment *exp, size_t measured)
 	if (ab_seq_boundaries(&exp->seq, &b) == 0) {
 		printf("looks    ");
 		for (k = 0; k < b.nlooks; k++)
-			printf("%s %zu pairs: c %zu (fixed-n level %.4f, spent %.4f)", k ? ";" : "", b.looks[k],
-			       b.c[k], b.nominal[k], b.spent[k]);
-		printf("\n          the repeated intervals cover together with probability >= %.4g%%\n",
-		       100 * b.coverage);
+			printf("%s %zu pairs: c %zu (fixed-n level %.4f, spent %.4f, crossing %.5f%s)", k ? ";" : "",
+			       b.looks[k], b.c[k], b.nominal[k], b.spent[k], b.crossing[k],
+			       k < b.exact_looks ? " exact" : "");
+		if (b.exact_looks == b.nlooks)
+			printf("\n          attained one-sided level %.5f, exact", b.alpha);
+		else
+			printf("\n          attained one-sided level %.5f (standard error %.5f over %zu simulated "
+			       "paths; the counts keep %g standard errors inside the alpha spent: at most %.5f)",
+			       b.alpha, b.se, b.rows, b.margin_se, b.alpha_bound);
+		printf("\n          for each row, its repeated intervals cover its true ratio together with "
+		       "probability >= %.4g%% (a level per row: of many rows, some miss)\n", 100 * b.coverage);
 	}
 	for (i = 0; i < exp->nrules; i++)
 		for (p = ab_predicates; p->name; p++)

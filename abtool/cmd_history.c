@@ -247,10 +247,18 @@ static void print_table(const json_t *list, const char *rev, size_t wproject)
 		why = history_reason(run, reason, room);
 		if (json_is_object(json_object_get(run, "bisect"))) {
 			const json_t *b = json_object_get(run, "bisect");
-			char *t = ab_xasprintf("bisect %lld step %lld (%s): %s",
-					       (long long)json_integer_value(json_object_get(b, "bisect")),
-					       (long long)json_integer_value(json_object_get(b, "seq")),
-					       json_string_value(json_object_get(b, "role")), why);
+			char id[48];
+			char *t;
+
+			/* a step of a bisect of another store: its uuid's first digits */
+			if (json_is_integer(json_object_get(b, "bisect")))
+				snprintf(id, sizeof(id), "%lld", (long long)json_integer_value(json_object_get(b, "bisect")));
+			else
+				snprintf(id, sizeof(id), "%.8s", json_string_value(json_object_get(b, "uuid")) ?
+					 json_string_value(json_object_get(b, "uuid")) : "?");
+			t = ab_xasprintf("bisect %s step %lld (%s): %s", id,
+					 (long long)json_integer_value(json_object_get(b, "seq")),
+					 json_string_value(json_object_get(b, "role")), why);
 			free(why);
 			why = t;
 		}
@@ -291,7 +299,9 @@ static void print_table(const json_t *list, const char *rev, size_t wproject)
 }
 
 /* Each run that is a step of a bisect gets "bisect": {bisect, seq, role}
- * (a store from before bisects has none: nothing is marked). */
+ * from this store's bisects, or, for a step whose bisect is not in this
+ * store (it came by import or sync), {bisect: null, uuid, seq, role} from
+ * the mark its run keeps (kind "bisect"); other runs none. */
 static void mark_bisects(struct ab_store *store, json_t *list)
 {
 	json_t *steps = NULL, *run;
@@ -300,12 +310,19 @@ static void mark_bisects(struct ab_store *store, json_t *list)
 
 	if (ab_store_bisect_runs(store, &steps) < 0) {
 		json_decref(steps);
-		return;
+		steps = json_object();
+		ab_error_clear();
 	}
 	json_array_foreach(list, i, run) {
+		const json_t *mark = json_object_get(run, "bisect_step");
+
 		snprintf(key, sizeof(key), "%lld", (long long)json_integer_value(json_object_get(run, "id")));
 		if (json_object_get(steps, key))
 			json_object_set(run, "bisect", json_object_get(steps, key));
+		else if (json_is_object(mark))
+			json_object_set_new(run, "bisect", json_pack("{s:n, s:O, s:O, s:O}", "bisect", "uuid",
+				json_object_get(mark, "bisect"), "seq", json_object_get(mark, "seq"), "role",
+				json_object_get(mark, "role")));
 	}
 	json_decref(steps);
 }

@@ -253,7 +253,7 @@ static void print_rows(const json_t *doc, int64_t id)
 	}
 	json_array_foreach(rows, i, row) {
 		const json_t *ci = json_object_get(row, "ci"), *match = json_object_get(row, "checksum_match");
-		char a[32], b[32], ratio[32], interval[48], wins[32];
+		char a[32], b[32], ratio[32], interval[96], wins[32];
 		const char *unit = str(row, "unit"), *was, *now;
 
 		ab_report_format_value(a, sizeof(a), num(json_object_get(row, "parent"), "median"), unit);
@@ -263,8 +263,8 @@ static void print_rows(const json_t *doc, int64_t id)
 		else
 			snprintf(ratio, sizeof(ratio), "n/a");
 		if (json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1)))
-			snprintf(interval, sizeof(interval), "[%.3f, %.3f]", json_number_value(json_array_get(ci, 0)),
-				 json_number_value(json_array_get(ci, 1)));
+			snprintf(interval, sizeof(interval), "[%.3f, %.3f]%s", json_number_value(json_array_get(ci, 0)),
+				 json_number_value(json_array_get(ci, 1)), ab_report_ci_flag(row));
 		else
 			snprintf(interval, sizeof(interval), "n/a");
 		snprintf(wins, sizeof(wins), "%lld/%lld", integer(row, "pair_wins"), integer(row, "pairs"));
@@ -341,15 +341,22 @@ static void print_same(const json_t *same, int64_t id)
 	printf("\n");
 }
 
-/* The bisect step run `id` is, {bisect, seq, role} (new), or NULL. */
-static json_t *bisect_step(struct ab_store *store, int64_t id)
+/* The bisect step run `id` is, {bisect, seq, role} (new), or NULL; for a
+ * step whose bisect is not in this store (imported or synced), {bisect:
+ * null, uuid, seq, role} from the mark the run keeps in its options. */
+static json_t *bisect_step(struct ab_store *store, int64_t id, const json_t *run)
 {
+	const json_t *mark = json_object_get(json_object_get(run, "options"), "bisect_step");
 	json_t *steps = NULL, *b;
 	char key[32];
 
 	snprintf(key, sizeof(key), "%lld", (long long)id);
 	b = ab_store_bisect_runs(store, &steps) == 0 ? json_incref(json_object_get(steps, key)) : NULL;
 	json_decref(steps);
+	ab_error_clear();
+	if (!b && json_is_object(mark))
+		b = json_pack("{s:n, s:O, s:O, s:O}", "bisect", "uuid", json_object_get(mark, "bisect"), "seq",
+			      json_object_get(mark, "seq"), "role", json_object_get(mark, "role"));
 	return b;
 }
 
@@ -406,7 +413,7 @@ int cmd_show(int argc, char **argv)
 		rc = cmd_fail(err);
 		goto out;
 	}
-	bisect = bisect_step(store, id);
+	bisect = bisect_step(store, id, run);
 	if (json) {
 		char *text;
 		json_object_set_new(doc, "schema", json_string("abtool-show-1"));
@@ -420,10 +427,13 @@ int cmd_show(int argc, char **argv)
 	}
 	cmd_plain_stdout();  /* subjects, names and notes come from users */
 	print_header(doc, id);
-	if (bisect)
+	if (bisect && json_is_integer(json_object_get(bisect, "bisect")))
 		printf("bisect      bisect %lld, step %lld (%s); 'abtool bisect --resume %lld' shows it\n",
 		       integer(bisect, "bisect"), integer(bisect, "seq"), str(bisect, "role"),
 		       integer(bisect, "bisect"));
+	else if (bisect)
+		printf("bisect      a step (%lld, %s) of bisect %.8s of another store\n", integer(bisect, "seq"),
+		       str(bisect, "role"), str(bisect, "uuid"));
 	print_revisions(doc);
 	print_builds(doc);
 	print_plan(doc, counts);

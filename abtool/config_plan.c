@@ -74,7 +74,7 @@ int cfg_h_pairs(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 	(void)field;
 	exp->pairs_mark = cfg_mark(k->start_mark);
 	if (v->type != YAML_MAPPING_NODE)
-		return cfg_get_int(c, k, v, 1, 100000, &exp->pairs);
+		return cfg_get_int(c, k, v, 1, AB_EXPERIMENT_MAX_PAIRS, &exp->pairs);
 	if ((err = cfg_check_mapping(c, v, k->start_mark, pairs_keys, "")))
 		return err;
 	pmin = cfg_find_pair(c, v, "min");

@@ -185,6 +185,7 @@ void ab_experiment_release(struct ab_experiment *exp)
 	}
 	free(exp->matrix);
 	free(exp->metric);
+	free(exp->step.metric);
 	for (i = 0; i < exp->nmetrics; i++) {
 		free(exp->metrics[i].name);
 		free(exp->metrics[i].unit);

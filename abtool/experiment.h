@@ -17,6 +17,20 @@
  * also keeps the product of value counts from overflowing. */
 #define AB_MAX_ROWS 1000000
 
+/* Most pairs a fixed plan may ask for (`pairs:`, --pairs). */
+#define AB_EXPERIMENT_MAX_PAIRS 100000
+
+/* How a step of `abtool bisect` with a sequential plan stops its rows
+ * (docs/history.md, "How a comparison decides"): at each look on the
+ * bisect's judgement of `metric` against the threshold (bisect.h,
+ * ab_bisect_rows_decided), not on the experiment's rules. */
+struct ab_step_stop {
+	int active;                   /* 0 for every run that is not such a step */
+	char *metric;                 /* the metric searched (new) */
+	double threshold;             /* the smallest change that counts, a fraction (0.05) */
+	int direction;                /* +1 up, -1 down, 0 both (the endpoints' step) */
+};
+
 /* The default bounds of a run's plan, which `limits: {rows, samples}`
  * raises (docs/experiment-file.md, "limits"): a matrix of more rows, or a
  * plan of more samples, is refused when the file loads (abtool check
@@ -269,6 +283,8 @@ struct ab_experiment {
 	enum ab_seq_spending spending;  /* `sequential: {spending}`; AB_SEQ_SPENDING_DEFAULT */
 	int64_t budget_ms;            /* `budget:`: wall-clock time of the samples after which the
 	                                 run stops at its next look; 0: none */
+	struct ab_step_stop step;     /* a bisect step's stopping rule (set by cmd_bisect.c, kept
+	                                 in the run's options, ab_experiment_step_restore) */
 	int order_unknown;            /* 1 when the samples carry no AB/BA order (abtool analyze
 	                                 of a file without an order column): no order warnings */
 	int warmup;                   /* warmup samples per side per row, default 1 */
@@ -339,6 +355,16 @@ struct ab_experiment {
  * 8 pairs the plan starts with" or an odd count.
  */
 int ab_experiment_set_pairs(struct ab_experiment *exp, int pairs, int max_pairs);
+
+/* The stopping rule of a bisect step as its run's options keep it, inside
+ * the step's mark: {metric, threshold, direction} (new reference), or
+ * NULL when exp->step is not active. */
+json_t *ab_experiment_step_json(const struct ab_experiment *exp);
+
+/* Restore exp->step from a run's stored "bisect_step" options object
+ * (borrowed; NULL or one without a "stop" member leaves it inactive).
+ * Returns 0, or AB_EINVALID when its stop rule is unreadable. */
+int ab_experiment_step_restore(struct ab_experiment *exp, const json_t *step);
 
 /* The samples a run of `exp` plans: the rows it measures (a --row subset
  * or a shard counts its own) x 2 sides x (pairs, a sequential plan's

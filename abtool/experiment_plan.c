@@ -126,6 +126,32 @@ char *ab_experiment_plan_args(const struct ab_experiment *exp)
 	return ab_xstrdup("");
 }
 
+json_t *ab_experiment_step_json(const struct ab_experiment *exp)
+{
+	if (!exp->step.active)
+		return NULL;
+	return json_pack("{s:s, s:f, s:i}", "metric", exp->step.metric, "threshold", exp->step.threshold,
+			 "direction", exp->step.direction);
+}
+
+int ab_experiment_step_restore(struct ab_experiment *exp, const json_t *step)
+{
+	const json_t *stop = json_object_get(step, "stop");
+	const char *metric = json_string_value(json_object_get(stop, "metric"));
+	double threshold = json_number_value(json_object_get(stop, "threshold"));
+
+	if (!json_is_object(stop))
+		return 0;
+	if (!metric || !ab_experiment_metric(exp, metric) || !(threshold > 0))
+		return ab_error_set(AB_EINVALID, "the stored bisect step has an unreadable stopping rule");
+	free(exp->step.metric);
+	exp->step.metric = ab_xstrdup(metric);
+	exp->step.threshold = threshold;
+	exp->step.direction = (int)json_integer_value(json_object_get(stop, "direction"));
+	exp->step.active = 1;
+	return 0;
+}
+
 int ab_experiment_reruns(const struct ab_experiment *exp)
 {
 	return exp->contention.reruns >= 0 ? exp->contention.reruns : (exp->pairs + 1) / 2;

@@ -47,7 +47,8 @@ const struct ab_command_entry ab_commands[] = {
 	 "finish an interrupted run from its stored plan (bisect:ID: an interrupted bisect)", cmd_resume_options},
 	{"bisect", cmd_bisect,
 	 "EXP.yaml --good REV --bad REV [--threshold P%] [--metric NAME] [--row NAME=VALUE]\n"
-	 "                  [--pairs N] [--seed N] [--warmup N] [--store DB] [--json F] [--quiet] [--verbose]\n"
+	 "                  [--steps sequential|fixed] [--pairs N] [--seed N] [--warmup N] [--store DB]\n"
+	 "                  [--json F] [--quiet] [--verbose]\n"
 	 "                  | --resume ID [--store DB] [--json F]",
 	 "find the commit between good and bad that moved a row, confirmed against its exact parent",
 	 cmd_bisect_options},

@@ -154,7 +154,8 @@ const char **ab_report_metric_names(const json_t *doc, size_t *n);
  * header line, then one line per sample in plan order (warmups, superseded
  * and never-run samples included, told apart by their columns). Columns:
  * run_id, seq, one per matrix parameter (doc.plan.matrix; values from
- * doc.rows[row].params), row, pair (1-based; empty for warmups), warmup
+ * doc.rows[row].params; named param.NAME when NAME is also a fixed or a
+ * metric column's), row, pair (1-based; empty for warmups), warmup
  * (1-based; empty for pairs), order (AB/BA), side (parent/candidate),
  * status (ok, failed, superseded, planned), one per metric in the order
  * of ab_report_metric_names (empty when unavailable or not run), exit_code,

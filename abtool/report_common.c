@@ -3,6 +3,8 @@
 #include "util.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,7 +86,9 @@ int ab_report_artifacts_identical(const json_t *doc)
 	const json_t *a = json_object_get(ab_report_build_of(doc, "parent"), "artifacts");
 	const json_t *b = json_object_get(ab_report_build_of(doc, "candidate"), "artifacts");
 
-	return !strcmp(ab_report_str(doc, "kind"), "ab") && json_object_size(a) && json_equal(a, b);
+	const char *kind = ab_report_str(doc, "kind");
+
+	return (!strcmp(kind, "ab") || !strcmp(kind, "bisect")) && json_object_size(a) && json_equal(a, b);
 }
 
 const json_t *ab_report_build_of(const json_t *doc, const char *side)
@@ -222,29 +226,190 @@ char *ab_report_replay_line(const json_t *doc)
 	return out;
 }
 
+/* A growing string: `*s` (new, or NULL) with the formatted text appended. */
+static void append(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void append(char **s, const char *fmt, ...)
+{
+	va_list ap;
+	size_t have = *s ? strlen(*s) : 0;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	*s = ab_xrealloc(*s, have + (size_t)len + 1);
+	va_start(ap, fmt);
+	vsnprintf(*s + have, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+}
+
+/* Whether a row (an element of doc.rows) has an interval. */
+static int has_interval(const json_t *row)
+{
+	return json_is_number(json_array_get(json_object_get(row, "ci"), 0));
+}
+
+/* "a, b": the labels of the rows in the group of `row` (same pairs, ties
+ * and approximation), or NULL when every row with an interval is in it.
+ * New string. */
+static char *group_rows(const json_t *rows, const json_t *row)
+{
+	const json_t *r;
+	size_t i, n = 0, all = 0;
+	char *list = NULL;
+
+	json_array_foreach(rows, i, r) {
+		if (!has_interval(r))
+			continue;
+		all++;
+		if (ab_report_int(r, "pairs") != ab_report_int(row, "pairs") ||
+		    json_is_true(json_object_get(r, "tied")) != json_is_true(json_object_get(row, "tied")) ||
+		    json_is_true(json_object_get(r, "ci_approximate")) !=
+			    json_is_true(json_object_get(row, "ci_approximate")))
+			continue;
+		append(&list, "%s%s", n++ ? ", " : "", ab_report_str(r, "label"));
+	}
+	if (n == all) {
+		free(list);
+		return NULL;
+	}
+	return list;
+}
+
+/* The coverage of each group of rows: "92.19% for 8 pairs (b), at
+ * least 90.77% for 12 pairs (c, d)"; returns the number of groups. */
+static size_t coverage_groups(char **out, const json_t *rows)
+{
+	const json_t *r, *q;
+	size_t i, j, n = 0;
+
+	json_array_foreach(rows, i, r) {
+		char *which;
+		int seen = 0;
+
+		if (!has_interval(r))
+			continue;
+		json_array_foreach(rows, j, q) {  /* the first row of its group speaks for it */
+			if (j >= i)
+				break;
+			seen |= has_interval(q) && ab_report_int(q, "pairs") == ab_report_int(r, "pairs") &&
+				json_is_true(json_object_get(q, "tied")) == json_is_true(json_object_get(r, "tied")) &&
+				json_is_true(json_object_get(q, "ci_approximate")) ==
+					json_is_true(json_object_get(r, "ci_approximate"));
+		}
+		if (seen)
+			continue;
+		which = group_rows(rows, r);
+		append(out, "%s%s%.4g%% for %lld pairs%s%s%s", n++ ? ", " : "",
+		       json_is_true(json_object_get(r, "ci_approximate")) ? "about "
+		       : json_is_true(json_object_get(r, "tied")) ? "at least " : "",
+		       100 * ab_report_num(r, "ci_level"), ab_report_int(r, "pairs"),
+		       which ? " (" : "", which ? which : "", which ? ")" : "");
+		free(which);
+	}
+	return n;
+}
+
+/* Rows without an interval: "No interval for row a (4 pairs): ..."; the
+ * whole note when no row has one. */
+static void no_interval_rows(char **out, const json_t *rows, size_t with)
+{
+	const json_t *r;
+	size_t i, n = 0;
+	char *list = NULL;
+	long long pairs = -1;
+	int same = 1;
+
+	json_array_foreach(rows, i, r) {
+		if (has_interval(r) || !json_object_get(r, "ci"))
+			continue;
+		same &= pairs < 0 || pairs == ab_report_int(r, "pairs");
+		pairs = ab_report_int(r, "pairs");
+		append(&list, "%s%s (%lld pair%s)", n++ ? ", " : "", ab_report_str(r, "label"),
+		       ab_report_int(r, "pairs"), ab_report_int(r, "pairs") == 1 ? "" : "s");
+	}
+	if (n == 0)
+		return;
+	if (!with && same)
+		append(out, "No interval: %lld pairs are too few for an exact one-sided 95%% bound (5 at "
+		       "least), so rules on these rows can only be inconclusive.", pairs);
+	else
+		append(out, "%sNo interval for %s: too few pairs for an exact one-sided 95%% bound (5 "
+		       "at least), so rules on %s can only be inconclusive.", *out ? " " : "", list,
+		       n == 1 ? "that row" : "those rows");
+	free(list);
+}
+
+/* A sequential row's flags: the looks' intervals do not intersect, or the
+ * estimate of all its pairs lies outside their intersection. */
+static void sequential_row_notes(char **out, const json_t *rows)
+{
+	const json_t *r;
+	size_t i;
+
+	json_array_foreach(rows, i, r) {
+		const json_t *ci = json_object_get(r, "ci");
+
+		if (json_is_true(json_object_get(r, "ci_empty")))
+			append(out, " In %s, the repeated intervals of the looks do not intersect (%.4f "
+			       "above %.4f): their coverage failed for this row, so nothing is decided on it.",
+			       ab_report_str(r, "label"), json_number_value(json_array_get(ci, 0)),
+			       json_number_value(json_array_get(ci, 1)));
+		else if (json_is_true(json_object_get(r, "estimate_outside_ci")))
+			append(out, " In %s, the estimate %.4f is of all %lld pairs and lies outside the "
+			       "interval [%.4f, %.4f], the intersection of the looks' intervals: an earlier "
+			       "look's bound excludes it; the interval is what is known.",
+			       ab_report_str(r, "label"), ab_report_num(r, "ratio"), ab_report_int(r, "pairs"),
+			       json_number_value(json_array_get(ci, 0)), json_number_value(json_array_get(ci, 1)));
+	}
+}
+
 char *ab_report_interval_note(const json_t *doc)
 {
-	const json_t *first = json_array_get(json_object_get(doc, "rows"), 0);
-	double level = ab_report_num(first, "ci_level");
+	const json_t *rows = json_object_get(doc, "rows"), *r, *seq = json_object_get(doc, "sequential");
+	size_t i, with = 0, tied = 0, approx = 0;
+	char *out = NULL, *groups = NULL;
+	double level = NAN;
 
-	/* With fewer than 5 pairs there is no bound (k = 0; ci_level is null,
-	 * as an unbounded interval has no coverage to speak of): say that, as
-	 * the table does. Unpaired rows (hyperfine's blocks) have none at all. */
+	/* Unpaired rows (hyperfine's blocks) have no interval at all. */
 	if (json_is_true(json_object_get(doc, "unpaired")))
 		return ab_xstrdup("No interval: blocks are not pairs, so these rows give the ratio of "
 				  "medians and the unpaired Mann-Whitney p only.");
-	if (json_object_get(first, "ci") && !json_is_number(json_array_get(json_object_get(first, "ci"), 0)))
-		return ab_xasprintf("No interval: %lld pairs are too few for an exact one-sided 95%% bound (5 at "
-				    "least), so rules on these rows can only be inconclusive.",
-				    ab_report_int(first, "pairs"));
-	if (isnan(level))
-		return NULL;
-	if (json_is_object(json_object_get(doc, "sequential")))
-		return ab_xasprintf("The intervals are repeated confidence intervals of the sequential plan: "
-				    "whichever look each row stopped at, they cover together with probability "
-				    "at least %.4g%%; bold ratios exclude 1.", 100 * level);
-	return ab_xasprintf("The interval is made of exact one-sided 95%% bounds (coverage %.4g%% for %lld "
-			    "pairs); bold ratios exclude 1.", 100 * level, ab_report_int(first, "pairs"));
+	json_array_foreach(rows, i, r) {
+		if (!has_interval(r) || isnan(ab_report_num(r, "ci_level")))
+			continue;
+		if (!with++)
+			level = ab_report_num(r, "ci_level");
+		tied += json_is_true(json_object_get(r, "tied"));
+		approx += json_is_true(json_object_get(r, "ci_approximate"));
+	}
+	if (with && json_is_object(seq)) {
+		append(&out, "The intervals are repeated confidence intervals of the sequential plan: for each "
+		       "row, whichever look it stopped at, its looks' intervals cover its true ratio together "
+		       "with probability at least %.4g%%, a level per row (of many rows, some miss)%s; bold "
+		       "ratios exclude 1.", 100 * level,
+		       tied ? ", and more for rows with tied or zero differences (integer metrics): the "
+		       "level holds for continuous values" : "");
+		sequential_row_notes(&out, rows);
+	} else if (with) {
+		size_t n = coverage_groups(&groups, rows);
+		const char *kind = approx == with ? "one-sided 95% bounds from the normal approximation of the "
+			"signed-rank statistic (beyond 2,000 pairs)" : approx ? "one-sided 95% bounds, exact up "
+			"to 2,000 pairs and from the normal approximation beyond" : "exact one-sided 95% bounds";
+
+		if (n == 1 && !tied && !approx)
+			append(&out, "The interval is made of %s (coverage %s); bold ratios exclude 1.", kind,
+			       groups);
+		else
+			append(&out, "The interval is made of %s; its coverage is %s%s; bold ratios exclude 1.",
+			       kind, groups, tied ? " (at least: tied or zero differences, as integer metrics "
+			       "give, make the bounds conservative; the stated level holds for continuous "
+			       "values)" : "");
+		free(groups);
+	}
+	no_interval_rows(&out, rows, with);
+	return out;
 }
 
 /* The family a document's refutations were adjusted over: 1 for the
@@ -510,6 +675,15 @@ char *ab_report_scaling_change_note(const json_t *doc)
 			    "sweeps; above 1 the candidate scales better): %s.", list);
 	free(list);
 	return line;
+}
+
+const char *ab_report_ci_flag(const json_t *m)
+{
+	if (json_is_true(json_object_get(m, "ci_empty")))
+		return " (looks' intervals disjoint: not decided)";
+	if (json_is_true(json_object_get(m, "estimate_outside_ci")))
+		return " (estimate of all pairs, outside)";
+	return "";
 }
 
 const char *ab_report_ci_label(const json_t *doc)

@@ -79,11 +79,22 @@ const char *ab_report_rules_line(char *buf, size_t size, const json_t *rules);
  * (doc.plan). New string. */
 char *ab_report_plan_line(const json_t *doc);
 
-/* The note under the rows table on its intervals, from the first row's
- * ci, ci_level and pairs: that there is no interval (fewer than 5 pairs),
- * or the coverage of the one made of one-sided 95% bounds. New string, or
- * NULL when the row has no ci_level. */
+/* The note under the rows table on its intervals, row by row (ci,
+ * ci_level, pairs, tied, ci_approximate, and for a sequential plan
+ * ci_empty and estimate_outside_ci): the coverage of each group of rows
+ * with the same pairs ("at least" with ties, "about" beyond the exact
+ * range), for a sequential plan the level per row of its repeated
+ * intervals and the rows whose looks' intervals do not intersect or whose
+ * estimate lies outside, and the rows without an interval (fewer than 5
+ * pairs). New string, or NULL when no row has an interval or a reason to
+ * lack one. */
 char *ab_report_interval_note(const json_t *doc);
+
+/* What a ratio cell adds after a sequential row's interval (m: a row or
+ * one of its metrics): " (looks' intervals disjoint: not decided)" when
+ * ci_empty, " (estimate of all pairs, outside)" when the estimate lies
+ * outside its interval, else "". Static string. */
+const char *ab_report_ci_flag(const json_t *m);
 
 /* The Method paragraph of the reports, plain text (static): it names the
  * multiplicity adjustment the document was decided with (error_control). */

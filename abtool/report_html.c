@@ -241,12 +241,12 @@ static void ratio_cell(FILE *f, const json_t *m)
 		fprintf(f, "n/a");
 		return;
 	}
-	if (have_ci && (l > 1 || u < 1))
+	if (have_ci && (l > 1 || u < 1) && !json_is_true(json_object_get(m, "ci_empty")))
 		fprintf(f, "<strong class=\"sig\">%.3f</strong>", ab_report_num(m, "ratio"));
 	else
 		fprintf(f, "%.3f", ab_report_num(m, "ratio"));
 	if (have_ci)
-		fprintf(f, " [%.3f, %.3f]", l, u);
+		fprintf(f, " [%.3f, %.3f]%s", l, u, ab_report_ci_flag(m));
 	else
 		fprintf(f, " [too few pairs]");
 }

@@ -55,6 +55,15 @@ static json_t *metric_stats(const struct ab_row_metric *rm, const struct ab_metr
 	json_object_set_new(o, "ratio", real_or_null(st->ratio));
 	json_object_set_new(o, "ci", json_pack("[o, o]", real_or_null(st->ci_lower), real_or_null(st->ci_upper)));
 	json_object_set_new(o, "ci_level", real_or_null(st->ci_level));
+	json_object_set_new(o, "ci_approximate", json_boolean(!rr->seq && st->ci_k && !st->ci_level_exact));
+	json_object_set_new(o, "tied", json_boolean(st->tied));
+	if (rr->seq && !isnan(st->ci_lower)) {
+		/* a repeated interval: the looks' may not intersect, and the
+		 * estimate of all pairs may lie outside their intersection */
+		json_object_set_new(o, "ci_empty", json_boolean(st->ci_empty));
+		json_object_set_new(o, "estimate_outside_ci", json_boolean(!st->ci_empty &&
+			(st->ratio < st->ci_lower || st->ratio > st->ci_upper)));
+	}
 	json_object_set_new(o, "pair_wins", json_integer((json_int_t)st->wins));
 	json_object_set_new(o, "pair_losses", json_integer((json_int_t)st->losses));
 	json_object_set_new(o, "pairs", json_integer((json_int_t)st->pairs));
@@ -79,9 +88,11 @@ static json_t *metric_stats(const struct ab_row_metric *rm, const struct ab_metr
 /*
  * A sequential plan's run-level object (docs/reports.md, "sequential"):
  * the plan as stored (looks, spending, alpha, max_pairs, budget_ms), its
- * boundaries (per look: pairs, critical count c, alpha spent and the
- * crossing probability), the simultaneous level of the repeated
- * intervals, and whether the budget stopped the run; and on each row of
+ * boundaries (per look: pairs, critical count c, alpha spent, the
+ * crossing probability, its standard error and whether it is exact), the
+ * attained level with its standard error, margin and bound, the level per
+ * row of the repeated intervals, and whether the budget stopped the run;
+ * and on each row of
  * `rows` its `look` (1-based; null before the first look) and `stopped`:
  * "decided" (at a look before the last), "max" (ran to the last look),
  * "budget" (undecided before the last look in a plan that ran every sample
@@ -99,12 +110,16 @@ static json_t *sequential_json(const struct ab_analysis *a, json_t *rows)
 
 	if (ab_seq_boundaries(&exp->seq, &b) == 0) {
 		for (k = 0; k < b.nlooks; k++)
-			json_array_append_new(bounds, json_pack("{s:I, s:I, s:f, s:f}", "pairs",
+			json_array_append_new(bounds, json_pack("{s:I, s:I, s:f, s:f, s:f, s:b}", "pairs",
 				(json_int_t)b.looks[k], "c", (json_int_t)b.c[k], "spent", b.spent[k],
-				"crossing", b.crossing[k]));
+				"crossing", b.crossing[k], "crossing_se", b.crossing_se[k], "exact",
+				k < b.exact_looks));
 		json_object_set_new(o, "simultaneous_level", json_real(b.coverage));
 		json_object_set_new(o, "attained_alpha", json_real(b.alpha));
 		json_object_set_new(o, "monte_carlo_se", json_real(b.se));
+		json_object_set_new(o, "margin_se", json_real(b.margin_se));
+		json_object_set_new(o, "attained_alpha_bound", json_real(b.alpha_bound));
+		json_object_set_new(o, "boundary_paths", json_integer((json_int_t)b.rows));
 	}
 	json_object_set_new(o, "boundaries", bounds);
 	json_object_set_new(o, "samples_stopped", json_integer((json_int_t)a->samples_stopped));
@@ -301,7 +316,7 @@ static void run_warnings(json_t *w, const struct ab_report_input *in, const char
 			"measured, only the commits are", in->dirty_workdir));
 	a0 = json_object_get(json_array_get(in->builds, 0), "artifacts");
 	a1 = json_object_get(json_array_get(in->builds, 1), "artifacts");
-	if (!strcmp(kind, "ab") && json_object_size(a0) && json_equal(a0, a1))
+	if ((!strcmp(kind, "ab") || !strcmp(kind, "bisect")) && json_object_size(a0) && json_equal(a0, a1))
 		json_array_append_new(w, json_string(
 			"the declared artifacts are byte-identical on both sides: this may be an A/A "
 			"comparison in disguise (did the change reach the build?)"));

@@ -577,7 +577,8 @@ static void ratio_cell(FILE *f, const json_t *m)
 {
 	const json_t *ci = json_object_get(m, "ci");
 	double l = json_number_value(json_array_get(ci, 0)), u = json_number_value(json_array_get(ci, 1));
-	int significant = json_is_number(json_array_get(ci, 0)) && (l > 1 || u < 1);
+	int significant = json_is_number(json_array_get(ci, 0)) && (l > 1 || u < 1) &&
+			  !json_is_true(json_object_get(m, "ci_empty"));
 
 	if (!json_is_number(json_object_get(m, "ratio"))) {
 		fprintf(f, "n/a");
@@ -589,7 +590,7 @@ static void ratio_cell(FILE *f, const json_t *m)
 	}
 	fprintf(f, significant ? "**%.3f**" : "%.3f", ab_report_num(m, "ratio"));
 	if (json_is_number(json_array_get(ci, 0)))
-		fprintf(f, " [%.3f, %.3f]", l, u);
+		fprintf(f, " [%.3f, %.3f]%s", l, u, ab_report_ci_flag(m));
 	else
 		fprintf(f, " [too few pairs]");
 }

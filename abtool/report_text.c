@@ -285,8 +285,8 @@ static void row_cells(struct cells *out, const json_t *doc, const json_t *row)
 		out->c[3] = ab_xstrdup("n/a");
 	else if (json_array_size(ci) == 2 && json_is_number(json_array_get(ci, 0)) &&
 		 json_is_number(json_array_get(ci, 1)))
-		out->c[3] = ab_xasprintf("%.3f [%.3f, %.3f]", ratio, json_number_value(json_array_get(ci, 0)),
-					 json_number_value(json_array_get(ci, 1)));
+		out->c[3] = ab_xasprintf("%.3f [%.3f, %.3f]%s", ratio, json_number_value(json_array_get(ci, 0)),
+					 json_number_value(json_array_get(ci, 1)), ab_report_ci_flag(row));
 	else
 		out->c[3] = ab_xasprintf("%.3f", ratio);
 	out->c[4] = ab_xasprintf("%lld/%lld", ab_report_int(row, "pair_wins"), ab_report_int(row, "pairs"));

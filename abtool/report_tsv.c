@@ -77,6 +77,30 @@ static void number(FILE *f, double v)
 	fputs(buf, f);
 }
 
+/* The fixed columns of the file, after the matrix parameters. */
+static const char *const fixed_columns[] = {
+	"run_id", "seq", "row", "pair", "warmup", "order", "side", "status", "exit_code", "signal",
+	"timed_out", "checksum", "flags", "error", "other_cpu_ns", "padding_bytes", "unavailable",
+	"nivcsw", "occupancy",
+};
+
+/* A matrix parameter's column: its name, or "param.NAME" when the name is
+ * a fixed column's or a metric's (a pairs file's `row`, say), so that no
+ * two columns share a name. */
+static void param_column(FILE *f, const char *name, const char *const *cols, size_t ncols)
+{
+	size_t i;
+	int taken = 0;
+
+	for (i = 0; i < sizeof(fixed_columns) / sizeof(fixed_columns[0]); i++)
+		taken |= !strcmp(name, fixed_columns[i]);
+	for (i = 0; i < ncols; i++)
+		taken |= !strcmp(name, cols[i]);
+	if (taken)
+		fputs("param.", f);
+	text(f, name);
+}
+
 /* A row parameter's value as the document holds it. */
 static void param_value(FILE *f, const json_t *v)
 {
@@ -133,7 +157,7 @@ int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, s
 	fputs("run_id\tseq", f);
 	json_object_foreach((json_t *)matrix, pname, vals) {
 		fputc('\t', f);
-		text(f, pname);
+		param_column(f, pname, cols, ncols);
 	}
 	fputs("\trow\tpair\twarmup\torder\tside\tstatus", f);
 	for (c = 0; c < ncols; c++) {

@@ -36,7 +36,8 @@ struct inferential {
 	const char *key;          /* the rule key, for messages */
 	enum ab_pass_side kind;
 	double theta;             /* threshold as a ratio, in the interval's own terms */
-	char *threshold;          /* θ as shown: "1.020", "0.909 = 1/1.1" (new) */
+	double margin;            /* the predicate's value (θ = 1/(1 + margin) when reciprocal) */
+	int reciprocal;
 	char *meaning;            /* what a pass shows: "no regression above 2%" (new) */
 	char *refuted;            /* what a fail shows: "a regression above 2%" (new) */
 	char *inconclusive;       /* "cannot exclude a regression above 2%" (new) */
@@ -52,6 +53,8 @@ struct interval {
 	const double *d;          /* log values the interval is made of */
 	size_t n;
 	const struct ab_seq_plan *seq;  /* a sequential plan's (the bounds are repeated ones), or NULL */
+	int empty;                /* the looks' repeated intervals do not intersect (lower > upper):
+	                             nothing is decided on it */
 };
 
 #define NO_MEMBER SIZE_MAX
@@ -72,6 +75,40 @@ static char *pct(double fraction)
 	return ab_xasprintf("%.4g%%", 100 * fraction);
 }
 
+/* Decimals enough to show how values compare: the fewest from 3 to 8 at
+ * which every two different values of v[0 .. n) print differently (so a
+ * bound of 0.98998 is not shown equal to a threshold of 0.990099). */
+static int decimals(const double *v, size_t n)
+{
+	char x[64], y[64];
+	size_t i, j;
+	int d;
+
+	for (d = 3; d < 8; d++) {
+		int clash = 0;
+
+		for (i = 0; i < n && !clash; i++)
+			for (j = i + 1; j < n && !clash; j++)
+				if (v[i] != v[j] && isfinite(v[i]) && isfinite(v[j])) {
+					snprintf(x, sizeof(x), "%.*f", d, v[i]);
+					snprintf(y, sizeof(y), "%.*f", d, v[j]);
+					clash = !strcmp(x, y);
+				}
+		if (!clash)
+			break;
+	}
+	return d;
+}
+
+/* A threshold as shown with `d` decimals: "1.020", or "0.909 = 1/1.1"
+ * when it is the reciprocal of a margin, so that "faster by 10%" is
+ * recognisable. New string. */
+static char *threshold_text(const struct inferential *pr, int d)
+{
+	return pr->reciprocal ? ab_xasprintf("%.*f = 1/%.4g", d, pr->theta, 1 + pr->margin)
+			      : ab_xasprintf("%.*f", d, pr->theta);
+}
+
 /* The bounds of `iv` against component `pr`, and the one-sided p of its
  * refutation: the signed-rank test of d against ln θ, H0: ratio ≤ θ for a
  * component that passes below θ (its refutation is L > θ), ratio ≥ θ for
@@ -86,7 +123,11 @@ static void judge(struct judged *j, const struct inferential *pr, const struct i
 	j->raw = AB_INCONCLUSIVE;
 	j->p = j->q = 1.0;
 	j->member = NO_MEMBER;
-	if (iv->available && !isnan(iv->lower)) {
+	/* An empty intersection means that the looks' simultaneous coverage
+	 * failed for this row: deciding on either bound would rest on that
+	 * failure, so the component stays inconclusive and refutes nothing
+	 * (docs/statistics.md, "An empty intersection"). */
+	if (iv->available && !isnan(iv->lower) && !iv->empty) {
 		if (below ? iv->upper < pr->theta : iv->lower > pr->theta)
 			j->raw = AB_PASS;
 		else if (below ? iv->lower > pr->theta : iv->upper < pr->theta)
@@ -104,6 +145,15 @@ static void judge(struct judged *j, const struct inferential *pr, const struct i
 	j->outcome = j->raw;
 }
 
+/* The finding of a component on a row whose looks' intervals do not
+ * intersect. New memory. */
+static char *empty_phrase(const char *key, const struct interval *iv)
+{
+	return ab_xasprintf("%s: not decided: the repeated intervals of the looks do not intersect "
+			    "(lower bound %.4f above upper bound %.4f), so their coverage failed for this "
+			    "row", key, iv->lower, iv->upper);
+}
+
 /* A component's finding on a row, after the family's adjustment over m
  * members: "lower bound 1.027 above 1.020 (a regression above 2%), kept
  * by Holm's adjustment over the verdict's 3 refutations (p 0.0117)".
@@ -119,16 +169,26 @@ static char *bound_phrase(const struct inferential *pr, const struct judged *j, 
 	if (isnan(iv->lower))
 		return ab_xasprintf("%s: %zu pair%s too few for a one-sided 95%% bound", pr->key, iv->n,
 				    iv->n == 1 ? " is" : "s are");
-	if (j->raw == AB_PASS)
-		return ab_xasprintf("%s%s bound %.3f %s %s (%s)", iv->seq ? "repeated " : "", below ? "upper" : "lower",
-				    below ? iv->upper : iv->lower, below ? "below" : "above", pr->threshold,
-				    pr->meaning);
-	if (j->raw == AB_INCONCLUSIVE)
-		return ab_xasprintf("%s (the interval contains %s)", pr->inconclusive, pr->threshold);
-	s = ab_xasprintf("%s%s bound %.3f %s %s (%s)", iv->seq ? "repeated " : "", below ? "lower" : "upper",
-			 below ? iv->lower : iv->upper,
-			 below ? "above" : "below", pr->threshold, pr->refuted);
-	if (m <= 1)
+	if (iv->empty)
+		return empty_phrase(pr->key, iv);
+	{
+		double v[3] = {iv->lower, iv->upper, pr->theta};
+		int d = decimals(v, 3);
+		char *th = threshold_text(pr, d);
+
+		if (j->raw == AB_PASS)
+			s = ab_xasprintf("%s%s bound %.*f %s %s (%s)", iv->seq ? "repeated " : "",
+					 below ? "upper" : "lower", d, below ? iv->upper : iv->lower,
+					 below ? "below" : "above", th, pr->meaning);
+		else if (j->raw == AB_INCONCLUSIVE)
+			s = ab_xasprintf("%s (the interval contains %s)", pr->inconclusive, th);
+		else
+			s = ab_xasprintf("%s%s bound %.*f %s %s (%s)", iv->seq ? "repeated " : "",
+					 below ? "lower" : "upper", d, below ? iv->lower : iv->upper,
+					 below ? "above" : "below", th, pr->refuted);
+		free(th);
+	}
+	if (j->raw != AB_FAIL || m <= 1)
 		return s;
 	out = ab_xasprintf("%s, %s Holm's adjustment over the verdict's %zu refutations (one-sided "
 			   "adjusted p %.3g)", s,
@@ -153,18 +213,26 @@ static char *equivalence_phrase(const struct inferential *up, const struct judge
 		*o = j->outcome;
 		return bound_phrase(ju->raw == AB_FAIL ? up : lo, j, m);
 	}
-	if (!iv->available || isnan(iv->lower)) {
+	if (!iv->available || isnan(iv->lower) || iv->empty) {
 		*o = AB_INCONCLUSIVE;
 		return bound_phrase(up, ju, m);
 	}
-	if (ju->raw == AB_PASS && jl->raw == AB_PASS) {
-		*o = AB_PASS;
-		return ab_xasprintf("interval [%.3f, %.3f] inside [%s, %s] (%s)", iv->lower, iv->upper,
-				    lo->threshold, up->threshold, up->meaning);
+	{
+		double v[4] = {iv->lower, iv->upper, lo->theta, up->theta};
+		int d = decimals(v, 4);
+		char *tl = threshold_text(lo, d), *tu = threshold_text(up, d), *out;
+
+		*o = ju->raw == AB_PASS && jl->raw == AB_PASS ? AB_PASS : AB_INCONCLUSIVE;
+		if (*o == AB_PASS)
+			out = ab_xasprintf("interval [%.*f, %.*f] inside [%s, %s] (%s)", d, iv->lower, d,
+					   iv->upper, tl, tu, up->meaning);
+		else
+			out = ab_xasprintf("%s (the interval [%.*f, %.*f] is not inside [%s, %s])",
+					   up->inconclusive, d, iv->lower, d, iv->upper, tl, tu);
+		free(tl);
+		free(tu);
+		return out;
 	}
-	*o = AB_INCONCLUSIVE;
-	return ab_xasprintf("%s (the interval [%.3f, %.3f] is not inside [%s, %s])", up->inconclusive,
-			    iv->lower, iv->upper, lo->threshold, up->threshold);
 }
 
 /* One predicate's finding on a row. */
@@ -242,6 +310,7 @@ static struct interval metric_interval(const struct ab_row_result *rr, size_t me
 		iv.d = rm->d;
 		iv.n = rm->st.pairs;
 		iv.seq = rr->seq;
+		iv.empty = rm->st.ci_empty;
 	}
 	return iv;
 }
@@ -261,6 +330,7 @@ static struct interval scaling_interval(const struct ab_row_result *rr)
 		iv.d = sc->e;
 		iv.n = sc->n;
 		iv.seq = rr->seq;
+		iv.empty = iv.lower > iv.upper;
 	}
 	return iv;
 }
@@ -518,22 +588,24 @@ static char *row_head(const struct ab_analysis *a, size_t row, size_t metric)
 
 	if (!rm->available)
 		out = ab_xasprintf("%s: %s%s%s unavailable", label, name, *name ? " " : "", *name ? "" : "metric");
-	else if (rm->st.ci_k)
-		out = ab_xasprintf("%s: %s%sratio %.3f [%.3f, %.3f] (%zu/%zu pair wins)", label, name,
-				   *name ? " " : "", rm->st.ratio, rm->st.ci_lower, rm->st.ci_upper, rm->st.wins,
-				   rm->st.pairs);
+	else if (rm->st.ci_k) {
+		/* the digits that show an estimate outside its interval, or an
+		 * empty one, as such */
+		double v[3] = {rm->st.ratio, rm->st.ci_lower, rm->st.ci_upper};
+		int d = decimals(v, 3);
+
+		out = ab_xasprintf("%s: %s%sratio %.*f [%.*f, %.*f]%s (%zu/%zu pair wins)", label, name,
+				   *name ? " " : "", d, rm->st.ratio, d, rm->st.ci_lower, d, rm->st.ci_upper,
+				   rm->st.ci_empty ? " (the looks' intervals do not intersect)"
+				   : a->rows[row].seq && (rm->st.ratio < rm->st.ci_lower || rm->st.ratio > rm->st.ci_upper)
+				   ? " (the estimate of all pairs lies outside: an earlier look's bound excludes it)" : "",
+				   rm->st.wins, rm->st.pairs);
+	}
 	else
 		out = ab_xasprintf("%s: %s%sratio %.3f (%zu/%zu pair wins)", label, name, *name ? " " : "",
 				   rm->st.ratio, rm->st.wins, rm->st.pairs);
 	free(label);
 	return out;
-}
-
-/* A threshold as shown: "1.020", or "0.909 = 1/1.1" when it is the
- * reciprocal of a margin, so that "faster by 10%" is recognisable. */
-static char *threshold_text(double theta, double margin, int reciprocal)
-{
-	return reciprocal ? ab_xasprintf("%.3f = 1/%.4g", theta, 1 + margin) : ab_xasprintf("%.3f", theta);
 }
 
 /* Component out[n] of predicate `p` with value x, threshold θ on `side`. */
@@ -545,7 +617,8 @@ static void component(struct inferential *out, const struct ab_predicate *p, dou
 	out->key = p->name;
 	out->kind = side;
 	out->theta = theta;
-	out->threshold = threshold_text(theta, x, reciprocal);
+	out->margin = x;
+	out->reciprocal = reciprocal;
 	out->meaning = ab_xasprintf(p->meaning, shown);
 	out->refuted = ab_xasprintf(p->refuted, shown);
 	out->inconclusive = ab_xasprintf(p->inconclusive, shown);
@@ -584,7 +657,6 @@ static size_t inferentials(struct inferential *out, const struct ab_rule *rule, 
 
 static void release_predicate(struct inferential *pr)
 {
-	free(pr->threshold);
 	free(pr->meaning);
 	free(pr->refuted);
 	free(pr->inconclusive);
@@ -607,14 +679,37 @@ struct rule_work {
  * wider than the margin |ln θ| of a bound, or than the range 2 ln(1+δ)
  * of an equivalence, which it must fit in. The width shrinks about as
  * 1/sqrt(n). */
+/* What a fixed plan of `need` pairs asks of limits.samples (experiment.h,
+ * AB_LIMIT_SAMPLES): "" when the measured rows' samples at that many
+ * pairs fit the experiment's limit, else the clause that says to raise it
+ * and what the limit bounds (new string). */
+static char *samples_limit(const struct ab_experiment *exp, double need)
+{
+	size_t nrows = ab_experiment_nrows(exp), r, rows = 0;
+	double samples;
+
+	for (r = 0; r < nrows; r++)
+		rows += ab_experiment_row_selected(exp, r) != 0;
+	samples = (double)rows * 2 * (need + exp->warmup);
+	if (!exp->limit_samples || samples <= (double)exp->limit_samples)
+		return ab_xstrdup("");
+	if (samples > AB_LIMIT_MAX_SAMPLES)
+		return ab_xasprintf("; that plan's %.0f samples are more than limits.samples can allow (%d, "
+				    "which bounds a plan's memory and the store's rows): fewer rows (--row)",
+				    samples, AB_LIMIT_MAX_SAMPLES);
+	return ab_xasprintf("; that plan's %.0f samples need limits: {samples: %.0f} in the experiment "
+			    "file (now %zu; the limit bounds a plan's memory and the store's rows)", samples,
+			    samples, exp->limit_samples);
+}
+
 static void width_warning(struct ab_analysis *a, const struct rule_work *w, size_t c, size_t i,
 			  const char *rule_name)
 {
 	const struct inferential *pr = &w->comps[c];
 	const struct judged *j = &w->j[c * w->n + i];
 	const struct interval *iv = &j->iv;
-	double wlog, margin;
-	char *label;
+	double wlog, margin, need;
+	char *label, *how;
 
 	if (!iv->available || isnan(iv->lower) || pr->theta == 1 || pr->tost == 2)
 		return;
@@ -626,12 +721,33 @@ static void width_warning(struct ab_analysis *a, const struct rule_work *w, size
 	if (wlog <= margin)
 		return;
 	label = ab_row_label(a->exp, w->rows[i].row);
+	need = ceil((double)iv->n * (wlog / margin) * (wlog / margin));
+	/* Advice within the limits: a sequential plan stops at
+	 * AB_SEQ_MAX_PAIRS pairs (what bounds the simulation of its
+	 * boundaries), an experiment at AB_EXPERIMENT_MAX_PAIRS. */
+	if (iv->seq && need <= AB_SEQ_MAX_PAIRS)
+		how = ab_xstrdup(" (a larger pairs.max, or --max-pairs, up to 256)");
+	else if (iv->seq && need <= AB_EXPERIMENT_MAX_PAIRS)
+		how = ab_xasprintf(", more than the %d a sequential plan allows (its boundaries are "
+				   "computed to %d pairs): a fixed plan of that many pairs, a wider margin or "
+				   "less noise", AB_SEQ_MAX_PAIRS, AB_SEQ_MAX_PAIRS);
+	else if (need > AB_EXPERIMENT_MAX_PAIRS)
+		how = ab_xasprintf(", more than the %d pairs an experiment allows: a wider margin or less "
+				   "noise", AB_EXPERIMENT_MAX_PAIRS);
+	else
+		how = ab_xstrdup("");
+	if (!(iv->seq && need <= AB_SEQ_MAX_PAIRS) && need <= AB_EXPERIMENT_MAX_PAIRS) {
+		char *lim = samples_limit(a->exp, need), *both = ab_xasprintf("%s%s", how, lim);
+
+		free(how);
+		free(lim);
+		how = both;
+	}
 	ab_strv_push(&a->rule_warnings, ab_xasprintf("%s: the %s interval is %.2f%% wide, wider than the "
 		"%.2f%% %s of '%s' (%s): it can hardly be decided; about %.0f pairs would narrow it to the %s%s",
 		label, iv->seq ? "repeated" : "90%", 100 * expm1(wlog), 100 * expm1(margin),
-		pr->tost ? "range" : "margin", rule_name, pr->key,
-		ceil((double)iv->n * (wlog / margin) * (wlog / margin)), pr->tost ? "range" : "margin",
-		iv->seq ? " (a larger pairs.max, or --max-pairs)" : ""));
+		pr->tost ? "range" : "margin", rule_name, pr->key, need, pr->tost ? "range" : "margin", how));
+	free(how);
 	free(label);
 }
 

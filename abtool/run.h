@@ -132,6 +132,12 @@ struct ab_run_options {
 	size_t nrows;
 	int shard_index, shard_count;  /* --shard K/N: measure shard K of N (0, 0: no shard) */
 	const char *group;         /* --group ID: the shards' group, stored in the run's options */
+	const json_t *step;        /* a step of `abtool bisect`: its mark {bisect (the bisect's
+	                              uuid), seq, role} (borrowed), stored in the run's options as
+	                              "bisect_step" with exp->step's stopping rule when active
+	                              ("stop"); the run's kind is then "bisect", which designs,
+	                              their standing and the rejected-design memory leave out.
+	                              NULL for every other run */
 };
 
 /*

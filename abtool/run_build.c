@@ -226,7 +226,8 @@ int ab_run_artifacts_identical(const struct ab_run *run)
 {
 	const struct ab_build *b = run->builds;
 
-	return run->kind && !strcmp(run->kind, "ab") && b[0].status == AB_BUILD_OK &&
+	return run->kind && (!strcmp(run->kind, "ab") || !strcmp(run->kind, "bisect")) &&
+	       b[0].status == AB_BUILD_OK &&
 	       b[1].status == AB_BUILD_OK && json_object_size(b[0].artifacts) &&
 	       json_equal(b[0].artifacts, b[1].artifacts);
 }

@@ -366,10 +366,12 @@ static char *look_line(const struct ab_analysis *a, size_t r, int decided)
 	else if (isnan(m->st.ci_lower))
 		out = ab_xasprintf("%s: ratio %.3f, %zu/%zu pair wins: %s", label, m->st.ratio, m->st.wins,
 				   m->st.pairs, decided ? "decided" : "runs on");
-	else
-		out = ab_xasprintf("%s: ratio %.3f [%.3f, %.3f], %zu/%zu pair wins: %s", label, m->st.ratio,
-				   m->st.ci_lower, m->st.ci_upper, m->st.wins, m->st.pairs,
-				   decided ? "decided" : "runs on");
+	else  /* the repeated interval, and why when the estimate is not inside it */
+		out = ab_xasprintf("%s: ratio %.3f [%.3f, %.3f]%s, %zu/%zu pair wins: %s", label, m->st.ratio,
+				   m->st.ci_lower, m->st.ci_upper, m->st.ci_empty ? " (the looks' intervals do "
+				   "not intersect: not decided)" : m->st.ratio < m->st.ci_lower ||
+				   m->st.ratio > m->st.ci_upper ? " (the estimate of all pairs, outside)" : "",
+				   m->st.wins, m->st.pairs, decided ? "decided" : "runs on");
 	free(label);
 	return out;
 }

@@ -366,7 +366,7 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	int err;
 
 	init_common(run, exp, store, events, opt->cache_dir);
-	run->kind = opt->aa ? "calibrate" : exp->has_sides ? "compare" : "ab";
+	run->kind = opt->aa ? "calibrate" : exp->has_sides ? "compare" : opt->step ? "bisect" : "ab";
 	run->block_pairs = (int)ab_experiment_first_look(exp);  /* a sequential plan: its first look */
 	if ((err = plan_options(exp, opt)) < 0)
 		return err;
@@ -400,6 +400,13 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 		json_object_set_new(run->options, "design", json_string(opt->design));
 	if (opt->reproduce)
 		json_object_set_new(run->options, "reproduce", json_string(opt->reproduce));
+	if (opt->step) {  /* a bisect's step: its mark survives export, import and sync */
+		json_t *mark = json_deep_copy(opt->step), *stop = ab_experiment_step_json(exp);
+
+		if (stop)
+			json_object_set_new(mark, "stop", stop);
+		json_object_set_new(run->options, "bisect_step", mark);
+	}
 	if (opt->reproduce && opt->reproduce_commands)  /* the line's last words (run_finish.c) */
 		json_object_set_new(run->options, "reproduce_commands",
 				    json_pack("[s, s]", opt->reproduce_commands[0], opt->reproduce_commands[1]));
@@ -548,6 +555,8 @@ static int parse_stored(struct ab_experiment *exp_out, const json_t *stored, con
 		exp_out->warmup = (int)json_integer_value(json_object_get(stored, "warmup"));
 		err = ab_experiment_plan_restore(exp_out, json_object_get(opts, "sequential"));
 		if (!err)
+			err = ab_experiment_step_restore(exp_out, json_object_get(opts, "bisect_step"));
+		if (!err)
 			err = ab_experiment_contention_restore(exp_out, json_object_get(opts, "contention"));
 		if (!err)
 			err = resume_subset(exp_out, opts);
@@ -560,12 +569,13 @@ static int parse_stored(struct ab_experiment *exp_out, const json_t *stored, con
 static int load_stored(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
 		       int64_t run_id, const json_t *stored, const json_t *opts, const char *salt[2])
 {
+	const char *kind;
 	int err;
 
 	(void)store;
-	run->kind = json_string_value(json_object_get(stored, "kind")) &&
-			    !strcmp(json_string_value(json_object_get(stored, "kind")), "calibrate")
-		    ? "calibrate" : exp_out->has_sides ? "compare" : "ab";
+	kind = json_string_value(json_object_get(stored, "kind"));
+	run->kind = kind && !strcmp(kind, "calibrate") ? "calibrate" : exp_out->has_sides ? "compare"
+		    : kind && !strcmp(kind, "bisect") ? "bisect" : "ab";
 	run->block_pairs = (int)json_integer_value(json_object_get(opts, "block_pairs"));
 	if (run->block_pairs <= 0)
 		run->block_pairs = exp_out->pairs;

@@ -21,11 +21,14 @@
  * The joint null of (W_1, .., W_K) is distribution-free when the d_i are
  * independent, continuous, sign-symmetric about θ and exchangeable: the
  * signs are fair coins independent of the |d_i|, and the ranks of the
- * |d_i| arrive in uniformly random order. It is computed exactly for the
- * looks up to AB_SEQ_EXACT_MAX pairs (a dynamic program over the signs
- * ordered by rank) and beyond by a seeded simulation of AB_SEQ_SIM_ROWS
- * null paths of that model, seeded from the plan, so that a plan gives the
- * same boundaries on every machine.
+ * |d_i| arrive in uniformly random order. It is computed exactly where a
+ * dynamic program over the |d| in increasing order fits its budget (its
+ * state: how many values each look's group has given and each look's
+ * partial rank sum), and beyond by a seeded simulation of
+ * AB_SEQ_BOUNDARY_PATHS null paths of that model, seeded from the plan, so
+ * that a plan gives the same boundaries on every machine, with counts kept
+ * AB_SEQ_MARGIN_SE standard errors inside the alpha spent. The common
+ * plans' boundaries are computed ahead (sequential_table.h).
  *
  * References:
  *   Lan K. K. G., DeMets D. L. (1983) Discrete sequential boundaries for
@@ -61,14 +64,21 @@
  * n log n)) and keeps W_k within 16 bits. */
 #define AB_SEQ_MAX_PAIRS 256
 
-/* Looks with at most this many pairs are computed exactly: the dynamic
- * program holds twice 2^n probabilities (16 MiB at 20). */
-#define AB_SEQ_EXACT_MAX 20
+/* Simulated null paths behind the boundaries of the looks the exact
+ * dynamic program cannot reach (ab_seq_boundaries): the standard error of
+ * a crossing probability near 0.05 is then about 0.0001 at most. */
+#define AB_SEQ_BOUNDARY_PATHS 2000000
 
-/* Simulated null paths per plan: the standard error of a crossing
- * probability p estimated from them is at most sqrt(p (1 - p) / rows),
- * 0.00069 at p = 0.05, and the estimator of the boundaries is smaller
- * still (see ab_seq_boundaries). */
+/* The margin of a simulated look: its count keeps the estimated crossing
+ * probability plus this many standard errors within the alpha spent, so
+ * that the true one exceeds it with probability about 0.13% at most
+ * (one-sided normal tail at 3). */
+#define AB_SEQ_MARGIN_SE 3.0
+
+/* Simulated null paths per plan behind the repeated p-values
+ * (ab_seq_repeated_p): the standard error of a tail probability p
+ * estimated from them is at most sqrt(p (1 - p) / rows), 0.00069 at p =
+ * 0.05. */
 #define AB_SEQ_SIM_ROWS 100000
 
 /* How the one-sided alpha is spent over the information fraction t =
@@ -153,45 +163,80 @@ struct ab_seq_boundaries {
 	                                       W_(M_k - c_k + 1)]; 0 = no bound at that look */
 	double spent[AB_SEQ_MAX_LOOKS];     /* cumulative alpha the spending allows by look k */
 	double crossing[AB_SEQ_MAX_LOOKS];  /* P(a bound excludes the true value at some look
-	                                       <= k) under the model, one side: <= spent[k] */
+	                                       <= k) under the model, one side: exact (<=
+	                                       spent[k]) or estimated (plus margin_se standard
+	                                       errors <= spent[k]) */
+	double crossing_se[AB_SEQ_MAX_LOOKS];  /* standard error of crossing[k]; 0 when exact */
 	double nominal[AB_SEQ_MAX_LOOKS];   /* P(W_k <= c_k - 1) at look k alone: the fixed-n
 	                                       level of look k's bound (0 without a bound) */
 	double alpha;                       /* crossing at the last look: the plan's attained
-	                                       one-sided level, <= the plan's alpha */
-	double coverage;                    /* 1 - 2 alpha: a lower bound of the probability
-	                                       that every [L_k, U_k] covers (simultaneous) */
-	double se;                          /* Monte-Carlo standard error of alpha; 0 when every
-	                                       look is exact */
+	                                       one-sided level (an estimate when se > 0) */
+	double se;                          /* standard error of alpha; 0 when every look is
+	                                       exact */
+	double margin_se;                   /* the margin of the simulated looks, in standard
+	                                       errors (AB_SEQ_MARGIN_SE) */
+	double alpha_bound;                 /* alpha + margin_se * se: at most the plan's alpha;
+	                                       the true level is below it unless the estimate
+	                                       erred by more than the margin */
+	double coverage;                    /* 1 - 2 alpha_bound: a lower bound of the probability
+	                                       that every [L_k, U_k] of a row covers its true
+	                                       ratio (per row, not for many rows together) */
 	size_t exact_looks;                 /* the first exact_looks looks are exact */
-	size_t rows;                        /* simulated null paths behind the later looks and
-	                                       the repeated p-values */
+	size_t rows;                        /* simulated null paths behind the later looks (0
+	                                       when every look is exact) */
+	int tabled;                         /* 1: read from the precomputed table */
 };
 
 /*
- * The boundaries of `plan` (checked as ab_seq_plan_check). Looks up to
- * AB_SEQ_EXACT_MAX pairs: at each look c_k is the largest count whose
- * exact crossing probability stays within spent[k] (up to the rounding of
- * doubles). Later looks: from AB_SEQ_SIM_ROWS simulated null paths seeded
- * from the plan (the same plan, the same boundaries), with the crossing
- * probability written as P(W_k <= c - 1) + P(crossed before k, W_k >= c):
- * the first term exact (ab_stats_signed_rank_null), only the second, a
- * small probability, simulated; `se` is its standard error at the last
- * look. Unspent alpha (the counts are integers) carries to later looks.
- * The result is computed once per plan and process (a cache of a few
- * plans, locked for threads): about 0.2 s of CPU for looks 8 .. 64. Returns 0 or
- * AB_EINVALID; `out` is then unspecified.
+ * The boundaries of `plan` (checked as ab_seq_plan_check). From the first
+ * look on, while the exact dynamic program fits its budget, c_k is the
+ * largest count whose exact crossing probability stays within spent[k]
+ * (up to the rounding of doubles). Later looks: from AB_SEQ_BOUNDARY_PATHS
+ * simulated null paths seeded from the plan (the same plan, the same
+ * boundaries), with the crossing probability written as P(W_k <= c - 1) +
+ * P(crossed before k, W_k >= c): the first term exact
+ * (ab_stats_signed_rank_null), only the second, a small probability,
+ * simulated (the paths that crossed at an exact look by a ratio estimator
+ * over the exact probability of that), and c_k the largest count whose
+ * estimate plus AB_SEQ_MARGIN_SE standard errors stays within spent[k].
+ * Unspent alpha (the counts are integers) carries to later looks. The
+ * common plans come from the precomputed table (sequential_table.h); any
+ * other is computed once per process (a cache of a few plans, locked for
+ * threads): about 0.5 s of CPU for looks 8 .. 64 and 2 s for 8 .. 256.
+ * Returns 0 or AB_EINVALID; `out` is then unspecified.
  */
 int ab_seq_boundaries(const struct ab_seq_plan *plan, struct ab_seq_boundaries *out);
 
 /*
+ * The same boundaries computed now, neither from the table nor from the
+ * cache: what bench/seq-boundaries.sh writes into the table, and what the
+ * tests compare it with. Returns 0 or AB_EINVALID.
+ */
+int ab_seq_boundaries_compute(const struct ab_seq_plan *plan, struct ab_seq_boundaries *out);
+
+/*
+ * The method of ab_seq_boundaries_compute with its knobs: at most
+ * `exact_looks` looks exact (fewer when the dynamic program's budget ends
+ * sooner), the rest from `rows` simulated paths seeded by `seed`, with
+ * the same margin. For checks of the simulated looks against the exact
+ * computation (tests/unit/test_sequential.c, bench/seq-boundaries.sh).
+ * Returns 0 or AB_EINVALID.
+ */
+int ab_seq_boundaries_simulate(const struct ab_seq_plan *plan, size_t exact_looks, size_t rows,
+			       uint64_t seed, struct ab_seq_boundaries *out);
+
+/*
  * Exact null probability, one side, that W_j <= c[j] - 1 at some look j
  * <= k, for k = 0 .. nlooks-1, written to crossing[k]: independent
- * continuous sign-symmetric exchangeable d (see above), by a dynamic
- * program over the 2^n sign patterns ordered by rank (a new pair's rank
- * among n + 1 is uniform and its sign a fair coin). looks increasing, 1
- * .. AB_SEQ_EXACT_MAX pairs, at most AB_SEQ_MAX_LOOKS; c[j] == 0 is no
- * bound at look j. Returns 0 or AB_EINVALID. Time O(2^n n), memory 2^(n+1)
- * doubles (n the last look).
+ * continuous sign-symmetric exchangeable d (see above), by the dynamic
+ * program over the |d| in increasing order (each look's group's count so
+ * far and each look's partial rank sum). looks increasing, 1 ..
+ * AB_SEQ_MAX_PAIRS pairs, at most AB_SEQ_MAX_LOOKS; c[j] == 0 is no bound
+ * at look j. Look k costs about (the product over earlier looks with a
+ * bound of (their group's pairs + 1)(c_j + 1)) * c_k states, each visited
+ * once per pair: looks 8, 16, 32 with their default counts take about a
+ * million states. Returns 0, or AB_EINVALID (bad looks, or a look beyond
+ * the budget of 2^21 states and 2^28 state-steps).
  */
 int ab_seq_crossing_exact(const size_t *looks, size_t nlooks, const size_t *c, double *crossing);
 
@@ -220,17 +265,22 @@ void ab_seq_interval(struct ab_hl *out, const double *d, size_t n, size_t c);
  * The repeated interval of a row that has n pairs d[0 .. n) (borrowed,
  * finite, in pair order) under `plan`: the Hodges–Lehmann estimate of all
  * n pairs, and as bounds the intersection of the repeated intervals [L_k,
- * U_k] of the looks the row reached (looks[k] <= n): every one of them
- * covers with the plan's simultaneous probability, so their intersection
- * does too (Jennison & Turnbull 2000, section 9.1), and a bound that
- * excluded a value at one look keeps excluding it (a decision never
- * reverts). In the unit of d. out->k is the count c of the last look
- * reached, out->coverage the plan's simultaneous level (1 - 2 alpha);
+ * U_k] of the looks the row reached (looks[k] <= n): with probability at
+ * least 1 - 2 alpha they all cover the row's true value together, so
+ * their intersection does too (Jennison & Turnbull 2000, section 9.1), and
+ * a bound that excluded a value at one look keeps excluding it (a decision
+ * never reverts). The level is per row: of many rows, some miss. In the
+ * unit of d. The estimate of all n pairs may lie outside the intersection
+ * (an earlier look's bound excludes it). out->k is the count c of the last
+ * look reached, out->coverage the plan's level per row (1 - 2 alpha_bound);
  * bounds NAN when no reached look has a bound. `*look` receives the
  * number of looks reached (0: fewer pairs than the first look). In the
  * rare row whose looks disagree so much that the intersection is empty
- * (lower > upper: noise that changed during the run) both bounds are
- * kept as computed. Returns 0 or AB_EINVALID (a bad plan).
+ * (out->lower > out->upper) both bounds are kept as computed: the
+ * simultaneous coverage failed for this row (about 14 rows in 22,000 of
+ * the audit's A/A files), and the callers decide nothing on it (rules.c
+ * leaves it inconclusive, so the row runs on to its last look).
+ * Returns 0 or AB_EINVALID (a bad plan).
  */
 int ab_seq_row_interval(const struct ab_seq_plan *plan, const double *d, size_t n, struct ab_hl *out,
 			size_t *look);

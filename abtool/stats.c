@@ -8,6 +8,7 @@
 #include <assert.h>
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,6 +270,61 @@ static double walsh_tail_normal(size_t n, double w)
 	return norm_cdf((w + 0.5 - mu) / sigma);
 }
 
+/*
+ * k and the tail P(W+ <= k - 1) for AB_STATS_EXACT_MAX < n <=
+ * AB_STATS_WALSH_EXACT_MAX from the exact null's lower half: the counting
+ * recurrence f_m(w) = (f_{m-1}(w) + f_{m-1}(w - m)) / 2 (Wilcoxon 1945)
+ * over w <= n(n+1)/4 only, since k - 1 lies below the median for alpha <
+ * 1/2 and a count at w depends on smaller w alone. Probabilities below
+ * 2^-1074 become 0, which no tail near alpha notices. Remembered for the
+ * last few (n, alpha): a second of CPU at 2,000 pairs.
+ */
+static void walsh_k_large(size_t n, double alpha, size_t *k, double *tail)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct { size_t n, k; double alpha, tail; } memo[8];
+	static size_t next;
+	size_t cap = n * (n + 1) / 4, m, w, i;
+	double *f, cdf = 0;
+
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < sizeof(memo) / sizeof(memo[0]); i++)
+		if (memo[i].n == n && memo[i].alpha == alpha) {
+			*k = memo[i].k;
+			*tail = memo[i].tail;
+			pthread_mutex_unlock(&lock);
+			return;
+		}
+	pthread_mutex_unlock(&lock);
+	f = ab_xcalloc(cap + 1, sizeof(*f));
+	f[0] = 1;
+	for (m = 1; m <= n; m++) {
+		size_t top = m * (m + 1) / 2 < cap ? m * (m + 1) / 2 : cap;
+
+		for (w = top; w >= m; w--)
+			f[w] = 0.5 * (f[w] + f[w - m]);
+		for (w = m < top + 1 ? m : top + 1; w-- > 0;)
+			f[w] *= 0.5;
+	}
+	*k = 0;
+	*tail = 0;
+	for (w = 0; w <= cap; w++) {
+		cdf += f[w];
+		if (cdf > alpha)
+			break;
+		*tail = cdf;
+		*k = w + 1;
+	}
+	free(f);
+	pthread_mutex_lock(&lock);
+	memo[next].n = n;
+	memo[next].alpha = alpha;
+	memo[next].k = *k;
+	memo[next].tail = *tail;
+	next = (next + 1) % (sizeof(memo) / sizeof(memo[0]));
+	pthread_mutex_unlock(&lock);
+}
+
 void ab_stats_walsh_k(size_t n, double alpha, size_t *k, double *coverage)
 {
 	size_t m = n * (n + 1) / 2, j;
@@ -278,7 +334,9 @@ void ab_stats_walsh_k(size_t n, double alpha, size_t *k, double *coverage)
 	*coverage = 1;
 	if (n == 0 || !(alpha > 0 && alpha < 0.5))
 		return;
-	if (n <= AB_STATS_EXACT_MAX) {
+	if (n > AB_STATS_EXACT_MAX && n <= AB_STATS_WALSH_EXACT_MAX) {
+		walsh_k_large(n, alpha, k, &tail);
+	} else if (n <= AB_STATS_EXACT_MAX) {
 		double *f = ab_xmalloc((m + 1) * sizeof(*f));
 		double cdf = 0;
 
@@ -879,109 +937,7 @@ void ab_stats_hodges_lehmann_k(struct ab_hl *out, const double *d, size_t n, siz
 	free(walsh);
 }
 
-/* ---- Student's t ----------------------------------------------------- */
-
-/*
- * Continued fraction of the regularized incomplete beta function (A&S
- * 26.5.8) by the modified Lentz method; converges quickly for
- * x < (a + 1) / (a + b + 2).
- */
-static double beta_cf(double a, double b, double x)
-{
-	const double tiny = 1e-300;
-	double c = 1, dd = 1 - (a + b) * x / (a + 1), h;
-	int m;
-
-	if (fabs(dd) < tiny)
-		dd = tiny;
-	dd = 1 / dd;
-	h = dd;
-	for (m = 1; m <= 100000; m++) {
-		double m2 = 2.0 * m, aa, del;
-
-		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		dd = 1 + aa * dd;
-		if (fabs(dd) < tiny)
-			dd = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		dd = 1 / dd;
-		h *= dd * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		dd = 1 + aa * dd;
-		if (fabs(dd) < tiny)
-			dd = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		dd = 1 / dd;
-		del = dd * c;
-		h *= del;
-		if (fabs(del - 1) < 2 * DBL_EPSILON)
-			break;
-	}
-	return h;
-}
-
-/* I_x(a, b), with x1 = 1 - x passed separately so that it keeps its
- * digits when x is close to 1. */
-static double ibeta(double a, double b, double x, double x1)
-{
-	double front;
-
-	if (x <= 0)
-		return 0;
-	if (x1 <= 0)
-		return 1;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(x1));
-	if (x < (a + 1) / (a + b + 2))
-		return front * beta_cf(a, b, x) / a;
-	return 1 - front * beta_cf(b, a, x1) / b;
-}
-
-/* P(T > t) for t >= 0: I_{df/(df+t^2)}(df/2, 1/2) / 2. */
-static double t_upper(double t, double df)
-{
-	double t2 = t * t;
-
-	return 0.5 * ibeta(0.5 * df, 0.5, df / (df + t2), t2 / (df + t2));
-}
-
-static double t_density(double t, double df)
-{
-	return exp(lgamma(0.5 * (df + 1)) - lgamma(0.5 * df) - 0.5 * log(df * M_PI) -
-		   0.5 * (df + 1) * log1p(t * t / df));
-}
-
-/* Hill's Algorithm 396 for the upper quantile at upper-tail probability
- * q (two-tailed p = 2q), df > 2. */
-static double hill_t(double q, double n)
-{
-	double p = 2 * q, a, b, c, d, x, y;
-
-	a = 1 / (n - 0.5);
-	b = 48 / (a * a);
-	c = ((20700 * a / b - 98) * a - 16) * a + 96.36;
-	d = ((94.5 / (b + c) - 3) / b + 1) * sqrt(a * M_PI_2) * n;
-	x = d * p;
-	y = pow(x, 2 / n);
-	if (y > 0.05 + a) {
-		/* Asymptotic inverse expansion about the normal. */
-		x = -norm_upper_quantile(q);
-		y = x * x;
-		if (n < 5)
-			c += 0.3 * (n - 4.5) * (x + 0.6);
-		c = (((0.05 * d * x - 5) * x - 7) * x - 2) * x + b + c;
-		y = (((((0.4 * y + 6.3) * y + 36) * y + 94.5) / c - y - 3) / b + 1) * x;
-		y = a * y * y;
-		y = y > 0.002 ? expm1(y) : 0.5 * y * y + y;
-	} else {
-		y = ((1 / (((n + 6) / (n * y) - 0.089 * d - 0.822) * (n + 2) * 3) +
-		      0.5 / (n + 4)) * y - 1) * (n + 1) / (n + 2) + 1 / y;
-	}
-	return sqrt(n * y);
-}
+/* ---- the binomial ---------------------------------------------------- */
 
 /* P(X >= k) for X ~ Binomial(n, p), summed in log space. */
 static double binom_upper(size_t k, size_t n, double p)
@@ -1034,70 +990,6 @@ void ab_stats_binomial_ci(size_t k, size_t n, double level, double *lower, doubl
 	}
 }
 
-double ab_stats_t_two_sided_p(double t, double df)
-{
-	if (isnan(t) || !(df > 0))
-		return NAN;
-	return fmin(1.0, 2 * t_upper(fabs(t), df));
-}
-
-double ab_stats_t_quantile(double p, double df)
-{
-	double q, t;
-	int i;
-
-	if (isnan(p) || isnan(df) || df < 1)
-		return NAN;
-	if (p <= 0)
-		return -INFINITY;
-	if (p >= 1)
-		return INFINITY;
-	if (p == 0.5)
-		return 0;
-	q = p < 0.5 ? p : 1 - p;
-	if (df == 1) {
-		t = 1 / tan(M_PI * q);
-	} else if (df == 2) {
-		/* sqrt(2 / (P (2 - P)) - 2) with P = 2q, rearranged to
-		 * avoid the cancellation for P near 1. */
-		t = (1 - 2 * q) / sqrt(2 * q * (1 - q));
-	} else {
-		/* Hill's value is good to about 6 digits; Newton steps on
-		 * the exact tail bring it to the precision of the beta
-		 * function. The step is damped if it would cross zero. */
-		t = hill_t(q, df);
-		for (i = 0; i < 50; i++) {
-			double step = (t_upper(t, df) - q) / t_density(t, df);
-
-			if (t + step <= 0)
-				step = -0.5 * t;
-			t += step;
-			if (fabs(step) <= 1e-14 * t)
-				break;
-		}
-	}
-	return p < 0.5 ? -t : t;
-}
-
-void ab_stats_paired_t(const double *d, size_t n, double level, double *lower, double *upper)
-{
-	double mean = 0, ss = 0, half;
-	size_t i;
-
-	*lower = *upper = NAN;
-	if (n < 2 || !(level > 0 && level < 1))
-		return;
-	for (i = 0; i < n; i++)
-		mean += d[i];
-	mean /= (double)n;
-	for (i = 0; i < n; i++)
-		ss += (d[i] - mean) * (d[i] - mean);
-	half = ab_stats_t_quantile(0.5 + 0.5 * level, (double)(n - 1)) *
-	       sqrt(ss / (double)(n - 1) / (double)n);
-	*lower = mean - half;
-	*upper = mean + half;
-}
-
 /* ---- one row --------------------------------------------------------- */
 
 static int check_values(const double *x, size_t n, const char *side)
@@ -1111,6 +1003,30 @@ static int check_values(const double *x, size_t n, const char *side)
 					    "ratio statistics need values > 0",
 					    i + 1, side, x[i]);
 	return 0;
+}
+
+static int cmp_int64(const void *pa, const void *pb)
+{
+	int64_t x = *(const int64_t *)pa, y = *(const int64_t *)pb;
+
+	return (x > y) - (x < y);
+}
+
+/* Whether two pairs share their |d| (ab_stats_pratt_ranks_pairs' ties). */
+static int has_tied_ranks(const double *a, const double *b, size_t n)
+{
+	int64_t *r = ab_xmalloc((n ? n : 1) * sizeof(*r));
+	size_t i;
+	int tied = 0;
+
+	ab_stats_pratt_ranks_pairs(r, a, b, n);
+	for (i = 0; i < n; i++)
+		r[i] = r[i] < 0 ? -r[i] : r[i];
+	qsort(r, n, sizeof(*r), cmp_int64);
+	for (i = 1; i < n && !tied; i++)
+		tied = r[i] != 0 && r[i] == r[i - 1];
+	free(r);
+	return tied;
 }
 
 int ab_stats_paired(struct ab_paired *out, const double *a, const double *b, size_t n,
@@ -1160,7 +1076,8 @@ int ab_stats_paired(struct ab_paired *out, const double *a, const double *b, siz
 	out->ci_lower = exp(hl.lower);
 	out->ci_upper = exp(hl.upper);
 	out->ci_level = hl.k ? hl.coverage : NAN;
-	out->ci_level_exact = hl.k && n <= AB_STATS_EXACT_MAX;
+	out->ci_level_exact = hl.k && n <= AB_STATS_WALSH_EXACT_MAX;
+	out->tied = out->ties > 0 || has_tied_ranks(a, b, n);
 	out->ci_k = hl.k;
 
 	ab_stats_paired_t(d, n, 1 - 2 * AB_STATS_ALPHA, &out->t_lower, &out->t_upper);

@@ -48,6 +48,12 @@ enum ab_better {
  * beyond it, the normal approximation with tie and continuity corrections. */
 #define AB_STATS_EXACT_MAX 400
 
+/* Largest n for which the decision interval's order statistic k and its
+ * coverage come from the exact null of W+ (its lower half, by the counting
+ * recurrence: about a second of CPU at 2,000 pairs, once per process);
+ * beyond, from the normal approximation, and the reports say so. */
+#define AB_STATS_WALSH_EXACT_MAX 2000
+
 /* Relative tolerance below which d counts as a zero against a nonzero
  * shift: |d - shift| <= AB_STATS_SHIFT_RTOL * |shift|. The shift is a
  * rounded threshold ln θ (θ = 1 + 0.02 or 1 / 1.05 in doubles), so a pair
@@ -131,8 +137,11 @@ void ab_stats_signed_rank_null(double *out, size_t n);
  * n < 5 at 0.05) and the two-sided coverage 1 - 2 P(T <= k-1) (1 when
  * k == 0: the unbounded interval always covers). alpha outside (0, 0.5)
  * gives k = 0.
- * For n > AB_STATS_EXACT_MAX, k from the normal approximation of W+ (mean
- * n(n+1)/4, variance n(n+1)(2n+1)/24, continuity correction 1/2).
+ * Exact up to AB_STATS_WALSH_EXACT_MAX pairs (beyond AB_STATS_EXACT_MAX
+ * from the lower half of the null only, cached per n and alpha); for n >
+ * AB_STATS_WALSH_EXACT_MAX, k from the normal approximation of W+ (mean
+ * n(n+1)/4, variance n(n+1)(2n+1)/24, continuity correction 1/2), which
+ * can be one too large (one-sided level 0.050005 at n = 800 and 2,000).
  * Source: Hodges & Lehmann 1963; stats-vectors.md section 8.
  */
 void ab_stats_walsh_k(size_t n, double alpha, size_t *k, double *coverage);
@@ -310,6 +319,16 @@ double ab_stats_t_two_sided_p(double t, double df);
 double ab_stats_t_quantile(double p, double df);
 
 /*
+ * Quantile of the chi-square distribution with `df` degrees of freedom:
+ * the x with P(X <= x) = p. p <= 0 gives 0, p >= 1 INFINITY; df <= 0 or a
+ * NAN argument gives NAN. Method: bisection on the regularized lower
+ * incomplete gamma function P(df/2, x/2), by its series below a + 1 and
+ * its continued fraction above (Abramowitz & Stegun 6.5.29 and 6.5.31;
+ * Press et al., Numerical Recipes, section 6.2), to about 1e-12 relative.
+ */
+double ab_stats_chi2_quantile(double p, double df);
+
+/*
  * Two-sided paired t interval of the mean of d[0..n) (borrowed) at
  * confidence `level` (e.g. 0.90): mean ± t_{(1+level)/2, n-1} sd / sqrt(n),
  * in the unit of d. NAN bounds when n < 2. A cross-check only: it assumes
@@ -389,9 +408,17 @@ struct ab_paired {
 	double ci_lower, ci_upper;    /* exp of the decision bounds; NAN when k == 0 */
 	double ci_level;              /* two-sided coverage of [ci_lower, ci_upper] for continuous
 	                                 d: exact, e.g. 0.921875 for n = 7, 8, when ci_level_exact;
-	                                 beyond AB_STATS_EXACT_MAX pairs the normal approximation's
-	                                 value; NAN when k == 0 (no interval) */
-	int ci_level_exact;           /* 1 when ci_level is the exact coverage */
+	                                 beyond AB_STATS_WALSH_EXACT_MAX pairs the normal
+	                                 approximation's value; NAN when k == 0 (no interval) */
+	int ci_level_exact;           /* 1 when k and ci_level are exact (n <= AB_STATS_WALSH_EXACT_MAX);
+	                                 0 beyond: the normal approximation's */
+	int tied;                     /* some pairs are zeros or share their |d| (Pratt's ties, as
+	                                 integer metrics give): the interval's true coverage is then
+	                                 higher than ci_level, which holds for continuous d */
+	int ci_empty;                 /* a sequential row whose looks' repeated intervals do not
+	                                 intersect (ci_lower > ci_upper, both as computed): their
+	                                 coverage failed for this row, and nothing is decided on
+	                                 it (docs/statistics.md, "An empty intersection") */
 	size_t ci_k;
 	double median_ratio;          /* median of b_i / a_i */
 	double ratio_of_medians;      /* median(b) / median(a) */

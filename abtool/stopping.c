@@ -1,5 +1,6 @@
 /* stopping.c - when a sequential plan stops a row (stopping.h). */
 #include "stopping.h"
+#include "bisect.h"
 #include "predicates.h"
 #include "rules.h"
 #include "util.h"
@@ -25,6 +26,11 @@ void ab_stopping_decided(const struct ab_analysis *a, uint8_t *decided)
 	size_t i, j, r;
 	int changed = 1;
 
+	/* a bisect step stops on the bisect's judgement, not on the rules */
+	if (exp->step.active) {
+		ab_bisect_rows_decided(a, &exp->step, decided);
+		return;
+	}
 	for (r = 0; r < a->nrows; r++)
 		decided[r] = 1;
 	for (i = 0; i < exp->nrules; i++) {

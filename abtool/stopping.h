@@ -19,6 +19,8 @@
  * Which rows of the evaluated analysis `a` (ab_analysis_run then
  * ab_rules_evaluate) are decided: decided[r] = 1 or 0 for r < a->nrows
  * (caller-owned array). Rules a subset run did not evaluate hold no row.
+ * A bisect step's run (exp->step active) is decided by the bisect's
+ * judgement instead (ab_bisect_rows_decided).
  */
 void ab_stopping_decided(const struct ab_analysis *a, uint8_t *decided);
 

@@ -333,7 +333,10 @@ int ab_store_sample_times(struct ab_store *store, const char *experiment_hash, s
  * searched with the FTS5 index: most shared terms first, then the best
  * bm25 rank; at most 3 (NULL or empty `words`: none). A JSON array (new
  * reference) of {id, created_at, design, experiment, verdict, reason,
- * same_design, identical_artifacts (as in ab_store_history)}. AB_EIO.
+ * same_design, identical_artifacts (as in ab_store_history)}. Neither a
+ * comparison of two commands nor a bisect's step (kind 'bisect': a
+ * comparison of two commits of its path, not a run of the design) is
+ * remembered. AB_EIO.
  */
 int ab_store_rejected_memory(struct ab_store *store, const char *design, char *const *words,
 			     json_t **out);
@@ -403,7 +406,10 @@ struct ab_history_filter {
  * same on both sides (from the stored builds), and "rules": the names of
  * the run's rules in the file's order (empty before it is finished), and
  * "sides": a comparison's two commands [{name, command}] (kind "compare",
- * whose parent_oid and candidate_oid are ""), null for other runs.
+ * whose parent_oid and candidate_oid are ""), null for other runs, and
+ * "bisect_step": a bisect step's mark from its options {bisect (the
+ * bisect's uuid), seq, role} (kind "bisect"; it survives export, import
+ * and sync, where the bisects table does not travel), null for other runs.
  *
  * `grep` is never read as FTS5 syntax: it is split into words and
  * "double-quoted phrases", each quoted as an FTS5 string (a word ending in
@@ -429,7 +435,9 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *fil
  * ab_store_history): the design's standing, from its newest A/B run
  * (kind 'ab') whose verdict is accepted or rejected; newest_run, newest_created_at,
  * newest_status, newest_kind, newest_verdict (or null): the newest run of
- * any kind and status; notes (count of notes on the design and its runs),
+ * any kind and status but a comparison's or a bisect step's (runs counts
+ * the same runs, and a design whose only runs are those is not listed);
+ * notes (count of notes on the design and its runs),
  * last_note, last_note_created_at (or null)}. An inconclusive or invalid
  * run, a calibration or an analysis never changes the standing: only new
  * decisive evidence clears a rejection. With AB_STORE_DESIGNS_REJECTED,

@@ -497,7 +497,7 @@ struct field_check {
 #define F_NS 0, INT64_MAX
 
 static const struct field_check run_checks[] = {
-	{"uuid", F_UUID, NULL, 0, 0}, {"kind", F_CHOICE, "ab|calibrate|compare|analyze", 0, 0},
+	{"uuid", F_UUID, NULL, 0, 0}, {"kind", F_CHOICE, "ab|calibrate|compare|analyze|bisect", 0, 0},
 	{"status", F_CHOICE, "finished|interrupted|failed", 0, 0},
 	{"verdict", F_CHOICE, "accepted|rejected|inconclusive|invalid", 0, 0},
 	{"created_at", F_TEXT, NULL, 0, 0}, {"finished_at", F_TEXT, NULL, 0, 0},

@@ -134,6 +134,23 @@ static void add_alive(json_t *o)
 	json_decref(opts);
 }
 
+/* "bisect_step" of a history row from its step_options (the options of a
+ * bisect's step, which keep its mark through export, import and sync:
+ * {bisect: the bisect's uuid, seq, role}), else null. */
+static void add_step(json_t *o)
+{
+	const char *text = json_string_value(json_object_get(o, "step_options"));
+	json_t *opts = text ? json_loads(text, 0, NULL) : NULL;
+	const json_t *mark = json_object_get(opts, "bisect_step");
+
+	json_object_set_new(o, "bisect_step", json_is_object(mark)
+			    ? json_pack("{s:O, s:O, s:O}", "bisect", json_object_get(mark, "bisect"),
+					"seq", json_object_get(mark, "seq"), "role", json_object_get(mark, "role"))
+			    : json_null());
+	json_object_del(o, "step_options");
+	json_decref(opts);
+}
+
 /* Append `clause` (a format with one %d, the parameter's number) to the
  * query, with `value` as its next parameter. */
 static void add_filter(char **sql, const char **params, int *n, const char *clause,
@@ -169,7 +186,8 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 	ab_sql_append(&sql, " AS dependencies, " AB_SQL_IDENTICAL_ARTIFACTS("r") " AS identical_artifacts, ");
 	ab_sql_append(&sql, ab_db_sql(store, AB_DB_SQL_RUN_RULE_NAMES));
 	ab_sql_append(&sql, " AS rules, r.evidence_run_id AS evidence_run, "
-		   "CASE WHEN r.status = 'running' THEN r.options END AS owner_options, r.sides "
+		   "CASE WHEN r.status = 'running' THEN r.options END AS owner_options, r.sides, "
+		   "CASE WHEN r.kind = 'bisect' THEN r.options END AS step_options "
 		   "FROM runs r JOIN designs d ON d.id = r.design_id "
 		   "JOIN experiments e ON e.id = r.experiment_id WHERE r.id IN (");
 	/* The runs that match, newest first, limited, picked by id before the
@@ -230,6 +248,7 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 		json_t *o = ab_db_row_object(st);
 		add_headline(o);
 		add_alive(o);
+		add_step(o);
 		ab_json_parse_member(o, "reasons");
 		if (!json_is_array(json_object_get(o, "reasons")))
 			json_object_set_new(o, "reasons", json_array());
@@ -267,23 +286,26 @@ int ab_store_designs(struct ab_store *store, unsigned flags, json_t **out)
 	*out = NULL;
 	if ((err = ab_db_prepare(store, &st,
 			   "WITH x AS (SELECT d.id, d.project, d.name, d.created_at, "
-			   "(SELECT count(*) FROM runs r WHERE r.design_id = d.id AND r.kind != 'compare') AS runs, "
+			   "(SELECT count(*) FROM runs r WHERE r.design_id = d.id AND r.kind NOT IN ('compare', 'bisect')) "
+			   "AS runs, "
 			   /* kind || '': sqlite's planner (no statistics) would take the index
 			    * on (kind, created_at) and read every run of the store for each
 			    * design; the design's own runs are a few */
 			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id AND r.kind || '' = 'ab' "
 			   "AND r.verdict IN ('accepted', 'rejected') " AB_STORE_NOT_PARTIAL 
 			   "ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS decided, "
-			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id AND r.kind != 'compare' "
+			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id AND r.kind NOT IN ('compare', 'bisect') "
 			   "ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS newest, "
 			   "(SELECT n.id FROM notes n WHERE n.design_id = d.id OR n.run_id IN "
 			   "(SELECT r.id FROM runs r WHERE r.design_id = d.id) "
 			   "ORDER BY n.created_at DESC, n.id DESC LIMIT 1) AS last_note "
-			   /* not a comparison's: a design with a run of another kind, or none
-			    * (each design's runs through runs_design, not every run grouped) */
+			   /* not a comparison's, nor a bisect's (its steps are comparisons of
+			    * a path's commits, not runs of the design): a design with a run of
+			    * another kind, or none (each design's runs through runs_design, not
+			    * every run grouped) */
 			   "FROM designs d WHERE (?2 = 1 OR d.project = ?3) AND (EXISTS (SELECT 1 FROM runs r "
-			   "WHERE r.design_id = d.id AND r.kind != 'compare') OR NOT EXISTS (SELECT 1 FROM "
-			   "runs r WHERE r.design_id = d.id))) "
+			   "WHERE r.design_id = d.id AND r.kind NOT IN ('compare', 'bisect')) OR NOT EXISTS "
+			   "(SELECT 1 FROM runs r WHERE r.design_id = d.id))) "
 			   "SELECT x.id, x.project, x.name AS design, x.created_at, x.runs, "
 			   "l.id AS latest_run, l.created_at AS latest_created_at, l.verdict AS latest_verdict, "
 			   "l.reasons AS latest_reasons, " AB_SQL_IDENTICAL_ARTIFACTS("l") " AS latest_identical_artifacts, "

@@ -320,7 +320,7 @@ int ab_store_rejected_memory(struct ab_store *store, const char *design, char *c
 			   AB_SQL_IDENTICAL_ARTIFACTS("r") " FROM runs r "
 			   "JOIN designs d ON d.id = r.design_id JOIN experiments e ON e.id = r.experiment_id "
 			   "WHERE d.name = ?1 AND d.project = ?2 AND r.verdict = 'rejected' "
-			   "AND r.kind != 'compare' ORDER BY r.id DESC LIMIT 5")) < 0)
+			   "AND r.kind NOT IN ('compare', 'bisect') ORDER BY r.id DESC LIMIT 5")) < 0)
 		goto out;
 	ab_db_bind_text(st, 1, design);
 	ab_db_bind_text(st, 2, store->project);
@@ -372,7 +372,7 @@ int ab_store_rejected_memory(struct ab_store *store, const char *design, char *c
 			   AB_SQL_IDENTICAL_ARTIFACTS("r") " FROM best "
 			   "JOIN designs g ON g.id = best.design_id AND g.project = ?3 "
 			   "JOIN runs r ON r.id = (SELECT id FROM runs WHERE design_id = g.id AND verdict = 'rejected' "
-			   "  AND kind != 'compare' "
+			   "  AND kind NOT IN ('compare', 'bisect') "
 			   "  ORDER BY id DESC LIMIT 1) "
 			   "JOIN experiments e ON e.id = r.experiment_id "
 			   "WHERE g.name != ?2 ORDER BY best.shared DESC, best.rank LIMIT 3", query);

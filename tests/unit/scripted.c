@@ -174,6 +174,8 @@ void scripted_start(struct scripted_run *out, struct ab_store *store, const char
 	if (ab_experiment_parse(&out->exp, path, yaml, strlen(yaml)) < 0)
 		fail_msg("experiment: %s", ab_error_last());
 	free(path);
+	if (sc->prepare)
+		sc->prepare(sc->ctx, &out->exp);
 	if (ab_run_start(&out->run, &out->exp, store, &o, sc->events) < 0)
 		fail_msg("ab_run_start: %s", ab_error_last());
 	drive(out, sc);

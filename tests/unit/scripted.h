@@ -60,6 +60,9 @@ struct scripted {
 	 * scripted time, and whether the host became quiet; NULL: quiet at once */
 	int (*quiet)(void *ctx, size_t pairs_started, int64_t max_ns, int64_t *waited_ns);
 	size_t pairs_started;    /* quiet waits so far */
+	/* called by scripted_start between parsing the experiment and starting
+	 * its run, to change what a command would (a bisect step's plan); NULL: nothing */
+	void (*prepare)(void *ctx, struct ab_experiment *exp);
 };
 
 /* Set up `sc` to replay `fn` (with `ctx`). Release with scripted_release. */

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static uint64_t splitmix64(uint64_t *s)
 {
@@ -22,6 +23,15 @@ static uint64_t splitmix64(uint64_t *s)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
 	return z ^ (z >> 31);
+}
+
+/* The simulation size of a test, smaller in the sanitizer build
+ * (ABTOOL_SANITIZED=1). */
+static size_t sanitized_runs(size_t normal_build, size_t sanitized)
+{
+	const char *s = getenv("ABTOOL_SANITIZED");
+
+	return s && !strcmp(s, "1") ? sanitized : normal_build;
 }
 
 static double uniform(uint64_t *s)
@@ -77,7 +87,7 @@ static void test_pairs_needed_reach_power(void **state)
 		struct ab_pairs_needed need;
 		double at, below, band, lo, hi;
 
-		ab_calibrate_pairs_needed(&need, deltas[i], AB_CALIBRATE_POWER);
+		ab_calibrate_pairs_needed(&need, deltas[i], AB_CALIBRATE_POWER, 0);
 		assert_true(need.simulated);
 		assert_true(need.power >= AB_CALIBRATE_POWER);
 		at = hl_power(need.pairs, deltas[i], rows, 0xabc0 + i);
@@ -93,6 +103,224 @@ static void test_pairs_needed_reach_power(void **state)
 		/* the old formula's figure falls short of 80% too */
 		assert_true(need.asymptotic < need.pairs);
 	}
+}
+
+/* Fraction of `rows` rows of n pairs, d_i = e_i (a true ratio of 1),
+ * whose Hodges–Lehmann interval lies inside (-delta, delta): both sides
+ * of equivalent_within passing, by the full procedure. */
+static double hl_power_equivalence(size_t n, double delta, size_t rows, uint64_t seed)
+{
+	double d[64];
+	size_t r, i, pass = 0;
+
+	assert_true(n <= 64);
+	for (r = 0; r < rows; r++) {
+		struct ab_hl hl;
+
+		for (i = 0; i < n; i++)
+			d[i] = normal(&seed);
+		ab_stats_hodges_lehmann(&hl, d, n, AB_STATS_ALPHA);
+		pass += hl.k > 0 && hl.upper < delta && hl.lower > -delta;
+	}
+	return (double)pass / (double)rows;
+}
+
+/*
+ * equivalent_within needs both sides to pass (the calibration issue's
+ * item 8): with a 2% margin and a 2% spread (delta = ln 1.02 / 0.02 =
+ * 0.990 σ) one side alone reaches 80% at 9 pairs, both together only at
+ * 12. calibrate's figure for the rule is the joint one, and an
+ * independent simulation of the full procedure (Hodges–Lehmann interval,
+ * both bounds) agrees with its power within two standard errors there
+ * and at 9 pairs, where it is far below 80%.
+ */
+static void test_equivalence_pairs_needed(void **state)
+{
+	const double delta = log(1.02) / 0.02;
+	const size_t rows = 20000;
+	struct ab_pairs_needed one, both;
+	double at, at9, p9, se;
+
+	(void)state;
+	ab_calibrate_pairs_needed(&one, delta, AB_CALIBRATE_POWER, 0);
+	ab_calibrate_pairs_needed(&both, delta, AB_CALIBRATE_POWER, 1);
+	at = hl_power_equivalence(both.pairs, delta, rows, 0xe9017);
+	at9 = hl_power_equivalence(9, delta, rows, 0xe9018);
+	p9 = ab_calibrate_power_equivalence(9, delta, AB_CALIBRATE_REPS, AB_CALIBRATE_SEED);
+	printf("equivalent_within 2%% at 2%% spread: one side needs %zu pairs (power %.3f), both %zu "
+	       "(power %.3f; again %.3f); both at 9 pairs %.3f (again %.3f)\n", one.pairs, one.power,
+	       both.pairs, both.power, at, p9, at9);
+	assert_int_equal(one.pairs, 9);
+	assert_int_equal(both.pairs, 12);
+	assert_true(both.power >= AB_CALIBRATE_POWER);
+	se = sqrt(both.power * (1 - both.power) * (1.0 / (double)rows + 1.0 / AB_CALIBRATE_REPS));
+	assert_true(fabs(at - both.power) <= 2 * se);
+	se = sqrt(p9 * (1 - p9) * (1.0 / (double)rows + 1.0 / AB_CALIBRATE_REPS));
+	assert_true(fabs(at9 - p9) <= 2 * se);
+	assert_true(p9 < 0.72 && p9 > 0.64);
+}
+
+/* Row r of calibrate's power simulations at n pairs (its draw_row with
+ * delta 0: the stream (AB_CALIBRATE_SEED, r), Box–Muller). */
+static void calibrate_row(double *x, size_t n, size_t r)
+{
+	uint64_t st = AB_CALIBRATE_SEED ^ (0x9e3779b97f4a7c15u * (r + 1));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		double u = uniform(&st), v = uniform(&st);
+
+		x[i] = sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+	}
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+#define PLAN_MAX 36
+
+/*
+ * The pairs planned from an estimated spread (item 9). calibrate's power
+ * at n pairs and effect delta is the share of its rows whose upper bound
+ * U_r(n) (of the standard normals, the same for every delta) is at most
+ * delta, so it reaches 80% exactly when delta >= the 80% quantile
+ * delta*_n of the U_r(n), and the pairs it plans are the smallest n with
+ * delta >= delta*_n (checked against ab_calibrate_pairs_needed on a few
+ * deltas). Over 4,000 seeded calibrations of 32 A/A pairs at a true effect
+ * of one σ (faster_by at ratio θ² with |ln θ| = σ), the plan is made from
+ * the plug-in estimate of σ and from its one-sided 80% upper bound: with
+ * the bound, at most 1 - 0.8 = 20% of the plans can fall short of 80%
+ * true power (within two standard errors of that); with the plug-in, far
+ * more do.
+ */
+static void test_planned_from_spread_bound(void **state)
+{
+	const size_t calibrations = sanitized_runs(4000, 1000), aa = 32;
+	static const double checks[] = { 0.8, 0.95, 1.0, 1.2, 1.45 };
+	double star[PLAN_MAX + 1], truth[PLAN_MAX + 1], *u = malloc(AB_CALIBRATE_REPS * sizeof(*u)), x[PLAN_MAX];
+	size_t c, i, n, r, short_plugin = 0, short_upper = 0;
+	uint64_t seed = 0x5b9ead;
+	double rate_plugin, rate_upper, se;
+
+	(void)state;
+	for (n = 5; n <= PLAN_MAX; n++) {
+		for (r = 0; r < AB_CALIBRATE_REPS; r++) {
+			struct ab_hl hl;
+
+			calibrate_row(x, n, r);
+			ab_stats_hodges_lehmann(&hl, x, n, AB_STATS_ALPHA);
+			u[r] = hl.upper;
+		}
+		qsort(u, AB_CALIBRATE_REPS, sizeof(*u), cmp_double);
+		star[n] = u[(size_t)ceil(AB_CALIBRATE_POWER * AB_CALIBRATE_REPS) - 1];
+		truth[n] = ab_calibrate_power(n, 1, AB_CALIBRATE_REPS, AB_CALIBRATE_SEED);
+	}
+	free(u);
+	for (i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+		struct ab_pairs_needed need;
+
+		ab_calibrate_pairs_needed(&need, checks[i], AB_CALIBRATE_POWER, 0);
+		for (n = 5; n <= PLAN_MAX && checks[i] < star[n]; n++)
+			;
+		assert_int_equal(need.pairs, n);
+	}
+	for (c = 0; c < calibrations; c++) {
+		double d[32], mean = 0, ss = 0, sd, plan[2];
+		size_t k;
+
+		for (i = 0; i < aa; i++) {
+			d[i] = normal(&seed);
+			mean += d[i];
+		}
+		mean /= (double)aa;
+		for (i = 0; i < aa; i++)
+			ss += (d[i] - mean) * (d[i] - mean);
+		sd = sqrt(ss / (double)(aa - 1));
+		plan[0] = sd;
+		plan[1] = ab_calibrate_spread_upper(sd, aa);
+		assert_true(plan[1] > plan[0]);
+		for (k = 0; k < 2; k++) {
+			/* the margin is the true σ = 1: delta as calibrate estimates it */
+			for (n = 5; n <= PLAN_MAX && 1 / plan[k] < star[n]; n++)
+				;
+			assert_true(n <= PLAN_MAX);
+			*(k ? &short_upper : &short_plugin) += truth[n] < AB_CALIBRATE_POWER;
+		}
+	}
+	rate_plugin = (double)short_plugin / (double)calibrations;
+	rate_upper = (double)short_upper / (double)calibrations;
+	se = sqrt(0.2 * 0.8 / (double)calibrations);
+	printf("%zu calibrations of %zu A/A pairs at one sigma: true power below 80%% in %.1f%% planned "
+	       "from the estimate, %.1f%% from its 80%% upper bound\n", calibrations, aa, 100 * rate_plugin,
+	       100 * rate_upper);
+	assert_true(rate_upper <= 1 - AB_CALIBRATE_SPREAD_CONFIDENCE + 2 * se);
+	assert_true(rate_plugin > rate_upper + 2 * se);
+}
+
+/*
+ * The summary of an A/A analysis: an equivalent_within rule gets one
+ * pairs_needed entry, for both of its sides passing together, not one per
+ * side; its pairs are planned from the spread's 80% upper bound, which
+ * the row states beside the spread.
+ */
+static void test_summary_equivalence_entry(void **state)
+{
+	static const char yaml[] = "name: c\nbenchmark: ./b\npairs: 32\naccept:\n"
+				   "  - name: same\n    equivalent_within: 2%\n";
+	struct ab_experiment e;
+	struct ab_analysis a;
+	struct ab_sample *s = calloc(64, sizeof(*s));
+	struct ab_pairs_needed need;
+	json_t *sum, *row, *entries;
+	uint64_t seed = 0xaa32;
+	double sigma, upper;
+	size_t i, side;
+
+	(void)state;
+	if (ab_experiment_parse(&e, "/tmp/c.yaml", yaml, strlen(yaml)) < 0)
+		fail_msg("parse: %s", ab_error_last());
+	for (i = 0; i < 32; i++) {
+		double d = 0.02 * normal(&seed);
+
+		for (side = 0; side < 2; side++) {
+			struct ab_sample *x = &s[2 * i + side];
+
+			x->entry.seq = (uint32_t)(2 * i + side);
+			x->entry.pair = (int32_t)i;
+			x->entry.warmup = -1;
+			x->entry.order = (uint8_t)((i / 2 + i) & 1);
+			x->entry.side = (uint8_t)side;
+			x->status = AB_SAMPLE_DONE;
+			x->nmetrics = e.nmetrics;
+			x->metrics = calloc(e.nmetrics, sizeof(double));
+			x->metrics[0] = 1e8 * (side ? exp(d) : 1);
+			x->wall_ns = (int64_t)x->metrics[0];
+		}
+	}
+	ab_analysis_run(&a, &e, s, 64);
+	sum = ab_calibrate_summary(&a, 8);
+	row = json_array_get(json_object_get(sum, "rows"), 0);
+	entries = json_object_get(row, "pairs_needed");
+	sigma = json_number_value(json_object_get(row, "spread"));
+	upper = json_number_value(json_object_get(row, "spread_upper"));
+	printf("spread %.4f, its 80%% upper bound %.4f; equivalent_within 2%%: %lld pairs (power %.3f)\n",
+	       sigma, upper, json_integer_value(json_object_get(json_array_get(entries, 0), "pairs")),
+	       json_number_value(json_object_get(json_array_get(entries, 0), "power")));
+	assert_int_equal(json_array_size(entries), 1);
+	assert_true(json_is_true(json_object_get(json_array_get(entries, 0), "both_sides")));
+	assert_close(upper, ab_calibrate_spread_upper(sigma, 32), 12);
+	assert_close(upper / sigma, sqrt(31 / ab_stats_chi2_quantile(0.2, 31)), 12);
+	ab_calibrate_pairs_needed(&need, log(1.02) / upper, AB_CALIBRATE_POWER, 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(entries, 0), "pairs")),
+			 need.pairs);
+	json_decref(sum);
+	ab_analysis_release(&a);
+	ab_samples_free(s, 64);
+	ab_experiment_release(&e);
 }
 
 /* calibrate's W+ count is the procedure: it agrees with hl_power on the
@@ -131,10 +359,10 @@ static void test_pairs_needed_ends(void **state)
 	struct ab_pairs_needed need;
 
 	(void)state;
-	ab_calibrate_pairs_needed(&need, INFINITY, AB_CALIBRATE_POWER);
+	ab_calibrate_pairs_needed(&need, INFINITY, AB_CALIBRATE_POWER, 0);
 	assert_int_equal(need.pairs, 5);
 	assert_true(need.power == 1);
-	ab_calibrate_pairs_needed(&need, 0.01, AB_CALIBRATE_POWER);
+	ab_calibrate_pairs_needed(&need, 0.01, AB_CALIBRATE_POWER, 0);
 	assert_int_equal(need.simulated, 0);
 	assert_true(isnan(need.power));
 	assert_true(need.pairs > AB_CALIBRATE_SIM_MAX);
@@ -270,8 +498,8 @@ static void test_sequential_reaches_power(void **state)
 		struct ab_seq_needed seq;
 		double power, mean, var, band, lo, hi;
 
-		ab_calibrate_pairs_needed(&need, deltas[i], AB_CALIBRATE_POWER);
-		assert_int_equal(ab_calibrate_sequential(&seq, deltas[i], AB_CALIBRATE_POWER, need.pairs), 0);
+		ab_calibrate_pairs_needed(&need, deltas[i], AB_CALIBRATE_POWER, 0);
+		assert_int_equal(ab_calibrate_sequential(&seq, deltas[i], AB_CALIBRATE_POWER, need.pairs, 0), 0);
 		assert_true(seq.found);
 		assert_true(seq.power >= AB_CALIBRATE_POWER);
 		assert_int_equal(seq.plan.looks[0], AB_CALIBRATE_SEQ_MIN);
@@ -310,12 +538,12 @@ static void test_sequential_ends(void **state)
 	char *line;
 
 	(void)state;
-	assert_int_equal(ab_calibrate_sequential(&seq, INFINITY, AB_CALIBRATE_POWER, 5), 0);
+	assert_int_equal(ab_calibrate_sequential(&seq, INFINITY, AB_CALIBRATE_POWER, 5, 0), 0);
 	assert_true(seq.found && seq.max == 16 && seq.power == 1 && seq.expected_pairs == 8);
-	assert_int_equal(ab_calibrate_sequential(&seq, 0.1, AB_CALIBRATE_POWER, 300), 0);
+	assert_int_equal(ab_calibrate_sequential(&seq, 0.1, AB_CALIBRATE_POWER, 300, 0), 0);
 	assert_false(seq.found);
-	assert_int_equal(ab_calibrate_sequential(&seq, 0, AB_CALIBRATE_POWER, 5), AB_EINVALID);
-	assert_int_equal(ab_calibrate_sequential(&seq, 1, 1, 5), AB_EINVALID);
+	assert_int_equal(ab_calibrate_sequential(&seq, 0, AB_CALIBRATE_POWER, 5, 0), AB_EINVALID);
+	assert_int_equal(ab_calibrate_sequential(&seq, 1, 1, 5, 0), AB_EINVALID);
 
 	need = json_pack("{s:s, s:I}", "rule", "r", "pairs", (json_int_t)30);
 	assert_null(ab_calibrate_sequential_text(need));
@@ -379,6 +607,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_power_count_is_procedure),
+		cmocka_unit_test(test_equivalence_pairs_needed),
+		cmocka_unit_test(test_summary_equivalence_entry),
+		cmocka_unit_test(test_planned_from_spread_bound),
 		cmocka_unit_test(test_pairs_needed_ends),
 		cmocka_unit_test(test_sequential_ends),
 		cmocka_unit_test(test_sequential_advice),

@@ -5,6 +5,8 @@
 #include "analysis.h"
 #include "rules.h"
 #include "error.h"
+#include "sequential.h"
+#include "stopping.h"
 #include "util.h"
 
 #include <math.h>
@@ -635,6 +637,182 @@ static void test_family_aa_rate(void **state)
 	free(with);
 }
 
+static const char *warning_about(const struct ab_analysis *a, const char *needle);
+
+/* Rows of `pairs` pairs for a sequential fixture (f->s holds them all):
+ * row r's pair i has log ratio shift(r, i) + sd * noise, in AB|BA blocks,
+ * rows visited round-robin. */
+static void add_seq_rows(struct fixture *f, size_t rows, size_t pairs, double sd, double step,
+			 uint64_t *seed)
+{
+	size_t i, r, side;
+
+	f->n = 0;
+	for (i = 0; i < pairs; i++)
+		for (r = 0; r < rows; r++) {
+			/* with a step, the true ratio moves from exp(+step) in the
+			 * first quarter of the pairs to exp(-step) after: the looks
+			 * then disagree, as on a machine that changed */
+			double mu = step == 0 ? 0 : i < pairs / 4 ? step : -step, d = mu + sd * normal(seed);
+
+			for (side = 0; side < 2; side++) {
+				struct ab_sample *s = next_sample(f, r, i, side);
+				s->metrics[0] = 100e6 * (side ? exp(d) : 1);
+				s->wall_ns = (int64_t)s->metrics[0];
+			}
+		}
+}
+
+/*
+ * An empty intersection is never decided (docs/statistics.md, "An empty
+ * intersection"): replaying the plan 8, 16, 32 (every look exact) over
+ * rows whose true ratio changes after the first look, many rows' looks
+ * stop agreeing;
+ * no such row passes or fails `max_ratio: 1.0`, each runs on to its last
+ * look, and the analysis warns about each. Over A/A rows with exchangeable
+ * noise the rule's false passes (U < 1) stay within the 99.9% band of the
+ * plan's attained level: never deciding on an empty intersection only
+ * removes decisions.
+ */
+static void test_sequential_empty_intersection(void **state)
+{
+	const size_t rows = 100, pairs = 32, shifted = 5, runs = 20;
+	char *yaml = ab_xstrdup("name: r\nbenchmark: ./b {x}\npairs: {min: 8, max: 32}\n"
+				"accept:\n  - name: not slower\n    max_ratio: 1.0\nmatrix: {x: ["), *next;
+	size_t r, run, empty = 0, empty_aa = 0, passed = 0, total = 0, lo, hi;
+	uint64_t seed = 0xe3971;
+	struct ab_seq_boundaries b;
+	struct fixture f;
+	double level;
+
+	(void)state;
+	for (r = 0; r < rows; r++) {
+		next = ab_xasprintf("%s%s%zu", yaml, r ? ", " : "", r);
+		free(yaml);
+		yaml = next;
+	}
+	next = ab_xasprintf("%s]}\n", yaml);
+	free(yaml);
+	yaml = next;
+	memset(&f, 0, sizeof(f));
+	if (ab_experiment_parse(&f.exp, "/tmp/rules.yaml", yaml, strlen(yaml)) < 0)
+		fail_msg("parse: %s", ab_error_last());
+	assert_int_equal(ab_seq_boundaries(&f.exp.seq, &b), 0);
+	assert_int_equal(b.exact_looks, 3);
+	f.s = ab_xcalloc(rows * pairs * 2, sizeof(*f.s));
+	for (run = 0; run < shifted + runs; run++) {
+		int aa = run >= shifted;
+
+		add_seq_rows(&f, rows, pairs, aa ? 0.05 : 0.01, aa ? 0 : 0.03, &seed);
+		ab_stopping_replay(&f.exp, f.s, f.n);
+		analyse(&f);
+		for (r = 0; r < rows; r++) {
+			const struct ab_row_metric *m = &f.a.rows[r].metrics[0];
+			enum ab_outcome o = f.a.rules[0].rows[r].outcome;
+
+			if (m->st.ci_empty) {
+				char *label = ab_row_label(&f.exp, r), *want;
+
+				want = ab_xasprintf("%s: the repeated intervals", label);
+				assert_true(m->st.ci_lower > m->st.ci_upper);
+				assert_int_equal(o, AB_INCONCLUSIVE);
+				assert_non_null(strstr(f.a.rules[0].rows[r].detail, "not decided"));
+				assert_int_equal(f.a.rows[r].look, 3);
+				assert_non_null(warning_about(&f.a, want));
+				free(want);
+				free(label);
+				*(aa ? &empty_aa : &empty) += 1;
+			}
+			if (aa) {
+				passed += o == AB_PASS;
+				total++;
+			}
+		}
+		ab_analysis_release(&f.a);
+	}
+	level = b.alpha;
+	for (lo = 0; binom_cdf(lo, total, level) <= 0.0005; lo++)
+		;
+	for (hi = lo; 1 - binom_cdf(hi, total, level) > 0.0005; hi++)
+		;
+	print_message("looks 8, 16, 32, max_ratio: 1.0: %zu of %zu rows whose ratio moved after the first look had "
+		      "disjoint looks, none decided; A/A: %zu of %zu rows disjoint, %zu passed (%.2f%%; "
+		      "attained %.2f%%, 99.9%% band %zu..%zu)\n", empty, shifted * rows, empty_aa, total, passed,
+		      100.0 * (double)passed / (double)total, 100 * level, lo, hi);
+	assert_true(empty >= shifted * rows / 2);
+	assert_true(passed <= hi);
+	ab_samples_free(f.s, f.n);
+	ab_experiment_release(&f.exp);
+	free(yaml);
+}
+
+/*
+ * The advice on a too wide interval stays within the limits (the third
+ * statistics audit, item 10): a 0.1% margin on rows whose repeated
+ * interval is a few percent wide needs far more than the 256 pairs a
+ * sequential plan allows, so the warning says so and points to a fixed
+ * plan instead of "a larger pairs.max, or --max-pairs", both capped at
+ * 256; a 3% margin's advice stays the sequential one. When that fixed
+ * plan's samples are more than limits.samples allows, the advice says
+ * which limit to raise and to what (a merge with the limits of main).
+ */
+static void test_width_advice_within_limits(void **state)
+{
+	static const char yaml[] = "name: r\nbenchmark: ./b {x}\npairs: {min: 8, max: 32}\nmatrix: {x: [0]}\n"
+				   "accept:\n  - name: tight\n    no_regression: 0.1%\n"
+				   "  - name: loose\n    no_regression: 3%\n";
+	static const char limited[] = "name: r\nbenchmark: ./b {x}\npairs: {min: 8, max: 32}\nmatrix: {x: [0]}\n"
+				      "limits: {samples: 20000}\n"
+				      "accept:\n  - name: tight\n    no_regression: 0.1%\n";
+	uint64_t seed = 0x10a1;
+	struct fixture f;
+	const char *w = NULL;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	if (ab_experiment_parse(&f.exp, "/tmp/rules.yaml", yaml, strlen(yaml)) < 0)
+		fail_msg("parse: %s", ab_error_last());
+	f.s = ab_xcalloc(64, sizeof(*f.s));
+	add_seq_rows(&f, 1, 32, 0.03, 0, &seed);
+	ab_analysis_run(&f.a, &f.exp, f.s, f.n);
+	ab_rules_evaluate(&f.a, NULL, NULL);
+	for (char **p = f.a.rule_warnings; p && *p; p++)
+		if (strstr(*p, "'tight'"))
+			w = *p;
+	assert_non_null(w);
+	print_message("%s\n", w ? w : "");
+	assert_non_null(strstr(w, "more than the 256 a sequential plan allows"));
+	assert_null(strstr(w, "--max-pairs"));
+	w = NULL;
+	for (char **p = f.a.rule_warnings; p && *p; p++)
+		if (strstr(*p, "'loose'"))
+			w = *p;
+	if (w)
+		assert_non_null(strstr(w, "up to 256"));
+	assert_null(strstr(w ? w : "", "limits"));
+	release(&f);
+
+	/* the fixed plan it points to would pass limits.samples: it says so */
+	memset(&f, 0, sizeof(f));
+	if (ab_experiment_parse(&f.exp, "/tmp/rules.yaml", limited, strlen(limited)) < 0)
+		fail_msg("parse: %s", ab_error_last());
+	f.s = ab_xcalloc(64, sizeof(*f.s));
+	seed = 0x10a1;
+	add_seq_rows(&f, 1, 32, 0.03, 0, &seed);
+	ab_analysis_run(&f.a, &f.exp, f.s, f.n);
+	ab_rules_evaluate(&f.a, NULL, NULL);
+	w = NULL;
+	for (char **p = f.a.rule_warnings; p && *p; p++)
+		if (strstr(*p, "'tight'"))
+			w = *p;
+	assert_non_null(w);
+	print_message("%s\n", w ? w : "");
+	assert_non_null(strstr(w, "more than the 256 a sequential plan allows"));
+	assert_non_null(strstr(w, "samples need limits: {samples: "));
+	assert_non_null(strstr(w, "(now 20000;"));
+	release(&f);
+}
+
 /*
  * Item 6: the run-level false-alarm rate of the order-effect warning. A/A
  * runs of 10 rows × 8 pairs in balanced AB|BA blocks, no order effect
@@ -1235,6 +1413,8 @@ static void test_flagged_excludes_warmups(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sequential_empty_intersection),
+		cmocka_unit_test(test_width_advice_within_limits),
 		cmocka_unit_test(test_no_regression),
 		cmocka_unit_test(test_faster_by),
 		cmocka_unit_test(test_slower_by),

@@ -951,7 +951,8 @@ static void test_close_ratio_ties(void **state)
  * interval, and the coverage beyond the exact range. */
 static void test_edge_values(void **state)
 {
-	double a[401], b[401], d;
+	static double a[2001], b[2001];
+	double d;
 	struct ab_paired r;
 	size_t i;
 
@@ -1001,16 +1002,63 @@ static void test_edge_values(void **state)
 	assert_true(r.ci_level == 0.9375);
 	assert_int_equal(r.ci_level_exact, 1);
 
-	/* Beyond 400 pairs the level is the normal approximation's. */
-	for (i = 0; i < 401; i++) {
+	/* The level is exact to 2,000 pairs, the normal approximation's
+	 * beyond; these integer values tie, which the row says. */
+	for (i = 0; i < 2001; i++) {
 		a[i] = 1000 + (double)(i % 7);
 		b[i] = 1000 + (double)(i % 11);
 	}
 	assert_int_equal(ab_stats_paired(&r, a, b, 400, AB_LOWER_IS_BETTER), 0);
 	assert_int_equal(r.ci_level_exact, 1);
+	assert_int_equal(r.tied, 1);
 	assert_int_equal(ab_stats_paired(&r, a, b, 401, AB_LOWER_IS_BETTER), 0);
+	assert_int_equal(r.ci_level_exact, 1);
+	if (!getenv("ABTOOL_SANITIZED") || strcmp(getenv("ABTOOL_SANITIZED"), "1")) {
+		assert_int_equal(ab_stats_paired(&r, a, b, 2000, AB_LOWER_IS_BETTER), 0);
+		assert_int_equal(r.ci_level_exact, 1);
+	}
+	assert_int_equal(ab_stats_paired(&r, a, b, 2001, AB_LOWER_IS_BETTER), 0);
 	assert_int_equal(r.ci_level_exact, 0);
 	assert_true(r.ci_level > 0.89 && r.ci_level < 0.91);
+	/* no tie: distinct ratios */
+	for (i = 0; i < 8; i++) {
+		a[i] = 1000;
+		b[i] = 900 + 7 * (double)i;
+	}
+	assert_int_equal(ab_stats_paired(&r, a, b, 8, AB_LOWER_IS_BETTER), 0);
+	assert_int_equal(r.tied, 0);
+}
+
+/* The normal approximation of k is one too large at 800 and 2,000 pairs
+ * (one-sided level 0.050005, the audit's figures); the exact k computed
+ * from the null's lower half keeps it within 0.05, and agrees with the
+ * full null at 400 pairs. */
+static void test_walsh_k_exact_range(void **state)
+{
+	size_t k, kfull, w, n;
+	double cov, *f, cdf = 0;
+
+	(void)state;
+	ab_stats_walsh_k(800, 0.05, &k, &cov);
+	assert_int_equal(k, 149445);
+	assert_true(1 - cov <= 0.1);
+	if (!getenv("ABTOOL_SANITIZED") || strcmp(getenv("ABTOOL_SANITIZED"), "1")) {
+		ab_stats_walsh_k(2000, 0.05, &k, &cov);
+		assert_int_equal(k, 958013);
+		assert_true(1 - cov <= 0.1);
+	}
+	/* the lower-half recurrence against the full null just above 400 */
+	n = 402;
+	f = malloc((n * (n + 1) / 2 + 1) * sizeof(*f));
+	ab_stats_signed_rank_null(f, n);
+	for (kfull = 0, w = 0; cdf + f[w] <= 0.05; w++) {
+		cdf += f[w];
+		kfull = w + 1;
+	}
+	ab_stats_walsh_k(n, 0.05, &k, &cov);
+	assert_int_equal(k, kfull);
+	assert_true(fabs((1 - cov) / 2 - cdf) <= 1e-12);
+	free(f);
 }
 
 /* ---- exact null counts against full enumeration ---------------------- */
@@ -1494,6 +1542,7 @@ int main(void)
 		cmocka_unit_test(test_mirrored_ties),
 		cmocka_unit_test(test_close_ratio_ties),
 		cmocka_unit_test(test_edge_values),
+		cmocka_unit_test(test_walsh_k_exact_range),
 		cmocka_unit_test(test_null_counts_enumerated),
 		cmocka_unit_test(test_exact_vs_normal),
 		cmocka_unit_test(test_normal_formula),
