@@ -371,6 +371,75 @@ static json_t *rate(size_t k, size_t n)
 			 "rate", n ? json_real((double)k / (double)n) : json_null(), "ci", lo, hi);
 }
 
+/* The robust spread of a row's log ratios for metric `name` (the larger
+ * of the sd and 1.4826·MAD), NaN when the metric is not measured there. */
+static double metric_spread(const struct ab_analysis *a, const struct ab_row_result *rr, const char *name)
+{
+	const struct ab_metric *m = ab_experiment_metric(a->exp, name);
+	const struct ab_row_metric *rm;
+	struct ab_summary sd;
+
+	if (!m)
+		return NAN;
+	rm = &rr->metrics[m - a->exp->metrics];
+	if (!rm->available || rr->pairs < 2)
+		return NAN;
+	ab_stats_summary(&sd, rm->d, rr->pairs);
+	return fmax(sd.sd, 1.4826 * sd.mad);
+}
+
+/*
+ * Which of wall_ns and cpu_ns a gate on this host would decide with
+ * fewer pairs: the pairs a fixed plan needs grow as the spread squared
+ * (delta = |ln θ| / σ), so the metric whose spread, the median over the
+ * rows, is smaller by a factor of at least AB_CALIBRATE_METRIC_FACTOR and
+ * beyond chance is recommended, with the factor of pairs it saves. Beyond
+ * chance: for normal noise ln(s1/s2) of two independent spreads over n
+ * pairs has a standard error of about 1/sqrt(n - 1) (var ln s² ≈
+ * 2/(n - 1)), so the factor must also exceed exp(z_0.99 / sqrt(n - 1)),
+ * n the fewest pairs of a row (1.52 at 32 pairs); the two metrics of one
+ * sample are positively correlated, which makes this conservative.
+ * {decides, spreads: {wall_ns, cpu_ns}, factor_needed, recommended (or
+ * null), pairs_factor}.
+ */
+static json_t *metric_choice(const struct ab_analysis *a)
+{
+	static const char *const names[2] = {"wall_ns", "cpu_ns"};
+	const char *decides = a->exp->metrics[a->primary].name;
+	double *v = ab_xcalloc(a->nrows ? a->nrows : 1, sizeof(double)), med[2], need = NAN;
+	json_t *spreads = json_object(), *out;
+	const char *best = NULL;
+	size_t r, n, k, fewest = SIZE_MAX;
+
+	for (k = 0; k < 2; k++) {
+		for (r = 0, n = 0; r < a->nrows; r++) {
+			double x = metric_spread(a, &a->rows[r], names[k]);
+			if (isnan(x))
+				continue;
+			v[n++] = x;
+			if (a->rows[r].pairs < fewest)
+				fewest = a->rows[r].pairs;
+		}
+		qsort(v, n, sizeof(double), cmp_double);
+		med[k] = !n ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+		json_object_set_new(spreads, names[k], real_or_null(med[k]));
+	}
+	free(v);
+	if (fewest != SIZE_MAX && fewest >= 2)
+		need = fmax(AB_CALIBRATE_METRIC_FACTOR,
+			    exp(ab_stats_norm_upper_quantile(0.01) / sqrt((double)fewest - 1)));
+	if (!isnan(need) && !isnan(med[0]) && !isnan(med[1]) && med[0] > 0 && med[1] > 0) {
+		k = med[1] < med[0];  /* the smaller spread */
+		if (strcmp(decides, names[k]) && med[!k] >= need * med[k])
+			best = names[k];
+	}
+	out = json_pack("{s:s, s:o, s:o, s:o}", "decides", decides, "spreads", spreads,
+			"factor_needed", real_or_null(need), "recommended", best ? json_string(best) : json_null());
+	if (best)
+		json_object_set_new(out, "pairs_factor", json_real(pow(med[!k] / med[k], 2)));
+	return out;
+}
+
 json_t *ab_calibrate_summary(const struct ab_analysis *a, size_t block)
 {
 	const struct ab_experiment *exp = a->exp;
@@ -436,15 +505,15 @@ json_t *ab_calibrate_summary(const struct ab_analysis *a, size_t block)
 		json_object_set_new(row, "pairs_needed", needs);
 		json_array_append_new(rows, row);
 	}
-	return json_pack("{s:I, s:f, s:o, s:{s:I, s:o, s:o}}", "block_pairs", (json_int_t)block,
+	return json_pack("{s:I, s:f, s:o, s:{s:I, s:o, s:o}, s:o}", "block_pairs", (json_int_t)block,
 			 "expected_rate", expected, "rows", rows, "total", "blocks", (json_int_t)total_blocks,
 			 "false_faster", rate(total_faster, total_blocks),
-			 "false_slower", rate(total_slower, total_blocks));
+			 "false_slower", rate(total_slower, total_blocks), "metric", metric_choice(a));
 }
 
 char **ab_calibrate_advice(const json_t *summary, int pairs)
 {
-	char **out = NULL;
+	char **out = NULL, *metric;
 	size_t i, j;
 	json_t *row, *need;
 
@@ -494,7 +563,26 @@ char **ab_calibrate_advice(const json_t *summary, int pairs)
 	}
 	if (!out)
 		ab_strv_push(&out, ab_xasprintf("the %d planned pairs are enough for every rule's margin", pairs));
+	if ((metric = ab_calibrate_metric_text(summary)))
+		ab_strv_push(&out, metric);
 	return out;
+}
+
+char *ab_calibrate_metric_text(const json_t *summary)
+{
+	const json_t *m = json_object_get(summary, "metric"), *best = json_object_get(m, "recommended");
+	const json_t *spreads = json_object_get(m, "spreads");
+	const char *decides = json_string_value(json_object_get(m, "decides"));
+
+	if (!json_is_string(best) || !decides)
+		return NULL;
+	return ab_xasprintf("on this host %s's spread of log ratios is %.2f%% against %s's %.2f%%: a rule on "
+		"%s needs about 1/%.1f of the pairs. When the benchmark does single-threaded work (CPU time "
+		"counts its work; wall time also counts its waits for a CPU, and a parallel speed-up), set "
+		"metric: %s before the next run, not after seeing one",
+		json_string_value(best), 100 * json_number_value(json_object_get(spreads, json_string_value(best))),
+		decides, 100 * json_number_value(json_object_get(spreads, decides)), json_string_value(best),
+		json_number_value(json_object_get(m, "pairs_factor")), json_string_value(best));
 }
 
 char *ab_calibrate_sequential_text(const json_t *need)

@@ -192,9 +192,28 @@ char *ab_calibrate_sequential_text(const json_t *need);
  * ab_calibrate_sequential at the same delta and target power ({min, max,
  * looks, spending, power, expected_pairs}, or {min: 8, max: null} when none of
  * the ladder reaches it). Also the totals over all rows and
- * the rate expected under no change, P(T <= k-1). New reference.
+ * the rate expected under no change, P(T <= k-1), and "metric": the metric
+ * that decides, the median over the rows of the spreads of wall_ns and
+ * cpu_ns, factor_needed, and the one recommended when its spread is
+ * smaller than the deciding metric's by factor_needed (at least
+ * AB_CALIBRATE_METRIC_FACTOR, and beyond chance at 1%: exp(z_0.99 /
+ * sqrt(n - 1)), n the fewest pairs of a row), with pairs_factor, the
+ * factor of pairs it saves (the spread ratio squared: a fixed plan's
+ * pairs grow as σ²), else null. New reference.
  */
 json_t *ab_calibrate_summary(const struct ab_analysis *a, size_t block);
+
+/* The spread factor from which calibrate recommends the other of wall_ns
+ * and cpu_ns (1.5: a rule on it needs at most 1/2.25 of the pairs). */
+#define AB_CALIBRATE_METRIC_FACTOR 1.5
+
+/*
+ * The line recommending a metric from a calibration summary's "metric"
+ * object ("on this host cpu_ns's spread ... set metric: cpu_ns before
+ * the next run"), or NULL when none is recommended or the summary has no
+ * such object (stored before it). New string.
+ */
+char *ab_calibrate_metric_text(const json_t *summary);
 
 /*
  * One line per pairs_needed entry of a calibration summary that has a

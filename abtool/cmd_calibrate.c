@@ -48,7 +48,7 @@ static int loaded(struct cmd_measure *m)
  * table gives the fixed ones), on stderr. */
 static void finished(struct cmd_measure *m, const json_t *doc)
 {
-	char **lines, **l;
+	char **lines, **l, *metric;
 
 	if (m->args->out.quiet)
 		return;
@@ -56,6 +56,9 @@ static void finished(struct cmd_measure *m, const json_t *doc)
 	for (l = lines; l && *l; l++)
 		fprintf(stderr, "abtool: %s\n", *l);
 	ab_strv_free(lines);
+	if ((metric = ab_calibrate_metric_text(json_object_get(doc, "calibration"))))
+		fprintf(stderr, "abtool: metric: %s\n", metric);
+	free(metric);
 }
 
 int cmd_calibrate(int argc, char **argv)

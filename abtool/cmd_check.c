@@ -3,6 +3,7 @@
  * the rows, the rows each rule selects, and the samples of the plan. */
 #include "cmd.h"
 #include "analysis.h"
+#include "env.h"
 #include "error.h"
 #include "predicates.h"
 #include "revs.h"
@@ -162,6 +163,32 @@ static void warn_plan(struct ab_run *run)
 			 run->revs.workdir ? run->revs.workdir : exp->repo);
 }
 
+/*
+ * What the host says about the metric: when the rules decide on wall time
+ * and other processes use half a CPU or more now (ab_env_busy_processes,
+ * AB_ENV_BUSY_WINDOW_NS), a sample will wait for a CPU, which stretches
+ * both sides' wall time alike: say so, and that CPU time counts the work
+ * only. A host warning ("host: "), as the run's own host report is.
+ */
+static void warn_metric(const struct ab_experiment *exp)
+{
+	json_t *fp;
+	double other;
+
+	if (strcmp(exp->metric, "wall_ns"))
+		return;
+	fp = json_object();
+	ab_env_busy_processes(fp, "", AB_ENV_BUSY_WINDOW_NS);
+	other = json_number_value(json_object_get(fp, "other_cpus"));
+	if (json_is_number(json_object_get(fp, "other_cpus")) && other >= 0.5)
+		cmd_warn("host: other processes use %.1f CPUs now and the rules decide on wall_ns, which counts a "
+			 "sample's waits for a CPU: they stretch both sides' times alike, draw the ratio toward 1 "
+			 "and take more pairs; for a single-threaded benchmark metric: cpu_ns counts its work only "
+			 "('abtool calibrate' measures both spreads on this host and says which needs fewer pairs)",
+			 other);
+	json_decref(fp);
+}
+
 const struct cmd_option cmd_check_options[] = {
 	CMD_STORE_OPTION,
 	CMD_HELP_OPTION,
@@ -288,6 +315,7 @@ int cmd_check(int argc, char **argv)
 	if (!exp.nrules)
 		printf("rules     none: the verdict will be inconclusive\n");
 	warn_plan(&run);
+	warn_metric(&exp);
 	{
 		/* What earlier runs of this experiment file say, when there is a
 		 * store already: check never creates one. */

@@ -15,6 +15,23 @@ EXP_PAIRS=8 write_exp "$T/repo"
 expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
 assert_no_warning "$T/err"
 
+# rules on wall_ns while two busy loops run (on two CPUs, the other
+# processes use at least half a CPU whatever else runs): check recommends
+# cpu_ns; rules on cpu_ns already get no such line, busy or not
+( while :; do :; done ) & b1=$!
+( while :; do :; done ) & b2=$!
+EXP_PAIRS=8 EXP_METRIC=wall_ns write_exp "$T/repo"
+expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
+cp "$T/err" "$T/err.wall"
+EXP_PAIRS=8 write_exp "$T/repo"
+expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
+kill $b1 $b2
+wait $b1 $b2 2>/dev/null
+assert_contains "$T/err.wall" "abtool: warning: host: other processes use"
+assert_contains "$T/err.wall" "the rules decide on wall_ns"
+assert_contains "$T/err.wall" "metric: cpu_ns counts its work only"
+assert_not_contains "$T/err" "the rules decide on wall_ns"
+
 # a rule that decides on observed values only: check says how often noise
 # alone passes it (P(X >= 7), X ~ Binomial(10, 1/2) = 176/1024)
 EXP_PAIRS=10 EXP_EXTRA="  - name: wins only

@@ -603,12 +603,111 @@ static void test_sequential_advice(void **state)
 	json_decref(summary);
 }
 
+/* An A/A analysis of 32 pairs whose wall_ns log ratios have spread
+ * sd_wall and cpu_ns ones sd_cpu (normal, seeded); the rules decide on
+ * `metric`. */
+static json_t *metric_summary(double sd_wall, double sd_cpu, const char *metric)
+{
+	char *yaml = ab_xasprintf("name: c\nbenchmark: ./b\npairs: 32\nmetric: %s\naccept:\n"
+				  "  - name: gain\n    faster_by: 5%%\n", metric);
+	struct ab_experiment e;
+	struct ab_analysis a;
+	struct ab_sample *s = calloc(64, sizeof(*s));
+	uint64_t seed = 0x51ab;
+	size_t i, side, wall, cpu;
+	json_t *sum;
+
+	if (ab_experiment_parse(&e, "/tmp/c.yaml", yaml, strlen(yaml)) < 0)
+		fail_msg("parse: %s", ab_error_last());
+	free(yaml);
+	wall = (size_t)(ab_experiment_metric(&e, "wall_ns") - e.metrics);
+	cpu = (size_t)(ab_experiment_metric(&e, "cpu_ns") - e.metrics);
+	for (i = 0; i < 32; i++) {
+		double dw = sd_wall * normal(&seed), dc = sd_cpu * normal(&seed);
+
+		for (side = 0; side < 2; side++) {
+			struct ab_sample *x = &s[2 * i + side];
+
+			x->entry.seq = (uint32_t)(2 * i + side);
+			x->entry.pair = (int32_t)i;
+			x->entry.warmup = -1;
+			x->entry.order = (uint8_t)((i / 2 + i) & 1);
+			x->entry.side = (uint8_t)side;
+			x->status = AB_SAMPLE_DONE;
+			x->nmetrics = e.nmetrics;
+			x->metrics = calloc(e.nmetrics, sizeof(double));
+			x->metrics[wall] = 1e8 * (side ? exp(dw) : 1);
+			x->metrics[cpu] = 9e7 * (side ? exp(dc) : 1);
+			x->wall_ns = (int64_t)x->metrics[wall];
+		}
+	}
+	ab_analysis_run(&a, &e, s, 64);
+	sum = ab_calibrate_summary(&a, 8);
+	ab_analysis_release(&a);
+	ab_samples_free(s, 64);
+	ab_experiment_release(&e);
+	return sum;
+}
+
+/* calibrate recommends the metric whose spread is at least 1.5x smaller
+ * than the deciding one's, with the pairs it saves (the spread ratio
+ * squared), in the summary and in the advice; never the metric that
+ * already decides, nor one about as noisy. */
+static void test_metric_recommendation(void **state)
+{
+	json_t *sum, *m;
+	char *text, **advice;
+	double w, c;
+	size_t i, found;
+
+	(void)state;
+	sum = metric_summary(0.04, 0.01, "wall_ns");
+	m = json_object_get(sum, "metric");
+	assert_string_equal(json_string_value(json_object_get(m, "decides")), "wall_ns");
+	assert_string_equal(json_string_value(json_object_get(m, "recommended")), "cpu_ns");
+	w = json_number_value(json_object_get(json_object_get(m, "spreads"), "wall_ns"));
+	c = json_number_value(json_object_get(json_object_get(m, "spreads"), "cpu_ns"));
+	assert_true(w > 0.025 && w < 0.06 && c > 0.006 && c < 0.015);
+	assert_true(fabs(json_number_value(json_object_get(m, "pairs_factor")) - (w / c) * (w / c)) < 1e-9);
+	/* beyond chance at 32 pairs: exp(2.326 / sqrt(31)) = 1.518 */
+	assert_true(fabs(json_number_value(json_object_get(m, "factor_needed")) - 1.5183) < 1e-3);
+	text = ab_calibrate_metric_text(sum);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "set metric: cpu_ns before the next run"));
+	advice = ab_calibrate_advice(sum, 32);
+	for (i = 0, found = 0; advice[i]; i++)
+		found += !strcmp(advice[i], text);
+	assert_int_equal(found, 1);
+	ab_strv_free(advice);
+	free(text);
+	json_decref(sum);
+	/* about as noisy: none */
+	sum = metric_summary(0.02, 0.02, "wall_ns");
+	assert_true(json_is_null(json_object_get(json_object_get(sum, "metric"), "recommended")));
+	assert_null(ab_calibrate_metric_text(sum));
+	json_decref(sum);
+	/* cpu_ns decides already and is the quieter: none */
+	sum = metric_summary(0.04, 0.01, "cpu_ns");
+	assert_true(json_is_null(json_object_get(json_object_get(sum, "metric"), "recommended")));
+	json_decref(sum);
+	/* wall time is the quieter one (a parallel benchmark): wall_ns */
+	sum = metric_summary(0.01, 0.04, "cpu_ns");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(sum, "metric"), "recommended")),
+			    "wall_ns");
+	json_decref(sum);
+	/* a summary stored before the metric object */
+	sum = json_pack("{s:[]}", "rows");
+	assert_null(ab_calibrate_metric_text(sum));
+	json_decref(sum);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_power_count_is_procedure),
 		cmocka_unit_test(test_equivalence_pairs_needed),
 		cmocka_unit_test(test_summary_equivalence_entry),
+		cmocka_unit_test(test_metric_recommendation),
 		cmocka_unit_test(test_planned_from_spread_bound),
 		cmocka_unit_test(test_pairs_needed_ends),
 		cmocka_unit_test(test_sequential_ends),
