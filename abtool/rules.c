@@ -315,6 +315,17 @@ static struct interval metric_interval(const struct ab_row_result *rr, size_t me
 	return iv;
 }
 
+/* The scaling change of a rule on another metric than the experiment's:
+ * the analysis measures scaling on the experiment's metric only, so none. */
+static struct interval scaling_elsewhere(void)
+{
+	struct interval iv;
+
+	memset(&iv, 0, sizeof(iv));
+	iv.why = "scaling is measured on the experiment's metric only, not on this rule's";
+	return iv;
+}
+
 static struct interval scaling_interval(const struct ab_row_result *rr)
 {
 	const struct ab_scaling_change *sc = &rr->scaling_change;
@@ -513,9 +524,15 @@ static void observational(struct row_state *rs, const struct ab_rule *rule, cons
 	const struct ab_row_result *rr = &a->rows[rs->row];
 	const struct ab_predicate *p;
 
-	for (p = ab_predicates; p->name; p++)
-		if (p->kind == AB_PREDICATE_OBSERVATIONAL && ab_predicate_is_set(p, rule))
+	for (p = ab_predicates; p->name; p++) {
+		if (p->kind != AB_PREDICATE_OBSERVATIONAL || !ab_predicate_is_set(p, rule))
+			continue;
+		if (p->decide == AB_DECIDE_SCALING && metric != a->primary)  /* as scaling_elsewhere */
+			add_phrase(rs, AB_INCONCLUSIVE, "scaling unavailable: it is measured on the "
+				   "experiment's metric only, not on this rule's");
+		else
 			observed_deciders[p->decide](rs, p, rule, rr, &rr->metrics[metric]);
+	}
 }
 
 /* Dispersion gates turn a pass into inconclusive; they never hide a fail. */
@@ -813,8 +830,9 @@ static void rule_start(struct rule_work *w, const struct ab_rule *rule, struct a
 	for (c = 0; c < w->ncomps; c++)
 		for (i = 0; i < w->n; i++) {
 			const struct ab_row_result *rr = &a->rows[w->rows[i].row];
-			struct interval iv = w->comps[c].on_scaling ? scaling_interval(rr)
-								    : metric_interval(rr, w->metric);
+			struct interval iv = !w->comps[c].on_scaling ? metric_interval(rr, w->metric)
+					     : w->metric == a->primary ? scaling_interval(rr)
+					     : scaling_elsewhere();
 			judge(&w->j[c * w->n + i], &w->comps[c], &iv);
 			if (w->j[c * w->n + i].raw == AB_INCONCLUSIVE)
 				suggest_cpu_ns(a, rr, w->metric, &w->comps[c], rule->name);

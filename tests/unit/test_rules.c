@@ -994,6 +994,25 @@ static void test_scaling(void **state)
 	assert_int_equal(f.a.rules[1].outcome, AB_INCONCLUSIVE);
 	assert_non_null(strstr(f.a.rules[1].detail, "scaling_not_worse: no scaling change"));
 	release(&f);
+
+	/* a rule on another metric than the experiment's: scaling is measured
+	 * on the experiment's metric only, so its scaling predicates decide
+	 * nothing (they passed on the experiment's metric in the first case) */
+	load(&f, "name: s\nbenchmark: ./b {lanes}\nmatrix: {lanes: [1, 4]}\npairs: 8\n"
+		 "scaling: {parameter: lanes, work: per_lane}\naccept:\n"
+		 "  - {name: scales, where: {lanes: 4}, metric: user_ns, min_scaling: {candidate: 3.0}}\n"
+		 "  - {name: not worse, where: {lanes: 4}, metric: user_ns, scaling_not_worse: 5%}\n");
+	add_row(&f, 0, 0, 1.0, TIGHT);
+	add_row(&f, 1, 0, 0.5, TIGHT);
+	analyse(&f);
+	assert_true(f.a.rows[1].scaling_change.available);
+	assert_int_equal(f.a.rules[0].outcome, AB_INCONCLUSIVE);
+	assert_non_null(strstr(f.a.rules[0].detail, "scaling unavailable: it is measured on the experiment's "
+			       "metric only, not on this rule's"));
+	assert_int_equal(f.a.rules[1].outcome, AB_INCONCLUSIVE);
+	assert_non_null(strstr(f.a.rules[1].detail, "scaling is measured on the experiment's metric only, not "
+			       "on this rule's"));
+	release(&f);
 }
 
 /* max_ci_width passes when the interval is narrower than the gate, with a
