@@ -1,3 +1,4 @@
+# package: a build of its own, checked by `make package-check`, not `make check`.
 # -DBUILD_TESTING=OFF (what the GitHub Action's build.sh and a package
 # build use) configures and builds abtool where the test library cmocka
 # is missing: pkg-config here searches a folder holding every .pc file of

@@ -1,3 +1,4 @@
+# package: run by `make package-check` in its Release build, not by `make check`.
 # The Debian package (cmake/packaging.cmake) of this build folder, made by
 # cpack -G DEB into a scratch folder and checked as Debian checks one:
 # lintian reports no error; /usr/share/doc/abtool holds the copyright
