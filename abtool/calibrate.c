@@ -428,7 +428,10 @@ static json_t *metric_choice(const struct ab_analysis *a)
 	if (fewest != SIZE_MAX && fewest >= 2)
 		need = fmax(AB_CALIBRATE_METRIC_FACTOR,
 			    exp(ab_stats_norm_upper_quantile(0.01) / sqrt((double)fewest - 1)));
-	if (!isnan(need) && !isnan(med[0]) && !isnan(med[1]) && med[0] > 0 && med[1] > 0) {
+	/* a count (instructions) or a metric of the benchmark's own is another
+	 * kind of measure: only a choice between the two times is made here */
+	if ((!strcmp(decides, names[0]) || !strcmp(decides, names[1])) && !isnan(need) && !isnan(med[0]) &&
+	    !isnan(med[1]) && med[0] > 0 && med[1] > 0) {
 		k = med[1] < med[0];  /* the smaller spread */
 		if (strcmp(decides, names[k]) && med[!k] >= need * med[k])
 			best = names[k];
@@ -577,12 +580,17 @@ char *ab_calibrate_metric_text(const json_t *summary)
 	if (!json_is_string(best) || !decides)
 		return NULL;
 	return ab_xasprintf("on this host %s's spread of log ratios is %.2f%% against %s's %.2f%%: a rule on "
-		"%s needs about 1/%.1f of the pairs. When the benchmark does single-threaded work (CPU time "
-		"counts its work; wall time also counts its waits for a CPU, and a parallel speed-up), set "
-		"metric: %s before the next run, not after seeing one",
+		"%s needs about 1/%.1f of the pairs. %s, set metric: %s before the next run, not after "
+		"seeing one",
 		json_string_value(best), 100 * json_number_value(json_object_get(spreads, json_string_value(best))),
 		decides, 100 * json_number_value(json_object_get(spreads, decides)), json_string_value(best),
-		json_number_value(json_object_get(m, "pairs_factor")), json_string_value(best));
+		json_number_value(json_object_get(m, "pairs_factor")),
+		!strcmp(json_string_value(best), "cpu_ns")
+		? "When the benchmark does single-threaded work (CPU time counts its work; wall time also "
+		  "counts its waits for a CPU)"
+		: "When what changes is how long the benchmark waits or how well it runs in parallel (wall "
+		  "time counts both; CPU time does not)",
+		json_string_value(best));
 }
 
 char *ab_calibrate_sequential_text(const json_t *need)

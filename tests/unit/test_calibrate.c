@@ -694,6 +694,13 @@ static void test_metric_recommendation(void **state)
 	sum = metric_summary(0.01, 0.04, "cpu_ns");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(sum, "metric"), "recommended")),
 			    "wall_ns");
+	text = ab_calibrate_metric_text(sum);
+	assert_non_null(strstr(text, "how well it runs in parallel"));
+	free(text);
+	json_decref(sum);
+	/* the rules decide on a count of their own: no choice between times */
+	sum = metric_summary(0.04, 0.01, "user_ns");
+	assert_true(json_is_null(json_object_get(json_object_get(sum, "metric"), "recommended")));
 	json_decref(sum);
 	/* a summary stored before the metric object */
 	sum = json_pack("{s:[]}", "rows");
