@@ -20,6 +20,7 @@ assert_no_warning "$T/err"
 # cpu_ns; rules on cpu_ns already get no such line, busy or not
 ( while :; do :; done ) & b1=$!
 ( while :; do :; done ) & b2=$!
+trap 'kill $b1 $b2 2>/dev/null' EXIT  # also when a check below fails
 EXP_PAIRS=8 EXP_METRIC=wall_ns write_exp "$T/repo"
 expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
 cp "$T/err" "$T/err.wall"
@@ -27,6 +28,7 @@ EXP_PAIRS=8 write_exp "$T/repo"
 expect_exit 0 "$ABTOOL" check "$T/repo/exp.yaml"
 kill $b1 $b2
 wait $b1 $b2 2>/dev/null
+trap - EXIT
 assert_contains "$T/err.wall" "abtool: warning: host: other processes use"
 assert_contains "$T/err.wall" "the rules decide on wall_ns"
 assert_contains "$T/err.wall" "metric: cpu_ns counts its work only"

@@ -26,11 +26,13 @@ await hung
 # two burners: with the sample's own process, more work than 2 CPUs
 ( while :; do :; done ) & b1=$!
 ( while :; do :; done ) & b2=$!
+trap 'kill $b1 $b2 2>/dev/null' EXIT  # also when a check below fails
 release
 await hung
 [ "$(sqlite3 "$db" "select count(*) from samples where status = 1")" = 9 ] || fail "9 samples while the burners ran"
 kill $b1 $b2
 wait $b1 $b2 2>/dev/null
+trap - EXIT
 rm -f "$T/hang"
 release
 wait $pid
