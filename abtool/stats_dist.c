@@ -7,6 +7,20 @@
 #include <math.h>
 #include <stddef.h>
 
+/* One term aa of the modified Lentz method: updates its C and D (each kept
+ * away from 0 by `tiny`) and returns the factor C·D of the fraction. */
+static double lentz_step(double aa, double *c, double *dd, double tiny)
+{
+	*dd = 1 + aa * *dd;
+	if (fabs(*dd) < tiny)
+		*dd = tiny;
+	*c = 1 + aa / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*dd = 1 / *dd;
+	return *dd * *c;
+}
+
 /*
  * Continued fraction of the regularized incomplete beta function (A&S
  * 26.5.8) by the modified Lentz method; converges quickly for
@@ -26,23 +40,9 @@ static double beta_cf(double a, double b, double x)
 		double m2 = 2.0 * m, aa, del;
 
 		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		dd = 1 + aa * dd;
-		if (fabs(dd) < tiny)
-			dd = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		dd = 1 / dd;
-		h *= dd * c;
+		h *= lentz_step(aa, &c, &dd, tiny);
 		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		dd = 1 + aa * dd;
-		if (fabs(dd) < tiny)
-			dd = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		dd = 1 / dd;
-		del = dd * c;
+		del = lentz_step(aa, &c, &dd, tiny);
 		h *= del;
 		if (fabs(del - 1) < 2 * DBL_EPSILON)
 			break;

@@ -261,6 +261,20 @@ static void test_planned_from_spread_bound(void **state)
 	assert_true(rate_plugin > rate_upper + 2 * se);
 }
 
+/* Sample `side` of pair i of an A/A row in AB|BA blocks: done, its
+ * metrics allocated (zero) for the caller to fill. */
+static void aa_sample(struct ab_sample *x, const struct ab_experiment *e, size_t i, size_t side)
+{
+	x->entry.seq = (uint32_t)(2 * i + side);
+	x->entry.pair = (int32_t)i;
+	x->entry.warmup = -1;
+	x->entry.order = (uint8_t)((i / 2 + i) & 1);
+	x->entry.side = (uint8_t)side;
+	x->status = AB_SAMPLE_DONE;
+	x->nmetrics = e->nmetrics;
+	x->metrics = calloc(e->nmetrics, sizeof(double));
+}
+
 /*
  * The summary of an A/A analysis: an equivalent_within rule gets one
  * pairs_needed entry, for both of its sides passing together, not one per
@@ -289,14 +303,7 @@ static void test_summary_equivalence_entry(void **state)
 		for (side = 0; side < 2; side++) {
 			struct ab_sample *x = &s[2 * i + side];
 
-			x->entry.seq = (uint32_t)(2 * i + side);
-			x->entry.pair = (int32_t)i;
-			x->entry.warmup = -1;
-			x->entry.order = (uint8_t)((i / 2 + i) & 1);
-			x->entry.side = (uint8_t)side;
-			x->status = AB_SAMPLE_DONE;
-			x->nmetrics = e.nmetrics;
-			x->metrics = calloc(e.nmetrics, sizeof(double));
+			aa_sample(x, &e, i, side);
 			x->metrics[0] = 1e8 * (side ? exp(d) : 1);
 			x->wall_ns = (int64_t)x->metrics[0];
 		}
@@ -628,14 +635,7 @@ static json_t *metric_summary(double sd_wall, double sd_cpu, const char *metric)
 		for (side = 0; side < 2; side++) {
 			struct ab_sample *x = &s[2 * i + side];
 
-			x->entry.seq = (uint32_t)(2 * i + side);
-			x->entry.pair = (int32_t)i;
-			x->entry.warmup = -1;
-			x->entry.order = (uint8_t)((i / 2 + i) & 1);
-			x->entry.side = (uint8_t)side;
-			x->status = AB_SAMPLE_DONE;
-			x->nmetrics = e.nmetrics;
-			x->metrics = calloc(e.nmetrics, sizeof(double));
+			aa_sample(x, &e, i, side);
 			x->metrics[wall] = 1e8 * (side ? exp(dw) : 1);
 			x->metrics[cpu] = 9e7 * (side ? exp(dc) : 1);
 			x->wall_ns = (int64_t)x->metrics[wall];
