@@ -319,11 +319,11 @@ static int run_step(struct bisect_ctx *c, const struct ab_bisect_cmp *cmp, size_
 	step_options(&opt, c, cmp, seq, mark);
 	c->args->out.run = &run;
 	if (resume_id > 0) {
-		err = ab_run_resume(&run, &exp, c->store, resume_id, &events);
+		err = ab_run_resume(&run, &exp, c->store, resume_id, &events, NULL);
 	} else if ((err = ab_experiment_load(&exp, c->exp_path)) == 0) {
 		if (c->sequential)
 			ab_bisect_step_plan(&exp, c->metric, c->threshold, c->alpha, cmp->role, c->b.direction);
-		err = ab_run_start(&run, &exp, c->store, &opt, &events);
+		err = ab_run_start(&run, &exp, c->store, &opt, &events, NULL);
 	}
 	if (run.meta.id && (err == 0 || err == AB_EINTERRUPTED))
 		ab_store_bisect_step_put(c->store, c->id, (int64_t)seq, ab_bisect_role_name(cmp->role),

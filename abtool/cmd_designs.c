@@ -33,6 +33,16 @@ static void put_design(const json_t *d, size_t wproject, size_t wdesign)
 	free(name);
 }
 
+/* Ends a line about the newest run: the profile it linked as new
+ * evidence, when it did not change the standing (or there is none). */
+static void put_newest_evidence(const json_t *d)
+{
+	if (json_is_integer(json_object_get(d, "newest_evidence_run")))
+		printf("; new evidence: run %lld's profile",
+		       (long long)json_integer_value(json_object_get(d, "newest_evidence_run")));
+	putchar('\n');
+}
+
 /* With a project column when `projects` is set. */
 static void print_table(const json_t *list, int projects)
 {
@@ -85,27 +95,30 @@ static void print_table(const json_t *list, int projects)
 		} else if (json_is_integer(json_object_get(d, "newest_run"))) {
 			/* no accepted or rejected A/B run: no standing yet */
 			snprintf(run, sizeof(run), "%lld", (long long)json_integer_value(json_object_get(d, "newest_run")));
-			printf("  %4lld  %-12s  %4s  %-16s  newest run: %s%s%s\n",
+			printf("  %4lld  %-12s  %4s  %-16s  newest run: %s%s%s",
 			       (long long)json_integer_value(json_object_get(d, "runs")), "undecided", run,
 			       cmd_short_time(t, sizeof(t), json_string_value(json_object_get(d, "newest_created_at"))),
 			       strcmp(str(d, "newest_kind"), "ab") ? str(d, "newest_kind") : "",
 			       strcmp(str(d, "newest_kind"), "ab") ? ", " : "",
 			       json_is_string(json_object_get(d, "newest_verdict")) ? str(d, "newest_verdict")
 										 : str(d, "newest_status"));
+			put_newest_evidence(d);
 		} else {
 			printf("  %4lld  %-12s  %4s  %-16s\n", (long long)json_integer_value(json_object_get(d, "runs")),
 			       "undecided", "-", "-");
 		}
 		/* A newer run that does not change the standing: unfinished,
 		 * inconclusive, invalid, or a calibration. */
-		if (json_is_integer(latest) && json_integer_value(json_object_get(d, "newest_run")) != json_integer_value(latest))
-			printf("%*s  newer: run %lld%s%s, %s\n", (int)((wproject ? wproject + 2 : 0) +
+		if (json_is_integer(latest) && json_integer_value(json_object_get(d, "newest_run")) != json_integer_value(latest)) {
+			printf("%*s  newer: run %lld%s%s, %s", (int)((wproject ? wproject + 2 : 0) +
 			       wdesign + 2 + 4), "",
 			       (long long)json_integer_value(json_object_get(d, "newest_run")),
 			       strcmp(str(d, "newest_kind"), "ab") ? " " : "",
 			       strcmp(str(d, "newest_kind"), "ab") ? str(d, "newest_kind") : "",
 			       json_is_string(json_object_get(d, "newest_verdict")) ? str(d, "newest_verdict")
 										 : str(d, "newest_status"));
+			put_newest_evidence(d);
+		}
 		if (json_is_string(json_object_get(d, "last_note"))) {
 			char *note = cmd_one_line(str(d, "last_note"), columns > 0 && (size_t)columns > wdesign + 30
 								? (size_t)columns - wdesign - 30 : 100);

@@ -67,7 +67,7 @@ int cmd_measure(struct cmd_measure *m)
 	if (m->opened && (rc = m->opened(m)) != 0)
 		goto out;
 	err = m->start ? m->start(m, &events)
-		       : ab_run_start(&m->run, &m->exp, m->store, &m->args->run, &events);
+		       : ab_run_start(&m->run, &m->exp, m->store, &m->args->run, &events, NULL);
 	if (err == 0 && m->started)
 		err = m->started(m);
 	if (err == 0 && !out->quiet)

@@ -45,7 +45,7 @@ static int start(struct cmd_measure *m, const struct ab_run_events *events)
 {
 	const struct resume_ctx *ctx = m->ctx;
 
-	return ab_run_resume(&m->run, &m->exp, m->store, ctx->run_id, events);
+	return ab_run_resume(&m->run, &m->exp, m->store, ctx->run_id, events, NULL);
 }
 
 static int started(struct cmd_measure *m)

@@ -99,8 +99,9 @@ void ab_env_busy_processes(json_t *fp, const char *root, int64_t window_ns)
 	int64_t t0 = ab_now_ns(), took;
 
 	before = snapshot(root, self, &nb);
-	nanosleep(&ts, NULL);
-	after = snapshot(root, self, &na);
+	if (before)  /* nothing to watch: no wait */
+		nanosleep(&ts, NULL);
+	after = before ? snapshot(root, self, &na) : NULL;
 	took = ab_now_ns() - t0;
 	if (!before || !after || ticks <= 0 || took <= 0) {
 		json_object_set_new(fp, "other_cpus", json_null());

@@ -59,6 +59,11 @@ struct ab_executor {
 	 * `max_ns`; *waited_ns receives how long it waited. Returns 1 when
 	 * the host became quiet, 0 when the wait ran out, AB_EINTERRUPTED. */
 	int (*wait_quiet)(const struct ab_executor *x, double cpus, int64_t max_ns, int64_t *waited_ns);
+	/* Where the host's fingerprint is read (env.h's `root`): "" for the
+	 * real system; a scripted executor names a folder without /proc, so
+	 * that its runs record no host and no busy processes, and wait for
+	 * none. */
+	const char *host_root;
 	void *ctx;                         /* the executor's own state (borrowed) */
 };
 

@@ -155,7 +155,9 @@ int ab_run_resolve_inputs(struct ab_run *run, const struct ab_run_options *opt);
 
 /*
  * Start a run: resolve revisions, store the plan, build both sides.
- * `run` is initialised here (release with ab_run_release, also on error).
+ * `run` is initialised here (release with ab_run_release, also on error);
+ * `executor` runs its samples and says where the host fingerprint is read
+ * (executor.h; borrowed, NULL: real processes, ab_run_executor).
  * `exp` may be modified by options (pairs). Errors: AB_EINVALID when
  * --pairs leaves a rule's min_pair_wins out of reach, those of revs (64),
  * store (74), AB_EINTERRUPTED. A failed build is not an error: it is
@@ -163,18 +165,20 @@ int ab_run_resolve_inputs(struct ab_run *run, const struct ab_run_options *opt);
  * then does nothing.
  */
 int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store *store,
-		 const struct ab_run_options *opt, const struct ab_run_events *events);
+		 const struct ab_run_options *opt, const struct ab_run_events *events,
+		 const struct ab_executor *executor);
 
 /*
  * Load run `run_id` from the store to finish it: re-parse the stored
  * experiment, resolve the stored commits, prepare the builds (rebuilding
  * only when the cache lost them), and re-plan any half-finished pair as a
- * fresh pair at the end of the plan. `exp_out` receives the experiment
+ * fresh pair at the end of the plan. `executor` as for ab_run_start.
+ * `exp_out` receives the experiment
  * (caller releases it after the run). Errors: AB_ENOTFOUND, AB_EINVALID
  * (the run is already finished), store errors.
  */
 int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
-		  int64_t run_id, const struct ab_run_events *events);
+		  int64_t run_id, const struct ab_run_events *events, const struct ab_executor *executor);
 
 /*
  * Load finished run `run_id` to run more processes in its trees (`abtool

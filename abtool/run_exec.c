@@ -213,4 +213,4 @@ static int exec_wait_quiet(const struct ab_executor *x, double cpus, int64_t max
 	}
 }
 
-const struct ab_executor ab_run_executor = {exec_run, exec_now_ns, exec_interrupted, exec_wait_quiet, NULL};
+const struct ab_executor ab_run_executor = {exec_run, exec_now_ns, exec_interrupted, exec_wait_quiet, "", NULL};

@@ -3,6 +3,7 @@
 #include "run.h"
 #include "measure.h"
 #include "env.h"
+#include "executor.h"
 #include "error.h"
 #include "inputs.h"
 #include "jsontext.h"
@@ -159,7 +160,7 @@ int ab_run_finish(struct ab_run *run, struct ab_analysis *a, json_t **doc_out)
 
 	*doc_out = NULL;
 	/* The load after the samples, beside the one taken at the start. */
-	ab_env_record_load_after(run->host, "");
+	ab_env_record_load_after(run->host, run->executor ? run->executor->host_root : "");
 	{
 		json_t *after = json_pack("{s:O, s:O, s:O}", "load_after_1m", json_object_get(run->host, "load_after_1m"),
 					  "load_after_5m", json_object_get(run->host, "load_after_5m"),

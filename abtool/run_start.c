@@ -5,6 +5,7 @@
 #include "measure.h"
 #include "env.h"
 #include "error.h"
+#include "executor.h"
 #include "report.h"
 #include "runner.h"
 #include "shards.h"
@@ -89,12 +90,13 @@ void ab_run_env_commands(json_t *fp, char *const *commands, const char *cwd, int
 	json_object_set_new(fp, "command_results", results);
 }
 
-/* The host fingerprint, with the outputs of `environment.commands`. */
-static json_t *fingerprint(const struct ab_experiment *exp)
+/* The host fingerprint read under `root` (the executor's host_root), with
+ * the outputs of `environment.commands`. */
+static json_t *fingerprint(const struct ab_experiment *exp, const char *root)
 {
-	json_t *fp = ab_env_fingerprint("");
+	json_t *fp = ab_env_fingerprint(root);
 
-	ab_env_busy_processes(fp, "", AB_ENV_BUSY_WINDOW_NS);  /* before the first sample */
+	ab_env_busy_processes(fp, root, AB_ENV_BUSY_WINDOW_NS);  /* before the first sample */
 
 	if (exp->environment_commands)
 		ab_run_env_commands(fp, exp->environment_commands, exp->dir, exp->environment_commands_timeout_ms);
@@ -102,7 +104,8 @@ static json_t *fingerprint(const struct ab_experiment *exp)
 }
 
 static void init_common(struct ab_run *run, const struct ab_experiment *exp, struct ab_store *store,
-			const struct ab_run_events *events, const char *cache_dir)
+			const struct ab_run_events *events, const struct ab_executor *executor,
+			const char *cache_dir)
 {
 	char *const *keep;
 
@@ -118,7 +121,8 @@ static void init_common(struct ab_run *run, const struct ab_experiment *exp, str
 	for (keep = exp->env_keep; keep && *keep; keep++)
 		ab_runner_keep_env(*keep);
 	run->cache_dir = cache_dir ? ab_xstrdup(cache_dir) : ab_cache_dir();
-	run->host = fingerprint(exp);
+	run->executor = executor ? executor : &ab_run_executor;
+	run->host = fingerprint(exp, run->executor->host_root);
 	if (exp->environment_require)
 		ab_env_check_requirements(run->host, exp->environment_require, &run->env_unmet);
 }
@@ -357,7 +361,8 @@ static int check_sides_options(const struct ab_run_options *opt)
 }
 
 int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store *store,
-		 const struct ab_run_options *opt, const struct ab_run_events *events)
+		 const struct ab_run_options *opt, const struct ab_run_events *events,
+		 const struct ab_executor *executor)
 {
 	struct ab_plan plan = {0};
 	const char *salt[2] = {opt->salt_parent, opt->salt_candidate};
@@ -365,7 +370,7 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	size_t nrows = ab_experiment_nrows(exp);
 	int err;
 
-	init_common(run, exp, store, events, opt->cache_dir);
+	init_common(run, exp, store, events, executor, opt->cache_dir);
 	run->kind = opt->aa ? "calibrate" : exp->has_sides ? "compare" : opt->step ? "bisect" : "ab";
 	run->block_pairs = (int)ab_experiment_first_look(exp);  /* a sequential plan: its first look */
 	if ((err = plan_options(exp, opt)) < 0)
@@ -614,7 +619,7 @@ static int load_stored(struct ab_run *run, struct ab_experiment *exp_out, struct
 }
 
 int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
-		  int64_t run_id, const struct ab_run_events *events)
+		  int64_t run_id, const struct ab_run_events *events, const struct ab_executor *executor)
 {
 	json_t *stored = NULL, *opts;
 	const char *status;
@@ -643,7 +648,7 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 		goto out;
 	}
 	err = parse_stored(exp_out, stored, opts);
-	init_common(run, exp_out, store, events, NULL);
+	init_common(run, exp_out, store, events, executor, NULL);
 	run->options = opts;
 	if (err < 0)
 		goto out;
@@ -709,7 +714,7 @@ int ab_run_reopen(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	if (!opts)
 		opts = json_object();
 	err = parse_stored(exp_out, stored, opts);
-	init_common(run, exp_out, store, events, NULL);
+	init_common(run, exp_out, store, events, NULL, NULL);
 	run->options = opts;
 	if (err == 0 && (err = load_stored(run, exp_out, store, run_id, stored, opts, salt)) == 0 &&
 	    (err = ab_run_load_samples(run)) == 0 && !exp_out->has_sides)  /* two commands: no build */

@@ -682,23 +682,34 @@ static int cmp_pooled(const void *pa, const void *pb)
 static void mann_whitney_exact(struct ab_mann_whitney *out, const uint64_t *score, size_t n,
 			       size_t n_b, uint64_t w2_b)
 {
-	uint64_t total = 0, s, top = 0;
-	size_t i, j, width;
+	uint64_t total = 0, s, top = 0, *low = ab_xmalloc((n_b + 1) * sizeof(*low));
+	size_t i, j, width, j_min;
 	double *f, all = 0, ge = 0, le = 0;
 
 	for (i = 0; i < n; i++)
 		total += score[i];
 	width = (size_t)total + 1;
+	/* low[j]: the smallest doubled rank sum of j items (scores ascend) */
+	low[0] = 0;
+	for (j = 1; j <= n_b; j++)
+		low[j] = low[j - 1] + score[j - 1];
 	f = ab_xcalloc((n_b + 1) * width, sizeof(*f));
 	f[0] = 1;
 	for (i = 0; i < n; i++) {
 		uint64_t r = score[i];
 
 		top += r;
-		for (j = i + 1 < n_b ? i + 1 : n_b; j > 0; j--)
-			for (s = top; s >= r; s--)
+		/* only sizes that can still grow to n_b with the n - 1 - i items
+		 * left matter, and no subset of size j - 1 sums below low[j - 1]:
+		 * the counts that reach f[n_b] are the same, with less work */
+		j_min = n_b > n - 1 - i ? n_b - (n - 1 - i) : 1;
+		if (j_min < 1)
+			j_min = 1;
+		for (j = i + 1 < n_b ? i + 1 : n_b; j >= j_min; j--)
+			for (s = top; s >= r + low[j - 1]; s--)
 				f[j * width + s] += f[(j - 1) * width + s - r];
 	}
+	free(low);
 	for (s = 0; s < width; s++) {
 		double c = f[n_b * width + s];
 

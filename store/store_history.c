@@ -312,6 +312,7 @@ int ab_store_designs(struct ab_store *store, unsigned flags, json_t **out)
 			   "l.evidence_run_id AS latest_evidence_run, "
 			   "w.id AS newest_run, w.created_at AS newest_created_at, "
 			   "w.status AS newest_status, w.kind AS newest_kind, w.verdict AS newest_verdict, "
+			   "w.evidence_run_id AS newest_evidence_run, "
 			   "(SELECT count(*) FROM notes n WHERE n.design_id = x.id OR n.run_id IN "
 			   "(SELECT r.id FROM runs r WHERE r.design_id = x.id)) AS notes, "
 			   "nt.text AS last_note, nt.created_at AS last_note_created_at "

@@ -136,6 +136,18 @@ COLUMNS=200 "$ABTOOL" history --store "$db" >"$T/history" || fail "history"
 assert_contains "$T/history" "new evidence: run 1's profile"
 COLUMNS=200 "$ABTOOL" designs --store "$db" >"$T/designs" || fail "designs"
 assert_contains "$T/designs" "new evidence: run 1's profile"
+# A newer run that leaves the standing alone (inconclusive: its rule is on
+# idle, a metric printed as 0, which has no ratios) shows its evidence on
+# its `newer:` line.
+sed -e 's|^benchmark: .*|benchmark: ./bench; echo idle=0|' -e 's|min_pair_wins: 2|metric: idle\n    no_regression: 5%|' \
+	"$T/plain.yaml" >"$T/idle.yaml"
+printf 'metrics:\n  idle: {regex: "idle=([0-9]+)", better: lower}\n' >>"$T/idle.yaml"
+expect_exit 2 "$ABTOOL" run "$T/idle.yaml" --store "$db" --seed 5 --new-evidence run:1
+COLUMNS=200 "$ABTOOL" designs --store "$db" >"$T/designs" || fail "designs"
+# (runs 1 to 5 can all be inconclusive on a busy host: then run 6 is the
+# newest run of a design with no standing)
+grep -Eq "(newer: run 6, |  6  .*newest run: )inconclusive; new evidence: run 1's profile" "$T/designs" ||
+	{ cat "$T/designs" >&2; fail "run 6's evidence is not on its line"; }
 
 # 8. The flame graph in headless Chromium: no console message, a screenshot.
 chromium_find

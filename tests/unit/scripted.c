@@ -129,6 +129,7 @@ void scripted_init(struct scripted *sc, scripted_fn fn, void *ctx)
 	sc->x.now_ns = scripted_now;
 	sc->x.interrupted = scripted_interrupted;
 	sc->x.wait_quiet = scripted_wait_quiet;
+	sc->x.host_root = "/nonexistent";  /* no host: no busy processes, no load */
 	sc->x.ctx = sc;
 	sc->fn = fn;
 	sc->ctx = ctx;
@@ -142,11 +143,10 @@ void scripted_release(struct scripted *sc)
 }
 
 /* Run the samples and, unless interrupted, finish the run. */
-static void drive(struct scripted_run *out, struct scripted *sc)
+static void drive(struct scripted_run *out)
 {
 	int err;
 
-	out->run.executor = &sc->x;
 	out->id = out->run.meta.id;
 	out->err = ab_run_samples(&out->run);
 	if (out->err == AB_EINTERRUPTED)
@@ -176,18 +176,18 @@ void scripted_start(struct scripted_run *out, struct ab_store *store, const char
 	free(path);
 	if (sc->prepare)
 		sc->prepare(sc->ctx, &out->exp);
-	if (ab_run_start(&out->run, &out->exp, store, &o, sc->events) < 0)
+	if (ab_run_start(&out->run, &out->exp, store, &o, sc->events, &sc->x) < 0)
 		fail_msg("ab_run_start: %s", ab_error_last());
-	drive(out, sc);
+	drive(out);
 }
 
 void scripted_resume(struct scripted_run *out, struct ab_store *store, int64_t id, struct scripted *sc)
 {
 	memset(out, 0, sizeof(*out));
 	sc->interrupted = 0;
-	if (ab_run_resume(&out->run, &out->exp, store, id, sc->events) < 0)
+	if (ab_run_resume(&out->run, &out->exp, store, id, sc->events, &sc->x) < 0)
 		fail_msg("ab_run_resume: %s", ab_error_last());
-	drive(out, sc);
+	drive(out);
 }
 
 void scripted_run_release(struct scripted_run *r)

@@ -43,7 +43,7 @@ typedef void (*scripted_fn)(void *ctx, const struct ab_plan_entry *e, unsigned a
 
 /* The executor and what it saw. */
 struct scripted {
-	struct ab_executor x;    /* hand &x to run->executor */
+	struct ab_executor x;    /* hand &x to ab_run_start and ab_run_resume */
 	scripted_fn fn;
 	void *ctx;
 	int64_t clock_ns;        /* the scripted clock: the samples' wall_ns so far */
