@@ -52,18 +52,32 @@ static int64_t iso_seconds(const char *iso)
 	return (int64_t)timegm(&tm);
 }
 
-/* Print `text` after `indent` spaces, one "; "-separated part per line. */
-static void print_parts(const char *text, int indent)
+/* Print the lines of `text` after `indent` spaces each. */
+static void print_lines(const char *text, int indent)
 {
-	const char *p = text, *sep;
+	const char *p = text, *nl;
 
 	while (*p) {
-		sep = strstr(p, "; ");
-		printf("%*s%.*s\n", indent, "", sep ? (int)(sep - p) : (int)strlen(p), p);
-		if (!sep)
+		nl = strchr(p, '\n');
+		printf("%*s%.*s\n", indent, "", nl ? (int)(nl - p) : (int)strlen(p), p);
+		if (!nl)
 			break;
-		p = sep + 2;
+		p = nl + 1;
 	}
+}
+
+/* Print `text` (one line: a rule's detail) after `indent` spaces, whole:
+ * wrapped at spaces to the terminal's width on a terminal, on one line
+ * otherwise (for grep), never broken inside its clauses' punctuation. */
+static void print_detail(const char *text, int indent)
+{
+	int columns = cmd_terminal_columns();
+
+	printf("%*s", indent, "");
+	if (columns > indent + 20)
+		cmd_put_wrapped(stdout, text, (size_t)indent, (size_t)indent, (size_t)columns);
+	else
+		printf("%s\n", text);
 }
 
 static void print_header(const json_t *doc, int64_t id)
@@ -192,7 +206,7 @@ static void print_builds(const json_t *doc)
 			while (p > log && lines < 6)
 				lines += *--p == '\n';
 			printf("  %-9s  last lines of the build log:\n", "");
-			print_parts(p == log ? p : p + 1, 13);
+			print_lines(p == log ? p : p + 1, 13);
 		}
 	}
 }
@@ -289,7 +303,7 @@ static void print_rules(const json_t *doc)
 	printf("\nrules\n");
 	json_array_foreach(rules, i, r) {
 		printf("  %-12s  %s\n", str(r, "outcome"), str(r, "name"));
-		print_parts(str(r, "detail"), 16);
+		print_detail(str(r, "detail"), 16);
 	}
 }
 

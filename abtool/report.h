@@ -115,8 +115,10 @@ struct ab_report_text_options {
  */
 int ab_report_text(char **out, const json_t *doc, const struct ab_report_text_options *opt);
 
-/* One line for a log (new string): "accepted (2 of 2 rules passed) · NAME
- * · run N"; an invalid run gives its first reason in the parentheses. */
+/* One line for a log (new string): "rejected (1 of 2 rules failed) · NAME
+ * · run N", counted as the headline counts (ab_report_rules_line: failed
+ * rules first, then inconclusive ones, else "both rules passed"); an
+ * invalid run gives its first reason in the parentheses. */
 char *ab_report_verdict_line(const json_t *doc);
 
 /* The display width of UTF-8 text `s` in columns (wcwidth(3) in C.UTF-8,

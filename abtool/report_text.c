@@ -7,6 +7,7 @@
 #include "report_common.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <locale.h>
 #include <math.h>
 #include <stdlib.h>
@@ -469,19 +470,21 @@ static void notes_view(struct view *v, const json_t *doc)
 char *ab_report_verdict_line(const json_t *doc)
 {
 	const char *verdict = ab_report_str(doc, "verdict");
-	const json_t *rules = json_object_get(doc, "rules"), *r;
-	size_t i, n = json_array_size(rules), npass = 0;
-	char *name = clean(ab_report_str(doc, "experiment")), *reason, *out, *id;
+	const json_t *rules = json_object_get(doc, "rules");
+	size_t n = json_array_size(rules);
+	char *name = clean(ab_report_str(doc, "experiment")), *reason, *out, *id, count[96];
 
-	json_array_foreach(rules, i, r)
-		npass += !strcmp(ab_report_str(r, "outcome"), "pass");
 	id = json_integer_value(json_object_get(doc, "run_id")) > 0
 		     ? ab_xasprintf(" · run %lld", ab_report_int(doc, "run_id"))
 		     : ab_xstrdup("");
 	if (!strcmp(verdict, "invalid") && json_array_size(json_object_get(doc, "reasons")))
 		reason = clean(json_string_value(json_array_get(json_object_get(doc, "reasons"), 0)));
-	else if (n)
-		reason = ab_xasprintf("%zu of %zu rule%s passed", npass, n, n == 1 ? "" : "s");
+	else if (n) {  /* the headline's count ("1 of 2 rules failed"), as a clause */
+		ab_report_rules_line(count, sizeof(count), rules);
+		count[strcspn(count, ":")] = '\0';
+		count[0] = (char)tolower((unsigned char)count[0]);
+		reason = ab_xstrdup(count);
+	}
 	else
 		reason = ab_xstrdup("no rules");
 	out = ab_xasprintf("%s (%s) · %s%s", *verdict ? verdict : "unknown", reason, name, id);

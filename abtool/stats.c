@@ -674,44 +674,51 @@ static int cmp_pooled(const void *pa, const void *pb)
 	return (a->v > b->v) - (a->v < b->v);
 }
 
-/* f[j * width + s]: how many subsets of size j of the items seen so far
- * have doubled rank sum s. Adding an item of doubled rank r either leaves
- * a subset alone or puts the item in it (a knapsack with a size limit).
- * Counts are doubles: exact integers while below 2^53, then correctly
- * rounded, and C(100, 50) ~ 1e29 is far from overflow. */
+/* Row j of f counts, per doubled rank sum s, the subsets of size j of the
+ * items seen so far (f_j(s)); adding an item of doubled rank r either
+ * leaves a subset alone or puts the item in it (a knapsack with a size
+ * limit). A subset of size j sums at least low[j] (the j smallest
+ * scores, which ascend) and at most high[j] (the j largest), so row j
+ * keeps only [low[j], high[j]]; and only sizes that can still grow to n_b
+ * with the items left are updated. Counts are doubles: exact integers
+ * while below 2^53, then correctly rounded, and C(100, 50) ~ 1e29 is far
+ * from overflow. */
 static void mann_whitney_exact(struct ab_mann_whitney *out, const uint64_t *score, size_t n,
 			       size_t n_b, uint64_t w2_b)
 {
-	uint64_t total = 0, s, top = 0, *low = ab_xmalloc((n_b + 1) * sizeof(*low));
-	size_t i, j, width, j_min;
-	double *f, all = 0, ge = 0, le = 0;
+	uint64_t s, top = 0, *low = ab_xmalloc((n_b + 1) * sizeof(*low));
+	uint64_t *high = ab_xmalloc((n_b + 1) * sizeof(*high));
+	size_t i, j, j_min;
+	double **f = ab_xmalloc((n_b + 1) * sizeof(*f)), all = 0, ge = 0, le = 0;
 
-	for (i = 0; i < n; i++)
-		total += score[i];
-	width = (size_t)total + 1;
-	/* low[j]: the smallest doubled rank sum of j items (scores ascend) */
-	low[0] = 0;
-	for (j = 1; j <= n_b; j++)
+	low[0] = high[0] = 0;
+	for (j = 1; j <= n_b; j++) {
 		low[j] = low[j - 1] + score[j - 1];
-	f = ab_xcalloc((n_b + 1) * width, sizeof(*f));
-	f[0] = 1;
+		high[j] = high[j - 1] + score[n - j];
+	}
+	/* one allocation per row: rows stay small (at most n^2 / 2 counts),
+	 * so that the allocator reuses them instead of mapping fresh pages
+	 * for each call */
+	for (j = 0; j <= n_b; j++)
+		f[j] = ab_xcalloc((size_t)(high[j] - low[j]) + 1, sizeof(**f));
+	f[0][0] = 1;
 	for (i = 0; i < n; i++) {
 		uint64_t r = score[i];
 
 		top += r;
-		/* only sizes that can still grow to n_b with the n - 1 - i items
-		 * left matter, and no subset of size j - 1 sums below low[j - 1]:
-		 * the counts that reach f[n_b] are the same, with less work */
 		j_min = n_b > n - 1 - i ? n_b - (n - 1 - i) : 1;
-		if (j_min < 1)
-			j_min = 1;
-		for (j = i + 1 < n_b ? i + 1 : n_b; j >= j_min; j--)
-			for (s = top; s >= r + low[j - 1]; s--)
-				f[j * width + s] += f[(j - 1) * width + s - r];
+		for (j = i + 1 < n_b ? i + 1 : n_b; j >= j_min && j > 0; j--) {
+			uint64_t hi = top < high[j] ? top : high[j];
+
+			if (hi > high[j - 1] + r)
+				hi = high[j - 1] + r;
+			/* r >= score[j - 1] (i >= j - 1): s >= low[j] */
+			for (s = hi; s >= r + low[j - 1]; s--)
+				f[j][s - low[j]] += f[j - 1][s - r - low[j - 1]];
+		}
 	}
-	free(low);
-	for (s = 0; s < width; s++) {
-		double c = f[n_b * width + s];
+	for (s = low[n_b]; s <= high[n_b]; s++) {
+		double c = f[n_b][s - low[n_b]];
 
 		all += c;
 		if (s >= w2_b)
@@ -719,7 +726,11 @@ static void mann_whitney_exact(struct ab_mann_whitney *out, const uint64_t *scor
 		if (s <= w2_b)
 			le += c;
 	}
+	for (j = 0; j <= n_b; j++)
+		free(f[j]);
 	free(f);
+	free(high);
+	free(low);
 	out->exact = 1;
 	out->p_greater = ge / all;
 	out->p_less = le / all;

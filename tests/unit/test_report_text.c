@@ -5,6 +5,7 @@
  * a document made to be hard to wrap. */
 #include "testutil.h"
 #include "report.h"
+#include "report_common.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -149,8 +150,26 @@ static void test_content(void **state)
 	assert_null(strchr(text, '\033'));
 	free(text);
 	line = ab_report_verdict_line(doc);
-	assert_string_equal(line, "rejected (0 of 1 rule passed) · wrap [31m-me · run 12");
+	assert_string_equal(line, "rejected (1 of 1 rule failed) · wrap [31m-me · run 12");
 	free(line);
+	/* the log line counts as the headline does: a failed and an
+	 * inconclusive rule are "1 of 2 rules failed" in both */
+	{
+		char head[96];
+		json_t *rules = json_object_get(doc, "rules"), *second = json_deep_copy(json_array_get(rules, 0));
+
+		json_object_set_new(second, "outcome", json_string("inconclusive"));
+		json_array_append_new(rules, second);
+		line = ab_report_verdict_line(doc);
+		assert_string_equal(line, "rejected (1 of 2 rules failed) · wrap [31m-me · run 12");
+		free(line);
+		assert_string_equal(ab_report_rules_line(head, sizeof(head), rules), "1 of 2 rules failed:");
+		json_object_set_new(json_array_get(rules, 0), "outcome", json_string("pass"));
+		json_object_set_new(second, "outcome", json_string("pass"));
+		line = ab_report_verdict_line(doc);
+		assert_string_equal(line, "rejected (both rules passed) · wrap [31m-me · run 12");
+		free(line);
+	}
 	json_decref(doc);
 }
 

@@ -1,0 +1,58 @@
+# What a person reads at a terminal (issue "At the terminal and beside
+# hyperfine"), on fixtures whose verdicts are deterministic: the sides
+# print a count (`v`), equal or not whatever the host does, and `idle`,
+# printed as 0, has no ratios, so a rule on it is inconclusive.
+# 4. The log line counts the rules as the headline does ("1 of 2 rules
+#    failed" in both, not "0 of 2 rules passed").
+# 5. `abtool show` keeps a rule's detail whole: wrapped at spaces on a
+#    terminal, one line in a pipe, its "; " never turned into a line break.
+. "$(dirname "$0")/lib.sh"
+
+PTY="python3 $(dirname "$0")/in_pty.py"
+cd "$T" || fail "cd"
+views_exp() {  # views_exp FILE A B RULES...: sides printing v=A and v=B
+	local file=$1 a=$2 b=$3
+	shift 3
+	{
+		cat <<EOF2
+name: views
+sides:
+  a: {name: old, command: "echo v=$a idle=0"}
+  b: {name: new, command: "echo v=$b idle=0"}
+pairs: 6
+warmup: 0
+metrics:
+  v: {regex: "v=([0-9]+)", better: lower}
+  idle: {regex: "idle=([0-9]+)", better: lower}
+accept:
+EOF2
+		printf '%s\n' "$@"
+	} >"$file"
+}
+
+# 4. One rule fails (the candidate is slower in v), one is inconclusive.
+views_exp worse.yaml 2 3 "  - {name: wins, metric: v, min_pair_wins: 5}" \
+	"  - {name: quiet, metric: idle, no_regression: 5%}"
+expect_exit 1 "$ABTOOL" run worse.yaml --store s.db
+assert_contains "$T/err" "abtool: verdict: rejected (1 of 2 rules failed) · views · run 1"
+assert_contains "$T/out" "1 of 2 rules failed:"
+# every rule passed: "both rules passed" in both
+views_exp better.yaml 2 1 "  - {name: wins, metric: v, min_pair_wins: 5}" \
+	"  - {name: gain, metric: v, faster_by: 40%}"
+expect_exit 0 "$ABTOOL" run better.yaml --store s.db
+assert_contains "$T/err" "abtool: verdict: accepted (both rules passed) · views · run 2"
+assert_contains "$T/out" "Both rules passed:"
+
+# 5. The min_pair_wins detail holds "(observed; noise alone reaches ...)".
+detail=$(sqlite3 s.db "select json_extract(report, '\$.rules[0].detail') from runs where id = 2")
+case $detail in *"(observed; noise alone reaches"*) ;; *) fail "detail: $detail" ;; esac
+"$ABTOOL" show 2 --store s.db >show.pipe || fail "show"
+assert_contains show.pipe "                $detail"
+$PTY 60 24 "$ABTOOL" show 2 --store s.db >show.tty || fail "show on a terminal"
+tr -d '\r' <show.tty >show.screen
+too_wide=$(awk 'length($0) > 60 && /^                [^ ]/' show.screen)
+[ -z "$too_wide" ] || fail "a detail line is wider than the terminal: $too_wide"
+# the wrapped lines, joined at their indent, give the detail back whole
+joined=$(awk '/^  pass +wins$/ { on = 1; next } on && /^                [^ ]/ { sub(/^ +/, ""); printf "%s%s", sep, $0; sep = " "; next } on { exit }' show.screen)
+[ "$joined" = "$detail" ] || fail "wrapped detail: '$joined', stored: '$detail'"
+echo ok
