@@ -192,6 +192,7 @@ const struct cmd_option cmd_compare_options[] = {
 	CMD_STORE_OPTION,
 	CMD_HELP_OPTION,
 	CMD_OUTPUT_OPTIONS('q', 'v'),
+	CMD_VIEW_OPTIONS,
 	CMD_OPTIONS_END,
 };
 

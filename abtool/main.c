@@ -21,7 +21,8 @@ const struct ab_command_entry ab_commands[] = {
 	 "                  [--check-stdout] [-P NAME MIN MAX] [-L NAME V1,V2,...] [--no-regression P%]\n"
 	 "                  [--faster-by P%] [--equivalent-within P%] [--accept RULES.yaml] [--metric NAME]\n"
 	 "                  [--timeout D] [--pairs N] [--max-pairs N] [--seed N] [--warmup N] [--store DB] [--json F] [--md F] [--tsv F]\n"
-	 "                  [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept] [--quiet] [--verbose]",
+	 "                  [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept] [--quiet] [--verbose]\n"
+	 "                  [--format text|md] [--color auto|always|never]",
 	 "A/B two commands, paired: no repository, no build (what hyperfine 'a' 'b' is used for)",
 	 cmd_compare_options},
 	{"verdict", cmd_verdict, "--group ID [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F]\n"

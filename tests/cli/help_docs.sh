@@ -77,7 +77,11 @@ python3 "$ABTOOL_TEST_SRC/scripts/gen-cli-doc" --check "$ABTOOL" >"$T/doc.diff" 
 while IFS=$'\t' read -r cmd summary; do
 	grep -qx "<!-- generated: abtool __doc md $cmd -->" "$ABTOOL_TEST_SRC/docs/cli.md" ||
 		fail "docs/cli.md has no generated block for $cmd"
-	grep -qx "## $cmd" "$ABTOOL_TEST_SRC/docs/cli.md" || fail "docs/cli.md has no section '## $cmd'"
+	[ "$(grep -cx "## $cmd" "$ABTOOL_TEST_SRC/docs/cli.md")" = 1 ] ||
+		fail "docs/cli.md has $(grep -cx "## $cmd" "$ABTOOL_TEST_SRC/docs/cli.md") sections '## $cmd', not one"
+	# the generated usage opens the command's section
+	grep -A2 -x "## $cmd" "$ABTOOL_TEST_SRC/docs/cli.md" | grep -qx "<!-- generated: abtool __doc md $cmd -->" ||
+		fail "docs/cli.md's section '## $cmd' does not open with its generated usage"
 done <"$T/commands"
 
 # did you mean, for options (as for the experiment file's keys) and commands

@@ -6,6 +6,7 @@
 #    failed" in both, not "0 of 2 rules passed").
 # 5. `abtool show` keeps a rule's detail whole: wrapped at spaces on a
 #    terminal, one line in a pipe, its "; " never turned into a line break.
+# 13. `compare` takes --format and --color, as `run` does.
 . "$(dirname "$0")/lib.sh"
 
 PTY="python3 $(dirname "$0")/in_pty.py"
@@ -55,4 +56,13 @@ too_wide=$(awk 'length($0) > 60 && /^                [^ ]/' show.screen)
 # the wrapped lines, joined at their indent, give the detail back whole
 joined=$(awk '/^  pass +wins$/ { on = 1; next } on && /^                [^ ]/ { sub(/^ +/, ""); printf "%s%s", sep, $0; sep = " "; next } on { exit }' show.screen)
 [ "$joined" = "$detail" ] || fail "wrapped detail: '$joined', stored: '$detail'"
+
+# 13. compare --format text|md and --color, as run.
+expect_exit 2 "$ABTOOL" compare 'echo v=2' 'echo v=1' --pairs 4 --store c.db -q --format text --color never
+head -n 1 "$T/out" | grep -qx '? inconclusive · a-vs-b · run 1' || fail "compare --format text: $(head -n 1 "$T/out")"
+expect_exit 2 "$ABTOOL" compare 'echo v=2' 'echo v=1' --pairs 4 --store c.db -q --format md
+head -n 1 "$T/out" | grep -qx '# a-vs-b — inconclusive' || fail "compare --format md: $(head -n 1 "$T/out")"
+$PTY 80 24 "$ABTOOL" compare 'echo v=2' 'echo v=1' --pairs 4 --store c.db -q --color always >color.tty
+grep -q $'^\033\[1m\033\[33m? inconclusive' color.tty || fail "compare --color always on a terminal"
+expect_exit 64 "$ABTOOL" compare 'echo v=2' 'echo v=1' --format html
 echo ok
