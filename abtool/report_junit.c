@@ -29,6 +29,28 @@ static double row_seconds(const json_t *doc, const json_t *params)
 	return ns / 1e9;
 }
 
+/* How many rule cases cover the rows of `params` (each rule's row with
+ * those params is one case). */
+static size_t cases_of_row(const json_t *doc, const json_t *params)
+{
+	const json_t *rule, *row;
+	size_t i, j, n = 0;
+
+	json_array_foreach(json_object_get(doc, "rules"), i, rule)
+		json_array_foreach(json_object_get(rule, "rows"), j, row)
+			n += json_equal(json_object_get(row, "params"), (json_t *)params);
+	return n;
+}
+
+/* A rule case's time: its row's sample time shared equally among the
+ * cases on that row, so that the cases add up to the suite's time. */
+static double case_seconds(const json_t *doc, const json_t *params)
+{
+	size_t n = cases_of_row(doc, params);
+
+	return row_seconds(doc, params) / (double)(n ? n : 1);
+}
+
 static void count_cases(struct junit_counts *c, const json_t *doc, int inconclusive_fails)
 {
 	const json_t *rule, *row, *r;
@@ -69,12 +91,13 @@ static void case_open(FILE *f, const json_t *doc, const char *group)
 }
 
 /* The run-level cases: "integrity" (an <error>) when the verdict is invalid, "environment"
- * when environment.require was not met. They cover every row: their time is the run's. */
+ * when environment.require was not met. Their time is the run's when no rule case has it
+ * (shared between them), else 0: the rule cases already add up to it. */
 static void run_cases(FILE *f, const json_t *doc, const struct junit_counts *c, int inconclusive_fails)
 {
 	const json_t *reasons = json_object_get(doc, "reasons"), *r;
-	double seconds = row_seconds(doc, NULL);
-	size_t i;
+	size_t i, nrun = (size_t)c->errors + (size_t)c->unmet;
+	double seconds = c->tests > nrun ? 0 : row_seconds(doc, NULL) / (double)(nrun ? nrun : 1);
 
 	if (c->errors) {
 		case_open(f, doc, NULL);
@@ -102,7 +125,7 @@ static void run_cases(FILE *f, const json_t *doc, const struct junit_counts *c, 
 }
 
 /* One rule's row: classname EXPERIMENT.RULE (test reporters group by it), name "RULE [params]",
- * the row's sample time, a <failure> or <skipped> when it did not pass, and its detail (the
+ * its share of the row's sample time (case_seconds), a <failure> or <skipped> when it did not pass, and its detail (the
  * ratio line and the rule's numbers) as <system-out> whatever the outcome. */
 static void rule_case(FILE *f, const json_t *doc, const json_t *rule, const json_t *row,
 		      int inconclusive_fails)
@@ -126,7 +149,7 @@ static void rule_case(FILE *f, const json_t *doc, const json_t *rule, const json
 	}
 	if (first)
 		fputs("all", f);
-	fprintf(f, "]\" time=\"%.3f\">\n", row_seconds(doc, params));
+	fprintf(f, "]\" time=\"%.3f\">\n", case_seconds(doc, params));
 	if (strcmp(outcome, "pass")) {
 		fprintf(f, "    <%s message=\"", failed ? "failure" : "skipped");
 		if (strcmp(outcome, "fail") && inconclusive_fails)

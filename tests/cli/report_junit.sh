@@ -3,7 +3,8 @@
 # python3-junitparser) and checked against the elements and attributes the
 # Jenkins (xunit junit-10) and GitLab JUnit formats document: a time in
 # seconds on every testsuite and testcase (the seconds of the samples of
-# the rows it covers), timestamp and hostname on the testsuite, a classname
+# the rows it covers, a row's shared among its cases, so that the cases
+# add up to the suite's time of the rows they cover), timestamp and hostname on the testsuite, a classname
 # per rule, the detail as system-out of every rule's case, and counts that
 # agree with the cases and with the verdict.
 . "$(dirname "$0")/lib.sh"
@@ -134,17 +135,27 @@ for verdict, ok in want.items():
     for rule in doc['rules']:
         for row in rule['rows']:
             by_rule.setdefault(rule['name'], []).append(row)
+    # each rule's case on a row shares the row's time: the cases add up to the suite
+    on_row = {}
+    for rule in doc['rules']:
+        for row in rule['rows']:
+            k = json.dumps(row['params'], sort_keys=True)
+            on_row[k] = on_row.get(k, 0) + 1
+    covered = sum(rows_s[k] for k in on_row) if on_row else total  # rows no rule selects: no case
+    assert abs(sum(c.time for c in cases) - covered) <= 0.001 * len(cases) + 0.001 and covered <= total, \
+        (verdict, [c.time for c in cases], covered, total)
     for c in cases:
         assert c._elem.get('time') is not None, (verdict, c.name)
         if c.name == 'integrity':
-            assert c.classname == doc['experiment'] and abs(c.time - total) < 0.002
+            assert c.classname == doc['experiment'] and abs(c.time - (0 if rules else total)) < 0.002
             assert isinstance(c.result[0], Error) and c.result[0].message == doc['reasons'][0]
             continue
         rule = c.classname[len(doc['experiment']) + 1:]
         assert c.classname == doc['experiment'] + '.' + rule and rule in by_rule, c.classname
         row = by_rule[rule].pop(0)
         assert c.name.startswith(rule + ' ['), c.name
-        assert abs(c.time - rows_s[json.dumps(row['params'], sort_keys=True)]) < 0.002, (c.name, c.time)
+        k = json.dumps(row['params'], sort_keys=True)
+        assert abs(c.time - rows_s[k] / on_row[k]) < 0.002, (c.name, c.time)
         assert c.time <= total + 0.001, (c.name, c.time, total)
         # the ratio line (the rule's detail) is the system-out of every case, passing ones too
         assert c.system_out == row['detail'], (c.name, c.system_out)

@@ -7,6 +7,8 @@
 # 5. `abtool show` keeps a rule's detail whole: wrapped at spaces on a
 #    terminal, one line in a pipe, its "; " never turned into a line break.
 # 13. `compare` takes --format and --color, as `run` does.
+# 18. JUnit: the test cases' times add up to the suite's, not to a
+#     multiple of it (each rule's case on a row shares the row's time).
 . "$(dirname "$0")/lib.sh"
 
 PTY="python3 $(dirname "$0")/in_pty.py"
@@ -65,4 +67,18 @@ head -n 1 "$T/out" | grep -qx '# a-vs-b — inconclusive' || fail "compare --for
 $PTY 80 24 "$ABTOOL" compare 'echo v=2' 'echo v=1' --pairs 4 --store c.db -q --color always >color.tty
 grep -q $'^\033\[1m\033\[33m? inconclusive' color.tty || fail "compare --color always on a terminal"
 expect_exit 64 "$ABTOOL" compare 'echo v=2' 'echo v=1' --format html
+
+# 18. Two rules over two rows: four cases whose times add up to the suite's.
+views_exp junit.yaml 2 1 "  - {name: wins, metric: v, min_pair_wins: 5}" \
+	"  - {name: gain, metric: v, faster_by: 40%}"
+sed -i -e 's/^  a: .*/  a: {name: old, command: "echo v=2 idle=0 n={n}"}/' -e 's/^pairs: 6/pairs: 6\nmatrix: {n: [1, 2]}/' junit.yaml
+expect_exit 0 "$ABTOOL" run junit.yaml --store j.db --junit junit.xml
+python3 - junit.xml <<'EOF2' || fail "JUnit times (above)"
+import sys, xml.etree.ElementTree as ET
+suite = ET.parse(sys.argv[1]).getroot().find('testsuite')
+cases = suite.findall('testcase')
+total, parts = float(suite.get('time')), [float(c.get('time')) for c in cases]
+print('suite %.3f s, %d cases, sum %.3f s' % (total, len(cases), sum(parts)))
+sys.exit(not (len(cases) == 4 and total > 0 and abs(sum(parts) - total) <= 0.002 * len(cases)))
+EOF2
 echo ok
