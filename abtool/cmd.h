@@ -168,8 +168,16 @@ int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir
 int cmd_repository_project(char **out, const char *dir);
 
 /* The project of a history or designs row as its column shows it (borrowed):
- * "-" for the comparisons' (''). */
+ * "-" for the comparisons' (''); a project nobody chose, a repository's
+ * root commit ("root:" and 40 hex digits), abbreviated as git abbreviates
+ * a commit ("root:346f8a0366"; in a buffer valid until the next call). */
 const char *cmd_project_label(const json_t *o);
+
+/* 1 when `project` was chosen by someone (the config's or the
+ * experiment's project:), 0 for none ('' or NULL) and for the one derived
+ * from the repository's root commit ("root:..."), which output names as
+ * "this repository" instead of its id. */
+int cmd_project_chosen(const char *project);
 
 /* 1 when history, designs and note --design look at every project of the
  * store, there being no current one: the command runs outside any

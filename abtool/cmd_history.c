@@ -181,9 +181,19 @@ static char *history_reason(const json_t *run, const char *reason, size_t room)
 /* The project as a column shows it: "-" for the comparisons' (''). */
 const char *cmd_project_label(const json_t *o)
 {
+	static char root[5 + 10 + 1];
 	const char *p = json_string_value(json_object_get(o, "project"));
 
+	if (p && !strncmp(p, "root:", 5) && strlen(p) > 5 + 10) {
+		snprintf(root, sizeof(root), "%.15s", p);  /* "root:" and 10 hex digits */
+		return root;
+	}
 	return p && *p ? p : "-";
+}
+
+int cmd_project_chosen(const char *project)
+{
+	return project && *project && strncmp(project, "root:", 5);
 }
 
 /* The width of a project column over `list`: its longest label, at most
@@ -565,10 +575,16 @@ int cmd_history(int argc, char **argv)
 			suggest_name(store, &ctx.filter, "experiment", ctx.filter.experiment);
 		if (!ctx.json && ctx.filter.all_projects)
 			fprintf(stderr, "abtool history: no runs match in the store '%s'\n", ab_store_path(store));
-		else if (!ctx.json)
-			fprintf(stderr, "abtool history: no runs of the project '%s' match in the store '%s' "
-				"(--all-projects: of every project)\n", ctx.filter.project ? ctx.filter.project
-				: ab_store_project(store), ab_store_path(store));
+		else if (!ctx.json) {
+			const char *project = ctx.filter.project ? ctx.filter.project : ab_store_project(store);
+
+			if (cmd_project_chosen(project))
+				fprintf(stderr, "abtool history: no runs of the project '%s' match in the store '%s' "
+					"(--all-projects: of every project)\n", project, ab_store_path(store));
+			else
+				fprintf(stderr, "abtool history: no runs of this repository match in the store '%s' "
+					"(--all-projects: of every project)\n", ab_store_path(store));
+		}
 	}
 out:
 	json_decref(list);

@@ -92,7 +92,7 @@ static void print_header(const json_t *doc, int64_t id)
 	printf("run %lld  %s\n", (long long)id, str(run, "uuid"));
 	printf("experiment  %s  (%s, sha256 %.12s)\n", str(exp, "name"), str(exp, "path"), str(exp, "hash"));
 	printf("design      %s\n", str(json_object_get(doc, "design"), "name"));
-	if (*str(doc, "project"))
+	if (cmd_project_chosen(str(doc, "project")))  /* not the repository's own, derived id */
 		printf("project     %s\n", str(doc, "project"));
 	if (hypothesis)
 		printf("hypothesis  %s\n", hypothesis);

@@ -6,6 +6,9 @@
 #    failed" in both, not "0 of 2 rules passed").
 # 5. `abtool show` keeps a rule's detail whole: wrapped at spaces on a
 #    terminal, one line in a pipe, its "; " never turned into a line break.
+# 9. Nobody who never chose a project sees one: `show` has no project
+#    line for the repository's own, `history` says "this repository", and
+#    --all-projects abbreviates its root commit as git would.
 # 13. `compare` takes --format and --color, as `run` does.
 # 18. JUnit: the test cases' times add up to the suite's, not to a
 #     multiple of it (each rule's case on a row shares the row's time).
@@ -58,6 +61,21 @@ too_wide=$(awk 'length($0) > 60 && /^                [^ ]/' show.screen)
 # the wrapped lines, joined at their indent, give the detail back whole
 joined=$(awk '/^  pass +wins$/ { on = 1; next } on && /^                [^ ]/ { sub(/^ +/, ""); printf "%s%s", sep, $0; sep = " "; next } on { exit }' show.screen)
 [ "$joined" = "$detail" ] || fail "wrapped detail: '$joined', stored: '$detail'"
+
+# 9. A repository's run, its project derived from its root commit.
+mkdir repo && git -C repo init -q
+echo "v=2 idle=0" >repo/v.txt && git -C repo add v.txt && git -C repo commit -qm "parent: v=2"
+echo "v=1 idle=0" >repo/v.txt && git -C repo commit -qam "candidate: v=1"
+views_exp repo/exp.yaml 2 1 "  - {name: wins, metric: v, min_pair_wins: 5}"
+sed -i -e '/^sides:/,/^  b:/d' -e 's/^pairs: 6/build: "true"\nbenchmark: cat v.txt\npairs: 6/' repo/exp.yaml
+root=$(git -C repo rev-list --max-parents=0 HEAD)
+(cd repo && "$ABTOOL" run exp.yaml -q >/dev/null 2>&1) || fail "run in the repository"
+(cd repo && "$ABTOOL" show 1 >../show9 && "$ABTOOL" history --grep zzz >../hist9.out 2>../hist9.err &&
+	"$ABTOOL" designs --all-projects >../designs9) || fail "show, history or designs in the repository"
+assert_not_contains show9 "project"
+assert_contains hist9.err "abtool history: no runs of this repository match"
+assert_not_contains hist9.err "root:"
+grep -q "^root:${root:0:10}  " designs9 || { cat designs9 >&2; fail "designs --all-projects: root:${root:0:10}"; }
 
 # 13. compare --format text|md and --color, as run.
 expect_exit 2 "$ABTOOL" compare 'echo v=2' 'echo v=1' --pairs 4 --store c.db -q --format text --color never
