@@ -266,14 +266,24 @@ static void add_phrase(struct row_state *rs, enum ab_outcome o, const char *phra
 	rs->findings[rs->nfindings++] = (struct finding){o, ab_xstrdup(phrase)};
 }
 
-/* The findings joined by ", "; when they differ in outcome, each is
- * tagged with its own ("... [pass], ... [fail]") so the reader sees which
- * predicate decided the row. Frees the findings; returns new memory. */
+/* The findings joined by ", ", the worst outcome first (a stable order:
+ * the failing part leads, so that a view cut to its width keeps it);
+ * when they differ in outcome, each is tagged with its own ("... [fail],
+ * ... [pass]") so the reader sees which predicate decided the row. Frees
+ * the findings; returns new memory. */
 static char *join_findings(struct row_state *rs)
 {
-	size_t i, len = 1;
+	size_t i, j, len = 1;
 	int mixed = 0;
 	char *out, *end;
+
+	for (i = 1; i < rs->nfindings; i++) {  /* insertion sort: few findings */
+		struct finding f = rs->findings[i];
+
+		for (j = i; j > 0 && rs->findings[j - 1].outcome < f.outcome; j--)
+			rs->findings[j] = rs->findings[j - 1];
+		rs->findings[j] = f;
+	}
 
 	for (i = 0; i < rs->nfindings; i++) {
 		len += strlen(rs->findings[i].phrase) + 2 + 16;

@@ -6,6 +6,8 @@
 #    failed" in both, not "0 of 2 rules passed").
 # 5. `abtool show` keeps a rule's detail whole: wrapped at spaces on a
 #    terminal, one line in a pipe, its "; " never turned into a line break.
+# 7. `designs --rejected` shows the part of a reason that failed first:
+#    a row's findings are joined worst first.
 # 9. Nobody who never chose a project sees one: `show` has no project
 #    line for the repository's own, `history` says "this repository", and
 #    --all-projects abbreviates its root commit as git would.
@@ -76,6 +78,27 @@ assert_not_contains show9 "project"
 assert_contains hist9.err "abtool history: no runs of this repository match"
 assert_not_contains hist9.err "root:"
 grep -q "^root:${root:0:10}  " designs9 || { cat designs9 >&2; fail "designs --all-projects: root:${root:0:10}"; }
+
+# 7. A rule whose faster_by cannot decide on 4 pairs (inconclusive) and
+# whose min_pair_wins fails (0 of 4): the failing part leads the reason.
+mkdir repo7 && git -C repo7 init -q
+echo "v=2" >repo7/v.txt && git -C repo7 add v.txt && git -C repo7 commit -qm "parent: v=2"
+echo "v=3" >repo7/v.txt && git -C repo7 commit -qam "candidate: v=3"
+cat >repo7/exp.yaml <<'EOF2'
+name: r7
+build: "true"
+benchmark: cat v.txt
+pairs: 4
+warmup: 0
+metrics:
+  v: {regex: "v=([0-9]+)", better: lower}
+accept:
+  - {name: gain, metric: v, faster_by: 10%, min_pair_wins: 3}
+EOF2
+(cd repo7 && "$ABTOOL" run exp.yaml -q >/dev/null 2>&1; [ $? = 1 ]) || fail "repo7: not rejected"
+(cd repo7 && "$ABTOOL" designs --rejected >../designs7) || fail "designs --rejected"
+grep -q "  rejected  .*  gain: all: v ratio 1.500 (0/4 pair wins): 0 pair wins, fewer than the 3 needed" designs7 ||
+	{ cat designs7 >&2; fail "designs --rejected does not lead with the failing part"; }
 
 # 13. compare --format text|md and --color, as run.
 expect_exit 2 "$ABTOOL" compare 'echo v=2' 'echo v=1' --pairs 4 --store c.db -q --format text --color never
