@@ -13,7 +13,7 @@ git -C "$repo" init -q
 cat >"$repo/bench.sh" <<EOF2
 #!/bin/sh
 if [ -e "$T/hang" ]; then
-	touch "$T/started"
+	echo started 1<>"$T/events"
 	while [ -e "$T/hang" ]; do sleep 0.05; done
 fi
 n=\$(cat work); i=0
@@ -40,6 +40,7 @@ for w in 8000 8000 64000; do
 	git -C "$repo" commit -q --allow-empty -m "work $w"
 done
 db="$T/store.db"
+events_open
 touch "$T/hang"
 (cd "$repo" && exec "$ABTOOL" bisect exp.yaml --good HEAD~2 --bad HEAD --store "$db" --seed 1 -q) \
 	>"$T/out" 2>"$T/err" &
