@@ -450,7 +450,10 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	run->meta.row_params_json = params;
 	run->meta.nrows = nrows;
 	err = ab_store_run_create(store, &run->meta, &plan);
-	ab_utc_iso8601(run->created_at, sizeof(run->created_at), (int64_t)time(NULL));
+	/* the stored start, not a second clock read after the plan is stored
+	 * (on a busy host or a remote store, a second later: the report's
+	 * created_at and show's "started" differed) */
+	snprintf(run->created_at, sizeof(run->created_at), "%s", run->meta.created_at);
 	ab_plan_release(&plan);
 	ab_strv_free(params);
 	run->meta.row_params_json = NULL;

@@ -136,11 +136,13 @@ int ab_store_url_has_password(const char *path);
 /* Schema version after migration (PRAGMA user_version). */
 int ab_store_schema_version(struct ab_store *store);
 
-/* What a new run records up front. Borrowed strings; id and uuid are
- * filled in by ab_store_run_create. */
+/* What a new run records up front. Borrowed strings; id, uuid and
+ * created_at (the time stored as the run's start) are filled in by
+ * ab_store_run_create. */
 struct ab_run_meta {
 	int64_t id;
 	char uuid[33];
+	char created_at[32];
 	const char *kind;             /* "ab", "calibrate", "analyze" or "compare" */
 	const char *experiment_hash;
 	const char *experiment_name;

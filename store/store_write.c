@@ -72,6 +72,7 @@ int ab_store_run_create(struct ab_store *store, struct ab_run_meta *m, const str
 	int err;
 
 	ab_store_now_iso(now);
+	memcpy(m->created_at, now, sizeof(now));
 	ab_store_new_uuid(m->uuid);
 	if ((err = ab_db_begin(store, 1, "starting the run")) < 0)
 		return err;

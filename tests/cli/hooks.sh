@@ -12,8 +12,9 @@ cleanup: ['sh', '-c', 'echo \"{lanes} \$(pwd)\" >> $T/cleanup.log']" write_exp "
 sed -i "s|^benchmark: .*|benchmark: test \"\$(cat token)\" = {lanes} \&\& rm token \&\& ./bench {lanes}|" "$T/repo/exp.yaml"
 "$ABTOOL" run "$T/repo/exp.yaml" --json "$T/ok.json" --seed 3 --warmup 2 >"$T/out" 2>"$T/err"
 rc=$?
-# decided or inconclusive by noise on a busy machine, never invalid: every sample found its token
-[ "$rc" = 0 ] || [ "$rc" = 2 ] || { cat "$T/err" >&2; fail "prepared samples: exit $rc"; }
+# any verdict (the candidate does half the work, an effect too small to
+# decide on a busy host), never invalid: every sample found its token
+[ "$rc" -le 2 ] || { cat "$T/err" >&2; fail "prepared samples: exit $rc"; }
 [ "$(jqv "$T/ok.json" .verdict)" != invalid ] || fail "prepared samples: not invalid"
 [ "$(jqv "$T/ok.json" .plan.warmup)" = 2 ] || fail "--warmup 2 in the plan"
 # 2 rows x (6 pairs + 2 warmups) x 2 sides, each with its own prepare and cleanup

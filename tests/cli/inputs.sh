@@ -12,10 +12,10 @@ echo "dictionary" > "$T/dict.txt"
 EXP_EXTRA="inputs: [../data, $T/dict.txt]" write_exp "$T/repo"
 sed -i "s|^benchmark: .*|benchmark: cat $T/data/corpus.txt $T/dict.txt > /dev/null \&\& ./bench {lanes}|" "$T/repo/exp.yaml"
 
-run_ok() {  # run_ok JSON: decided or inconclusive by noise, never invalid
+run_ok() {  # run_ok JSON: any verdict (half the work is too small an effect to decide on a busy host), never invalid
 	"$ABTOOL" run "$T/repo/exp.yaml" --json "$1" >"$T/out" 2>"$T/err"
 	local rc=$?
-	[ "$rc" = 0 ] || [ "$rc" = 2 ] || { cat "$T/err" >&2; fail "run exited $rc"; }
+	[ "$rc" -le 2 ] || { cat "$T/err" >&2; fail "run exited $rc"; }
 }
 run_ok "$T/r1.json"
 [ "$(jqv "$T/r1.json" '.inputs.paths | length')" = 2 ] || fail "two inputs in the report"

@@ -23,8 +23,9 @@ seed=$(sql "$url" "select seed from runs where id = 1")
 assert_contains r.md "abtool compare --seed $seed --pairs 5 --warmup 2 true 'true '"
 
 # a run interrupted in its first sample keeps no password either
+events_open
 touch "$T/hang"
-"$ABTOOL" compare "touch '$T/started'; while [ -e '$T/hang' ]; do sleep 0.05; done" true -n 'a.b' \
+"$ABTOOL" compare "echo started 1<>'$T/events'; while [ -e '$T/hang' ]; do sleep 0.05; done" true -n 'a.b' \
 	--pairs 2 --store "$with_password" >"$T/out" 2>"$T/err" &
 interrupt_when_started $!
 [ $rc = 130 ] || fail "exit $rc after SIGINT, expected 130"

@@ -14,10 +14,11 @@ matrix: {x: [$values], y: [$values]}
 pairs: 4
 warmup: 0
 environment:
-  commands: ["touch '$T/started'; while [ -e '$T/hang' ]; do sleep 0.05; done"]
+  commands: ["echo started 1<>'$T/events'; while [ -e '$T/hang' ]; do sleep 0.05; done"]
 EOF2
 expect_exit 0 "$ABTOOL" check big.yaml
 assert_contains "$T/out" "80000 samples"
+events_open
 touch "$T/hang"
 "$ABTOOL" run big.yaml --store s.db >"$T/out" 2>"$T/err" &
 interrupt_when_started $!

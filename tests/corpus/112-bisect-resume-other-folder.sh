@@ -1,7 +1,10 @@
 # A bisect started with a relative experiment path (from the repository's
 # folder) and interrupted resumes from any other folder: the bisect keeps
 # the experiment file's absolute path. It used to fail with "'exp.yaml':
-# no such file". Commit 3 triples the CPU work: the culprit.
+# no such file". Commit 3 does 8x the work of commit 2: the culprit. The
+# bisect decides on `work`, the count of loop steps the benchmark prints,
+# not on a time: commit 2 against commit 1 is an A/A (8000 steps on both
+# sides, every pair tied), which CPU time would leave to the host.
 . "$(dirname "$0")/corpus.sh"
 
 repo="$T/repo"
@@ -10,19 +13,21 @@ git -C "$repo" init -q
 cat >"$repo/bench.sh" <<EOF2
 #!/bin/sh
 if [ -e "$T/hang" ]; then
-	touch "$T/started"
+	echo started 1<>"$T/events"
 	while [ -e "$T/hang" ]; do sleep 0.05; done
 fi
 n=\$(cat work); i=0
 while [ \$i -lt \$n ]; do i=\$((i+1)); done
-echo checksum=1
+echo checksum=1 work=\$i
 EOF2
 chmod +x "$repo/bench.sh"
 cat >"$repo/exp.yaml" <<'EOF2'
 name: bisect-resume
 benchmark: ./bench.sh
 checksum: {regex: 'checksum=(\S+)'}
-metric: cpu_ns
+metrics:
+  work: {regex: 'work=([0-9]+)', better: lower}
+metric: work
 pairs: 8
 warmup: 0
 accept:
@@ -35,6 +40,7 @@ for w in 8000 8000 64000; do
 	git -C "$repo" commit -q --allow-empty -m "work $w"
 done
 db="$T/store.db"
+events_open
 touch "$T/hang"
 (cd "$repo" && exec "$ABTOOL" bisect exp.yaml --good HEAD~2 --bad HEAD --store "$db" --seed 1 -q) \
 	>"$T/out" 2>"$T/err" &

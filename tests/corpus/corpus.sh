@@ -107,18 +107,23 @@ own_pg_server() {
 	pg_url=$("$ABTOOL_TEST_SRC/tests/pg/pg-server" url "$T/pg" "$1" 2>/dev/null) || fail "no database $1"
 }
 
-# interrupt_when_started PID: wait (up to 60 s) for $T/started, which a
-# command of the case's own touches once it runs (and then waits while
-# $T/hang exists), failing if abtool's process PID ends first; then send
-# PID SIGINT, wait for it, remove $T/hang, and set $rc to its exit code.
+# interrupt_when_started PID: wait for the event "started", which a
+# command of the case's own sends (`echo started 1<>$T/events`) once it
+# runs, and then waits while $T/hang exists; fail if abtool's process PID
+# ends first (procwait.py waits for it by pidfd and sends "gone PID").
+# Then send PID SIGINT, wait for it, remove $T/hang, and set $rc to its
+# exit code. Call events_open before starting abtool.
 interrupt_when_started() {
-	local i
-	for i in $(seq 1 1200); do
-		[ -e "$T/started" ] && break
-		kill -0 "$1" 2>/dev/null || fail "abtool ended before it started the command: $(cat "$T/err")"
-		sleep 0.05
+	{
+		python3 "$ABTOOL_TEST_SRC/tests/cli/procwait.py" --timeout 300 pids "$1" &&
+			echo "gone $1" 1<>"$T/events"
+	} </dev/null >/dev/null 2>&1 9>&- &
+	while await "" 300 "abtool neither started the command nor ended within 300 s"; do
+		case $EVENT in
+		started) break ;;
+		"gone $1") fail "abtool ended before it started the command: $(cat "$T/err")" ;;
+		esac
 	done
-	[ -e "$T/started" ] || fail "timed out waiting for $T/started"
 	kill -INT "$1"
 	wait "$1"
 	rc=$?
