@@ -360,37 +360,11 @@ static int check_sides_options(const struct ab_run_options *opt)
 	return 0;
 }
 
-int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store *store,
-		 const struct ab_run_options *opt, const struct ab_run_events *events,
-		 const struct ab_executor *executor)
+/* The options a run is stored with (run->options, new): what reproduces
+ * and resumes it, the bisect step's mark, the dependencies, the overlay,
+ * the subset, and who runs it (pid, hostname). */
+static void start_options(struct ab_run *run, const struct ab_experiment *exp, const struct ab_run_options *opt)
 {
-	struct ab_plan plan = {0};
-	const char *salt[2] = {opt->salt_parent, opt->salt_candidate};
-	char **params = NULL, *host = NULL, *options = NULL;
-	size_t nrows = ab_experiment_nrows(exp);
-	int err;
-
-	init_common(run, exp, store, events, executor, opt->cache_dir);
-	run->kind = opt->aa ? "calibrate" : exp->has_sides ? "compare" : opt->step ? "bisect" : "ab";
-	run->block_pairs = (int)ab_experiment_first_look(exp);  /* a sequential plan: its first look */
-	if ((err = plan_options(exp, opt)) < 0)
-		return err;
-	if ((err = exp->has_sides ? check_sides_options(opt) : resolve_revisions(run, opt, salt)) < 0)
-		return err;
-	if ((err = ab_run_hash_inputs(run, NULL)) < 0)
-		return err;
-	if (run->events.resolved)
-		run->events.resolved(run->events.ctx, run);
-	if ((err = ab_extract_new(&run->extractor, exp)) < 0)
-		return err;
-	/* two commands (sides:) are not built: no compiler to name */
-	run->identity = exp->has_sides ? NULL : ab_build_identity(NULL);
-
-	run->meta.seed = opt->have_seed ? opt->seed : ab_plan_random_seed();
-	run->measure = ab_measure_new(exp, run->meta.seed);
-	if ((err = plan_rows(&plan, exp, run->meta.seed)) < 0)
-		return err;
-	params = row_params(exp, nrows);
 	run->options = json_pack("{s:s, s:s, s:s?, s:I, s:i, s:i}", "experiment_path", exp->path ? exp->path : "",
 				 "candidate_spec", opt->candidate ? opt->candidate : exp->candidate,
 				 "parent_spec", opt->parent,
@@ -426,6 +400,40 @@ int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store 
 	subset_options(run->options, run, opt);
 	json_object_set_new(run->options, "pid", json_integer((json_int_t)getpid()));
 	json_object_set_new(run->options, "hostname", json_incref(json_object_get(run->host, "hostname")));
+}
+
+int ab_run_start(struct ab_run *run, struct ab_experiment *exp, struct ab_store *store,
+		 const struct ab_run_options *opt, const struct ab_run_events *events,
+		 const struct ab_executor *executor)
+{
+	struct ab_plan plan = {0};
+	const char *salt[2] = {opt->salt_parent, opt->salt_candidate};
+	char **params = NULL, *host = NULL, *options = NULL;
+	size_t nrows = ab_experiment_nrows(exp);
+	int err;
+
+	init_common(run, exp, store, events, executor, opt->cache_dir);
+	run->kind = opt->aa ? "calibrate" : exp->has_sides ? "compare" : opt->step ? "bisect" : "ab";
+	run->block_pairs = (int)ab_experiment_first_look(exp);  /* a sequential plan: its first look */
+	if ((err = plan_options(exp, opt)) < 0)
+		return err;
+	if ((err = exp->has_sides ? check_sides_options(opt) : resolve_revisions(run, opt, salt)) < 0)
+		return err;
+	if ((err = ab_run_hash_inputs(run, NULL)) < 0)
+		return err;
+	if (run->events.resolved)
+		run->events.resolved(run->events.ctx, run);
+	if ((err = ab_extract_new(&run->extractor, exp)) < 0)
+		return err;
+	/* two commands (sides:) are not built: no compiler to name */
+	run->identity = exp->has_sides ? NULL : ab_build_identity(NULL);
+
+	run->meta.seed = opt->have_seed ? opt->seed : ab_plan_random_seed();
+	run->measure = ab_measure_new(exp, run->meta.seed);
+	if ((err = plan_rows(&plan, exp, run->meta.seed)) < 0)
+		return err;
+	params = row_params(exp, nrows);
+	start_options(run, exp, opt);
 	host = json_dumps(run->host, JSON_COMPACT);
 	options = json_dumps(run->options, JSON_COMPACT);
 	run->meta.kind = run->kind;

@@ -8,8 +8,9 @@
 # Nothing here decides on what the host does. The templates' rules decide
 # on wall time; each written template gets `metric: cpu_ns` appended
 # before it runs, and the candidate does a tenth of the parent's work
-# (WORK 15 against 150: about 17 ms against 165 ms of CPU, so a pair is
-# reversed only by a sample inflated by over 100 ms). A rule that names
+# (WORK 6 against 60: about 7 ms against 66 ms of CPU, so a pair is
+# reversed only by a sample's own CPU time inflated by some 60 ms, where
+# a loaded machine adds a few). A rule that names
 # its own metric (memory's maxrss_bytes) keeps it: the memory template
 # runs on a second repository whose sides both touch a 16 MiB ballast,
 # as the demo's do, so that their peak RSS is steady; its 4,096 page
@@ -48,7 +49,7 @@ tmpl_repo() {
 	git -C "$1" commit -qam "candidate: work $3"
 }
 R="$T/repo"
-tmpl_repo "$R" 150 15
+tmpl_repo "$R" 60 6
 tmpl_repo "$T/ballast" 300 30 1
 grep -q 'ballast\[b\] = ' "$T/ballast/bench.c" || fail "no ballast"
 
