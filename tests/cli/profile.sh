@@ -1,10 +1,14 @@
-# Profiles (docs/profiles.md): a candidate that halves the calls of hot_a
-# (one of two named hot functions) shows hot_a's inclusive share falling
-# and hot_b's rising, with both sides' sample counts; the HTML report has
-# the differential flame graph (rendered by headless Chromium); the folded
-# export reads as folded stacks; profiling changes no plan, sample or
-# verdict; without perf, or with an event the VM refuses, the run keeps its
-# verdict and says why there is no profile.
+# Profiles (docs/profiles.md): a candidate that calls hot_a (one of two
+# named hot functions) 10 times instead of 80, hot_b 20 times on both
+# sides, shows hot_a's inclusive share falling (about 80% to 33%) and
+# hot_b's rising (20% to 67%), with both sides' sample counts; the HTML
+# report has the differential flame graph (rendered by headless Chromium);
+# the folded export reads as folded stacks; profiling changes no plan,
+# sample or verdict; without perf, or with an event the VM refuses, the
+# run keeps its verdict and says why there is no profile. The shares move
+# by some 47 points, and the test asks for 15: on a loaded VM, where
+# kernel and start-up samples dilute them, hot_a only halved moved 6
+# points instead of 17 and hot_b fell out of the table.
 . "$(dirname "$0")/lib.sh"
 
 command -v perf >/dev/null || fail "no perf: install Debian's linux-perf (scripts/install-deps --test)"
@@ -17,7 +21,7 @@ void hot_b(void) { for (unsigned long i = 0; i < 1000000; i++) sink += i ^ (i >>
 int main(void)
 {
 	for (int k = 0; k < $1; k++) hot_a();
-	for (int k = 0; k < 40; k++) hot_b();
+	for (int k = 0; k < 20; k++) hot_b();
 	printf("checksum=42\n");
 	return 0;
 }
@@ -28,11 +32,11 @@ mkdir -p "$repo"
 git -C "$repo" init -q
 printf 'bench: bench.c\n\tcc -O1 -fno-inline -fno-omit-frame-pointer -g -o bench bench.c\n' >"$repo/Makefile"
 echo bench >"$repo/.gitignore"
-hot_source 40 >"$repo/bench.c"
+hot_source 80 >"$repo/bench.c"
 git -C "$repo" add -A
-git -C "$repo" commit -qm "parent: hot_a 40 times"
-hot_source 20 >"$repo/bench.c"
-git -C "$repo" commit -qam "candidate: hot_a 20 times"
+git -C "$repo" commit -qm "parent: hot_a 80 times"
+hot_source 10 >"$repo/bench.c"
+git -C "$repo" commit -qam "candidate: hot_a 10 times"
 exp() {  # exp FILE PROFILE-LINE
 	cat >"$1" <<EOF2
 name: hot
@@ -67,7 +71,7 @@ change() {  # change FUNCTION: its line's change in pp, and both sample counts
 read -r da na nb <<<"$(change hot_a)"
 read -r db_ ma mb <<<"$(change hot_b)"
 [ -n "$da" ] && [ -n "$db_" ] || { cat "$T/show" >&2; fail "hot_a or hot_b missing from the table"; }
-awk "BEGIN { exit !($da < -5 && $db_ > 5) }" || { cat "$T/show" >&2; fail "hot_a $da pp, hot_b $db_ pp"; }
+awk "BEGIN { exit !($da < -15 && $db_ > 15) }" || { cat "$T/show" >&2; fail "hot_a $da pp, hot_b $db_ pp"; }
 [ "$na" -gt 20 ] && [ "$nb" -gt 20 ] && [ "$ma" -gt 20 ] && [ "$mb" -gt 20 ] || fail "sample counts $na $nb $ma $mb"
 
 # 2. The folded export reads as folded stacks: "frame;frame;... COUNT".
