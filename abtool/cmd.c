@@ -3,6 +3,7 @@
 #include "cmd.h"
 #include "error.h"
 #include "revs.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -39,22 +40,75 @@ int cmd_bad_option(const char *name)
 	return AB_EXIT_USAGE;
 }
 
-void cmd_warn(const char *fmt, ...)
+/* `head`, then the message of fmt/ap: wrapped at spaces on a terminal. */
+static void put_notice(const char *head, const char *fmt, va_list ap)
 {
-	static const char head[] = "abtool: warning: ";
-	va_list ap;
 	char *msg;
 
-	va_start(ap, fmt);
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
-	va_end(ap);
 	fputs(head, stderr);
 	if (msg && isatty(STDERR_FILENO))  /* wrapped at spaces, never cut inside a word */
-		cmd_put_wrapped(stderr, msg, sizeof(head) - 1, 2, (size_t)cmd_fd_columns(STDERR_FILENO));
+		cmd_put_wrapped(stderr, msg, strlen(head), 2, (size_t)cmd_fd_columns(STDERR_FILENO));
 	else
 		fprintf(stderr, "%s\n", msg ? msg : fmt);
 	free(msg);
+}
+
+void cmd_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	put_notice("abtool: warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void cmd_notice(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	put_notice("abtool: ", fmt, ap);
+	va_end(ap);
+}
+
+/* How many lines cmd_notice takes for `msg` at `columns`. */
+static size_t notice_lines(const char *msg, size_t columns)
+{
+	char *buf = NULL;
+	size_t len = 0, n = 0, i;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return 1;
+	cmd_put_wrapped(f, msg, strlen("abtool: "), 2, columns);
+	fclose(f);
+	for (i = 0; i < len; i++)
+		n += buf[i] == '\n';
+	free(buf);
+	return n;
+}
+
+char *cmd_notice_fit(const char *head, const char *tail, size_t lines)
+{
+	size_t columns = (size_t)cmd_fd_columns(STDERR_FILENO), room;
+	char *out = ab_xasprintf("%s%s", head, tail);
+
+	if (!isatty(STDERR_FILENO))
+		return out;
+	/* from what fits without wrapping's losses, shorter by 8 until it fits */
+	room = lines * columns;
+	while (notice_lines(out, columns) > lines && room > 8) {
+		char *cut;
+
+		room -= 8;
+		cut = cmd_one_line(tail, room > 20 ? room - 20 : 1);
+		free(out);
+		out = ab_xasprintf("%s%s", head, cut);
+		free(cut);
+	}
+	return out;
 }
 
 void cmd_warn_swapped(const struct ab_revs *revs)

@@ -83,8 +83,20 @@ int cmd_bad_option(const char *name);
  * cmd_unknown_command when there is no such command. */
 int cmd_help(const char *name);
 
-/* Print "abtool: warning: ..." to stderr. */
+/* Print "abtool: warning: ..." to stderr: on a terminal wrapped at spaces
+ * to its width (continuation lines indented by 2), never cut inside a
+ * word; elsewhere one line. */
 void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The same for a notice: "abtool: ..." (what the store remembers, what a
+ * command is about to do). */
+void cmd_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* `head` followed by `tail`, with `tail` cut ("…", cmd_one_line) so that
+ * cmd_notice's "abtool: " and the text wrap into at most `lines` lines of
+ * stderr's terminal (never cutting `head`); the whole text when stderr is
+ * not a terminal. New string. */
+char *cmd_notice_fit(const char *head, const char *tail, size_t lines);
 
 /* Route stdout through the workflow-command guard for the whole process
  * (main() does it before any command runs): no line of stdout begins

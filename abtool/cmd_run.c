@@ -23,13 +23,19 @@ static void print_memory(struct ab_store *store, const struct ab_run *run)
 
 	if (ab_store_same_comparison(store, run->exp->hash, run->revs.parent_hex, run->revs.candidate_hex,
 				     run->inputs_hash, run->meta.id, &earlier) == 0 && json_array_size(earlier)) {
-		fprintf(stderr, "abtool: this comparison (same experiment file, commits%s) was run %zu "
-			"time%s before:", run->inputs ? " and inputs" : "", json_array_size(earlier), json_array_size(earlier) == 1 ? "" : "s");
-		json_array_foreach(earlier, i, e)
-			fprintf(stderr, "%s run %lld %s", i ? "," : "",
-				(long long)json_integer_value(json_object_get(e, "id")),
-				json_string_value(json_object_get(e, "verdict")));
-		fputc('\n', stderr);
+		char *list = ab_xstrdup(""), *next;
+
+		json_array_foreach(earlier, i, e) {
+			next = ab_xasprintf("%s%s run %lld %s", list, i ? "," : "",
+					    (long long)json_integer_value(json_object_get(e, "id")),
+					    json_string_value(json_object_get(e, "verdict")));
+			free(list);
+			list = next;
+		}
+		cmd_notice("this comparison (same experiment file, commits%s) was run %zu time%s before:%s",
+			   run->inputs ? " and inputs" : "", json_array_size(earlier),
+			   json_array_size(earlier) == 1 ? "" : "s", list);
+		free(list);
 	}
 	json_decref(earlier);
 }
@@ -86,15 +92,26 @@ static int consult_memory(struct ab_store *store, const struct ab_experiment *ex
 	int rc = 0, by_store = !exp->block_rejected && cmd_store_flag_true(store, "block_rejected");
 
 	if (ab_store_rejected_memory(store, exp->design, words, &memory) == 0 && !quiet) {
-		json_array_foreach(memory, i, m)
-			fprintf(stderr, "abtool: %s '%s' was rejected in run %lld (%s, %s): %s%s\n",
-				json_is_true(json_object_get(m, "same_design")) ? "this design" : "a similar design",
-				json_string_value(json_object_get(m, "design")),
-				(long long)json_integer_value(json_object_get(m, "id")),
-				json_string_value(json_object_get(m, "created_at")),
-				json_string_value(json_object_get(m, "experiment")),
-				json_is_true(json_object_get(m, "identical_artifacts"))
-				? "identical artifacts; " : "", json_string_value(json_object_get(m, "reason")));
+		json_array_foreach(memory, i, m) {
+			/* at most two lines on a terminal: the reason is cut, show has it whole */
+			char *head = ab_xasprintf("%s '%s' was rejected in run %lld (%s, %s; abtool show %lld): ",
+						  json_is_true(json_object_get(m, "same_design")) ? "this design"
+												   : "a similar design",
+						  json_string_value(json_object_get(m, "design")),
+						  (long long)json_integer_value(json_object_get(m, "id")),
+						  json_string_value(json_object_get(m, "created_at")),
+						  json_string_value(json_object_get(m, "experiment")),
+						  (long long)json_integer_value(json_object_get(m, "id")));
+			char *why = ab_xasprintf("%s%s", json_is_true(json_object_get(m, "identical_artifacts"))
+						 ? "identical artifacts; " : "",
+						 json_string_value(json_object_get(m, "reason")));
+			char *text = cmd_notice_fit(head, why, 2);
+
+			cmd_notice("%s", text);
+			free(text);
+			free(why);
+			free(head);
+		}
 	}
 	if ((exp->block_rejected || by_store) && ab_store_designs(store, 0, &designs) == 0) {
 		json_array_foreach(designs, i, m)

@@ -2,6 +2,9 @@
 # hyperfine"), on fixtures whose verdicts are deterministic: the sides
 # print a count (`v`), equal or not whatever the host does, and `idle`,
 # printed as 0, has no ratios, so a rule on it is inconclusive.
+# 2. stderr's notices are wrapped at spaces on a terminal, never cut
+#    inside a word, and "this design was rejected" takes at most two lines
+#    (its reason cut; `abtool show N` has it whole).
 # 4. The log line counts the rules as the headline does ("1 of 2 rules
 #    failed" in both, not "0 of 2 rules passed").
 # 5. `abtool show` keeps a rule's detail whole: wrapped at spaces on a
@@ -99,6 +102,30 @@ EOF2
 (cd repo7 && "$ABTOOL" designs --rejected >../designs7) || fail "designs --rejected"
 grep -q "  rejected  .*  gain: all: v ratio 1.500 (0/4 pair wins): 0 pair wins, fewer than the 3 needed" designs7 ||
 	{ cat designs7 >&2; fail "designs --rejected does not lead with the failing part"; }
+
+# 2. The same comparison again, on a 60-column terminal: the memory's
+# notices, wrapped at spaces.
+$PTY 60 40 sh -c "cd repo7 && '$ABTOOL' run exp.yaml" >notices.tty
+tr -d '\r' <notices.tty >notices.screen
+python3 - notices.screen <<'EOF2' || { cat notices.screen >&2; fail "stderr's notices on a 60-column terminal (above)"; }
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+def notice(start):  # the notice's lines: its first and the indented ones after it
+    i = next(k for k, l in enumerate(lines) if l.startswith(start))
+    out = [lines[i]]
+    while i + len(out) < len(lines) and lines[i + len(out)].startswith("  "):
+        out.append(lines[i + len(out)])
+    return out
+memory = notice("abtool: this design 'r7' was rejected in run 1")
+same = notice("abtool: this comparison ")
+bad = [l for l in memory + same if len(l) > 60]
+joined = " ".join(l.strip() for l in same)
+ok = len(memory) <= 2 and not bad and joined == \
+    "abtool: this comparison (same experiment file, commits) was run 1 time before: run 1 rejected"
+print(len(memory), bad, repr(joined))
+sys.exit(not ok)
+EOF2
+grep -q "abtool show 1): gain: all:" notices.screen || fail "the rejection notice names show and its reason"
 
 # 13. compare --format text|md and --color, as run.
 expect_exit 2 "$ABTOOL" compare 'echo v=2' 'echo v=1' --pairs 4 --store c.db -q --format text --color never
