@@ -125,8 +125,9 @@ static void run_cases(FILE *f, const json_t *doc, const struct junit_counts *c, 
 }
 
 /* One rule's row: classname EXPERIMENT.RULE (test reporters group by it), name "RULE [params]",
- * its share of the row's sample time (case_seconds), a <failure> or <skipped> when it did not pass, and its detail (the
- * ratio line and the rule's numbers) as <system-out> whatever the outcome. */
+ * its share of the row's sample time (case_seconds), a <failure> or <skipped> when it did not
+ * pass, and its detail (the ratio line and the rule's numbers) as <system-out> whatever the
+ * outcome. */
 static void rule_case(FILE *f, const json_t *doc, const json_t *rule, const json_t *row,
 		      int inconclusive_fails)
 {

@@ -363,7 +363,8 @@ static int check_sides_options(const struct ab_run_options *opt)
 /* The options a run is stored with (run->options, new): what reproduces
  * and resumes it, the bisect step's mark, the dependencies, the overlay,
  * the subset, and who runs it (pid, hostname). */
-static void start_options(struct ab_run *run, const struct ab_experiment *exp, const struct ab_run_options *opt)
+static void start_options(struct ab_run *run, const struct ab_experiment *exp,
+			  const struct ab_run_options *opt)
 {
 	run->options = json_pack("{s:s, s:s, s:s?, s:I, s:i, s:i}", "experiment_path", exp->path ? exp->path : "",
 				 "candidate_spec", opt->candidate ? opt->candidate : exp->candidate,
