@@ -92,18 +92,14 @@ static size_t notice_lines(const char *msg, size_t columns)
 
 char *cmd_notice_fit(const char *head, const char *tail, size_t lines)
 {
-	size_t columns = (size_t)cmd_fd_columns(STDERR_FILENO), room;
+	size_t columns = (size_t)cmd_fd_columns(STDERR_FILENO), max = cmd_text_width(tail);
 	char *out = ab_xasprintf("%s%s", head, tail);
 
 	if (!isatty(STDERR_FILENO))
 		return out;
-	/* from what fits without wrapping's losses, shorter by 8 until it fits */
-	room = lines * columns;
-	while (notice_lines(out, columns) > lines && room > 8) {
-		char *cut;
+	while (notice_lines(out, columns) > lines && max > 8) {  /* the tail shorter by 8 at a time */
+		char *cut = cmd_one_line(tail, max -= 8);
 
-		room -= 8;
-		cut = cmd_one_line(tail, room > 20 ? room - 20 : 1);
 		free(out);
 		out = ab_xasprintf("%s%s", head, cut);
 		free(cut);

@@ -6,6 +6,7 @@
  * --json gives the full objects of ab_store_history. */
 #include "cmd.h"
 #include "error.h"
+#include "project.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -184,8 +185,8 @@ const char *cmd_project_label(const json_t *o)
 	static char root[5 + 10 + 1];
 	const char *p = json_string_value(json_object_get(o, "project"));
 
-	if (p && !strncmp(p, "root:", 5) && strlen(p) > 5 + 10) {
-		snprintf(root, sizeof(root), "%.15s", p);  /* "root:" and 10 hex digits */
+	if (p && !strncmp(p, AB_PROJECT_ROOT, strlen(AB_PROJECT_ROOT)) && strlen(p) > 5 + 10) {
+		snprintf(root, sizeof(root), "%.15s", p);  /* AB_PROJECT_ROOT and 10 hex digits */
 		return root;
 	}
 	return p && *p ? p : "-";
@@ -193,7 +194,7 @@ const char *cmd_project_label(const json_t *o)
 
 int cmd_project_chosen(const char *project)
 {
-	return project && *project && strncmp(project, "root:", 5);
+	return project && *project && strncmp(project, AB_PROJECT_ROOT, strlen(AB_PROJECT_ROOT));
 }
 
 /* The width of a project column over `list`: its longest label, at most

@@ -207,7 +207,7 @@ static int root_commit(char **out, git_repository *repo)
 	}
 	git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
 	git_commit_free(c);
-	*out = ab_xasprintf("root:%s", hex);
+	*out = ab_xasprintf(AB_PROJECT_ROOT "%s", hex);
 	return 0;
 }
 

@@ -28,6 +28,10 @@
  */
 int ab_project_from_url(char **out, const char *url);
 
+/* What starts the project derived from a repository without a remote:
+ * AB_PROJECT_ROOT and the full id of its root commit. */
+#define AB_PROJECT_ROOT "root:"
+
 /*
  * The derived project of `repo` (new string in *out): the URL of its
  * remote "origin", else of its first remote by name, as configured
