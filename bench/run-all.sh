@@ -11,7 +11,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 names="sample_overhead bookkeeping checkout build_cache store memory"
 for f in "$dir"/*.sh; do
 	n=$(basename "$f" .sh)
-	case " $names lib run-all " in *" $n "*) ;; *) names="$names $n" ;; esac
+	case " $names lib layers run-all " in *" $n "*) ;; *) names="$names $n" ;; esac
 done
 [ $# -gt 0 ] && names=$*
 echo "# abtool benchmarks, $(date -u +%Y-%m-%dT%H:%MZ)"

@@ -5,7 +5,7 @@
 # 1. Writes. bench/src/store_writes.c calls ab_store_sample_put in a loop,
 #    exactly as a run stores its samples (one transaction per sample, WAL,
 #    synchronous=NORMAL), with no process run in between; built here
-#    against build/libabtool_core.a. Peer: the sqlite3 command-line tool
+#    against the layer libraries build/libabtool_*.a. Peer: the sqlite3 command-line tool
 #    running the same UPDATE per sample, autocommit, same pragmas, on a
 #    copy of the same store. Also the rate of a whole `abtool run` of
 #    1,000 /bin/true samples, processes included, for scale.
@@ -34,12 +34,13 @@ need sqlite3 cc pkg-config git hyperfine psql
 
 N=${1:-10000}
 BUILD=$(dirname "$ABTOOL")
+. "$ROOT/bench/layers.sh"
 header
-[ -f "$BUILD/libabtool_core.a" ] || { echo "$BENCH: no $BUILD/libabtool_core.a (build abtool first)" >&2; exit 1; }
+[ -f "$BUILD/libabtool_util.a" ] || { echo "$BENCH: no $BUILD/libabtool_util.a (build abtool first)" >&2; exit 1; }
 
 # -- 1. writes --------------------------------------------------------------
-cc -O2 -I"$ROOT/abtool" -I"$ROOT/store" -o "$B/store_writes" "$ROOT/bench/src/store_writes.c" \
-	"$BUILD/libabtool_core.a" $(pkg-config --libs libgit2 sqlite3 jansson yaml-0.1 libpcre2-8 libcrypto zlib libpq) \
+cc -O2 $(abtool_layer_flags -I) -o "$B/store_writes" "$ROOT/bench/src/store_writes.c" \
+	$(abtool_layer_flags -l "$BUILD") $(pkg-config --libs libgit2 sqlite3 jansson yaml-0.1 libpcre2-8 libcrypto zlib libpq) \
 	-lcsv -lm
 awk -v n="$N" 'BEGIN {
 	print "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"

@@ -1,6 +1,6 @@
 # abtool_embed(OUT BASE FILES...): write a C file holding every FILE as a
 # byte array, named by its path relative to BASE, with a lookup table
-# `ab_embedded[]` (see abtool/embed.h). Reruns when any FILE changes.
+# `ab_embedded[]` (see abtool/util/embed.h). Reruns when any FILE changes.
 function(abtool_embed out base)
   set(list_file ${out}.files)
   string(REPLACE ";" "\n" lines "${ARGN}")

@@ -3,6 +3,7 @@
  * store_export.c and store_settings.c, over store_core.c and the engine
  * (store_engine.h; store_sqlite.c). */
 #include "store.h"
+#include "project.h"
 #include "store_core.h"
 #include "store_sample.h"
 #include "embed.h"
@@ -287,14 +288,14 @@ int ab_store_claim_project(struct ab_store *store, const char *project)
 	/* A look first, without the write lock: claimed once, looked at always. */
 	if ((err = ab_db_prepare(store, &st, "SELECT 1 FROM designs WHERE project = ?1 LIMIT 1")) < 0)
 		return err;
-	ab_db_bind_text(st, 1, AB_STORE_UNCLAIMED);
+	ab_db_bind_text(st, 1, AB_PROJECT_UNCLAIMED);
 	rc = ab_db_step(st);
 	ab_db_finalize(st);
 	if (rc == AB_DB_DONE)
 		return 0;
 	if (rc != AB_DB_ROW)
 		return ab_db_error(store, "looking for rows without a project");
-	if (!project || !*project || !strcmp(project, AB_STORE_UNCLAIMED))
+	if (!project || !*project || !strcmp(project, AB_PROJECT_UNCLAIMED))
 		return 0;
 	if ((err = ab_db_begin(store, 1, "claiming the rows without a project")) < 0)
 		return err;
@@ -302,7 +303,7 @@ int ab_store_claim_project(struct ab_store *store, const char *project)
 		if ((err = ab_db_prepare(store, &st, claim_steps[i])) < 0)
 			break;
 		ab_db_bind_text(st, 1, project);
-		ab_db_bind_text(st, 2, AB_STORE_UNCLAIMED);
+		ab_db_bind_text(st, 2, AB_PROJECT_UNCLAIMED);
 		if ((err = ab_db_step_done(store, st, "claiming the rows without a project")) == 0 && !i)
 			claimed = store->engine->changes(store->db);
 		ab_db_finalize(st);

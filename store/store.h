@@ -87,13 +87,10 @@ const char *ab_store_project(const struct ab_store *store);
  * the store knows nothing of (docs/history.md, "Projects"). */
 int ab_store_project_known(struct ab_store *store);
 
-/* The project of the rows written before migration 0011 until a
- * repository claims them (not a project anyone may name). */
-#define AB_STORE_UNCLAIMED "(unclaimed)"
 
 /*
  * Give the designs and experiments written before migration 0011 (project
- * AB_STORE_UNCLAIMED) to `project`, the repository's that opened the
+ * AB_PROJECT_UNCLAIMED) to `project`, the repository's that opened the
  * store, in one write transaction, taken only when there is such a row.
  * A design whose name `project` already has, or an experiment whose text
  * it has, keeps the placeholder (--all-projects lists them). NULL or ""

@@ -1,6 +1,7 @@
 /* store_export.c - a run as one self-describing JSON document, and its
  * import into another store (see store.h). */
 #include "store.h"
+#include "project.h"
 #include "store_core.h"
 #include "store_sample.h"
 #include "error.h"
@@ -370,7 +371,7 @@ static const char *import_project(struct ab_store *store, const json_t *design)
 {
 	const char *p = json_string_value(json_object_get(design, "project"));
 
-	return p && strcmp(p, AB_STORE_UNCLAIMED) ? p : store->project;
+	return p && strcmp(p, AB_PROJECT_UNCLAIMED) ? p : store->project;
 }
 
 /* Find the experiment by project and hash or add it from the document's. */

@@ -3,7 +3,7 @@
  *
  *   seq_boundaries table
  *       computes the common plans' boundaries with
- *       ab_seq_boundaries_compute and prints abtool/sequential_table.c
+ *       ab_seq_boundaries_compute and prints abtool/stats/sequential_table.c
  *   seq_boundaries verify PATHS MIN MAX [MIN MAX ...]
  *       for each plan pairs: {min: MIN, max: MAX}, each spending and alpha
  *       5%, 1% and 0.25%: the boundaries abtool uses (ab_seq_boundaries)

@@ -1,7 +1,7 @@
 /* store_writes.c - abtool's store on its own: ab_store_sample_put in a
  * loop, as ab_run_samples calls it (one transaction per sample, WAL,
  * synchronous=NORMAL), without running any process. Built by
- * bench/store.sh against build/libabtool_core.a.
+ * bench/store.sh against the layer libraries build/libabtool_*.a.
  *
  *   store_writes plan DB N   create a run of N planned samples (1 row)
  *   store_writes put DB N    store N finished samples into run 1, timed;

@@ -1,5 +1,5 @@
 /* scripted.h - a scripted sample source for the unit tests: an executor
- * (abtool/executor.h) that replays per-sample values and outcomes instead
+ * (abtool/run/executor.h) that replays per-sample values and outcomes instead
  * of starting processes, so that the scheduler's decisions (looks,
  * stopping, budgets, failed samples, resume, shards) are tested exactly
  * through the real scheduler, store, analysis and rules. Nothing here is

@@ -7,6 +7,7 @@
 #include "testutil.h"
 #include "error.h"
 #include "project.h"
+#include "revs.h"
 #include "store.h"
 #include "util.h"
 
@@ -85,7 +86,7 @@ static void test_names(void **state)
 	assert_non_null(ab_project_name_problem(""));
 	assert_non_null(ab_project_name_problem("   "));
 	assert_non_null(ab_project_name_problem("a\tb"));
-	assert_non_null(ab_project_name_problem(AB_STORE_UNCLAIMED));
+	assert_non_null(ab_project_name_problem(AB_PROJECT_UNCLAIMED));
 }
 
 /* A commit of the empty tree with `nparents` parents (not on any branch). */
@@ -126,7 +127,7 @@ static void test_repository(void **state)
 	(void)state;
 	assert_int_equal(git_repository_init(&repo, tmp, 0), 0);
 	/* an empty repository has no project to derive */
-	assert_int_equal(ab_project_of_repository(&got, repo), AB_EINVALID);
+	assert_int_equal(ab_revs_project(&got, repo), AB_EINVALID);
 	assert_non_null(strstr(ab_error_last(), "project:"));
 	/* HEAD's first-parent chain: root <- second <- merge, whose second
 	 * parent is another root commit, older: the first parents decide */
@@ -164,7 +165,7 @@ static void test_repository(void **state)
 		git_tree_free(tree);
 	}
 	snprintf(want, sizeof(want), "root:%s", git_oid_tostr_s(&root));
-	assert_int_equal(ab_project_of_repository(&got, repo), 0);
+	assert_int_equal(ab_revs_project(&got, repo), 0);
 	assert_string_equal(got, want);
 	free(got);
 
@@ -173,17 +174,17 @@ static void test_repository(void **state)
 	assert_int_equal(git_repository_config(&cfg, repo), 0);
 	assert_int_equal(git_config_set_string(cfg, "remote.zeta.url",
 					       "https://example.org/z/zeta.git"), 0);
-	assert_int_equal(ab_project_of_repository(&got, repo), 0);
+	assert_int_equal(ab_revs_project(&got, repo), 0);
 	assert_string_equal(got, "example.org/z/zeta");
 	free(got);
 	assert_int_equal(git_config_set_string(cfg, "remote.alpha.url",
 					       "git@example.org:a/alpha.git"), 0);
-	assert_int_equal(ab_project_of_repository(&got, repo), 0);
+	assert_int_equal(ab_revs_project(&got, repo), 0);
 	assert_string_equal(got, "example.org/a/alpha");
 	free(got);
 	assert_int_equal(git_config_set_string(cfg, "remote.origin.url",
 					       "ssh://git@Example.org/o/Origin"), 0);
-	assert_int_equal(ab_project_of_repository(&got, repo), 0);
+	assert_int_equal(ab_revs_project(&got, repo), 0);
 	assert_string_equal(got, "example.org/o/Origin");
 	free(got);
 	git_config_free(cfg);

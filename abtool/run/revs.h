@@ -107,4 +107,16 @@ int ab_revs_open_repository(git_repository **out, const char *path);
 int ab_revs_first_parent_path(char ***hex, char ***subjects, size_t *n, const char *repo_path,
 			      const char *good, const char *bad);
 
+/*
+ * The derived project of `repo` (new string in *out; revs_project.c):
+ * the URL of its remote "origin", else of its first remote by name, as
+ * configured (remote.NAME.url; url.NAME.insteadOf is not applied: it is
+ * one user's rewrite), through ab_project_from_url (project.h); with no
+ * remote, AB_PROJECT_ROOT and the full id of the root commit reached from
+ * HEAD by first parents. Errors: AB_EINVALID when there is neither a
+ * remote nor a commit (an empty repository; the message says to set
+ * project:), AB_EIO when libgit2 fails.
+ */
+int ab_revs_project(char **out, git_repository *repo);
+
 #endif

@@ -108,7 +108,7 @@ struct ab_runner_result {
  * not redirect them.
  *
  * The child is started by a zygote: abtool-zygote, a small static
- * program (abtool/zygote.c) whose bytes are linked into abtool and which
+ * program (abtool/measure/zygote.c) whose bytes are linked into abtool and which
  * the first call starts from memory (memfd). It starts each child with
  * clone(CLONE_VM | CLONE_VFORK), reaps it and reports its end, status and
  * rusage (zygote.h). That keeps the start as cheap as posix_spawn's (no copy

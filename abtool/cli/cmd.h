@@ -170,7 +170,7 @@ int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir
 /*
  * The project of the repository holding `dir` (NULL: the working
  * directory; docs/history.md, "Projects"): the config file's project:,
- * else derived from the repository (ab_project_of_repository). *out is a
+ * else derived from the repository (ab_revs_project, revs.h). *out is a
  * new string, or NULL outside any repository and in one with neither a
  * remote nor a commit. cmd_open_store sets it as the store's project and
  * claims the rows an older store wrote without one. 0 (a repository whose

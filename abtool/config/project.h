@@ -8,8 +8,6 @@
 #ifndef AB_PROJECT_H
 #define AB_PROJECT_H
 
-#include <git2.h>
-
 /*
  * The project of a remote URL (new string in *out): the URL without its
  * scheme, user and credentials, and its port when it is the scheme's
@@ -32,22 +30,15 @@ int ab_project_from_url(char **out, const char *url);
  * AB_PROJECT_ROOT and the full id of its root commit. */
 #define AB_PROJECT_ROOT "root:"
 
-/*
- * The derived project of `repo` (new string in *out): the URL of its
- * remote "origin", else of its first remote by name, as configured
- * (remote.NAME.url; url.NAME.insteadOf is not applied: it is one user's
- * rewrite), through ab_project_from_url; with no remote, "root:" and the full id of the
- * root commit reached from HEAD by first parents. Errors: AB_EINVALID
- * when there is neither a remote nor a commit (an empty repository; the
- * message says to set project:), AB_EIO when libgit2 fails.
- */
-int ab_project_of_repository(char **out, git_repository *repo);
+/* The project of the rows written before store migration 0011 until a
+ * repository claims them (not a project anyone may name). */
+#define AB_PROJECT_UNCLAIMED "(unclaimed)"
 
 /*
  * Whether `name` may be given as a project (`project:` in the experiment
  * file or the config file): NULL when it may, else why not (static
  * text): empty, only spaces, control characters, or the placeholder
- * AB_STORE_UNCLAIMED (store.h) of the rows no repository claimed yet.
+ * AB_PROJECT_UNCLAIMED of the rows no repository claimed yet.
  */
 const char *ab_project_name_problem(const char *name);
 

@@ -191,7 +191,7 @@ int cmd_repository_project(char **out, const char *dir)
 	if ((err = ab_userconf_load(&conf)) == 0 && conf.project) {
 		*out = conf.project;
 		conf.project = NULL;
-	} else if (err == 0 && (err = ab_project_of_repository(out, repo)) == AB_EINVALID) {
+	} else if (err == 0 && (err = ab_revs_project(out, repo)) == AB_EINVALID) {
 		/* no remote and no commit yet: no project to claim old rows with */
 		ab_error_clear();
 		err = 0;
