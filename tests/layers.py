@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The layers hold (docs/architecture.md, "The layers"): an include that
-goes up a layer is refused, by the build and by scripts/check-structure.
+goes up a layer is refused, by the build and by scripts/check-structure;
+and check-structure refuses an error message out of the house's style.
 
   tests/layers.py SOURCE_DIR BUILD_DIR
 
@@ -87,5 +88,14 @@ with tempfile.TemporaryDirectory() as tmp:
     stray = subprocess.run([sys.executable, script, tree], capture_output=True, text=True)
     check(stray.returncode == 1 and "abtool/misc/stray.c: not in a layer's folder" in stray.stdout,
           "check-structure refuses a source file outside every layer's folder")
+
+    copy = os.path.join(tree, "abtool", "util", "error.c")
+    with open(copy, "a", encoding="utf-8") as f:
+        f.write('int ab_probe(void);\nint ab_probe(void)\n{\n\treturn ab_error_set(AB_EIO, '
+                '"Cannot read the probe");\n}\n')
+    style = subprocess.run([sys.executable, script, tree], capture_output=True, text=True)
+    check(style.returncode == 1 and "abtool/util/error.c:" in style.stdout and
+          "the message of ab_error_set starts with a capital" in style.stdout,
+          "check-structure refuses an error message in another style than the house's")
 
 sys.exit(1 if failures else 0)

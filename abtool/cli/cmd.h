@@ -406,7 +406,8 @@ void cmd_print_calibration(FILE *f, struct ab_store *store, const struct ab_expe
  *     line of help (the meaning, short: docs/cli.md's prose says more), the default when
  *     there is one, and the bounds of a number (checked by the handler,
  *     which reads them from the option); then add it to the command's
- *     usage line (main.c) and regenerate docs/cli.md's option lists
+ *     usage line (main.c; cli.usage_lines fails until the line names
+ *     every option of the table) and regenerate docs/cli.md's option lists
  *     (scripts/gen-cli-doc build/abtool). --help, the man page and the
  *     completions follow by themselves (cmd_help.c, cmd_doc.c,
  *     cmd_complete.c), and cli.help_docs checks all of them.
@@ -557,10 +558,9 @@ struct cmd_args {
 void cmd_args_init(struct cmd_args *args, const char *cmd,
 		   int (*own)(struct cmd_args *, const struct cmd_option *, const char *), void *ctx);
 
-/* Own handlers for commands whose ctx is one string (`const char **`: set
- * to the argument) or one flag (`int *`: set to 1). */
+/* The own handler of a command whose ctx is one string (`const char **`:
+ * set to the argument of its one option). */
 int cmd_own_string(struct cmd_args *args, const struct cmd_option *o, const char *arg);
-int cmd_own_flag(struct cmd_args *args, const struct cmd_option *o, const char *arg);
 
 /* Release what cmd_parse_options allocated (the --dependency pins). */
 void cmd_args_release(struct cmd_args *args);
@@ -570,7 +570,10 @@ void cmd_args_release(struct cmd_args *args);
  * and operands may mix; optind is then the first operand). Returns
  * CMD_GO_ON, or the exit code to return now: 0 after --help (printed) or
  * an own option that finished the command, 64 after a usage error
- * (printed, with getopt's message for an unknown option).
+ * (printed, with getopt's message for an unknown option). The table may
+ * be of any length; an option whose group or code its group's handler
+ * does not know is abtool's own mistake, asserted (CONTRIBUTING.md,
+ * "Invariants"), never a silent fall into another option.
  */
 int cmd_parse_options(struct cmd_args *args, const struct cmd_option *options, int argc,
 		      char **argv);

@@ -4,6 +4,7 @@
 #include "cmd.h"
 #include "util.h"
 
+#include <assert.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@ static int pins(struct cmd_args *a, const struct cmd_option *o, const char *arg)
 {
 	if (o->code == 'd')
 		return dep_pin_add(&a->pins, a->cmd, arg) < 0 ? AB_EXIT_USAGE : CMD_GO_ON;
+	assert(o->code == 'O');
 	if (!*arg)
 		return cmd_usage(a->cmd, "--overlay-from: give a revision (candidate, parent, a commit, a tag "
 				 "or a branch)");
@@ -48,10 +50,28 @@ static int pins(struct cmd_args *a, const struct cmd_option *o, const char *arg)
 /* CMD_REVISIONS: --candidate, --parent. */
 static int revisions(struct cmd_args *a, const struct cmd_option *o, const char *arg)
 {
-	if (o->code == 'c')
+	switch (o->code) {
+	case 'c':
 		a->run.candidate = arg;
-	else
+		break;
+	case 'P':
 		a->run.parent = arg;
+		break;
+	default:
+		assert(!"an option of CMD_REVISIONS with an unknown code");
+	}
+	return CMD_GO_ON;
+}
+
+/* The integer argument `arg` of option `o` within the option's bounds
+ * (o->min to o->max) in *out: CMD_GO_ON, or the usage error's exit code. */
+static int bounded(int64_t *out, const struct cmd_args *a, const struct cmd_option *o,
+		   const char *arg)
+{
+	assert(o->min < o->max);
+	if (ab_parse_int64(out, arg) < 0 || *out < o->min || *out > o->max)
+		return cmd_usage(a->cmd, "--%s: expected an integer from %lld to %lld, got '%s'",
+				 o->name, o->min, o->max, arg);
 	return CMD_GO_ON;
 }
 
@@ -59,33 +79,31 @@ static int revisions(struct cmd_args *a, const struct cmd_option *o, const char 
 static int plan(struct cmd_args *a, const struct cmd_option *o, const char *arg)
 {
 	int64_t v;
+	int rc;
 
-	if (o->code == 'p') {
-		if (ab_parse_int64(&v, arg) < 0 || v < o->min || v > o->max)
-			return cmd_usage(a->cmd, "--pairs: expected an integer from %lld to %lld, got '%s'",
-					 o->min, o->max, arg);
+	if (o->code == 's') {
+		if (ab_parse_int64(&v, arg) < 0 || v < o->min)
+			return cmd_usage(a->cmd, "--seed: expected a non-negative integer, got '%s'", arg);
+		a->run.have_seed = 1;
+		a->run.seed = (uint64_t)v;
+		return CMD_GO_ON;
+	}
+	if ((rc = bounded(&v, a, o, arg)) != CMD_GO_ON)
+		return rc;
+	switch (o->code) {
+	case 'p':
 		a->run.pairs = (int)v;
-		return CMD_GO_ON;
-	}
-	if (o->code == 'M') {
-		if (ab_parse_int64(&v, arg) < 0 || v < o->min || v > o->max)
-			return cmd_usage(a->cmd, "--max-pairs: expected an integer from %lld to %lld, got '%s'",
-					 o->min, o->max, arg);
+		break;
+	case 'M':
 		a->run.max_pairs = (int)v;
-		return CMD_GO_ON;
-	}
-	if (o->code == 'w') {
-		if (ab_parse_int64(&v, arg) < 0 || v < o->min || v > o->max)
-			return cmd_usage(a->cmd, "--warmup: expected an integer from %lld to %lld, got '%s'",
-					 o->min, o->max, arg);
+		break;
+	case 'w':
 		a->run.have_warmup = 1;
 		a->run.warmup = (int)v;
-		return CMD_GO_ON;
+		break;
+	default:
+		assert(!"an option of CMD_PLAN with an unknown code");
 	}
-	if (ab_parse_int64(&v, arg) < 0 || v < o->min)
-		return cmd_usage(a->cmd, "--seed: expected a non-negative integer, got '%s'", arg);
-	a->run.have_seed = 1;
-	a->run.seed = (uint64_t)v;
 	return CMD_GO_ON;
 }
 
@@ -121,10 +139,16 @@ static int outputs(struct cmd_args *a, const struct cmd_option *o, const char *a
 /* CMD_FORMAT: --format, --output. */
 static int format(struct cmd_args *a, const struct cmd_option *o, const char *arg)
 {
-	if (o->code == 'f')
+	switch (o->code) {
+	case 'f':
 		a->format = arg;
-	else
+		break;
+	case 'o':
 		a->output = arg;
+		break;
+	default:
+		assert(!"an option of CMD_FORMAT with an unknown code");
+	}
 	return CMD_GO_ON;
 }
 
@@ -135,18 +159,11 @@ int cmd_own_string(struct cmd_args *args, const struct cmd_option *o, const char
 	return CMD_GO_ON;
 }
 
-int cmd_own_flag(struct cmd_args *args, const struct cmd_option *o, const char *arg)
-{
-	(void)o;
-	(void)arg;
-	*(int *)args->ctx = 1;
-	return CMD_GO_ON;
-}
-
 /* CMD_HELP: --help, --version. */
 static int help(struct cmd_args *a, const struct cmd_option *o, const char *arg)
 {
 	(void)arg;
+	assert(o->code == 'V' || o->code == 'h');
 	if (o->code == 'V') {
 		printf("abtool %s\n", ABTOOL_VERSION);
 		return 0;
@@ -178,22 +195,23 @@ void cmd_args_init(struct cmd_args *args, const char *cmd,
 	args->ctx = ctx;
 }
 
-/* The most options a table holds. */
-#define MAX_OPTIONS 48
-
 /* getopt_long's value for the option at index i of a table. */
 #define OPTION_VALUE(i) (0x10000 + (int)(i))
 
 int cmd_parse_options(struct cmd_args *args, const struct cmd_option *options, int argc,
 		      char **argv)
 {
-	struct option longopts[MAX_OPTIONS + 1];
-	char letters[2 * MAX_OPTIONS + 1], *l = letters;
+	struct option *longopts;
+	char *letters, *l;
 	const struct cmd_option *o;
-	size_t n;
-	int c, rc;
+	size_t n, count;
+	int c, rc = CMD_GO_ON;
 
-	for (n = 0; options[n].name && n < MAX_OPTIONS; n++) {
+	for (count = 0; options[count].name; count++)
+		assert(options[count].group < CMD_NGROUPS);
+	longopts = ab_xcalloc(count + 1, sizeof(*longopts));
+	l = letters = ab_xcalloc(2 * count + 1, 1);
+	for (n = 0; n < count; n++) {
 		o = &options[n];
 		longopts[n] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
 					      OPTION_VALUE(n)};
@@ -203,11 +221,9 @@ int cmd_parse_options(struct cmd_args *args, const struct cmd_option *options, i
 				*l++ = ':';
 		}
 	}
-	memset(&longopts[n], 0, sizeof(longopts[n]));
-	*l = '\0';
 	optind = 1;
-	while ((c = getopt_long(argc, argv, letters, longopts, NULL)) != -1) {
-		if (c >= OPTION_VALUE(0) && c < OPTION_VALUE(n))
+	while (rc == CMD_GO_ON && (c = getopt_long(argc, argv, letters, longopts, NULL)) != -1) {
+		if (c >= OPTION_VALUE(0) && c < OPTION_VALUE(count))
 			o = &options[c - OPTION_VALUE(0)];
 		else
 			for (o = options; o->name && o->letter != c; o++)
@@ -216,14 +232,16 @@ int cmd_parse_options(struct cmd_args *args, const struct cmd_option *options, i
 			/* getopt said why; an unknown long option leaves optopt 0 */
 			if (!optopt && optind > 1 && optind <= argc)
 				cmd_suggest_option(args->cmd, options, argv[optind - 1]);
-			return cmd_bad_option(args->cmd);
+			rc = cmd_bad_option(args->cmd);
+		} else {
+			rc = handlers[o->group](args, o, optarg);
 		}
-		if ((rc = handlers[o->group](args, o, optarg)) != CMD_GO_ON)
-			return rc;
 	}
+	free(longopts);
+	free(letters);
 	args->run.dep_pins = args->pins.v;
 	args->run.ndep_pins = args->pins.n;
-	return CMD_GO_ON;
+	return rc;
 }
 
 void cmd_args_release(struct cmd_args *args)

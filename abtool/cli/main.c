@@ -20,27 +20,29 @@ const struct ab_command_entry ab_commands[] = {
 	 "'CMD_A' 'CMD_B' [-n NAME] [-n NAME] [--name-a NAME] [--name-b NAME] [--checksum-regex RE]\n"
 	 "                  [--check-stdout] [-P NAME MIN MAX] [-L NAME V1,V2,...] [--no-regression P%]\n"
 	 "                  [--faster-by P%] [--equivalent-within P%] [--accept RULES.yaml] [--metric NAME]\n"
-	 "                  [--timeout D] [--pairs N] [--max-pairs N] [--seed N] [--warmup N] [--store DB] [--json F] [--md F] [--tsv F]\n"
+	 "                  [--timeout DURATION] [--pairs N] [--max-pairs N] [--seed N] [--warmup N] [--store DB] [--json F] [--md F] [--tsv F]\n"
 	 "                  [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept] [--quiet] [--verbose]\n"
 	 "                  [--format text|md] [--color auto|always|never]",
 	 "A/B two commands, paired: no repository, no build (what hyperfine 'a' 'b' is used for)",
 	 cmd_compare_options},
 	{"verdict", cmd_verdict, "--group ID [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F]\n"
-	 "                  [--junit F] [--inconclusive=reject|accept] [--quiet]",
+	 "                  [--junit F] [--inconclusive=reject|accept] [--quiet] [--verbose]",
 	 "decide the shards of a group (run --shard K/N --group ID) together, as one run", cmd_verdict_options},
 	{"check", cmd_check, "EXP.yaml [--candidate REV] [--parent REV] [--dependency NAME=PARENT..CANDIDATE]\n"
 	 "                  [--overlay-from REV] [--row NAME=VALUE] [--pairs N] [--max-pairs N] [--store DB]",
 	 "validate an experiment file and show its plan and the rows each rule selects", cmd_check_options},
 	{"analyze", cmd_analyze,
 	 "FILE [--accept RULES.yaml] [--metric NAME] [--unit U] [--better lower|higher] [--looks N,N,...]\n"
-	 "                  [--json F] [--md F] [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept]\n"
-	 "                  [--format text|md] [--color auto|always|never] [--quiet]",
+	 "                  [--max-rows N] [--max-line-bytes N] [--json F] [--md F] [--tsv F] [--html F]\n"
+	 "                  [--summary F] [--junit F] [--inconclusive=reject|accept] [--format text|md]\n"
+	 "                  [--color auto|always|never] [--quiet] [--verbose]",
 	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV), or hyperfine's JSON export",
 	 cmd_analyze_options},
 	{"calibrate", cmd_calibrate,
 	 "EXP.yaml [--pairs N] [--seed N] [--warmup N] [--candidate REV] [--parent REV] [--store DB]\n"
 	 "                  [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV] [--row NAME=VALUE]\n"
-	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F] [--quiet] [--verbose]",
+	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
+	 "                  [--inconclusive=reject|accept] [--quiet] [--verbose]",
 	 "A/A on the parent built twice: the noise floor, false-outcome rates, pairs needed", cmd_calibrate_options},
 	{"resume", cmd_resume, "RUN | bisect:ID [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F]\n"
 	 "                  [--junit F] [--inconclusive=reject|accept] [--quiet] [--verbose] [--format text|md]\n"

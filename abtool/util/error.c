@@ -1,6 +1,7 @@
 /* error.c - the per-thread error slot (see error.h). */
 #include "error.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,8 +11,15 @@ static _Thread_local int last_code;
 
 int ab_error_set(int code, const char *fmt, ...)
 {
+	size_t n = fmt ? strlen(fmt) : 0;
 	va_list ap;
 
+	/* the house's message style (CONTRIBUTING.md, "Errors"): an error code,
+	 * and a message that is not empty and ends in neither a period nor a
+	 * newline (the command adds "abtool: " and the newline);
+	 * scripts/check-structure checks every literal format the same way */
+	assert(code < 0);
+	assert(n > 0 && fmt[n - 1] != '.' && fmt[n - 1] != '\n');
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof(message), fmt, ap);
 	va_end(ap);
