@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "analysis.h"
+#include "report_format.h"
 #include "run.h"
 #include "store.h"
 
@@ -220,9 +221,8 @@ int cmd_open_named_store(struct ab_store **out, const char *name, const char *op
 
 /* Output options shared by run and resume. */
 struct cmd_output {
-	const char *json_path, *md_path, *tsv_path, *html_path;
-	const char *summary_path;  /* --summary: the short Markdown summary */
-	const char *junit_path;    /* --junit: JUnit XML, one test case per rule and row */
+	const char *paths[AB_REPORT_NFORMATS];  /* --md F, --json F, ...: a file per format of
+	                                           the registry (report_format.h), or NULL */
 	int quiet, verbose;
 	int inconclusive_exit;     /* exit code for an inconclusive verdict: 2, or 1/0 with
 	                              --inconclusive=reject|accept */
@@ -246,10 +246,12 @@ struct cmd_output {
 	                              or NULL */
 };
 
-/* Option codes of the output options (the group CMD_OUTPUTS). */
+/* Option codes of the output options (the group CMD_OUTPUTS): a report
+ * file's is CMD_OPT_FILE plus its format's enum ab_report_format_id. */
 enum {
-	CMD_OPT_JSON = 1000, CMD_OPT_MD, CMD_OPT_TSV, CMD_OPT_HTML, CMD_OPT_SUMMARY, CMD_OPT_JUNIT,
-	CMD_OPT_INCONCLUSIVE, CMD_OPT_VIEW, CMD_OPT_COLOR,
+	CMD_OPT_FILE = 1000,
+	CMD_OPT_JSON = CMD_OPT_FILE + AB_REPORT_FORMAT_JSON,
+	CMD_OPT_INCONCLUSIVE = CMD_OPT_FILE + AB_REPORT_NFORMATS, CMD_OPT_VIEW, CMD_OPT_COLOR,
 };
 
 /* --format of run, resume and analyze (what stdout shows), --color. */
@@ -283,9 +285,9 @@ void cmd_progress_init(struct cmd_output *out);
 struct ab_run_events cmd_run_events(struct cmd_output *out);
 
 /*
- * Render a report document in `format` ("md", "json", "tsv", "html",
- * "summary" or "junit") into new memory `*text` (free() it) of `*len`
- * bytes. "tsv" needs the run's samples (borrowed; metric_names[i] names
+ * Render a report document in `format` (a name of the registry,
+ * report_format.h: "md", "json", ...) into new memory `*text` (free() it)
+ * of `*len` bytes. "tsv" needs the run's samples (borrowed; metric_names[i] names
  * samples[k].metrics[i]). `inconclusive_fails` makes JUnit count
  * inconclusive rows as failures (--inconclusive=reject). `profiles`
  * (cmd_profiles_json, or NULL) adds the differential flame graphs to
@@ -478,20 +480,13 @@ struct cmd_option {
 	 "$ABTOOL_STORE, config store:, else .git/abtool/abtool.db",                                  \
 	 CMD_STORE, 'S', 0, 0}
 
+/* A report file's output option, from a row of the registry (report_format.h). */
+#define CMD_OUTPUT_FILE_OPTION_(id, name, help, needs, render, people)                            \
+	{name, 0, "F", help, NULL, CMD_OUTPUTS, CMD_OPT_FILE + AB_REPORT_FORMAT_##id, 0, 0},
+
 /* `q` and `v`: the short forms of --quiet and --verbose, or 0 (analyze has none). */
 #define CMD_OUTPUT_OPTIONS(q, v)                                                                  \
-	{"json", 0, "F", "write the JSON report, exactly as stored", NULL, CMD_OUTPUTS,               \
-	 CMD_OPT_JSON, 0, 0},                                                                     \
-	{"md", 0, "F", "write the Markdown report (what stdout shows)", NULL, CMD_OUTPUTS,            \
-	 CMD_OPT_MD, 0, 0},                                                                       \
-	{"tsv", 0, "F", "write every sample of the plan, one line each", NULL, CMD_OUTPUTS,           \
-	 CMD_OPT_TSV, 0, 0},                                                                      \
-	{"html", 0, "F", "write a self-contained HTML page with charts", NULL, CMD_OUTPUTS,           \
-	 CMD_OPT_HTML, 0, 0},                                                                     \
-	{"summary", 0, "F", "write a short Markdown summary (for pull-request comments)", NULL,       \
-	 CMD_OUTPUTS, CMD_OPT_SUMMARY, 0, 0},                                                     \
-	{"junit", 0, "F", "write JUnit XML: one test case per rule and row", NULL, CMD_OUTPUTS,       \
-	 CMD_OPT_JUNIT, 0, 0},                                                                    \
+	AB_REPORT_FORMATS(CMD_OUTPUT_FILE_OPTION_)                                                \
 	{"inconclusive", 0, "reject|accept", "map exit 2 (inconclusive) to 1 or 0", "exit 2",         \
 	 CMD_OUTPUTS, CMD_OPT_INCONCLUSIVE, 0, 0},                                                \
 	{"quiet", (q), NULL, "only errors: no progress line, no build or store lines", NULL,          \

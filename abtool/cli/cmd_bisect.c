@@ -642,11 +642,11 @@ static int emit(struct bisect_ctx *c, const json_t *result)
 	int err;
 
 	print_result(result, c->confirm_md);
-	if (c->args->out.json_path) {
+	if (c->args->out.paths[AB_REPORT_FORMAT_JSON]) {
 		size_t len = strlen(text);
 		text = ab_xrealloc(text, len + 2);
 		memcpy(text + len, "\n", 2);
-		if ((err = cmd_write_output(c->args->out.json_path, text, len + 1)) < 0) {
+		if ((err = cmd_write_output(c->args->out.paths[AB_REPORT_FORMAT_JSON], text, len + 1)) < 0) {
 			free(text);
 			return cmd_fail(err);
 		}

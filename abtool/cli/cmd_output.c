@@ -71,40 +71,16 @@ int cmd_render_report(char **text, size_t *len, const char *format, const json_t
 		      const char *const *metric_names, size_t nmetrics, int inconclusive_fails,
 		      const json_t *profiles)
 {
-	FILE *f;
-	int err;
+	const struct ab_report_format *f = ab_report_format_find(format);
+	struct ab_report_render in = {doc, samples, nsamples, metric_names, nmetrics,
+				      inconclusive_fails, profiles};
 
 	*text = NULL;
 	*len = 0;
-	if (!strcmp(format, "json")) {
-		*text = ab_report_json_text(doc);
-		*len = strlen(*text);
-		return 0;
-	}
-	if (strcmp(format, "md") && strcmp(format, "tsv") && strcmp(format, "html") &&
-	    strcmp(format, "summary") && strcmp(format, "junit"))
-		return ab_error_set(AB_EINVALID, "unknown report format '%s'; expected md, json, tsv, html, "
-				    "summary or junit", format);
-	if (!(f = open_memstream(text, len)))
-		return ab_error_set(AB_EIO, "cannot render the report: %s", strerror(errno));
-	if (!strcmp(format, "md"))
-		err = ab_report_markdown(f, doc);
-	else if (!strcmp(format, "html"))
-		err = ab_report_html(f, doc, profiles);
-	else if (!strcmp(format, "summary"))
-		err = ab_report_summary(f, doc);
-	else if (!strcmp(format, "junit"))
-		err = ab_report_junit(f, doc, inconclusive_fails);
-	else
-		err = ab_report_tsv(f, doc, samples, nsamples, metric_names, nmetrics);
-	if (fclose(f) != 0 && !err)
-		err = ab_error_set(AB_EIO, "cannot render the report: %s", strerror(errno));
-	if (err < 0) {
-		free(*text);
-		*text = NULL;
-		*len = 0;
-	}
-	return err;
+	if (!f)
+		return ab_error_set(AB_EINVALID, "unknown report format '%s'; expected one of %s", format,
+				    AB_REPORT_FORMAT_NAMES_BAR + 1);
+	return ab_report_format_render(text, len, f, &in);
 }
 
 /* A workflow command's message: %, CR and LF escaped (GitHub's
@@ -215,16 +191,14 @@ static void print_invalid(const json_t *doc)
 }
 
 /* Render `format` and write it to `path` ("-" for stdout). */
-static int emit_one(const char *path, const char *format, const json_t *doc,
-		    const struct ab_experiment *exp, const struct ab_sample *samples, size_t nsamples,
-		    const char *const *names, int inconclusive_fails, const json_t *profiles)
+static int emit_one(const char *path, const struct ab_report_format *format,
+		    const struct ab_report_render *in)
 {
 	char *text;
 	size_t len;
 	int err;
 
-	err = cmd_render_report(&text, &len, format, doc, samples, nsamples, names, exp->nmetrics,
-				inconclusive_fails, profiles);
+	err = ab_report_format_render(&text, &len, format, in);
 	if (!err)
 		err = cmd_write_output(path, text, len);
 	free(text);
@@ -277,31 +251,27 @@ int cmd_render_view(char **text, size_t *len, const json_t *doc, int color_mode,
 /* What stdout shows: the terminal view (--format text, or a terminal
  * without --format md; a calibration keeps its Markdown there), or the
  * Markdown report. */
-static int emit_stdout(struct cmd_output *out, const json_t *doc, const struct ab_experiment *exp,
-		       const struct ab_sample *samples, size_t nsamples, const char *const *names,
-		       int inconclusive_fails)
+static int emit_stdout(struct cmd_output *out, const struct ab_report_render *in)
 {
-	const char *files[] = {out->md_path, out->json_path, out->tsv_path, out->html_path,
-			       out->summary_path, out->junit_path};
-	static const char *const opts[] = {"--md", "--json", "--tsv", "--html", "--summary", "--junit"};
-	const char *list[7], *lopts[7];
-	char *text, **where;
+	const char *list[AB_REPORT_NFORMATS + 1], *lopts[AB_REPORT_NFORMATS + 1];
+	char *text, **where, options[AB_REPORT_NFORMATS][16];
 	size_t len, i, n = 0;
 	int err;
 
 	cmd_stdout_for_people();
 	if (out->view == CMD_VIEW_MD ||
 	    (out->view == CMD_VIEW_AUTO && (!isatty(STDOUT_FILENO) ||
-					    !strcmp(ab_report_str(doc, "kind"), "calibrate"))))
-		return emit_one("-", "md", doc, exp, samples, nsamples, names, inconclusive_fails, NULL);
-	for (i = 0; i < 6; i++)
-		if (files[i]) {
-			lopts[n] = opts[i];
-			list[n++] = files[i];
+					    !strcmp(ab_report_str(in->doc, "kind"), "calibrate"))))
+		return emit_one("-", &ab_report_formats[AB_REPORT_FORMAT_MD], in);
+	for (i = 0; i < AB_REPORT_NFORMATS; i++)
+		if (out->paths[i]) {
+			snprintf(options[i], sizeof(options[i]), "--%s", ab_report_formats[i].name);
+			lopts[n] = options[i];
+			list[n++] = out->paths[i];
 		}
 	list[n] = NULL;
-	where = cmd_where_lines(doc, out->store_flag, list, lopts);
-	err = cmd_render_view(&text, &len, doc, out->color, (const char *const *)where);
+	where = cmd_where_lines(in->doc, out->store_flag, list, lopts);
+	err = cmd_render_view(&text, &len, in->doc, out->color, (const char *const *)where);
 	ab_strv_free(where);
 	if (!err)
 		err = cmd_write_output("-", text, len);
@@ -317,31 +287,23 @@ int cmd_emit_reports(struct cmd_output *out, const struct ab_experiment *exp,
 	char *stored = ab_report_json_text(doc);
 	json_t *canon = json_loads(stored, 0, NULL);
 	int err = 0, strict = out->inconclusive_exit == AB_EXIT_REJECTED;
+	/* every file renders from the stored text read back, as `abtool report` does */
+	struct ab_report_render in = {canon, samples, nsamples, names, exp->nmetrics, strict,
+				      out->profiles};
+	size_t i;
 
 	cmd_clear_progress(out);
 	if (!canon) {
 		err = ab_error_set(AB_ERROR, "the report document does not read back as JSON");
 		goto out;
 	}
-	if ((err = emit_stdout(out, canon, exp, samples, nsamples, names, strict)) < 0)
+	if ((err = emit_stdout(out, &in)) < 0)
 		goto out;
 	fflush(stdout);
-	if (out->md_path && (err = emit_one(out->md_path, "md", canon, exp, samples, nsamples, names,
-						 strict, NULL)) < 0)
-		goto out;
-	if (out->json_path && (err = cmd_write_output(out->json_path, stored, strlen(stored))) < 0)
-		goto out;
-	if (out->tsv_path && (err = emit_one(out->tsv_path, "tsv", canon, exp, samples, nsamples, names,
-						 strict, NULL)) < 0)
-		goto out;
-	if (out->html_path && (err = emit_one(out->html_path, "html", canon, exp, samples, nsamples, names,
-						   strict, out->profiles)) < 0)
-		goto out;
-	if (out->summary_path && (err = emit_one(out->summary_path, "summary", canon, exp, samples, nsamples, names,
-						 strict, NULL)) < 0)
-		goto out;
-	if (out->junit_path && (err = emit_one(out->junit_path, "junit", canon, exp, samples, nsamples, names,
-						 strict, NULL)) < 0)
+	for (i = 0; i < AB_REPORT_NFORMATS && err == 0; i++)
+		if (out->paths[i])
+			err = emit_one(out->paths[i], &ab_report_formats[i], &in);
+	if (err < 0)
 		goto out;
 	github_actions(canon, strict);
 out:
@@ -383,10 +345,9 @@ void cmd_output_init(struct cmd_output *out)
  * place; /proc, a read-only file system and missing permissions fail
  * here), and the path is not a folder. A device or a FIFO (/dev/null) is
  * written through. 0, or -1 after the usage message. */
-static int writable_output(const char *cmd, int c, const char *path)
+static int writable_output(const char *cmd, const char *name, const char *path)
 {
-	static const char *const names[] = {"--json", "--md", "--tsv", "--html", "--summary", "--junit"};
-	const char *name = names[c - CMD_OPT_JSON], *slash;
+	const char *slash;
 	char *target, *dir, *probe = NULL;
 	struct stat st;
 	int fd, rc = -1;
@@ -421,42 +382,27 @@ static int writable_output(const char *cmd, int c, const char *path)
 
 int cmd_output_option(struct cmd_output *out, const char *cmd, int c, const char *arg)
 {
-	static const char *const names[] = {"--json", "--md", "--tsv", "--html", "--summary", "--junit"};
-	const char **paths[] = {&out->json_path, &out->md_path, &out->tsv_path, &out->html_path,
-				&out->summary_path, &out->junit_path};
-	size_t i;
+	char name[16], other[16];
+	size_t i, k;
 
-	if (c >= CMD_OPT_JSON && c <= CMD_OPT_JUNIT) {
-		if (writable_output(cmd, c, arg) < 0)
+	if (c >= CMD_OPT_FILE && c < CMD_OPT_FILE + AB_REPORT_NFORMATS) {
+		k = (size_t)(c - CMD_OPT_FILE);
+		snprintf(name, sizeof(name), "--%s", ab_report_formats[k].name);
+		if (writable_output(cmd, name, arg) < 0)
 			return -1;
 		/* one file per format, one format per file ('-' may repeat) */
-		if (*paths[c - CMD_OPT_JSON])
-			return cmd_usage(cmd, "%s given twice ('%s' and '%s')", names[c - CMD_OPT_JSON],
-					 *paths[c - CMD_OPT_JSON], arg), -1;
-		for (i = 0; i < 6 && strcmp(arg, "-"); i++)
-			if (*paths[i] && !strcmp(*paths[i], arg))
-				return cmd_usage(cmd, "%s and %s name the same file '%s': one would overwrite "
-						 "the other", names[i], names[c - CMD_OPT_JSON], arg), -1;
+		if (out->paths[k])
+			return cmd_usage(cmd, "%s given twice ('%s' and '%s')", name, out->paths[k], arg), -1;
+		for (i = 0; i < AB_REPORT_NFORMATS && strcmp(arg, "-"); i++)
+			if (out->paths[i] && !strcmp(out->paths[i], arg)) {
+				snprintf(other, sizeof(other), "--%s", ab_report_formats[i].name);
+				return cmd_usage(cmd, "%s and %s name the same file '%s': one would "
+						 "overwrite the other", other, name, arg), -1;
+			}
+		out->paths[k] = arg;
+		return 1;
 	}
 	switch (c) {
-	case CMD_OPT_JSON:
-		out->json_path = arg;
-		return 1;
-	case CMD_OPT_MD:
-		out->md_path = arg;
-		return 1;
-	case CMD_OPT_TSV:
-		out->tsv_path = arg;
-		return 1;
-	case CMD_OPT_HTML:
-		out->html_path = arg;
-		return 1;
-	case CMD_OPT_SUMMARY:
-		out->summary_path = arg;
-		return 1;
-	case CMD_OPT_JUNIT:
-		out->junit_path = arg;
-		return 1;
 	case CMD_OPT_INCONCLUSIVE:
 		if (!strcmp(arg, "reject"))
 			out->inconclusive_exit = AB_EXIT_REJECTED;

@@ -84,9 +84,9 @@ static int resume_bisect(const struct cmd_args *args, const char *ref)
 		v[n++] = "--store";
 		v[n++] = (char *)args->store;
 	}
-	if (args->out.json_path) {
+	if (args->out.paths[AB_REPORT_FORMAT_JSON]) {
 		v[n++] = "--json";
-		v[n++] = (char *)args->out.json_path;
+		v[n++] = (char *)args->out.paths[AB_REPORT_FORMAT_JSON];
 	}
 	if (args->out.quiet)
 		v[n++] = "--quiet";
