@@ -110,7 +110,8 @@ enum ab_db_rebuild {
 
 enum ab_db_sql {
 	/* A condition on runs r: the run matches the full-text query ?%d
-	 * (a format with one %d: the parameter number). */
+	 * (a format with one %d: the parameter number). Each engine's is
+	 * AB_SQL_SEARCH_RUNS over its own match. */
 	AB_DB_SQL_SEARCH_RUNS,
 	/* Script: make the (temporary, connection-local) word table of
 	 * AB_DB_SQL_WORDS_* empty and ready. */
@@ -141,6 +142,24 @@ enum ab_db_sql {
 	 * array in idx order ('[]' when none). */
 	AB_DB_SQL_RUN_RULE_NAMES,
 };
+
+/* AB_DB_SQL_SEARCH_RUNS: the runs whose experiment, design, own text or
+ * notes (a note on the run, or on its design and no run) are documents of
+ * the search table that match. Both engines' search table has a row per
+ * document, its id ref * 4 + the kind's number and its `kind`; DOCID is
+ * the engine's name for that id, MATCH its condition (static text, with
+ * ?%d) that a row matches the full-text query: the only difference
+ * between the engines' texts. */
+#define AB_SQL_SEARCH_RUNS(DOCID, MATCH)                                                          \
+	"r.id IN (WITH h(kind, ref) AS (SELECT kind, " DOCID " / 4 FROM search WHERE " MATCH ") "  \
+	"SELECT x.id FROM runs x WHERE x.experiment_id IN (SELECT ref FROM h WHERE kind = "        \
+	"'experiment') "                                                                           \
+	"OR x.design_id IN (SELECT ref FROM h WHERE kind = 'design') "                             \
+	"OR x.id IN (SELECT ref FROM h WHERE kind = 'run') "                                       \
+	"OR x.id IN (SELECT n.run_id FROM notes n WHERE n.id IN (SELECT ref FROM h WHERE "        \
+	"kind = 'note')) "                                                                         \
+	"OR x.design_id IN (SELECT n.design_id FROM notes n WHERE n.run_id IS NULL "               \
+	"AND n.id IN (SELECT ref FROM h WHERE kind = 'note')))"
 
 struct ab_store_engine {
 	const char *name;

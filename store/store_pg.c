@@ -434,14 +434,23 @@ static const char *pg_column_text(struct ab_db_stmt *st, int i)
 	return PQgetvalue(s->res, s->row, i);
 }
 
-static int64_t pg_column_int64(struct ab_db_stmt *st, int i)
+/* Column i as the text of a number (NULL for NULL): a boolean's as 1 or
+ * 0, as sqlite stores it. */
+static const char *number_text(struct ab_db_stmt *st, int i)
 {
 	const char *t = pg_column_text(st, i);
 
+	if (t && PQftype(PS(st)->res, i) == PG_BOOL)
+		return t[0] == 't' ? "1" : "0";
+	return t;
+}
+
+static int64_t pg_column_int64(struct ab_db_stmt *st, int i)
+{
+	const char *t = number_text(st, i);
+
 	if (!t)
 		return 0;
-	if (PQftype(PS(st)->res, i) == PG_BOOL)
-		return t[0] == 't';
 	if (strpbrk(t, ".eE"))
 		return (int64_t)strtod(t, NULL);
 	return strtoll(t, NULL, 10);
@@ -449,13 +458,9 @@ static int64_t pg_column_int64(struct ab_db_stmt *st, int i)
 
 static double pg_column_double(struct ab_db_stmt *st, int i)
 {
-	const char *t = pg_column_text(st, i);
+	const char *t = number_text(st, i);
 
-	if (!t)
-		return 0;
-	if (PQftype(PS(st)->res, i) == PG_BOOL)
-		return t[0] == 't';
-	return strtod(t, NULL);
+	return t ? strtod(t, NULL) : 0;
 }
 
 static const void *pg_column_blob(struct ab_db_stmt *st, int i, size_t *len)
@@ -643,16 +648,7 @@ static const char *pg_sql(enum ab_db_sql which)
 {
 	switch (which) {
 	case AB_DB_SQL_SEARCH_RUNS:
-		return "r.id IN (WITH h(kind, ref) AS (SELECT kind, docid / 4 FROM search WHERE tsv @@ "
-		       "to_tsquery('english', ?%d)) "
-		       "SELECT x.id FROM runs x WHERE x.experiment_id IN (SELECT ref FROM h WHERE kind = "
-		       "'experiment') "
-		       "OR x.design_id IN (SELECT ref FROM h WHERE kind = 'design') "
-		       "OR x.id IN (SELECT ref FROM h WHERE kind = 'run') "
-		       "OR x.id IN (SELECT n.run_id FROM notes n WHERE n.id IN (SELECT ref FROM h WHERE "
-		       "kind = 'note')) "
-		       "OR x.design_id IN (SELECT n.design_id FROM notes n WHERE n.run_id IS NULL "
-		       "AND n.id IN (SELECT ref FROM h WHERE kind = 'note')))";
+		return AB_SQL_SEARCH_RUNS("docid", "tsv @@ to_tsquery('english', ?%d)");
 	case AB_DB_SQL_WORDS_SETUP:
 		return "CREATE TEMPORARY TABLE IF NOT EXISTS memory_words(doc BIGINT, text TEXT); "
 		       "DELETE FROM memory_words";
