@@ -3,7 +3,8 @@
 # page and shell completions when their install rules are there). The
 # dependencies are computed from the binary's libraries by dpkg-shlibdeps
 # when it is installed (dpkg-dev), else the list below, which is the
-# bookworm names of the libraries abtool links with (ldd build/abtool).
+# bookworm names of the libraries abtool links with (ldd build/abtool);
+# libpq5, which abtool loads only for a PostgreSQL store, is recommended.
 # The package's doc folder, /usr/share/doc/abtool, holds its copyright
 # file and its Debian changelog (changelog.Debian.gz, as Debian's policy
 # wants it of a package whose version has a revision: 0.1.0-1), which
@@ -31,7 +32,13 @@ if(ABTOOL_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libc6, libgit2-1.5, libsqlite3-0, libjansson4, libyaml-0-2, libpcre2-8-0, libssl3, libcsv3, liburiparser1, libpq5, zlib1g")
+    "libc6, libgit2-1.5, libsqlite3-0, libjansson4, libyaml-0-2, libpcre2-8-0, libssl3, libcsv3, liburiparser1, zlib1g")
+endif()
+# libpq is loaded when a PostgreSQL store is opened, not linked
+# (store/store_pg.c): dpkg-shlibdeps does not see it, and a user of sqlite
+# stores only does not need it. Recommends installs it by default.
+if(ABTOOL_POSTGRESQL)
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libpq5")
 endif()
 # abtool runs the experiment's build and benchmark commands: git and make are
 # what most of them need, not what abtool itself needs.

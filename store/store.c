@@ -23,7 +23,7 @@ void ab_store_use_engine(const struct ab_store_engine *engine)
 
 int ab_store_is_server(const char *path)
 {
-	return !strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11);
+	return ab_store_engine_scheme(path);
 }
 
 static int busy_timeout_ms(void)
@@ -170,6 +170,7 @@ static int migrate(struct ab_store *store)
 static int store_open(struct ab_store **out, const char *path, int create)
 {
 	struct ab_store *store;
+	const struct ab_store_engine *engine = chosen_engine;
 	const char *what = "opening";
 	char *sql;
 	int err;
@@ -181,9 +182,10 @@ static int store_open(struct ab_store **out, const char *path, int create)
 	if (!*path)
 		return ab_error_set(AB_EINVALID, "the store's file name is empty; give --store a file, or "
 				    "leave --store out to use the repository's store");
+	if (!engine && (err = ab_store_engine_for(path, &engine)) < 0)
+		return err;
 	store = ab_xcalloc(1, sizeof(*store));
-	store->engine = chosen_engine ? chosen_engine
-		: ab_store_is_server(path) ? &ab_store_engine_pg : &ab_store_engine_sqlite;
+	store->engine = engine;
 	store->path = store->engine->describe ? store->engine->describe(path) : ab_xstrdup(path);
 	store->project = ab_xstrdup("");
 	store->busy_timeout_ms = busy_timeout_ms();
@@ -338,10 +340,7 @@ void ab_store_set_cancel(struct ab_store *store, int (*cancel)(void))
 
 char *ab_store_describe(const char *path)
 {
-	const struct ab_store_engine *engine = ab_store_is_server(path) ? &ab_store_engine_pg
-		: &ab_store_engine_sqlite;
-
-	return engine->describe ? engine->describe(path) : ab_xstrdup(path);
+	return ab_store_engine_describe(path);
 }
 
 int ab_store_schema_version(struct ab_store *store)

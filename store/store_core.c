@@ -17,7 +17,7 @@ int ab_db_error(struct ab_store *store, const char *what)
 
 	store->engine->last_error(store->db, &e);
 	sys = e.sys_errno;
-	if (store->engine == &ab_store_engine_pg)  /* a server's words, not a file's */
+	if (ab_store_engine_is_server(store->engine))  /* a server's words, not a file's */
 		switch (e.fault) {
 		case AB_DB_FAULT_BUSY:
 			return ab_error_set(AB_ELOCKED, "store '%s': another abtool held the store's write "

@@ -110,7 +110,8 @@ enum ab_db_rebuild {
 
 enum ab_db_sql {
 	/* A condition on runs r: the run matches the full-text query ?%d
-	 * (a format with one %d: the parameter number). */
+	 * (a format with one %d: the parameter number). Each engine's is
+	 * AB_SQL_SEARCH_RUNS over its own match. */
 	AB_DB_SQL_SEARCH_RUNS,
 	/* Script: make the (temporary, connection-local) word table of
 	 * AB_DB_SQL_WORDS_* empty and ready. */
@@ -142,10 +143,35 @@ enum ab_db_sql {
 	AB_DB_SQL_RUN_RULE_NAMES,
 };
 
+/* AB_DB_SQL_SEARCH_RUNS: the runs whose experiment, design, own text or
+ * notes (a note on the run, or on its design and no run) are documents of
+ * the search table that match. Both engines' search table has a row per
+ * document, its id ref * 4 + the kind's number and its `kind`; DOCID is
+ * the engine's name for that id, MATCH its condition (static text, with
+ * ?%d) that a row matches the full-text query: the only difference
+ * between the engines' texts. */
+#define AB_SQL_SEARCH_RUNS(DOCID, MATCH)                                                          \
+	"r.id IN (WITH h(kind, ref) AS (SELECT kind, " DOCID " / 4 FROM search WHERE " MATCH ") "  \
+	"SELECT x.id FROM runs x WHERE x.experiment_id IN (SELECT ref FROM h WHERE kind = "        \
+	"'experiment') "                                                                           \
+	"OR x.design_id IN (SELECT ref FROM h WHERE kind = 'design') "                             \
+	"OR x.id IN (SELECT ref FROM h WHERE kind = 'run') "                                       \
+	"OR x.id IN (SELECT n.run_id FROM notes n WHERE n.id IN (SELECT ref FROM h WHERE "        \
+	"kind = 'note')) "                                                                         \
+	"OR x.design_id IN (SELECT n.design_id FROM notes n WHERE n.run_id IS NULL "               \
+	"AND n.id IN (SELECT ref FROM h WHERE kind = 'note')))"
+
 struct ab_store_engine {
 	const char *name;
 	/* The embedded migrations' path prefix, e.g. "store/migrations/". */
 	const char *migrations;
+	/* Make the engine usable: load what it opens at run time rather
+	 * than links (PostgreSQL: libpq), once per process. The registry
+	 * (ab_store_engine_for) calls it before any other hook for a store
+	 * of the engine's scheme. 0, or negative with the error message set
+	 * (what is missing and the package that has it). NULL: always
+	 * usable. */
+	int (*load)(void);
 	/* Connect to the database `path`, waiting up to lock_wait_ms for
 	 * another connection's lock, without changing an existing database:
 	 * the store reads its schema version first and leaves a store it does
@@ -227,13 +253,47 @@ struct ab_store_engine {
 	 * parsed as query syntax. The matching contract both engines honour
 	 * is docs/history.md's "Searching history". */
 	char *(*search_term)(const char *text, size_t len, int prefix);
+	/* 1 when the store's name `path` holds a password (store.h
+	 * ab_store_url_has_password), else 0. NULL: never (a file name). */
+	int (*has_password)(const char *path);
 };
 
 /* The sqlite engine (store_sqlite.c): one file per store, WAL. */
 extern const struct ab_store_engine ab_store_engine_sqlite;
 
-/* The PostgreSQL engine (store_pg.c, libpq): a store is a database on a
- * server, named by a postgresql:// or postgres:// URL (libpq's URI form). */
+/* The PostgreSQL engine (store_pg.c, libpq loaded when the first store
+ * is opened): a store is a database on a server, named by a postgresql://
+ * or postgres:// URL (libpq's URI form). Not in a build configured with
+ * -DABTOOL_POSTGRESQL=OFF. */
 extern const struct ab_store_engine ab_store_engine_pg;
+
+/*
+ * The engines by URL scheme (store_engine.c, one table): a store named by
+ * a URL whose scheme is in the table is a database on a server, opened by
+ * that scheme's engine; any other name is a sqlite file. A scheme whose
+ * engine was left out of the build stays in the table, so that its URLs
+ * are still told from file names, and are refused saying why.
+ */
+
+/* 1 when `path` begins with a scheme of the table (postgresql://,
+ * postgres://), whether or not this abtool has its engine; else 0. */
+int ab_store_engine_scheme(const char *path);
+
+/* The engine that opens the store `path`, usable (its load hook has
+ * run): the engine of the scheme `path` begins with, or sqlite's. 0 with
+ * *out; or AB_EIO with *out NULL and the error message set when that
+ * scheme's engine is not in this build or cannot load what it needs
+ * (the message names the build option or the package to install). */
+int ab_store_engine_for(const char *path, const struct ab_store_engine **out);
+
+/* 1 when `engine` opens stores by a URL scheme (a server's), else 0 (a
+ * file's, or an engine of the tests): for the words of messages. */
+int ab_store_engine_is_server(const struct ab_store_engine *engine);
+
+/* The name messages, reports and command lines give the store `path`
+ * (store.h ab_store_describe; a new string): the engine's describe, or
+ * the path itself; when the scheme's engine is not usable, the scheme
+ * followed by "..." (the rest may hold a password). Never fails. */
+char *ab_store_engine_describe(const char *path);
 
 #endif

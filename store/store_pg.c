@@ -1,5 +1,6 @@
 /* store_pg.c - the PostgreSQL engine of the store (store_engine.h),
- * through libpq: a store is a database on a server, named by a
+ * through libpq, loaded when the first store is opened (pq_load), not
+ * linked: a store is a database on a server, named by a
  * postgresql:// or postgres:// URL (libpq's URI form). Values cross as
  * text (libpq's text format, bytea in its hex form), each statement runs
  * whole on its first step (PQexecParams) and hands out its rows after;
@@ -9,11 +10,11 @@
  * migration. Credentials stay with libpq: the URL, PGPASSFILE or
  * PGSERVICE give them, and only host, port, user and database name reach
  * a message (docs/history.md, "A team store on PostgreSQL"). */
-#include "store.h"
 #include "store_engine.h"
 #include "error.h"
 #include "util.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -22,6 +23,64 @@
 #include <string.h>
 
 #include <libpq-fe.h>
+
+/* The library loaded when the first PostgreSQL store is opened (pq_load),
+ * not linked: a command on a sqlite store never loads libpq and the
+ * Kerberos, LDAP and TLS libraries it needs (docs/performance.md,
+ * "Start-up"). ABTOOL_LIBPQ names another file, for packagers and for
+ * the test that runs abtool as if libpq were not installed. */
+#define PQ_LIBRARY "libpq.so.5"
+
+/* The functions of libpq the engine calls, without their PQ prefix;
+ * libpq-fe.h gives their types. Call them as pq.exec(...). */
+#define PQ_FUNCTIONS(X)                                                                         \
+	X(clear) X(cmdTuples) X(connectdbParams) X(conninfoFree) X(conninfoParse) X(errorMessage) \
+	X(exec) X(execParams) X(finish) X(fname) X(freemem) X(ftype) X(getisnull) X(getlength)    \
+	X(getvalue) X(host) X(nfields) X(ntuples) X(resultErrorField) X(resultStatus)             \
+	X(setNoticeProcessor) X(status) X(transactionStatus) X(unescapeBytea)
+
+struct pq_functions {
+#define PQ_POINTER(name) __typeof__(PQ##name) *name;
+	PQ_FUNCTIONS(PQ_POINTER)
+#undef PQ_POINTER
+};
+
+/* Filled by pq_load; every call into libpq goes through it. */
+static struct pq_functions pq;
+static void *pq_handle;
+
+/* Load libpq and its functions into `pq`, once per process (stores are
+ * opened by one thread): 0, or AB_EIO with a message that names the
+ * file and Debian's package, and nothing loaded. */
+static int pq_load(void)
+{
+	const char *file = getenv("ABTOOL_LIBPQ"), *missing = NULL;
+	struct pq_functions f;
+	void *handle;
+
+	if (pq_handle)
+		return 0;
+	if (!file || !*file)
+		file = PQ_LIBRARY;
+	if (!(handle = dlopen(file, RTLD_NOW | RTLD_LOCAL)))
+		return ab_error_set(AB_EIO, "cannot open a PostgreSQL store: %s is not installed (Debian: "
+				    "apt-get install libpq5): %s", file, dlerror());
+#define PQ_SYMBOL(name) \
+	if (!(f.name = (__typeof__(f.name))dlsym(handle, "PQ" #name)) && !missing) \
+		missing = "PQ" #name;
+	PQ_FUNCTIONS(PQ_SYMBOL)
+#undef PQ_SYMBOL
+	if (missing) {
+		int rc = ab_error_set(AB_EIO, "cannot open a PostgreSQL store: %s has no %s; install "
+				      "libpq 10 or later (Debian: apt-get install libpq5)", file, missing);
+
+		dlclose(handle);
+		return rc;
+	}
+	pq = f;
+	pq_handle = handle;
+	return 0;
+}
 
 /* The advisory lock of a write transaction: any constant the store owns
  * ("abtool" in ASCII). */
@@ -62,12 +121,12 @@ struct pg_stmt {
  * "Appendix A. PostgreSQL Error Codes"), its primary message. */
 static void fail(struct ab_db *db, const PGresult *res)
 {
-	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-	const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	const char *state = res ? pq.resultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	const char *msg = res ? pq.resultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 	char *nl;
 
 	if (!msg || !*msg)
-		msg = PQerrorMessage(db->conn);
+		msg = pq.errorMessage(db->conn);
 	free(db->message);
 	db->message = ab_xstrdup(msg && *msg ? msg : "unknown error");
 	if ((nl = strchr(db->message, '\n')))
@@ -77,7 +136,7 @@ static void fail(struct ab_db *db, const PGresult *res)
 	 * working is the connection (the server closed it, or the network);
 	 * class 08 is a connection exception, 57P0x an operator's or a
 	 * crash's shutdown of the server */
-	if (PQstatus(db->conn) == CONNECTION_BAD || (res && !state) ||
+	if (pq.status(db->conn) == CONNECTION_BAD || (res && !state) ||
 	    (state && (!strncmp(state, "08", 2) || !strncmp(state, "57P0", 4))))
 		db->fault = AB_DB_FAULT_LOST;
 	else if (state && (!strcmp(state, "55P03") || !strcmp(state, "40001") || !strcmp(state, "40P01")))
@@ -100,13 +159,13 @@ static void pg_last_error(struct ab_db *db, struct ab_db_error *out)
 /* Run `sql` without parameters; 0, or AB_EIO with the failure kept. */
 static int pg_exec(struct ab_db *db, const char *sql)
 {
-	PGresult *res = PQexec(db->conn, sql);
-	ExecStatusType s = PQresultStatus(res);
+	PGresult *res = pq.exec(db->conn, sql);
+	ExecStatusType s = pq.resultStatus(res);
 	int ok = s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK;
 
 	if (!ok)
 		fail(db, res);
-	PQclear(res);
+	pq.clear(res);
 	return ok ? 0 : AB_EIO;
 }
 
@@ -114,7 +173,7 @@ static void pg_close(struct ab_db *db)
 {
 	if (!db)
 		return;
-	PQfinish(db->conn);
+	pq.finish(db->conn);
 	free(db->name);
 	free(db->message);
 	free(db);
@@ -131,11 +190,14 @@ static void quiet(void *arg, const char *message)
  * its password or any other option: what messages may name. */
 static char *describe(const char *conninfo)
 {
-	PQconninfoOption *opts = PQconninfoParse(conninfo, NULL), *o;
+	PQconninfoOption *opts, *o;
 	const char *host = NULL, *hostaddr = NULL, *port = NULL, *dbname = NULL, *user = NULL;
 	const char *service = NULL, *sock;
 	char *out;
 
+	if (pq_load() < 0)
+		return ab_xstrdup("postgresql://...");  /* nothing of a URL libpq cannot parse */
+	opts = pq.conninfoParse(conninfo, NULL);
 	for (o = opts; o && o->keyword; o++) {
 		if (!o->val || !*o->val)
 			continue;
@@ -158,21 +220,22 @@ static char *describe(const char *conninfo)
 			   sock ? "" : host ? host : hostaddr ? hostaddr : "", port ? ":" : "",
 			   port ? port : "", dbname ? dbname : "", sock ? "?host=" : "", sock ? sock : "",
 			   service ? " (service " : "", service ? service : "", service ? ")" : "");
-	PQconninfoFree(opts);
+	pq.conninfoFree(opts);
 	return out;
 }
 
-int ab_store_url_has_password(const char *path)
+/* The password in the user part or as password=, by libpq's parse. */
+static int has_password(const char *path)
 {
 	PQconninfoOption *opts, *o;
 	int found = 0;
 
-	if (!ab_store_is_server(path) || !(opts = PQconninfoParse(path, NULL)))
+	if (pq_load() < 0 || !(opts = pq.conninfoParse(path, NULL)))
 		return 0;
 	for (o = opts; o->keyword; o++)
 		if (!strcmp(o->keyword, "password") && o->val && *o->val)
 			found = 1;
-	PQconninfoFree(opts);
+	pq.conninfoFree(opts);
 	return found;
 }
 
@@ -184,24 +247,27 @@ static int pg_open(struct ab_db **out, const char *path, int lock_wait_ms, int c
 	struct ab_db *db;
 	char *err = NULL;
 	PQconninfoOption *opts;
+	int loaded;
 
 	*out = NULL;
+	if ((loaded = pq_load()) < 0)
+		return loaded;
 	/* create: a server's database is made with createdb, not by a client */
-	if (!(opts = PQconninfoParse(path, &err))) {
+	if (!(opts = pq.conninfoParse(path, &err))) {
 		int rc = ab_error_set(AB_EINVALID, "the store '%s' is not a PostgreSQL connection URL: %s",
 				      path, err ? err : "out of memory");
-		PQfreemem(err);
+		pq.freemem(err);
 		return rc;
 	}
-	PQconninfoFree(opts);
+	pq.conninfoFree(opts);
 	db = ab_xcalloc(1, sizeof(*db));
 	db->name = describe(path);
 	db->lock_wait_ms = lock_wait_ms;
-	db->conn = PQconnectdbParams(keys, vals, 1);
-	if (!db->conn || PQstatus(db->conn) != CONNECTION_OK) {
-		const char *why = db->conn ? PQerrorMessage(db->conn) : "out of memory";
+	db->conn = pq.connectdbParams(keys, vals, 1);
+	if (!db->conn || pq.status(db->conn) != CONNECTION_OK) {
+		const char *why = db->conn ? pq.errorMessage(db->conn) : "out of memory";
 		char *msg = ab_xstrdup(why), *nl;
-		const char *host = db->conn ? PQhost(db->conn) : NULL;
+		const char *host = db->conn ? pq.host(db->conn) : NULL;
 		int rc;
 
 		while ((nl = strrchr(msg, '\n')) && !nl[1])
@@ -224,7 +290,7 @@ static int pg_open(struct ab_db **out, const char *path, int lock_wait_ms, int c
 		pg_close(db);
 		return rc;
 	}
-	PQsetNoticeProcessor(db->conn, quiet, NULL);
+	pq.setNoticeProcessor(db->conn, quiet, NULL);
 	*out = db;
 	*what = "configuring the session";
 	return pg_exec(db, "SET client_min_messages = warning; SET TIME ZONE 'UTC'; "
@@ -234,10 +300,10 @@ static int pg_open(struct ab_db **out, const char *path, int lock_wait_ms, int c
 /* The connection answers: libpq's status, then a round trip. */
 static int pg_alive(struct ab_db *db)
 {
-	if (PQstatus(db->conn) == CONNECTION_OK && pg_exec(db, "SELECT 1") == 0)
+	if (pq.status(db->conn) == CONNECTION_OK && pg_exec(db, "SELECT 1") == 0)
 		return 0;
 	return ab_error_set(AB_EIO, "the connection to the PostgreSQL server %s is lost (%s)", db->name,
-			    db->message ? db->message : PQerrorMessage(db->conn));
+			    db->message ? db->message : pq.errorMessage(db->conn));
 }
 
 /* ?N as $N outside '...' and "..." (quotes doubled inside; the store's
@@ -359,18 +425,18 @@ static int pg_step(struct ab_db_stmt *st)
 			if (!s->used[i] && !s->types[i])
 				s->types[i] = PG_TEXT;
 
-		s->res = PQexecParams(s->db->conn, s->sql, s->nparams, s->types,
+		s->res = pq.execParams(s->db->conn, s->sql, s->nparams, s->types,
 				      (const char *const *)s->values, s->lengths, s->formats, 0);
-		status = PQresultStatus(s->res);
+		status = pq.resultStatus(s->res);
 		if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
 			fail(s->db, s->res);
-			PQclear(s->res);
+			pq.clear(s->res);
 			s->res = NULL;
 			return AB_EIO;
 		}
 		s->ran = 1;
-		s->nrows = PQntuples(s->res);
-		tuples = PQcmdTuples(s->res);
+		s->nrows = pq.ntuples(s->res);
+		tuples = pq.cmdTuples(s->res);
 		if (tuples && *tuples)
 			s->db->changes = strtoll(tuples, NULL, 10);
 	}
@@ -384,12 +450,12 @@ static int pg_step(struct ab_db_stmt *st)
 
 static int pg_column_count(struct ab_db_stmt *st)
 {
-	return PS(st)->res ? PQnfields(PS(st)->res) : 0;
+	return PS(st)->res ? pq.nfields(PS(st)->res) : 0;
 }
 
 static const char *pg_column_name(struct ab_db_stmt *st, int i)
 {
-	return PQfname(PS(st)->res, i);
+	return pq.fname(PS(st)->res, i);
 }
 
 static int in_row(struct ab_db_stmt *st)
@@ -404,9 +470,9 @@ static enum ab_db_type pg_column_type(struct ab_db_stmt *st, int i)
 {
 	struct pg_stmt *s = PS(st);
 
-	if (!in_row(st) || PQgetisnull(s->res, s->row, i))
+	if (!in_row(st) || pq.getisnull(s->res, s->row, i))
 		return AB_DB_NULL;
-	switch (PQftype(s->res, i)) {
+	switch (pq.ftype(s->res, i)) {
 	case PG_BOOL:
 	case PG_INT2:
 	case PG_INT4:
@@ -417,7 +483,7 @@ static enum ab_db_type pg_column_type(struct ab_db_stmt *st, int i)
 	case PG_FLOAT8:
 		return AB_DB_FLOAT;
 	case PG_NUMERIC:
-		return strpbrk(PQgetvalue(s->res, s->row, i), ".eEN") ? AB_DB_FLOAT : AB_DB_INT;
+		return strpbrk(pq.getvalue(s->res, s->row, i), ".eEN") ? AB_DB_FLOAT : AB_DB_INT;
 	case PG_BYTEA:
 		return AB_DB_BLOB;
 	default:
@@ -429,19 +495,28 @@ static const char *pg_column_text(struct ab_db_stmt *st, int i)
 {
 	struct pg_stmt *s = PS(st);
 
-	if (!in_row(st) || PQgetisnull(s->res, s->row, i))
+	if (!in_row(st) || pq.getisnull(s->res, s->row, i))
 		return NULL;
-	return PQgetvalue(s->res, s->row, i);
+	return pq.getvalue(s->res, s->row, i);
+}
+
+/* Column i as the text of a number (NULL for NULL): a boolean's as 1 or
+ * 0, as sqlite stores it. */
+static const char *number_text(struct ab_db_stmt *st, int i)
+{
+	const char *t = pg_column_text(st, i);
+
+	if (t && pq.ftype(PS(st)->res, i) == PG_BOOL)
+		return t[0] == 't' ? "1" : "0";
+	return t;
 }
 
 static int64_t pg_column_int64(struct ab_db_stmt *st, int i)
 {
-	const char *t = pg_column_text(st, i);
+	const char *t = number_text(st, i);
 
 	if (!t)
 		return 0;
-	if (PQftype(PS(st)->res, i) == PG_BOOL)
-		return t[0] == 't';
 	if (strpbrk(t, ".eE"))
 		return (int64_t)strtod(t, NULL);
 	return strtoll(t, NULL, 10);
@@ -449,13 +524,9 @@ static int64_t pg_column_int64(struct ab_db_stmt *st, int i)
 
 static double pg_column_double(struct ab_db_stmt *st, int i)
 {
-	const char *t = pg_column_text(st, i);
+	const char *t = number_text(st, i);
 
-	if (!t)
-		return 0;
-	if (PQftype(PS(st)->res, i) == PG_BOOL)
-		return t[0] == 't';
-	return strtod(t, NULL);
+	return t ? strtod(t, NULL) : 0;
 }
 
 static const void *pg_column_blob(struct ab_db_stmt *st, int i, size_t *len)
@@ -466,12 +537,12 @@ static const void *pg_column_blob(struct ab_db_stmt *st, int i, size_t *len)
 	*len = 0;
 	if (!t)
 		return NULL;
-	if (PQftype(s->res, i) != PG_BYTEA) {
-		*len = (size_t)PQgetlength(s->res, s->row, i);
+	if (pq.ftype(s->res, i) != PG_BYTEA) {
+		*len = (size_t)pq.getlength(s->res, s->row, i);
 		return t;
 	}
-	PQfreemem(s->blob);
-	s->blob = PQunescapeBytea((const unsigned char *)t, len);
+	pq.freemem(s->blob);
+	s->blob = pq.unescapeBytea((const unsigned char *)t, len);
 	return s->blob;
 }
 
@@ -480,7 +551,7 @@ static void pg_reset(struct ab_db_stmt *st)
 	struct pg_stmt *s = PS(st);
 	int i;
 
-	PQclear(s->res);
+	pq.clear(s->res);
 	s->res = NULL;
 	s->ran = 0;
 	s->row = -1;
@@ -501,7 +572,7 @@ static void pg_finalize(struct ab_db_stmt *st)
 	if (!st)
 		return;
 	pg_reset(st);
-	PQfreemem(s->blob);
+	pq.freemem(s->blob);
 	free(s->values);
 	free(s->lengths);
 	free(s->formats);
@@ -528,7 +599,7 @@ static int pg_begin(struct ab_db *db, int write)
 		enum ab_db_fault fault = db->fault;
 		char *message = db->message ? ab_xstrdup(db->message) : NULL;
 
-		PQclear(PQexec(db->conn, "ROLLBACK"));
+		pq.clear(pq.exec(db->conn, "ROLLBACK"));
 		db->fault = fault;
 		free(db->message);
 		db->message = message;
@@ -543,8 +614,8 @@ static int pg_commit(struct ab_db *db)
 
 static void pg_rollback(struct ab_db *db)
 {
-	if (PQtransactionStatus(db->conn) != PQTRANS_IDLE)
-		PQclear(PQexec(db->conn, "ROLLBACK"));
+	if (pq.transactionStatus(db->conn) != PQTRANS_IDLE)
+		pq.clear(pq.exec(db->conn, "ROLLBACK"));
 }
 
 static int64_t pg_changes(struct ab_db *db)
@@ -556,12 +627,12 @@ static int64_t pg_changes(struct ab_db *db)
  * store's inserts draw one identity each, and the search triggers none. */
 static int64_t pg_last_insert_id(struct ab_db *db)
 {
-	PGresult *res = PQexec(db->conn, "SELECT lastval()");
+	PGresult *res = pq.exec(db->conn, "SELECT lastval()");
 	int64_t id = 0;
 
-	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
-		id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
-	PQclear(res);
+	if (pq.resultStatus(res) == PGRES_TUPLES_OK && pq.ntuples(res) == 1)
+		id = strtoll(pq.getvalue(res, 0, 0), NULL, 10);
+	pq.clear(res);
 	return id;
 }
 
@@ -596,33 +667,33 @@ static int pg_schema_version(struct ab_db *db, int *out)
 	int rc = 0;
 
 	*out = 0;
-	res = PQexec(db->conn, "SELECT " PG_OWN_OBJECTS ", (SELECT count(*) FROM pg_tables WHERE "
+	res = pq.exec(db->conn, "SELECT " PG_OWN_OBJECTS ", (SELECT count(*) FROM pg_tables WHERE "
 		     "schemaname = current_schema() AND tablename = 'abtool_schema')");
-	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+	if (pq.resultStatus(res) != PGRES_TUPLES_OK) {
 		fail(db, res);
-		PQclear(res);
+		pq.clear(res);
 		return AB_EIO;
 	}
-	if (strcmp(PQgetvalue(res, 0, 1), "1")) {
-		if (strcmp(PQgetvalue(res, 0, 0), "0")) {
+	if (strcmp(pq.getvalue(res, 0, 1), "1")) {
+		if (strcmp(pq.getvalue(res, 0, 0), "0")) {
 			free(db->message);
 			db->message = ab_xstrdup("the database holds tables, views, sequences, functions "
 						 "or schemas but no abtool_schema: it is another program's");
 			db->fault = AB_DB_FAULT_NOTADB;
 			rc = AB_EIO;
 		}
-		PQclear(res);
+		pq.clear(res);
 		return rc;
 	}
-	PQclear(res);
-	res = PQexec(db->conn, "SELECT version FROM abtool_schema");
-	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+	pq.clear(res);
+	res = pq.exec(db->conn, "SELECT version FROM abtool_schema");
+	if (pq.resultStatus(res) != PGRES_TUPLES_OK) {
 		fail(db, res);
 		rc = AB_EIO;
-	} else if (PQntuples(res) > 0) {
-		*out = atoi(PQgetvalue(res, 0, 0));
+	} else if (pq.ntuples(res) > 0) {
+		*out = atoi(pq.getvalue(res, 0, 0));
 	}
-	PQclear(res);
+	pq.clear(res);
 	return rc;
 }
 
@@ -643,16 +714,7 @@ static const char *pg_sql(enum ab_db_sql which)
 {
 	switch (which) {
 	case AB_DB_SQL_SEARCH_RUNS:
-		return "r.id IN (WITH h(kind, ref) AS (SELECT kind, docid / 4 FROM search WHERE tsv @@ "
-		       "to_tsquery('english', ?%d)) "
-		       "SELECT x.id FROM runs x WHERE x.experiment_id IN (SELECT ref FROM h WHERE kind = "
-		       "'experiment') "
-		       "OR x.design_id IN (SELECT ref FROM h WHERE kind = 'design') "
-		       "OR x.id IN (SELECT ref FROM h WHERE kind = 'run') "
-		       "OR x.id IN (SELECT n.run_id FROM notes n WHERE n.id IN (SELECT ref FROM h WHERE "
-		       "kind = 'note')) "
-		       "OR x.design_id IN (SELECT n.design_id FROM notes n WHERE n.run_id IS NULL "
-		       "AND n.id IN (SELECT ref FROM h WHERE kind = 'note')))";
+		return AB_SQL_SEARCH_RUNS("docid", "tsv @@ to_tsquery('english', ?%d)");
 	case AB_DB_SQL_WORDS_SETUP:
 		return "CREATE TEMPORARY TABLE IF NOT EXISTS memory_words(doc BIGINT, text TEXT); "
 		       "DELETE FROM memory_words";
@@ -738,6 +800,7 @@ static char *pg_search_term(const char *text, size_t len, int prefix)
 const struct ab_store_engine ab_store_engine_pg = {
 	.name = "postgresql",
 	.migrations = "store/migrations-pg/",
+	.load = pq_load,
 	.open = pg_open,
 	.describe = describe,
 	.close = pg_close,
@@ -770,4 +833,5 @@ const struct ab_store_engine ab_store_engine_pg = {
 	.set_schema_version = pg_set_schema_version,
 	.sql = pg_sql,
 	.search_term = pg_search_term,
+	.has_password = has_password,
 };

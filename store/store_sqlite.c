@@ -460,16 +460,7 @@ static const char *sq_sql(enum ab_db_sql which)
 {
 	switch (which) {
 	case AB_DB_SQL_SEARCH_RUNS:
-		return "r.id IN (WITH h(kind, ref) AS (SELECT kind, rowid / 4 FROM search WHERE search "
-		       "MATCH ?%d) "
-		       "SELECT x.id FROM runs x WHERE x.experiment_id IN (SELECT ref FROM h WHERE kind = "
-		       "'experiment') "
-		       "OR x.design_id IN (SELECT ref FROM h WHERE kind = 'design') "
-		       "OR x.id IN (SELECT ref FROM h WHERE kind = 'run') "
-		       "OR x.id IN (SELECT n.run_id FROM notes n WHERE n.id IN (SELECT ref FROM h WHERE "
-		       "kind = 'note')) "
-		       "OR x.design_id IN (SELECT n.design_id FROM notes n WHERE n.run_id IS NULL "
-		       "AND n.id IN (SELECT ref FROM h WHERE kind = 'note')))";
+		return AB_SQL_SEARCH_RUNS("rowid", "search MATCH ?%d");
 	case AB_DB_SQL_WORDS_SETUP:
 		return "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_words USING "
 		       "fts5(text, tokenize = 'porter unicode61 remove_diacritics 2'); "
