@@ -11,7 +11,6 @@
 
 /* ---- selection ------------------------------------------------------- */
 
-
 /*
  * Rearrange x[lo..hi] so that x[k] holds the value of rank k, everything
  * before it is <= and everything after it >= (C++'s nth_element). Hoare

@@ -49,7 +49,6 @@ double ab_stats_norm_upper_quantile(double q)
 	return norm_upper_quantile(q);
 }
 
-
 /* ---- Student's t and the chi-square ---------------------------------- */
 
 /* One term aa of the modified Lentz method: updates its C and D (each kept

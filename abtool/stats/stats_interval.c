@@ -158,6 +158,7 @@ static int cmp_size(const void *pa, const void *pb)
  * row and 2,800 pairs held 32 MiB for a moment, above the whole target
  * for a 10,000-sample run (docs/performance.md). */
 #define WALSH_HELD_MAX ((size_t)1 << 18)
+
 /* Doubles as integers in the same order (-0 just before +0). */
 static uint64_t order_key(double x)
 {
