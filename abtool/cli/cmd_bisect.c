@@ -133,12 +133,9 @@ static double smallest_margin(const struct ab_experiment *exp)
 /* Index of metric `name` in exp->metrics, or -1. */
 static long metric_index(const struct ab_experiment *exp, const char *name)
 {
-	size_t i;
+	const struct ab_metric *m = ab_experiment_metric(exp, name);
 
-	for (i = 0; i < exp->nmetrics; i++)
-		if (!strcmp(exp->metrics[i].name, name))
-			return (long)i;
-	return -1;
+	return m ? (long)(m - exp->metrics) : -1;
 }
 
 static json_t *commit_json(const struct bisect_ctx *c, size_t i)

@@ -1,5 +1,6 @@
 /* measure.c - per-sample measurement around the runner (see measure.h). */
 #include "measure.h"
+#include "stats.h"
 #include "util.h"
 
 #include <errno.h>
@@ -32,15 +33,6 @@ struct ab_measure {
 	long cachegrind;            /* index of cachegrind_instructions, or -1 */
 	char *cachegrind_why;       /* valgrind is missing: the reason (new), or NULL */
 };
-
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 /* Busy jiffies of all CPUs: user, nice, system, irq, softirq, steal. */
 static int read_busy(uint64_t *out)
@@ -188,7 +180,7 @@ char *ab_measure_padding(const struct ab_measure *m, const struct ab_plan_entry 
 	if (m->exp->env_padding <= 0)
 		return NULL;
 	state = m->seed ^ ((uint64_t)e->row << 40) ^ ((uint64_t)(uint32_t)(e->pair >= 0 ? e->pair : -1 - e->warmup) << 8);
-	n = (size_t)(splitmix64(&state) % (uint64_t)(m->exp->env_padding + 1));
+	n = (size_t)(ab_stats_splitmix64(&state) % (uint64_t)(m->exp->env_padding + 1));
 	out = ab_xmalloc(sizeof("ABTOOL_PADDING=") + n);
 	memcpy(out, "ABTOOL_PADDING=", 15);
 	memset(out + 15, 'x', n);

@@ -1,27 +1,13 @@
 /* plan.c - the seeded schedule of samples (see plan.h). */
 #include "plan.h"
 #include "error.h"
+#include "stats.h"
 #include "util.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <sys/random.h>
 #include <time.h>
-
-/*
- * SplitMix64 (Steele, Lea & Flood 2014, "Fast splittable pseudorandom
- * number generators"): a tiny generator whose output depends only on the
- * seed, so a stored seed reproduces the plan on any platform, which libc's
- * rand() does not promise.
- */
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static void add(struct ab_plan *plan, uint32_t row, int32_t pair, int32_t warmup,
 		enum ab_side side, enum ab_order order)
@@ -91,11 +77,13 @@ int ab_plan_build(struct ab_plan *out, size_t nrows, size_t pairs, size_t warmup
 		return ab_error_set(AB_EINVALID, "the plan would exceed 2^31 samples");
 
 	/* One coin per (row, block), drawn row by row so that a row's orders
-	 * do not depend on how many pairs other rows have. */
+	 * do not depend on how many pairs other rows have; SplitMix64
+	 * (ab_stats_splitmix64), so a stored seed reproduces the plan on any
+	 * platform, which libc's rand() does not promise. */
 	coins = ab_xmalloc(nrows * blocks);
 	for (r = 0; r < nrows; r++)
 		for (i = 0; i < blocks; i++)
-			coins[r * blocks + i] = (uint8_t)(splitmix64(&state) >> 63);
+			coins[r * blocks + i] = (uint8_t)(ab_stats_splitmix64(&state) >> 63);
 
 	out->entries = ab_xmalloc(nrows * 2 * (pairs + warmup) * sizeof(*out->entries));
 	for (i = 0; i < pairs; i++) {
@@ -129,7 +117,7 @@ uint64_t ab_plan_random_seed(void)
 
 	if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed)) {
 		uint64_t state = (uint64_t)time(NULL) ^ (uint64_t)ab_now_ns();
-		seed = splitmix64(&state);
+		seed = ab_stats_splitmix64(&state);
 	}
 	return seed & ((1ULL << 53) - 1);
 }

@@ -355,22 +355,11 @@ int ab_seq_crossing_exact(const size_t *looks, size_t nlooks, const size_t *c, d
 
 /* ---- the simulated joint null ---------------------------------------- */
 
-/* SplitMix64, the generator of ab_stats_splitmix64 (the same stream),
- * here so that the simulation's inner loops inline it. */
-static inline uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
-
 /* Uniform on 0 .. bound-1 (Lemire's multiply-shift; a bias of bound /
  * 2^64 at most, and the same result on every machine). */
 static inline size_t draw_below(uint64_t *rng, size_t bound)
 {
-	return (size_t)(((unsigned __int128)next_random(rng) * bound) >> 64);
+	return (size_t)(((unsigned __int128)ab_stats_splitmix64(rng) * bound) >> 64);
 }
 
 /*
@@ -410,7 +399,7 @@ static void simulate_paths(const size_t *looks, size_t K, const size_t *c, size_
 			unsigned sign;
 
 			if (t % 64 == 0)
-				bits = next_random(&rng);
+				bits = ab_stats_splitmix64(&rng);
 			sign = -(unsigned)(bits & 1);
 			for (j = 0; j < K; j++) {
 				unsigned in = -(unsigned)(j >= lab[t]);
@@ -743,13 +732,6 @@ static void design_free(struct design *d)
 	free(d);
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
 /* How many of x[0 .. n) (ascending) are below t. */
 static size_t count_below(const double *x, size_t n, double t)
 {
@@ -798,8 +780,8 @@ static void design_scores(struct design *d)
 			d->hi[d->nspan++] = before;
 		}
 	}
-	qsort(d->lo, d->nspan, sizeof(*d->lo), cmp_double);
-	qsort(d->hi, d->nspan, sizeof(*d->hi), cmp_double);
+	qsort(d->lo, d->nspan, sizeof(*d->lo), ab_stats_cmp_double);
+	qsort(d->hi, d->nspan, sizeof(*d->hi), ab_stats_cmp_double);
 	free(w);
 }
 

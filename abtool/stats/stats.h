@@ -83,6 +83,21 @@ struct ab_summary {
 	                       different from the median are outliers */
 };
 
+/*
+ * Place the order statistics idx[0..m) (0-based ranks, ascending, each
+ * below n) of x[0..n) at their positions, reordering x in place (x is the
+ * caller's): afterwards x[idx[i]] holds the value of rank idx[i], with
+ * everything before it <= and everything after it >=. Hoare's partition
+ * (Wirth's FIND) with pivots from ab_stats_splitmix64 under a fixed seed,
+ * so the result does not depend on the run; O(n) expected per rank. No
+ * allocation.
+ */
+void ab_stats_select_ranks(double *x, size_t n, const size_t *idx, size_t m);
+
+/* qsort's comparator of doubles in ascending order ((a > b) - (a < b):
+ * NANs compare equal to everything, as no caller passes them). */
+int ab_stats_cmp_double(const void *pa, const void *pb);
+
 /* Median of x[0..n) (x is borrowed, not modified; a copy is sorted
  * partially). The average of the two middle values when n is even. NAN
  * when n == 0. */
@@ -283,16 +298,25 @@ void ab_stats_hodges_lehmann(struct ab_hl *out, const double *d, size_t n, doubl
  */
 void ab_stats_hodges_lehmann_k(struct ab_hl *out, const double *d, size_t n, size_t k);
 
+/* P(Z <= x) for a standard normal Z: 0.5 erfc(-x / sqrt 2). */
+double ab_stats_norm_cdf(double x);
+
 /* The x with P(Z > x) = q for a standard normal Z, to double precision
  * (A&S 26.2.23, then Halley steps on erfc). q <= 0 gives INFINITY, q >= 1
  * -INFINITY, NAN gives NAN. */
 double ab_stats_norm_upper_quantile(double q);
 
 /* The next value of the SplitMix64 generator (Steele, Lea & Flood 2014)
- * whose state is *state: the fixed-seed generator of stats.c's pivots,
- * public for the seeded simulations of other modules (the same seed
- * gives the same sequence on every machine). */
+ * whose state is *state: abtool's one seeded generator, behind the
+ * pivots of ab_stats_select_ranks, the sequential plans' and the
+ * calibration's simulations, the schedule's coins (plan.c) and the
+ * environment's padding (measure.c). The same seed gives the same
+ * sequence on every machine. */
 uint64_t ab_stats_splitmix64(uint64_t *state);
+
+/* A uniform double on (0, 1), never 0 nor 1: the top 53 bits of the next
+ * ab_stats_splitmix64 value, plus one half, over 2^53. */
+double ab_stats_uniform(uint64_t *state);
 
 /*
  * Exact (Clopper–Pearson) two-sided confidence interval of a binomial

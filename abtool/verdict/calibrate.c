@@ -12,28 +12,6 @@
 
 /* ---- power by simulation --------------------------------------------- */
 
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
-
-/* Uniform on (0, 1), never 0. */
-static double uniform(uint64_t *state)
-{
-	return ((double)(splitmix64(state) >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
 /* #{i <= j: s_i + s_j > 0} for s sorted ascending: for each i the j that
  * qualify are a suffix, whose start only moves left as s_i grows. */
 static uint64_t positive_walsh(const double *s, size_t n)
@@ -59,7 +37,7 @@ static void draw_row(double *x, size_t n, double delta, uint64_t seed, size_t r)
 
 	/* Box–Muller, one normal per two uniforms */
 	for (i = 0; i < n; i++) {
-		double u = uniform(&state), v = uniform(&state);
+		double u = ab_stats_uniform(&state), v = ab_stats_uniform(&state);
 
 		x[i] = sqrt(-2 * log(u)) * cos(2 * M_PI * v) - delta;
 	}
@@ -82,10 +60,14 @@ static int equivalent(const double *x, double *y, size_t n, double delta, size_t
 	return positive_walsh(y, n) <= k - 1;
 }
 
-double ab_calibrate_power_equivalence(size_t n, double delta, size_t reps, uint64_t seed)
+/* The share of `reps` simulated rows of n pairs that pass at the fixed-n
+ * count k of AB_STATS_ALPHA: the bound's test on rows shifted by delta, or
+ * with `equivalence` the equivalence within ±delta of rows without a
+ * shift (ab_calibrate_power, ab_calibrate_power_equivalence). */
+static double simulated_power(size_t n, double delta, size_t reps, uint64_t seed, int equivalence)
 {
 	size_t k, r, pass = 0;
-	double coverage, *x, *y;
+	double coverage, *x, *y = NULL;
 
 	ab_stats_walsh_k(n, AB_STATS_ALPHA, &k, &coverage);
 	if (k == 0 || reps == 0)
@@ -93,15 +75,24 @@ double ab_calibrate_power_equivalence(size_t n, double delta, size_t reps, uint6
 	if (isinf(delta))
 		return 1;
 	x = ab_xmalloc(n * sizeof(*x));
-	y = ab_xmalloc(n * sizeof(*y));
+	if (equivalence)
+		y = ab_xmalloc(n * sizeof(*y));
 	for (r = 0; r < reps; r++) {
-		draw_row(x, n, 0, seed, r);
-		qsort(x, n, sizeof(*x), cmp_double);
-		pass += equivalent(x, y, n, delta, k);
+		draw_row(x, n, equivalence ? 0 : delta, seed, r);
+		qsort(x, n, sizeof(*x), ab_stats_cmp_double);
+		if (equivalence)
+			pass += equivalent(x, y, n, delta, k);
+		else
+			pass += positive_walsh(x, n) <= k - 1;
 	}
 	free(y);
 	free(x);
 	return (double)pass / (double)reps;
+}
+
+double ab_calibrate_power_equivalence(size_t n, double delta, size_t reps, uint64_t seed)
+{
+	return simulated_power(n, delta, reps, seed, 1);
 }
 
 double ab_calibrate_spread_upper(double sigma, size_t n)
@@ -115,22 +106,7 @@ double ab_calibrate_spread_upper(double sigma, size_t n)
 
 double ab_calibrate_power(size_t n, double delta, size_t reps, uint64_t seed)
 {
-	size_t k, r, pass = 0;
-	double coverage, *x;
-
-	ab_stats_walsh_k(n, AB_STATS_ALPHA, &k, &coverage);
-	if (k == 0 || reps == 0)
-		return 0;
-	if (isinf(delta))
-		return 1;
-	x = ab_xmalloc(n * sizeof(*x));
-	for (r = 0; r < reps; r++) {
-		draw_row(x, n, delta, seed, r);
-		qsort(x, n, sizeof(*x), cmp_double);
-		pass += positive_walsh(x, n) <= k - 1;
-	}
-	free(x);
-	return (double)pass / (double)reps;
+	return simulated_power(n, delta, reps, seed, 0);
 }
 
 /* Power and mean pairs used of one sequential plan (ab_calibrate_sequential);
@@ -169,7 +145,7 @@ static int seq_power(struct ab_seq_needed *out, const struct ab_seq_plan *plan, 
 			if (b.c[k] == 0)
 				continue;
 			memcpy(x, row, m * sizeof(*x));
-			qsort(x, m, sizeof(*x), cmp_double);
+			qsort(x, m, sizeof(*x), ab_stats_cmp_double);
 			if (equivalence) {
 				for (i = 0; i < m; i++)
 					y[i] = x[i] - delta;
@@ -420,7 +396,7 @@ static json_t *metric_choice(const struct ab_analysis *a)
 			if (a->rows[r].pairs < fewest)
 				fewest = a->rows[r].pairs;
 		}
-		qsort(v, n, sizeof(double), cmp_double);
+		qsort(v, n, sizeof(double), ab_stats_cmp_double);
 		med[k] = !n ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 		json_object_set_new(spreads, names[k], real_or_null(med[k]));
 	}

@@ -20,6 +20,7 @@
  * turn a pass into inconclusive, never hide a fail. */
 #include "rules.h"
 #include "predicates.h"
+#include "rules_text.h"
 #include "util.h"
 
 #include <math.h>
@@ -27,86 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One one-sided component of an inferential predicate of a rule: pass
- * when the interval lies on one side of a threshold θ (a ratio), refuted
- * when it lies on the other. A bound predicate has one component;
- * equivalent_within has two, its upper (pass when U < 1+δ) and, next to
- * it, its lower (pass when L > 1/(1+δ)). */
-struct inferential {
-	const char *key;          /* the rule key, for messages */
-	enum ab_pass_side kind;
-	double theta;             /* threshold as a ratio, in the interval's own terms */
-	double margin;            /* the predicate's value (θ = 1/(1 + margin) when reciprocal) */
-	int reciprocal;
-	char *meaning;            /* what a pass shows: "no regression above 2%" (new) */
-	char *refuted;            /* what a fail shows: "a regression above 2%" (new) */
-	char *inconclusive;       /* "cannot exclude a regression above 2%" (new) */
-	int on_scaling;           /* decides on the scaling change instead of the metric */
-	int tost;                 /* 1: equivalent_within's upper component, 2: its lower; 0: a bound */
-};
-
-/* One row's evidence for an inferential predicate. */
-struct interval {
-	int available;
-	const char *why;          /* when not available */
-	double estimate, lower, upper;   /* ratios */
-	const double *d;          /* log values the interval is made of */
-	size_t n;
-	const struct ab_seq_plan *seq;  /* a sequential plan's (the bounds are repeated ones), or NULL */
-	int empty;                /* the looks' repeated intervals do not intersect (lower > upper):
-	                             nothing is decided on it */
-};
-
-#define NO_MEMBER SIZE_MAX
-
-/* One component judged on one row. */
-struct judged {
-	struct interval iv;
-	enum ab_outcome raw;      /* on the bounds alone */
-	double p;                 /* one-sided signed-rank p of the refutation; 1 without a bound */
-	size_t member;            /* its member of the verdict's family, or NO_MEMBER (no bound) */
-	double q;                 /* p after the family's Holm adjustment */
-	enum ab_outcome outcome;  /* after the adjustment: a refutation that does not survive it
-	                             is inconclusive */
-};
-
 static char *pct(double fraction)
 {
 	return ab_xasprintf("%.4g%%", 100 * fraction);
-}
-
-/* Decimals enough to show how values compare: the fewest from 3 to 8 at
- * which every two different values of v[0 .. n) print differently (so a
- * bound of 0.98998 is not shown equal to a threshold of 0.990099). */
-static int decimals(const double *v, size_t n)
-{
-	char x[64], y[64];
-	size_t i, j;
-	int d;
-
-	for (d = 3; d < 8; d++) {
-		int clash = 0;
-
-		for (i = 0; i < n && !clash; i++)
-			for (j = i + 1; j < n && !clash; j++)
-				if (v[i] != v[j] && isfinite(v[i]) && isfinite(v[j])) {
-					snprintf(x, sizeof(x), "%.*f", d, v[i]);
-					snprintf(y, sizeof(y), "%.*f", d, v[j]);
-					clash = !strcmp(x, y);
-				}
-		if (!clash)
-			break;
-	}
-	return d;
-}
-
-/* A threshold as shown with `d` decimals: "1.020", or "0.909 = 1/1.1"
- * when it is the reciprocal of a margin, so that "faster by 10%" is
- * recognisable. New string. */
-static char *threshold_text(const struct inferential *pr, int d)
-{
-	return pr->reciprocal ? ab_xasprintf("%.*f = 1/%.4g", d, pr->theta, 1 + pr->margin)
-			      : ab_xasprintf("%.*f", d, pr->theta);
 }
 
 /* The bounds of `iv` against component `pr`, and the one-sided p of its
@@ -143,166 +67,6 @@ static void judge(struct judged *j, const struct inferential *pr, const struct i
 		}
 	}
 	j->outcome = j->raw;
-}
-
-/* The finding of a component on a row whose looks' intervals do not
- * intersect. New memory. */
-static char *empty_phrase(const char *key, const struct interval *iv)
-{
-	return ab_xasprintf("%s: not decided: the repeated intervals of the looks do not intersect "
-			    "(lower bound %.4f above upper bound %.4f), so their coverage failed for this "
-			    "row", key, iv->lower, iv->upper);
-}
-
-/* A component's finding on a row, after the family's adjustment over m
- * members: "lower bound 1.027 above 1.020 (a regression above 2%), kept
- * by Holm's adjustment over the verdict's 3 refutations (p 0.0117)".
- * Returns new memory. */
-static char *bound_phrase(const struct inferential *pr, const struct judged *j, size_t m)
-{
-	const struct interval *iv = &j->iv;
-	int below = pr->kind == AB_PASS_BELOW;
-	char *s, *out;
-
-	if (!iv->available)
-		return ab_xasprintf("%s: %s", pr->key, iv->why);
-	if (isnan(iv->lower))
-		return ab_xasprintf("%s: %zu pair%s too few for a one-sided 95%% bound", pr->key, iv->n,
-				    iv->n == 1 ? " is" : "s are");
-	if (iv->empty)
-		return empty_phrase(pr->key, iv);
-	{
-		double v[3] = {iv->lower, iv->upper, pr->theta};
-		int d = decimals(v, 3);
-		char *th = threshold_text(pr, d);
-
-		if (j->raw == AB_PASS)
-			s = ab_xasprintf("%s%s bound %.*f %s %s (%s)", iv->seq ? "repeated " : "",
-					 below ? "upper" : "lower", d, below ? iv->upper : iv->lower,
-					 below ? "below" : "above", th, pr->meaning);
-		else if (j->raw == AB_INCONCLUSIVE)
-			s = ab_xasprintf("%s (the interval contains %s)", pr->inconclusive, th);
-		else
-			s = ab_xasprintf("%s%s bound %.*f %s %s (%s)", iv->seq ? "repeated " : "",
-					 below ? "lower" : "upper", d, below ? iv->lower : iv->upper,
-					 below ? "above" : "below", th, pr->refuted);
-		free(th);
-	}
-	if (j->raw != AB_FAIL || m <= 1)
-		return s;
-	out = ab_xasprintf("%s, %s Holm's adjustment over the verdict's %zu refutations (one-sided "
-			   "adjusted p %.3g)", s,
-			   j->outcome == AB_FAIL ? "kept by" : "but not after", m, j->q);
-	free(s);
-	return out;
-}
-
-/* equivalent_within on a row from its upper (`up`, U < 1+δ) and lower
- * (`lo`, L > 1/(1+δ)) components: pass when both pass, fail when the
- * interval lies wholly outside [1/(1+δ), 1+δ] (one component refuted, and
- * the refutation kept by the family's adjustment), inconclusive otherwise.
- * Returns new memory; *o receives the outcome. */
-static char *equivalence_phrase(const struct inferential *up, const struct judged *ju,
-				const struct inferential *lo, const struct judged *jl, size_t m,
-				enum ab_outcome *o)
-{
-	const struct interval *iv = &ju->iv;
-
-	if (ju->raw == AB_FAIL || jl->raw == AB_FAIL) {
-		const struct judged *j = ju->raw == AB_FAIL ? ju : jl;
-		*o = j->outcome;
-		return bound_phrase(ju->raw == AB_FAIL ? up : lo, j, m);
-	}
-	if (!iv->available || isnan(iv->lower) || iv->empty) {
-		*o = AB_INCONCLUSIVE;
-		return bound_phrase(up, ju, m);
-	}
-	{
-		double v[4] = {iv->lower, iv->upper, lo->theta, up->theta};
-		int d = decimals(v, 4);
-		char *tl = threshold_text(lo, d), *tu = threshold_text(up, d), *out;
-
-		*o = ju->raw == AB_PASS && jl->raw == AB_PASS ? AB_PASS : AB_INCONCLUSIVE;
-		if (*o == AB_PASS)
-			out = ab_xasprintf("interval [%.*f, %.*f] inside [%s, %s] (%s)", d, iv->lower, d,
-					   iv->upper, tl, tu, up->meaning);
-		else
-			out = ab_xasprintf("%s (the interval [%.*f, %.*f] is not inside [%s, %s])",
-					   up->inconclusive, d, iv->lower, d, iv->upper, tl, tu);
-		free(tl);
-		free(tu);
-		return out;
-	}
-}
-
-/* One predicate's finding on a row. */
-struct finding {
-	enum ab_outcome outcome;
-	char *phrase;             /* new */
-};
-
-/* Per-row state while a rule is evaluated. */
-struct judged;
-
-struct row_state {
-	size_t row;
-	const struct judged *count; /* the rule's pair-wins count on the row, or NULL */
-	size_t family;            /* members of the verdict's family (family_adjust) */
-	enum ab_outcome outcome;  /* the worst finding's */
-	int inferential;          /* an interval predicate judged the row */
-	enum ab_outcome decided;  /* the worst of the interval predicates' findings */
-	struct finding *findings;
-	size_t nfindings, cap;
-};
-
-static void add_phrase(struct row_state *rs, enum ab_outcome o, const char *phrase)
-{
-	if (o > rs->outcome)
-		rs->outcome = o;
-	if (rs->nfindings == rs->cap) {
-		rs->cap = rs->cap ? 2 * rs->cap : 4;
-		rs->findings = ab_xrealloc(rs->findings, rs->cap * sizeof(*rs->findings));
-	}
-	rs->findings[rs->nfindings++] = (struct finding){o, ab_xstrdup(phrase)};
-}
-
-/* The findings joined by ", ", the worst outcome first (a stable order:
- * the failing part leads, so that a view cut to its width keeps it);
- * when they differ in outcome, each is tagged with its own ("... [fail],
- * ... [pass]") so the reader sees which predicate decided the row. Frees
- * the findings; returns new memory. */
-static char *join_findings(struct row_state *rs)
-{
-	size_t i, j, len = 1;
-	int mixed = 0;
-	char *out, *end;
-
-	for (i = 1; i < rs->nfindings; i++) {  /* insertion sort: few findings */
-		struct finding f = rs->findings[i];
-
-		for (j = i; j > 0 && rs->findings[j - 1].outcome < f.outcome; j--)
-			rs->findings[j] = rs->findings[j - 1];
-		rs->findings[j] = f;
-	}
-
-	for (i = 0; i < rs->nfindings; i++) {
-		len += strlen(rs->findings[i].phrase) + 2 + 16;
-		mixed |= rs->findings[i].outcome != rs->findings[0].outcome;
-	}
-	out = end = ab_xmalloc(len);
-	*out = '\0';
-	for (i = 0; i < rs->nfindings; i++) {
-		if (i)
-			end = stpcpy(end, ", ");
-		end = stpcpy(end, rs->findings[i].phrase);
-		if (mixed)
-			end += sprintf(end, " [%s]", ab_outcome_name(rs->findings[i].outcome));
-		free(rs->findings[i].phrase);
-	}
-	free(rs->findings);
-	rs->findings = NULL;
-	rs->nfindings = rs->cap = 0;
-	return out;
 }
 
 static struct interval metric_interval(const struct ab_row_result *rr, size_t metric)
@@ -438,7 +202,7 @@ static void decide_pair_wins(struct row_state *rs, const struct ab_predicate *pr
 	 * look's pairs (docs/statistics.md, "Sequential plans"). */
 	if (!rm->available) {
 		p = ab_xasprintf("%s: %s", pr->name, rm->unavailable);
-		add_phrase(rs, AB_INCONCLUSIVE, p);
+		rules_add_phrase(rs, AB_INCONCLUSIVE, p);
 	} else if (rm->st.wins >= need) {
 		/* Under no change each untied pair is a win with
 		 * probability 1/2: P(X >= need), X ~ Binomial(n, 1/2), is
@@ -452,7 +216,7 @@ static void decide_pair_wins(struct row_state *rs, const struct ab_predicate *pr
 		p = ab_xasprintf("%zu pair wins, at least the %zu needed (observed; noise alone reaches %zu of "
 				 "%zu%s with probability %.3g%%)", rm->st.wins, need, need, untied,
 				 rm->st.ties ? " untied pairs" : "", 100 * by_noise);
-		add_phrase(rs, AB_PASS, p);
+		rules_add_phrase(rs, AB_PASS, p);
 	} else {
 		/* Fewer wins than claimed: a fail only when the claimed share
 		 * is refuted in the verdict's family (count_judge). */
@@ -470,7 +234,7 @@ static void decide_pair_wins(struct row_state *rs, const struct ab_predicate *pr
 				   "they do not refute a share of wins of %.3g%% (one-sided binomial p %.3g%s, "
 				   "above 0.05)", rm->st.wins, need, 100 * share, j ? j->p : 1, adjusted);
 		free(adjusted);
-		add_phrase(rs, o, p);
+		rules_add_phrase(rs, o, p);
 	}
 	free(p);
 }
@@ -489,13 +253,13 @@ static void decide_estimate(struct row_state *rs, const struct ab_predicate *pr,
 		return;
 	if (!rm->available) {
 		p = ab_xasprintf("%s: %s", pr->name, rm->unavailable);
-		add_phrase(rs, AB_INCONCLUSIVE, p);
+		rules_add_phrase(rs, AB_INCONCLUSIVE, p);
 	} else {
 		int ok = max ? rm->st.ratio <= limit : rm->st.ratio >= limit;
 		p = ab_xasprintf("point estimate %.3f %s %.4g (%s, no interval)", rm->st.ratio,
 				 ok ? (max ? "at most" : "at least") : (max ? "above" : "below"), limit,
 				 pr->name);
-		add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
+		rules_add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
 	}
 	free(p);
 }
@@ -511,12 +275,12 @@ static void decide_scaling(struct row_state *rs, const struct ab_predicate *pr,
 	(void)rm;
 	if (isnan(s)) {
 		p = ab_xasprintf("%s scaling unavailable", ab_side_name(side));
-		add_phrase(rs, AB_INCONCLUSIVE, p);
+		rules_add_phrase(rs, AB_INCONCLUSIVE, p);
 	} else {
 		int ok = s >= limit;
 		p = ab_xasprintf("%s scaling %.2fx %s %.2fx (%s, no interval)", ab_side_name(side), s,
 				 ok ? "at least" : "below", limit, pr->name);
-		add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
+		rules_add_phrase(rs, ok ? AB_PASS : AB_FAIL, p);
 	}
 	free(p);
 }
@@ -538,8 +302,8 @@ static void observational(struct row_state *rs, const struct ab_rule *rule, cons
 		if (p->kind != AB_PREDICATE_OBSERVATIONAL || !ab_predicate_is_set(p, rule))
 			continue;
 		if (p->decide == AB_DECIDE_SCALING && metric != a->primary)  /* as scaling_elsewhere */
-			add_phrase(rs, AB_INCONCLUSIVE, "scaling unavailable: it is measured on the "
-				   "experiment's metric only, not on this rule's");
+			rules_add_phrase(rs, AB_INCONCLUSIVE, "scaling unavailable: it is measured on the "
+					 "experiment's metric only, not on this rule's");
 		else
 			observed_deciders[p->decide](rs, p, rule, rr, &rr->metrics[metric]);
 	}
@@ -556,7 +320,7 @@ static void dispersion(struct row_state *rs, const struct ab_rule *rule, const s
 		p = ab_xasprintf("%zu pair(s) delayed by other processes kept after %zu re-run(s) "
 				 "(contention.when_exhausted: inconclusive)", a->rows[rs->row].contended_pairs,
 				 a->rows[rs->row].reruns);
-		add_phrase(rs, AB_INCONCLUSIVE, p);
+		rules_add_phrase(rs, AB_INCONCLUSIVE, p);
 		free(p);
 		p = NULL;
 	}
@@ -564,18 +328,18 @@ static void dispersion(struct row_state *rs, const struct ab_rule *rule, const s
 	    a->rows[rs->row].flagged > (size_t)rule->max_flagged_samples) {
 		p = ab_xasprintf("%zu flagged sample(s), more than max_flagged_samples %lld",
 				 a->rows[rs->row].flagged, (long long)rule->max_flagged_samples);
-		add_phrase(rs, AB_INCONCLUSIVE, p);
+		rules_add_phrase(rs, AB_INCONCLUSIVE, p);
 		free(p);
 		p = NULL;
 	} else if (rule->max_flagged_samples >= 0 && only_gates && isnan(rule->max_rsd) &&
 		   isnan(rule->max_ci_width)) {
-		add_phrase(rs, AB_PASS, "no more flagged samples than allowed");
+		rules_add_phrase(rs, AB_PASS, "no more flagged samples than allowed");
 	}
 	if (isnan(rule->max_rsd) && isnan(rule->max_ci_width))
 		return;
 	if (!rm->available) {
 		p = ab_xasprintf("dispersion: %s", rm->unavailable);
-		add_phrase(rs, AB_INCONCLUSIVE, p);
+		rules_add_phrase(rs, AB_INCONCLUSIVE, p);
 		free(p);
 		return;
 	}
@@ -589,50 +353,19 @@ static void dispersion(struct row_state *rs, const struct ab_rule *rule, const s
 	else if (!isnan(rule->max_ci_width) && rm->st.ci_k == 0)
 		p = ab_xasprintf("too few pairs for an interval (max_ci_width)");
 	if (p) {
-		add_phrase(rs, AB_INCONCLUSIVE, p);
+		rules_add_phrase(rs, AB_INCONCLUSIVE, p);
 	} else if (only_gates) {
-		add_phrase(rs, AB_PASS, "dispersion within the gates");
+		rules_add_phrase(rs, AB_PASS, "dispersion within the gates");
 	}
 	free(p);
 }
 
+/* Index of metric `name` in exp->metrics (ab_experiment_metric), or 0. */
 static size_t metric_index(const struct ab_experiment *exp, const char *name)
 {
-	size_t i;
+	const struct ab_metric *m = ab_experiment_metric(exp, name);
 
-	for (i = 0; i < exp->nmetrics; i++)
-		if (!strcmp(exp->metrics[i].name, name))
-			return i;
-	return 0;
-}
-
-/* "lanes=2: ratio 1.041 [1.027, 1.058] (1/8 pair wins)" */
-static char *row_head(const struct ab_analysis *a, size_t row, size_t metric)
-{
-	const struct ab_row_metric *rm = &a->rows[row].metrics[metric];
-	char *label = ab_row_label(a->exp, row), *out;
-	const char *name = metric == a->primary ? "" : a->exp->metrics[metric].name;
-
-	if (!rm->available)
-		out = ab_xasprintf("%s: %s%s%s unavailable", label, name, *name ? " " : "", *name ? "" : "metric");
-	else if (rm->st.ci_k) {
-		/* the digits that show an estimate outside its interval, or an
-		 * empty one, as such */
-		double v[3] = {rm->st.ratio, rm->st.ci_lower, rm->st.ci_upper};
-		int d = decimals(v, 3);
-
-		out = ab_xasprintf("%s: %s%sratio %.*f [%.*f, %.*f]%s (%zu/%zu pair wins)", label, name,
-				   *name ? " " : "", d, rm->st.ratio, d, rm->st.ci_lower, d, rm->st.ci_upper,
-				   rm->st.ci_empty ? " (the looks' intervals do not intersect)"
-				   : a->rows[row].seq && (rm->st.ratio < rm->st.ci_lower || rm->st.ratio > rm->st.ci_upper)
-				   ? " (the estimate of all pairs lies outside: an earlier look's bound excludes it)" : "",
-				   rm->st.wins, rm->st.pairs);
-	}
-	else
-		out = ab_xasprintf("%s: %s%sratio %.3f (%zu/%zu pair wins)", label, name, *name ? " " : "",
-				   rm->st.ratio, rm->st.wins, rm->st.pairs);
-	free(label);
-	return out;
+	return m ? (size_t)(m - exp->metrics) : 0;
 }
 
 /* Component out[n] of predicate `p` with value x, threshold θ on `side`. */
@@ -962,10 +695,10 @@ static void inferential_findings(struct rule_work *w, size_t m)
 			const struct judged *j = &w->j[c * w->n + i];
 			enum ab_outcome o = j->outcome;
 			char *phrase = w->comps[c].tost
-				? equivalence_phrase(&w->comps[c], j, &w->comps[c + 1],
-						     &w->j[(c + 1) * w->n + i], m, &o)
-				: bound_phrase(&w->comps[c], j, m);
-			add_phrase(&w->rows[i], o, phrase);
+				? rules_equivalence_phrase(&w->comps[c], j, &w->comps[c + 1],
+							   &w->j[(c + 1) * w->n + i], m, &o)
+				: rules_bound_phrase(&w->comps[c], j, m);
+			rules_add_phrase(&w->rows[i], o, phrase);
 			w->rows[i].inferential = 1;
 			if (o > w->rows[i].decided)
 				w->rows[i].decided = o;
@@ -1014,13 +747,14 @@ static void rule_finish(struct ab_rule_result *res, struct rule_work *w, const s
 		observational(&rows[i], rule, a, w->metric);
 		dispersion(&rows[i], rule, a, w->metric, !has_decider);
 		if (!rows[i].nfindings)  /* integrity-only rule */
-			add_phrase(&rows[i], AB_PASS, "integrity settings only");
+			rules_add_phrase(&rows[i], AB_PASS, "integrity settings only");
 	}
 
 	res->rows = ab_xcalloc(n ? n : 1, sizeof(*res->rows));
 	res->nrows = n;
 	for (i = 0; i < n; i++) {
-		char *head = row_head(a, rows[i].row, w->metric), *phrases = join_findings(&rows[i]);
+		char *head = rules_row_head(a, rows[i].row, w->metric);
+		char *phrases = rules_join_findings(&rows[i]);
 		res->rows[i].row = rows[i].row;
 		res->rows[i].outcome = rows[i].outcome;
 		res->rows[i].inferential = rows[i].inferential;

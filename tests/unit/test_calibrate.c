@@ -16,15 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
-
 /* The simulation size of a test, smaller in the sanitizer build
  * (ABTOOL_SANITIZED=1). */
 static size_t sanitized_runs(size_t normal_build, size_t sanitized)
@@ -34,14 +25,9 @@ static size_t sanitized_runs(size_t normal_build, size_t sanitized)
 	return s && !strcmp(s, "1") ? sanitized : normal_build;
 }
 
-static double uniform(uint64_t *s)
-{
-	return ((double)(splitmix64(s) >> 11) + 0.5) / 9007199254740992.0;
-}
-
 static double normal(uint64_t *s)
 {
-	double u = uniform(s), v = uniform(s);
+	double u = ab_stats_uniform(s), v = ab_stats_uniform(s);
 
 	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
 }
@@ -168,7 +154,7 @@ static void calibrate_row(double *x, size_t n, size_t r)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		double u = uniform(&st), v = uniform(&st);
+		double u = ab_stats_uniform(&st), v = ab_stats_uniform(&st);
 
 		x[i] = sqrt(-2 * log(u)) * cos(2 * M_PI * v);
 	}
@@ -347,7 +333,7 @@ static void test_power_count_is_procedure(void **state)
 			struct ab_hl hl;
 
 			for (i = 0; i < n; i++) {
-				double u = uniform(&st), v = uniform(&st);
+				double u = ab_stats_uniform(&st), v = ab_stats_uniform(&st);
 
 				x[i] = sqrt(-2 * log(u)) * cos(2 * M_PI * v) - 0.7;
 			}
@@ -390,8 +376,8 @@ static double null_rate(size_t n, int span, double pi, double noise, size_t rows
 
 		for (i = 0; i < n; i++) {
 			if (span > 0) {
-				double a = 1000 + (double)(splitmix64(&seed) % (uint64_t)(span + 1));
-				double b = 1000 + (double)(splitmix64(&seed) % (uint64_t)(span + 1));
+				double a = 1000 + (double)(ab_stats_splitmix64(&seed) % (uint64_t)(span + 1));
+				double b = 1000 + (double)(ab_stats_splitmix64(&seed) % (uint64_t)(span + 1));
 
 				d[i] = ab_stats_log_ratio(a, b);
 			} else {

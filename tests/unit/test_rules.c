@@ -527,19 +527,10 @@ static void test_family_looser_rule(void **state)
 	free(without);
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
-
 static double normal(uint64_t *s)
 {
-	double u = ((double)(splitmix64(s) >> 11) + 0.5) / 9007199254740992.0;
-	double v = ((double)(splitmix64(s) >> 11) + 0.5) / 9007199254740992.0;
+	double u = ab_stats_uniform(s);
+	double v = ab_stats_uniform(s);
 
 	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
 }

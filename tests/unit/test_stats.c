@@ -28,32 +28,17 @@ static void row_d(double *d)
 
 /* ---- seeded random numbers for the brute-force and simulation tests -- */
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
-
-/* Uniform on (0, 1), never 0 or 1. */
-static double uniform(uint64_t *s)
-{
-	return ((double)(splitmix64(s) >> 11) + 0.5) / 9007199254740992.0;
-}
-
 /* Box–Muller. */
 static double normal(uint64_t *s)
 {
-	double u = uniform(s), v = uniform(s);
+	double u = ab_stats_uniform(s), v = ab_stats_uniform(s);
 
 	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
 }
 
 static double logistic(uint64_t *s)
 {
-	double u = uniform(s);
+	double u = ab_stats_uniform(s);
 
 	return log(u / (1 - u));
 }
@@ -361,13 +346,13 @@ static void test_mann_whitney_ties_brute_force(void **state)
 
 	(void)state;
 	for (trial = 0; trial < 60; trial++) {
-		size_t n_a = 2 + splitmix64(&rng) % 7, n_b = 1 + splitmix64(&rng) % 7, n = n_a + n_b, i, j;
+		size_t n_a = 2 + ab_stats_splitmix64(&rng) % 7, n_b = 1 + ab_stats_splitmix64(&rng) % 7, n = n_a + n_b, i, j;
 		double pool[16], a[16], b[16], u_obs = 0, ge = 0, le = 0, all = 0;
 		struct ab_mann_whitney mw;
 		uint32_t mask;
 
 		for (i = 0; i < n; i++)  /* few distinct values: many ties */
-			pool[i] = (double)(splitmix64(&rng) % (trial % 2 ? 4 : 40));
+			pool[i] = (double)(ab_stats_splitmix64(&rng) % (trial % 2 ? 4 : 40));
 		for (i = 0; i < n_a; i++)
 			a[i] = pool[i];
 		for (i = 0; i < n_b; i++)
@@ -658,7 +643,7 @@ static void test_hl_against_sort(void **state)
 		n = 1 + trial % 40;
 		for (i = 0; i < n; i++)
 			/* Coarse values in half the trials, to stress ties. */
-			d[i] = trial % 3 ? normal(&seed) : floor(4 * uniform(&seed)) - 2;
+			d[i] = trial % 3 ? normal(&seed) : floor(4 * ab_stats_uniform(&seed)) - 2;
 		for (i = m = 0; i < n; i++)
 			for (j = i; j < n; j++)
 				w[m++] = 0.5 * (d[i] + d[j]);
@@ -690,7 +675,7 @@ static void test_hl_against_sort_larger(void **state)
 		assert_non_null(d);
 		assert_non_null(w);
 		for (i = 0; i < n; i++)
-			d[i] = t % 3 == 0 ? floor(6 * uniform(&seed)) - 3 :
+			d[i] = t % 3 == 0 ? floor(6 * ab_stats_uniform(&seed)) - 3 :
 			       t % 3 == 1 ? normal(&seed) : exp(normal(&seed));
 		for (i = m = 0; i < n; i++)
 			for (j = i; j < n; j++)
@@ -838,7 +823,7 @@ static void test_ties_zeros_brute_force(void **state)
 		size_t n = 6 + trial % 9;
 
 		for (i = 0; i < n; i++)
-			d[i] = 0.5 * (double)((long)(splitmix64(&seed) % 9) - 4);
+			d[i] = 0.5 * (double)((long)(ab_stats_splitmix64(&seed) % 9) - 4);
 		check_against_brute_force(d, n, trial % 4 ? 0 : 0.5);
 	}
 }
@@ -1109,20 +1094,20 @@ static void test_null_counts_enumerated(void **state)
 		size_t n = 6 + row % 15, m = 0;
 		double a[20], b[20], *count;
 		int64_t rank2[20], score[20], obs = 0, total = 0;
-		uint64_t base = 1000000000 + splitmix64(&seed) % 1000, le = 0;
+		uint64_t base = 1000000000 + ab_stats_splitmix64(&seed) % 1000, le = 0;
 		struct ab_signed_rank sr;
 
 		for (i = 0; i < n; i++) {
-			uint64_t kind = splitmix64(&seed) % 8, delta = 1000 * (splitmix64(&seed) % 4);
-			uint64_t x = base, y = base + delta, scale = 1 + splitmix64(&seed) % 3;
+			uint64_t kind = ab_stats_splitmix64(&seed) % 8, delta = 1000 * (ab_stats_splitmix64(&seed) % 4);
+			uint64_t x = base, y = base + delta, scale = 1 + ab_stats_splitmix64(&seed) % 3;
 
 			if (kind == 0)       /* a fresh ratio, up to 1e-3 from 1 */
-				y = base + splitmix64(&seed) % 1000000;
+				y = base + ab_stats_splitmix64(&seed) % 1000000;
 			else if (kind == 1)  /* a ratio one part in 1e18 from another */
 				x += 1, y += 1;
 			x *= scale;
 			y *= scale;
-			if (splitmix64(&seed) & 1) {
+			if (ab_stats_splitmix64(&seed) & 1) {
 				uint64_t t = x;
 
 				x = y;
@@ -1477,7 +1462,7 @@ static void test_binomial_cdf(void **state)
 	for (draw = 0; draw < 100000; draw++) {
 		size_t wins = 0;
 		for (i = 0; i < n; i++)
-			wins += uniform(&seed) < q;
+			wins += ab_stats_uniform(&seed) < q;
 		refuted += ab_stats_binomial_cdf(wins, n, q) <= 0.05;
 	}
 	band = 3.29 * sqrt(0.05 * 0.95 / 100000);
