@@ -10,24 +10,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "child.h"  /* enum ab_runner_start_step */
-
-/* Captured output of one stream: the first `cap` bytes plus the last
- * AB_RUNNER_TAIL bytes when the stream was longer (`truncated` set). The
- * SHA-256 always covers the whole stream. */
-#define AB_RUNNER_TAIL 65536
-
-struct ab_output {
-	char *data;          /* new memory, NUL-terminated (may hold NULs);
-	                        head then tail; never NULL after ab_runner_run */
-	size_t len;          /* bytes in data */
-	size_t head_len;     /* the first head_len bytes of data are the start
-	                        of the stream; when truncated, total - len
-	                        bytes were dropped after them */
-	uint64_t total;      /* bytes the process wrote to the stream */
-	int truncated;       /* 1 when total > len */
-	char sha256[65];     /* of the whole stream, hex; "" unless requested */
-};
+#include "child.h"          /* enum ab_runner_start_step */
+#include "runner_output.h"  /* struct ab_output */
 
 /* What to run. Fill it, then call ab_runner_run. Borrowed pointers. */
 struct ab_runner_spec {
