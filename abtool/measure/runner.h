@@ -1,8 +1,11 @@
-/* runner.h - one fresh process per sample: fork/exec in its own process
- * group, stdout/stderr captured with a size cap, killed as a group on
- * timeout, measured with CLOCK_MONOTONIC around fork…wait4 and with
- * wait4's rusage (docs/measurement.md; docs/architecture.md, "Processes"). This module is the hot path:
- * between the clock readings it only forks, polls pipes and waits. */
+/* runner.h - one fresh process per sample, started by the zygote (or a
+ * fork) in its own process group, stdout/stderr captured with a size cap,
+ * killed as a group on timeout, measured with CLOCK_MONOTONIC around the
+ * start…wait4 and with wait4's rusage (docs/measurement.md;
+ * docs/architecture.md, "Processes"). This module is the hot path: between
+ * the clock readings it only starts the child, polls pipes and waits.
+ * Defined in runner.c, with its sections runner_env.c (the environment),
+ * runner_output.c (the pipes and the capture) and runner_zygote.c. */
 #ifndef AB_RUNNER_H
 #define AB_RUNNER_H
 
