@@ -225,6 +225,67 @@ static void fail(struct ab_sample *s, char *why)
 		free(why);
 }
 
+/* The sample's checksum as the experiment's `checksum:` says, from stdout
+ * `out` (its JSON line `json`, NULL when none; `bad` the reason a JSON
+ * line was not read, or NULL) or the file under `workdir`; a missing,
+ * empty or NUL-cut checksum fails the sample and flags it. */
+static void extract_checksum(struct ab_extractor *x, struct ab_sample *s,
+			     const struct ab_runner_result *r, json_t *json, const char *bad,
+			     const char *workdir)
+{
+	const struct ab_experiment *exp = x->exp;
+	const char *out = r->out.data ? r->out.data : "";
+	int nul = 0;
+
+	free(s->checksum);
+	s->checksum = NULL;
+	switch (exp->checksum.kind) {
+	case AB_CHECKSUM_NONE:
+		break;
+	case AB_CHECKSUM_REGEX:
+		s->checksum = last_match(x, x->checksum, out, r->out.len, &nul);
+		break;
+	case AB_CHECKSUM_STDOUT_SHA256:
+		s->checksum = ab_xstrdup(r->out.sha256);
+		break;
+	case AB_CHECKSUM_JSON:
+		s->checksum = json_value_text(json_object_get(json, exp->checksum.arg), &nul);
+		break;
+	case AB_CHECKSUM_FILE: {
+		char hex[65], *path = ab_path_absolute(workdir, exp->checksum.arg);
+		if (ab_sha256_file(hex, path) == 0)
+			s->checksum = ab_xstrdup(hex);
+		free(path);
+		break;
+	}
+	}
+	/* An empty checksum is equal on both sides whatever they computed,
+	 * and one cut at a NUL byte may be: neither can show equal results. */
+	if (s->checksum && (nul || !*s->checksum)) {
+		const char *source = exp->checksum.kind == AB_CHECKSUM_REGEX ? "checksum.regex" : "checksum.json";
+
+		fail(s, nul ? ab_xasprintf("the checksum holds a NUL byte (%s '%s'): print it as text",
+					   source, exp->checksum.arg)
+			    : exp->checksum.kind == AB_CHECKSUM_REGEX
+			    ? ab_xasprintf("the checksum is empty: checksum.regex '%s' matched, but its "
+					   "group captured nothing; make the group match at least one "
+					   "character, e.g. (\\S+)", exp->checksum.arg)
+			    : ab_xasprintf("the checksum is empty: the key '%s' (checksum.json) is an "
+					   "empty string", exp->checksum.arg));
+		free(s->checksum);
+		s->checksum = NULL;
+	}
+	if (exp->checksum.kind != AB_CHECKSUM_NONE && !s->checksum) {
+		s->flags |= AB_FLAG_NO_CHECKSUM;
+		fail(s, exp->checksum.kind == AB_CHECKSUM_FILE
+			     ? ab_xasprintf("checksum file '%s' was not written", exp->checksum.arg)
+			     : exp->checksum.kind == AB_CHECKSUM_REGEX
+			     ? regex_not_found(exp->checksum.arg, out, r->out.len)
+			     : ab_xasprintf("checksum not found in stdout: no JSON line with the key '%s' "
+					    "(checksum.json)%s", exp->checksum.arg, bad ? bad : ""));
+	}
+}
+
 void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 		       const struct ab_runner_result *r, const char *workdir)
 {
@@ -280,54 +341,7 @@ void ab_extract_sample(struct ab_extractor *x, struct ab_sample *s,
 		free(text);
 	}
 
-	free(s->checksum);
-	s->checksum = NULL;
-	nul = 0;
-	switch (exp->checksum.kind) {
-	case AB_CHECKSUM_NONE:
-		break;
-	case AB_CHECKSUM_REGEX:
-		s->checksum = last_match(x, x->checksum, out, r->out.len, &nul);
-		break;
-	case AB_CHECKSUM_STDOUT_SHA256:
-		s->checksum = ab_xstrdup(r->out.sha256);
-		break;
-	case AB_CHECKSUM_JSON:
-		s->checksum = json_value_text(json_object_get(json, exp->checksum.arg), &nul);
-		break;
-	case AB_CHECKSUM_FILE: {
-		char hex[65], *path = ab_path_absolute(workdir, exp->checksum.arg);
-		if (ab_sha256_file(hex, path) == 0)
-			s->checksum = ab_xstrdup(hex);
-		free(path);
-		break;
-	}
-	}
-	/* An empty checksum is equal on both sides whatever they computed,
-	 * and one cut at a NUL byte may be: neither can show equal results. */
-	if (s->checksum && (nul || !*s->checksum)) {
-		const char *source = exp->checksum.kind == AB_CHECKSUM_REGEX ? "checksum.regex" : "checksum.json";
-
-		fail(s, nul ? ab_xasprintf("the checksum holds a NUL byte (%s '%s'): print it as text",
-					   source, exp->checksum.arg)
-			    : exp->checksum.kind == AB_CHECKSUM_REGEX
-			    ? ab_xasprintf("the checksum is empty: checksum.regex '%s' matched, but its "
-					   "group captured nothing; make the group match at least one "
-					   "character, e.g. (\\S+)", exp->checksum.arg)
-			    : ab_xasprintf("the checksum is empty: the key '%s' (checksum.json) is an "
-					   "empty string", exp->checksum.arg));
-		free(s->checksum);
-		s->checksum = NULL;
-	}
-	if (exp->checksum.kind != AB_CHECKSUM_NONE && !s->checksum) {
-		s->flags |= AB_FLAG_NO_CHECKSUM;
-		fail(s, exp->checksum.kind == AB_CHECKSUM_FILE
-			     ? ab_xasprintf("checksum file '%s' was not written", exp->checksum.arg)
-			     : exp->checksum.kind == AB_CHECKSUM_REGEX
-			     ? regex_not_found(exp->checksum.arg, out, r->out.len)
-			     : ab_xasprintf("checksum not found in stdout: no JSON line with the key '%s' "
-					    "(checksum.json)%s", exp->checksum.arg, bad ? bad : ""));
-	}
+	extract_checksum(x, s, r, json, bad, workdir);
 	if (r->out.truncated || r->err.truncated)
 		s->flags |= AB_FLAG_OUTPUT_TRUNCATED;
 	if (r->leftovers)

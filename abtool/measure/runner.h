@@ -1,8 +1,11 @@
-/* runner.h - one fresh process per sample: fork/exec in its own process
- * group, stdout/stderr captured with a size cap, killed as a group on
- * timeout, measured with CLOCK_MONOTONIC around fork…wait4 and with
- * wait4's rusage (docs/measurement.md; docs/architecture.md, "Processes"). This module is the hot path:
- * between the clock readings it only forks, polls pipes and waits. */
+/* runner.h - one fresh process per sample, started by the zygote (or a
+ * fork) in its own process group, stdout/stderr captured with a size cap,
+ * killed as a group on timeout, measured with CLOCK_MONOTONIC around the
+ * start…wait4 and with wait4's rusage (docs/measurement.md;
+ * docs/architecture.md, "Processes"). This module is the hot path: between
+ * the clock readings it only starts the child, polls pipes and waits.
+ * Defined in runner.c, with its sections runner_env.c (the environment),
+ * runner_output.c (the pipes and the capture) and runner_zygote.c. */
 #ifndef AB_RUNNER_H
 #define AB_RUNNER_H
 
@@ -10,24 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "child.h"  /* enum ab_runner_start_step */
-
-/* Captured output of one stream: the first `cap` bytes plus the last
- * AB_RUNNER_TAIL bytes when the stream was longer (`truncated` set). The
- * SHA-256 always covers the whole stream. */
-#define AB_RUNNER_TAIL 65536
-
-struct ab_output {
-	char *data;          /* new memory, NUL-terminated (may hold NULs);
-	                        head then tail; never NULL after ab_runner_run */
-	size_t len;          /* bytes in data */
-	size_t head_len;     /* the first head_len bytes of data are the start
-	                        of the stream; when truncated, total - len
-	                        bytes were dropped after them */
-	uint64_t total;      /* bytes the process wrote to the stream */
-	int truncated;       /* 1 when total > len */
-	char sha256[65];     /* of the whole stream, hex; "" unless requested */
-};
+#include "child.h"          /* enum ab_runner_start_step */
+#include "runner_output.h"  /* struct ab_output */
 
 /* What to run. Fill it, then call ab_runner_run. Borrowed pointers. */
 struct ab_runner_spec {

@@ -63,6 +63,12 @@ void ab_env_record_load_after(json_t *fp, const char *root);
  */
 char *ab_env_summary(const json_t *fp);
 
+/* The strings of a JSON array joined with `sep` ("?" for an element that
+ * is not a string), for the summary, the warnings and the unmet
+ * requirements: "performance/powersave". `arr` is borrowed; returns a new
+ * string ("" for an empty or missing array). */
+char *ab_env_join_strings(const json_t *arr, const char *sep);
+
 /*
  * The warnings that apply to fingerprint `fp` (borrowed), as a new
  * reference to an array of objects {"id", "level", "message"}, in a fixed

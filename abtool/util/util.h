@@ -17,6 +17,11 @@ char *ab_xstrdup(const char *s);                 /* NULL stays NULL */
 char *ab_xstrndup(const char *s, size_t n);
 char *ab_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* What the allocators above do when memory runs out: "abtool: out of
+ * memory" on stderr, then exit 70; for memory another library allocates
+ * (OpenSSL's contexts). */
+void ab_out_of_memory(void) __attribute__((noreturn));
+
 /* Grow `*arr` (elements of `size` bytes, `*alloc` allocated) to hold at
  * least `n` elements. */
 void ab_grow(void *arr, size_t *alloc, size_t n, size_t size);
@@ -63,6 +68,13 @@ char *ab_path_join(const char *dir, const char *name);
 /* New absolute, normalised path of `path` taken relative to `base` (or
  * the working directory when base is NULL); the path need not exist. */
 char *ab_path_absolute(const char *base, const char *path);
+
+/* The first `dir/name` that is executable (access X_OK) for a `dir` of the
+ * colon-separated list `path` (a PATH's value; empty entries are skipped,
+ * NULL or "" finds nothing): a new string, or NULL. The one search of a
+ * PATH in abtool's own process (the child's, between fork and exec, is
+ * child.c's, which must not allocate). */
+char *ab_path_search(const char *path, const char *name);
 
 /* `s` as one word for /bin/sh (new string): as is when `always` is 0 and
  * it is not empty and has only characters of [A-Za-z0-9_./=:,@%+-], else

@@ -411,6 +411,34 @@ static void test_exec_search(void **state)
 	ab_test_rmtemp(dir);
 }
 
+/* ab_path_search (util.h): abtool's own search of a PATH, the one the
+ * runner's callers use to find a tool before they run it. */
+static void test_path_search(void **state)
+{
+	char *dir = ab_test_mktemp("runner-path"), *tool = ab_path_join(dir, "tool");
+	char *plain = ab_path_join(dir, "plain"), *list = ab_xasprintf("/nonexistent-abtool-path::%s", dir);
+	char *found;
+
+	(void)state;
+	assert_int_equal(ab_write_file(tool, "", 0), 0);
+	assert_int_equal(chmod(tool, 0755), 0);
+	assert_int_equal(ab_write_file(plain, "", 0), 0);
+	assert_int_equal(chmod(plain, 0644), 0);
+	found = ab_path_search(list, "tool");
+	assert_non_null(found);
+	assert_string_equal(found, tool);
+	free(found);
+	assert_null(ab_path_search(list, "plain"));
+	assert_null(ab_path_search(list, "missing"));
+	assert_null(ab_path_search("", "tool"));
+	assert_null(ab_path_search(NULL, "tool"));
+	ab_remove_tree(dir);
+	free(list);
+	free(plain);
+	free(tool);
+	free(dir);
+}
+
 static void test_bad_cwd(void **state)
 {
 	struct ab_runner_result res;
@@ -1261,6 +1289,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_env_extra),
 		cmocka_unit_test(test_exec_missing),
 		cmocka_unit_test(test_exec_search),
+		cmocka_unit_test(test_path_search),
 		cmocka_unit_test(test_bad_cwd),
 		cmocka_unit_test(test_killed_by_signal),
 		cmocka_unit_test(test_timeout_kills_group),
