@@ -92,21 +92,15 @@ static void open_counter(struct counter *c, size_t metric, const char *name)
 	}
 }
 
-/* Whether an executable `name` is on the PATH. */
+/* Whether an executable `name` is on the PATH (/usr/bin:/bin without one). */
 static int on_path(const char *name)
 {
 	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL;
-	int found = 0;
+	char *found = ab_path_search(path && *path ? path : "/usr/bin:/bin", name);
+	int on = found != NULL;
 
-	copy = ab_xstrdup(path && *path ? path : "/usr/bin:/bin");
-	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		char *full = ab_path_join(dir, name);
-		found = access(full, X_OK) == 0;
-		free(full);
-	}
-	free(copy);
-	return found;
+	free(found);
+	return on;
 }
 
 struct ab_measure *ab_measure_new(const struct ab_experiment *exp, uint64_t seed)

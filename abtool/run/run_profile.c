@@ -22,21 +22,7 @@
 /* `perf` on abtool's PATH (new string), or NULL. */
 static char *find_perf(void)
 {
-	const char *path = getenv("PATH"), *p, *e;
-
-	for (p = path; p && *p; p = *e ? e + 1 : e) {
-		char *cand;
-		e = strchr(p, ':');
-		if (!e)
-			e = p + strlen(p);
-		if (e == p)
-			continue;
-		cand = ab_xasprintf("%.*s/perf", (int)(e - p), p);
-		if (access(cand, X_OK) == 0)
-			return cand;
-		free(cand);
-	}
-	return NULL;
+	return ab_path_search(getenv("PATH"), "perf");
 }
 
 /* One side of one row being profiled. */
