@@ -7,46 +7,46 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A report file's place in a usage line, from a row of the registry of
+ * formats (report_format.h): "[--md F] ". */
+#define USAGE_FILE_(id, name, help, needs, render, people) "[--" name " F] "
+/* The output options of the measuring commands (CMD_OUTPUT_OPTIONS). */
+#define USAGE_OUTPUTS \
+	AB_REPORT_FORMATS(USAGE_FILE_) "[--inconclusive=reject|accept] [--quiet] [--verbose]"
+/* What stdout shows (CMD_VIEW_OPTIONS). */
+#define USAGE_VIEW "[--format text|md] [--color auto|always|never]"
+
+/* The usage lines say what an option table cannot (operands, alternatives
+ * such as --json | --ids); cli.usage_lines checks each against its table. */
 const struct ab_command_entry ab_commands[] = {
 	{"run", cmd_run,
-	 "EXP.yaml [--candidate REV] [--parent REV] [--pairs N] [--max-pairs N] [--seed N] [--warmup N]\n"
-	 "                  [--store DB] [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV] [--row NAME=VALUE]\n"
-	 "                  [--shard K/N --group ID]\n"
-	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
-	 "                  [--inconclusive=reject|accept] [--design NAME] [--new-evidence TEXT] [--quiet] [--verbose]\n"
-	 "                  [--format text|md] [--color auto|always|never]",
+	 "EXP.yaml [--candidate REV] [--parent REV] [--pairs N] [--max-pairs N] [--seed N] [--warmup N] "
+	 "[--store DB] [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV] [--row NAME=VALUE] "
+	 "[--shard K/N --group ID] " USAGE_OUTPUTS " [--design NAME] [--new-evidence TEXT] " USAGE_VIEW,
 	 "build the candidate and its exact parent, run order-balanced pairs, decide the verdict", cmd_run_options},
 	{"compare", cmd_compare,
-	 "'CMD_A' 'CMD_B' [-n NAME] [-n NAME] [--name-a NAME] [--name-b NAME] [--checksum-regex RE]\n"
-	 "                  [--check-stdout] [-P NAME MIN MAX] [-L NAME V1,V2,...] [--no-regression P%]\n"
-	 "                  [--faster-by P%] [--equivalent-within P%] [--accept RULES.yaml] [--metric NAME]\n"
-	 "                  [--timeout DURATION] [--pairs N] [--max-pairs N] [--seed N] [--warmup N] [--store DB] [--json F] [--md F] [--tsv F]\n"
-	 "                  [--html F] [--summary F] [--junit F] [--inconclusive=reject|accept] [--quiet] [--verbose]\n"
-	 "                  [--format text|md] [--color auto|always|never]",
+	 "'CMD_A' 'CMD_B' [-n NAME] [-n NAME] [--name-a NAME] [--name-b NAME] [--checksum-regex RE] "
+	 "[--check-stdout] [-P NAME MIN MAX] [-L NAME V1,V2,...] [--no-regression P%] "
+	 "[--faster-by P%] [--equivalent-within P%] [--accept RULES.yaml] [--metric NAME] "
+	 "[--timeout DURATION] [--pairs N] [--max-pairs N] [--seed N] [--warmup N] [--store DB] "
+	 USAGE_OUTPUTS " " USAGE_VIEW,
 	 "A/B two commands, paired: no repository, no build (what hyperfine 'a' 'b' is used for)",
 	 cmd_compare_options},
-	{"verdict", cmd_verdict, "--group ID [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F]\n"
-	 "                  [--junit F] [--inconclusive=reject|accept] [--quiet] [--verbose]",
+	{"verdict", cmd_verdict, "--group ID [--store DB] " USAGE_OUTPUTS,
 	 "decide the shards of a group (run --shard K/N --group ID) together, as one run", cmd_verdict_options},
-	{"check", cmd_check, "EXP.yaml [--candidate REV] [--parent REV] [--dependency NAME=PARENT..CANDIDATE]\n"
-	 "                  [--overlay-from REV] [--row NAME=VALUE] [--pairs N] [--max-pairs N] [--store DB]",
+	{"check", cmd_check, "EXP.yaml [--candidate REV] [--parent REV] [--dependency NAME=PARENT..CANDIDATE] "
+	 "[--overlay-from REV] [--row NAME=VALUE] [--pairs N] [--max-pairs N] [--store DB]",
 	 "validate an experiment file and show its plan and the rows each rule selects", cmd_check_options},
 	{"analyze", cmd_analyze,
-	 "FILE [--accept RULES.yaml] [--metric NAME] [--unit U] [--better lower|higher] [--looks N,N,...]\n"
-	 "                  [--max-rows N] [--max-line-bytes N] [--json F] [--md F] [--tsv F] [--html F]\n"
-	 "                  [--summary F] [--junit F] [--inconclusive=reject|accept] [--format text|md]\n"
-	 "                  [--color auto|always|never] [--quiet] [--verbose]",
+	 "FILE [--accept RULES.yaml] [--metric NAME] [--unit U] [--better lower|higher] [--looks N,N,...] "
+	 "[--max-rows N] [--max-line-bytes N] " USAGE_OUTPUTS " " USAGE_VIEW,
 	 "the same statistics and rules on pairs collected elsewhere (TSV or CSV), or hyperfine's JSON export",
 	 cmd_analyze_options},
 	{"calibrate", cmd_calibrate,
-	 "EXP.yaml [--pairs N] [--seed N] [--warmup N] [--candidate REV] [--parent REV] [--store DB]\n"
-	 "                  [--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV] [--row NAME=VALUE]\n"
-	 "                  [--json F] [--md F] [--tsv F] [--html F] [--summary F] [--junit F]\n"
-	 "                  [--inconclusive=reject|accept] [--quiet] [--verbose]",
+	 "EXP.yaml [--pairs N] [--seed N] [--warmup N] [--candidate REV] [--parent REV] [--store DB] "
+	 "[--dependency NAME=PARENT..CANDIDATE] [--overlay-from REV] [--row NAME=VALUE] " USAGE_OUTPUTS,
 	 "A/A on the parent built twice: the noise floor, false-outcome rates, pairs needed", cmd_calibrate_options},
-	{"resume", cmd_resume, "RUN | bisect:ID [--store DB] [--json F] [--md F] [--tsv F] [--html F] [--summary F]\n"
-	 "                  [--junit F] [--inconclusive=reject|accept] [--quiet] [--verbose] [--format text|md]\n"
-	 "                  [--color auto|always|never]",
+	{"resume", cmd_resume, "RUN | bisect:ID [--store DB] " USAGE_OUTPUTS " " USAGE_VIEW,
 	 "finish an interrupted run from its stored plan (bisect:ID: an interrupted bisect)", cmd_resume_options},
 	{"bisect", cmd_bisect,
 	 "EXP.yaml --good REV --bad REV [--threshold P%] [--metric NAME] [--row NAME=VALUE]\n"
