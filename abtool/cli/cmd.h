@@ -566,10 +566,9 @@ struct cmd_args {
 void cmd_args_init(struct cmd_args *args, const char *cmd,
 		   int (*own)(struct cmd_args *, const struct cmd_option *, const char *), void *ctx);
 
-/* Own handlers for commands whose ctx is one string (`const char **`: set
- * to the argument) or one flag (`int *`: set to 1). */
+/* The own handler for commands whose ctx is one string (`const char **`:
+ * set to the argument). */
 int cmd_own_string(struct cmd_args *args, const struct cmd_option *o, const char *arg);
-int cmd_own_flag(struct cmd_args *args, const struct cmd_option *o, const char *arg);
 
 /* Release what cmd_parse_options allocated (the --dependency pins). */
 void cmd_args_release(struct cmd_args *args);

@@ -135,14 +135,6 @@ int cmd_own_string(struct cmd_args *args, const struct cmd_option *o, const char
 	return CMD_GO_ON;
 }
 
-int cmd_own_flag(struct cmd_args *args, const struct cmd_option *o, const char *arg)
-{
-	(void)o;
-	(void)arg;
-	*(int *)args->ctx = 1;
-	return CMD_GO_ON;
-}
-
 /* CMD_HELP: --help, --version. */
 static int help(struct cmd_args *a, const struct cmd_option *o, const char *arg)
 {
