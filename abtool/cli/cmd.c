@@ -1,5 +1,6 @@
-/* cmd.c - what every command shares: error, usage and help messages, and
- * warnings (see cmd.h; help is cmd_help.c). */
+/* cmd.c - what every command shares: error, usage and help messages,
+ * warnings, and opening the run a command names (see cmd.h; help is
+ * cmd_help.c). */
 #include "cmd.h"
 #include "error.h"
 #include "revs.h"
@@ -14,29 +15,32 @@ int cmd_fail(int err)
 	return ab_error_exit_code(err);
 }
 
+/* "usage: abtool NAME USAGE" on stderr, from the command table. */
+static void print_usage(const char *name)
+{
+	const struct ab_command_entry *c;
+
+	for (c = ab_commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			fprintf(stderr, "usage: abtool %s %s\n", c->name, c->usage);
+}
+
 int cmd_usage(const char *name, const char *fmt, ...)
 {
 	va_list ap;
-	const struct ab_command_entry *c;
 
 	fprintf(stderr, "abtool %s: ", name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	for (c = ab_commands; c->name; c++)
-		if (!strcmp(c->name, name))
-			fprintf(stderr, "usage: abtool %s %s\n", c->name, c->usage);
+	print_usage(name);
 	return AB_EXIT_USAGE;
 }
 
 int cmd_bad_option(const char *name)
 {
-	const struct ab_command_entry *c;
-
-	for (c = ab_commands; c->name; c++)
-		if (!strcmp(c->name, name))
-			fprintf(stderr, "usage: abtool %s %s\n", c->name, c->usage);
+	print_usage(name);
 	return AB_EXIT_USAGE;
 }
 
@@ -105,6 +109,21 @@ char *cmd_notice_fit(const char *head, const char *tail, size_t lines)
 		free(cut);
 	}
 	return out;
+}
+
+int cmd_open_run(struct ab_store **out, const char *flag, const char *run, int64_t *id)
+{
+	int err, rc;
+
+	if ((err = cmd_open_store(out, flag, NULL, CMD_STORE_READ)) < 0)
+		return cmd_fail(err);
+	if ((err = ab_store_run_resolve(*out, run, id)) < 0) {
+		rc = cmd_fail(err);
+		ab_store_close(*out);
+		*out = NULL;
+		return rc;
+	}
+	return 0;
 }
 
 void cmd_warn_swapped(const struct ab_revs *revs)

@@ -169,6 +169,15 @@ int cmd_open_store(struct ab_store **out, const char *flag, const char *repo_dir
 		   enum cmd_store_mode mode);
 
 /*
+ * Open the store of --store `flag` to read it (cmd_open_store,
+ * CMD_STORE_READ) and resolve `run` ("latest", a decimal id or a uuid
+ * prefix, ab_store_run_resolve) into *id: 0 with *out open (the caller
+ * closes it), or the exit code of the error, whose message it printed,
+ * with *out NULL.
+ */
+int cmd_open_run(struct ab_store **out, const char *flag, const char *run, int64_t *id);
+
+/*
  * The project of the repository holding `dir` (NULL: the working
  * directory; docs/history.md, "Projects"): the config file's project:,
  * else derived from the repository (ab_revs_project, revs.h). *out is a

@@ -204,20 +204,34 @@ static void ratio_text(FILE *f, const json_t *s)
 		: x < l || x > u ? " (estimate of all pairs, outside)" : "");
 }
 
+/* A step's fields as say_step and the report's table print them
+ * (borrowed from the step's JSON object). */
+struct step_fields {
+	long long seq;
+	const char *role, *parent, *candidate, *decision;
+};
+
+static void step_fields(struct step_fields *out, const json_t *s)
+{
+	out->seq = (long long)json_integer_value(json_object_get(s, "seq"));
+	out->role = json_string_value(json_object_get(s, "role"));
+	out->parent = json_string_value(json_object_get(s, "parent"));
+	out->candidate = json_string_value(json_object_get(s, "candidate"));
+	out->decision = json_string_value(json_object_get(s, "decision"));
+}
+
 /* Print one decided step on stderr. */
 static void say_step(const struct bisect_ctx *c, const json_t *s, int reused)
 {
+	struct step_fields f;
 	const json_t *ratio = json_object_get(s, "ratio");
 	const char *why = json_string_value(json_object_get(s, "why"));
 
 	if (c->args->out.quiet)
 		return;
-	fprintf(stderr, "abtool: bisect %lld step %lld (%s) %.10s..%.10s: %s", (long long)c->id,
-		(long long)json_integer_value(json_object_get(s, "seq")),
-		json_string_value(json_object_get(s, "role")),
-		json_string_value(json_object_get(s, "parent")),
-		json_string_value(json_object_get(s, "candidate")),
-		json_string_value(json_object_get(s, "decision")));
+	step_fields(&f, s);
+	fprintf(stderr, "abtool: bisect %lld step %lld (%s) %.10s..%.10s: %s", (long long)c->id, f.seq,
+		f.role, f.parent, f.candidate, f.decision);
 	if (json_is_real(ratio) && json_is_real(json_object_get(s, "lower"))) {
 		fprintf(stderr, ", %s ratio ", json_string_value(json_object_get(s, "row")));
 		ratio_text(stderr, s);
@@ -285,6 +299,21 @@ static void step_pairs(const struct ab_analysis *a, size_t *most, size_t *total)
 	}
 }
 
+/* Record that step `seq` is measured by run `run_id` (undecided yet), so
+ * that --resume finds the run. Errors as ab_store_bisect_step_put's, the
+ * message naming the bisect, the step and the run. */
+static int link_step_run(struct bisect_ctx *c, const struct ab_bisect_cmp *cmp, size_t seq,
+			 int64_t run_id)
+{
+	int err = ab_store_bisect_step_put(c->store, c->id, (int64_t)seq, ab_bisect_role_name(cmp->role),
+					   c->hex[cmp->parent], c->hex[cmp->candidate], run_id, NULL, NULL);
+
+	if (err < 0)
+		ab_error_prefix("bisect %lld: step %zu: cannot record its run %lld", (long long)c->id, seq,
+				(long long)run_id);
+	return err;
+}
+
 /*
  * Run comparison `cmp` as step `seq` (resuming the stored run `resume_id`
  * when > 0), decide it, record it in the store and in c->steps. Returns 0,
@@ -305,7 +334,7 @@ static int run_step(struct bisect_ctx *c, const struct ab_bisect_cmp *cmp, size_
 	char *detail;
 	size_t most, total;
 	long mi;
-	int err, rc = 0, side = -1;
+	int err, link, rc = 0, side = -1;
 
 	memset(&exp, 0, sizeof(exp));
 	memset(&run, 0, sizeof(run));
@@ -322,9 +351,11 @@ static int run_step(struct bisect_ctx *c, const struct ab_bisect_cmp *cmp, size_
 			ab_bisect_step_plan(&exp, c->metric, c->threshold, c->alpha, cmp->role, c->b.direction);
 		err = ab_run_start(&run, &exp, c->store, &opt, &events, NULL);
 	}
-	if (run.meta.id && (err == 0 || err == AB_EINTERRUPTED))
-		ab_store_bisect_step_put(c->store, c->id, (int64_t)seq, ab_bisect_role_name(cmp->role),
-					 c->hex[cmp->parent], c->hex[cmp->candidate], run.meta.id, NULL, NULL);
+	if (run.meta.id && (err == 0 || err == AB_EINTERRUPTED) &&
+	    (link = link_step_run(c, cmp, seq, run.meta.id)) < 0) {
+		rc = cmd_fail(link);
+		goto out;
+	}
 	if (err == 0)
 		err = ab_run_samples(&run);
 	if (err == AB_EINTERRUPTED) {
@@ -541,13 +572,11 @@ static void print_steps(FILE *f, const json_t *r)
 	fprintf(f, "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
 	json_array_foreach(steps, i, s) {
 		const json_t *ratio = json_object_get(s, "ratio");
-		fprintf(f, "| %lld | %s | %.10s | %.10s | %s | %s | ",
-			(long long)json_integer_value(json_object_get(s, "seq")),
-			json_string_value(json_object_get(s, "role")),
-			json_string_value(json_object_get(s, "parent")),
-			json_string_value(json_object_get(s, "candidate")),
-			json_string_value(json_object_get(s, "decision")),
-			json_is_string(json_object_get(s, "row"))
+		struct step_fields sf;
+
+		step_fields(&sf, s);
+		fprintf(f, "| %lld | %s | %.10s | %.10s | %s | %s | ", sf.seq, sf.role, sf.parent,
+			sf.candidate, sf.decision, json_is_string(json_object_get(s, "row"))
 			? json_string_value(json_object_get(s, "row")) : "-");
 		if (json_is_real(ratio) && json_is_real(json_object_get(s, "lower")))
 			ratio_text(f, s);

@@ -235,13 +235,80 @@ static int print_sides_or_revisions(struct ab_run *run, const struct ab_run_opti
 	return 0;
 }
 
+/* The rows line: the selected rows' labels; returns how many are
+ * selected (measured) of the `nrows`. */
+static size_t print_rows(const struct ab_experiment *exp, size_t nrows)
+{
+	size_t r, i, measured;
+
+	for (r = 0, measured = 0; r < nrows; r++)
+		measured += (size_t)ab_experiment_row_selected(exp, r);
+	if (exp->row_subset)
+		printf("rows      %zu of %zu (--row, a partial run):", measured, nrows);
+	else
+		printf("rows      %zu:", nrows);
+	for (r = 0, i = 0; r < nrows; r++) {
+		char *label;
+		if (!ab_experiment_row_selected(exp, r))
+			continue;
+		label = ab_row_label(exp, r);
+		printf("%s %s", i++ ? "," : "", label);
+		free(label);
+	}
+	printf("\n");
+	return measured;
+}
+
+/* One rule's line: the selected rows it applies to. */
+static void print_rule(const struct ab_experiment *exp, const struct ab_rule *rule, size_t nrows)
+{
+	size_t n = 0, outside = 0, r;
+
+	printf("rule      %s:", rule->name);
+	for (r = 0; r < nrows; r++) {
+		char *label;
+		if (!ab_selector_match(&rule->where, exp, r))
+			continue;
+		if (!ab_experiment_row_selected(exp, r)) {
+			outside++;
+			continue;
+		}
+		label = ab_row_label(exp, r);
+		printf("%s %s", n++ ? "," : "", label);
+		free(label);
+	}
+	printf("%s\n", !n && outside ? " not evaluated: every row it selects is outside the subset" : "");
+}
+
+/* What earlier runs of this experiment file say (expected time,
+ * calibration), when there is a store already (--store `flag`, or the
+ * one of exp's repository): check never creates one. */
+static void print_history(const struct ab_experiment *exp, const char *flag, size_t nrows)
+{
+	struct ab_store *store = NULL;
+	char *path = NULL, *project = NULL;
+
+	if (cmd_store_path(&path, flag, exp->repo) == 0 && access(path, F_OK) == 0 &&
+	    ab_store_open(&store, path) == 0) {
+		/* the runs of this experiment in its project (claiming nothing) */
+		if (cmd_repository_project(&project, exp->repo) == 0)
+			ab_store_set_project(store, project);
+		cmd_store_experiment_project(store, exp);
+		free(project);
+		print_expected_time(store, exp, nrows);
+		cmd_print_calibration(stdout, store, exp);
+		ab_store_close(store);
+	}
+	free(path);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct ab_experiment exp;
 	struct ab_run run;
 	struct cmd_args args;
 	const struct ab_run_options *opt = &args.run;
-	size_t nrows, r, i, measured;
+	size_t nrows, i, measured;
 	int err, rc = 0, stop;
 
 	memset(&run, 0, sizeof(run));
@@ -272,21 +339,7 @@ int cmd_check(int argc, char **argv)
 	}
 	nrows = ab_experiment_nrows(&exp);
 	print_inputs(&run);
-	for (r = 0, measured = 0; r < nrows; r++)
-		measured += (size_t)ab_experiment_row_selected(&exp, r);
-	if (exp.row_subset)
-		printf("rows      %zu of %zu (--row, a partial run):", measured, nrows);
-	else
-		printf("rows      %zu:", nrows);
-	for (r = 0, i = 0; r < nrows; r++) {
-		char *label;
-		if (!ab_experiment_row_selected(&exp, r))
-			continue;
-		label = ab_row_label(&exp, r);
-		printf("%s %s", i++ ? "," : "", label);
-		free(label);
-	}
-	printf("\n");
+	measured = print_rows(&exp, nrows);
 	for (i = 0; exp.subset_added && exp.subset_added[i]; i++)
 		printf("added     %s: the base row a scaling predicate needs\n", exp.subset_added[i]);
 	if (exp.sequential)
@@ -295,45 +348,13 @@ int cmd_check(int argc, char **argv)
 		printf("plan      %zu samples: %d pairs and %d warmup pair%s per row, metric %s\n",
 		       measured * 2 * (size_t)(exp.pairs + exp.warmup), exp.pairs, exp.warmup,
 		       exp.warmup == 1 ? "" : "s", exp.metric);
-	for (i = 0; i < exp.nrules; i++) {
-		size_t n = 0, outside = 0;
-		printf("rule      %s:", exp.rules[i].name);
-		for (r = 0; r < nrows; r++) {
-			char *label;
-			if (!ab_selector_match(&exp.rules[i].where, &exp, r))
-				continue;
-			if (!ab_experiment_row_selected(&exp, r)) {
-				outside++;
-				continue;
-			}
-			label = ab_row_label(&exp, r);
-			printf("%s %s", n++ ? "," : "", label);
-			free(label);
-		}
-		printf("%s\n", !n && outside ? " not evaluated: every row it selects is outside the subset" : "");
-	}
+	for (i = 0; i < exp.nrules; i++)
+		print_rule(&exp, &exp.rules[i], nrows);
 	if (!exp.nrules)
 		printf("rules     none: the verdict will be inconclusive\n");
 	warn_plan(&run);
 	warn_metric(&exp);
-	{
-		/* What earlier runs of this experiment file say, when there is a
-		 * store already: check never creates one. */
-		struct ab_store *store = NULL;
-		char *path = NULL, *project = NULL;
-		if (cmd_store_path(&path, args.store, exp.repo) == 0 && access(path, F_OK) == 0 &&
-		    ab_store_open(&store, path) == 0) {
-			/* the runs of this experiment in its project (claiming nothing) */
-			if (cmd_repository_project(&project, exp.repo) == 0)
-				ab_store_set_project(store, project);
-			cmd_store_experiment_project(store, &exp);
-			free(project);
-			print_expected_time(store, &exp, nrows);
-			cmd_print_calibration(stdout, store, &exp);
-			ab_store_close(store);
-		}
-		free(path);
-	}
+	print_history(&exp, args.store, nrows);
 out:
 	ab_run_release(&run);
 	ab_experiment_release(&exp);

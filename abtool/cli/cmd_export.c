@@ -175,10 +175,9 @@ int cmd_export(int argc, char **argv)
 		return cmd_usage("export", "expected one run: an id, 'latest' or a uuid prefix");
 	if (strcmp(format, "json") && strcmp(format, "tsv"))
 		return cmd_usage("export", "--format: expected json or tsv, got '%s'", format);
-	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_READ)) < 0)
-		return cmd_fail(err);
-	if ((err = ab_store_run_resolve(store, argv[optind], &id)) < 0 ||
-	    (err = ab_store_export(store, id, AB_STORE_EXPORT_SAMPLES, &doc)) < 0) {
+	if ((rc = cmd_open_run(&store, args.store, argv[optind], &id)) != 0)
+		return rc;
+	if ((err = ab_store_export(store, id, AB_STORE_EXPORT_SAMPLES, &doc)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}

@@ -36,6 +36,39 @@ const struct cmd_option cmd_report_options[] = {
 	CMD_OPTIONS_END,
 };
 
+/* 1 when `format` is one of --format's values. */
+static int known_format(const char *format)
+{
+	static const char *const formats[] = {
+		"md", "json", "tsv", "html", "summary", "junit", "text", "folded",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(format, formats[i]))
+			return 1;
+	return 0;
+}
+
+/* The terminal view of run `id`'s report `doc` into *out (new, *len
+ * bytes), ending with how to get the full report from the same store. */
+static int render_text(char **out, size_t *len, json_t *doc, const struct cmd_args *args, int64_t id)
+{
+	char *shown = args->store ? ab_store_describe(args->store) : NULL;  /* no password */
+	char *quoted = shown ? ab_shell_quote(shown, 0) : NULL;
+	char **where = NULL, *line = ab_xasprintf("full report: abtool report %lld --format md%s%s "
+						  "(or --format html -o report.html)", (long long)id,
+						  quoted ? " --store " : "", quoted ? quoted : "");
+	int err;
+
+	free(quoted);
+	free(shown);
+	ab_strv_push(&where, line);
+	err = cmd_render_view(out, len, doc, args->out.color, (const char *const *)where);
+	ab_strv_free(where);
+	return err;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *format, *output, *text;
@@ -60,15 +93,12 @@ int cmd_report(int argc, char **argv)
 	format = args.format ? args.format : !strcmp(output, "-") && isatty(STDOUT_FILENO) ? "text" : "md";
 	if (optind != argc - 1)
 		return cmd_usage("report", "expected one run id (see 'abtool history')");
-	if (strcmp(format, "md") && strcmp(format, "json") && strcmp(format, "tsv") && strcmp(format, "html") &&
-	    strcmp(format, "summary") && strcmp(format, "junit") && strcmp(format, "text") &&
-	    strcmp(format, "folded"))
+	if (!known_format(format))
 		return cmd_usage("report", "--format: expected text, md, json, tsv, html, summary, junit or folded, "
 				 "got '%s'", format);
-	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_READ)) < 0)
-		return cmd_fail(err);
-	if ((err = ab_store_run_resolve(store, argv[optind], &id)) < 0 ||
-	    (err = ab_store_run_get(store, id, &run)) < 0) {
+	if ((rc = cmd_open_run(&store, args.store, argv[optind], &id)) != 0)
+		return rc;
+	if ((err = ab_store_run_get(store, id, &run)) < 0) {
 		rc = cmd_fail(err);
 		goto out;
 	}
@@ -106,17 +136,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (!strcmp(format, "text")) {
-		char *shown = args.store ? ab_store_describe(args.store) : NULL;  /* no password */
-		char *quoted = shown ? ab_shell_quote(shown, 0) : NULL;
-		char **where = NULL, *line = ab_xasprintf("full report: abtool report %lld --format md%s%s "
-							  "(or --format html -o report.html)", (long long)id,
-							  quoted ? " --store " : "", quoted ? quoted : "");
-
-		free(quoted);
-		free(shown);
-		ab_strv_push(&where, line);
-		err = cmd_render_view(&rendered, &len, doc, args.out.color, (const char *const *)where);
-		ab_strv_free(where);
+		err = render_text(&rendered, &len, doc, &args, id);
 	} else {
 		if (!strcmp(format, "html"))
 			profiles = cmd_profiles_json(store, id);

@@ -409,10 +409,9 @@ int cmd_show(int argc, char **argv)
 	json = flags[0];
 	if (optind != argc - 1)
 		return cmd_usage("show", "expected one run: an id, 'latest' or a uuid prefix");
-	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_READ)) < 0)
-		return cmd_fail(err);
-	if ((err = ab_store_run_resolve(store, argv[optind], &id)) < 0 ||
-	    (err = ab_store_export(store, id, 0, &doc)) < 0 ||
+	if ((rc = cmd_open_run(&store, args.store, argv[optind], &id)) != 0)
+		return rc;
+	if ((err = ab_store_export(store, id, 0, &doc)) < 0 ||
 	    (err = ab_store_sample_counts(store, id, &counts)) < 0) {
 		rc = cmd_fail(err);
 		goto out;

@@ -2,6 +2,7 @@
  * rules, their `where:` selectors, and their predicates as the table of
  * predicates.h describes them. */
 #include "config_rules.h"
+#include "config_read.h"
 #include "predicates.h"
 #include "util.h"
 
@@ -56,12 +57,32 @@ static int read_cond(struct ctx *c, yaml_mark_t mark, yaml_node_t *v,
 	return 0;
 }
 
+/* The conditions of a `where:` term being read, on one parameter. */
+struct cond_list {
+	const struct ab_param *param;
+	struct ab_where_term *term;
+};
+
+/* A cfg_item_fn: a condition of the term `cond` (a struct cond_list),
+ * appended to its conditions. */
+static int read_cond_item(struct ctx *c, yaml_node_t *item, size_t i, void *cond)
+{
+	struct cond_list *l = cond;
+	int err = read_cond(c, item->start_mark, item, l->param, &l->term->conds[l->term->nconds]);
+
+	(void)i;
+	if (!err)
+		l->term->nconds++;
+	return err;
+}
+
 int cfg_h_where(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 {
 	struct ab_experiment *exp = c->exp;
 	struct ab_selector *sel = field;
+	struct cond_list cond;
 	yaml_node_pair_t *p;
-	size_t save, save2, n, j, row, nrows;
+	size_t save, n, row, nrows;
 	int err;
 
 	if (c->rule)
@@ -99,16 +120,9 @@ int cfg_h_where(struct ctx *c, void *field, yaml_node_t *k, yaml_node_t *v)
 			goto next;
 		}
 		t->conds = ab_xcalloc(n, sizeof(*t->conds));
-		for (j = 0; j < n && !err; j++) {
-			yaml_node_t *item = cfg_node(c, pv->data.sequence.items.start[j]);
-
-			save2 = cfg_path_index(c, j);
-			err = read_cond(c, item->start_mark, item, &exp->matrix[idx],
-					&t->conds[t->nconds]);
-			if (!err)
-				t->nconds++;
-			cfg_path_pop(c, save2);
-		}
+		cond.param = &exp->matrix[idx];
+		cond.term = t;
+		err = cfg_read_items(c, pv, read_cond_item, &cond);
 next:
 		cfg_path_pop(c, save);
 	}
