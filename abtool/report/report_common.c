@@ -420,12 +420,18 @@ static int verdict_family(const json_t *doc)
 	return json_object_get(doc, "error_control") != NULL;
 }
 
+/* The sentences every method text begins with, and those of the
+ * fixed-sample plans' intervals (ab_report_method_text). */
+#define METHOD_PAIRS "Each sample is a fresh process. Within each row, pairs run in balanced AB|BA blocks " \
+	"chosen by a seeded coin; rows are visited round-robin. Ratios are Hodges–Lehmann estimates of " \
+	"candidate/parent over per-pair log ratios. "
+#define METHOD_CI "The 90% CI is made of exact one-sided 95% bounds (Wilcoxon signed-rank); a rule passes " \
+	"only when its bound clears the margin, fails when the other bound refutes it "
+
 const char *ab_report_method_text(const json_t *doc)
 {
 	if (json_is_object(json_object_get(doc, "sequential")))
-		return "Each sample is a fresh process. Within each row, pairs run in balanced AB|BA blocks "
-		       "chosen by a seeded coin; rows are visited round-robin. Ratios are Hodges–Lehmann "
-		       "estimates of candidate/parent over per-pair log ratios. The plan is sequential, "
+		return METHOD_PAIRS "The plan is sequential, "
 		       "declared before the first sample: at each look (every row still running has the "
 		       "look's pairs) the rules are evaluated, and a row stops once every rule with interval "
 		       "predicates that selects it passes or fails; rows paired by a scaling predicate run on "
@@ -437,18 +443,10 @@ const char *ab_report_method_text(const json_t *doc)
 		       "observational predicates are judged once, at each row's last look. An estimate at an "
 		       "early stop tends to overstate the effect (docs/statistics.md).";
 	if (verdict_family(doc))
-		return "Each sample is a fresh process. Within each row, pairs run in balanced AB|BA blocks "
-		       "chosen by a seeded coin; rows are visited round-robin. Ratios are Hodges–Lehmann "
-		       "estimates of candidate/parent over per-pair log ratios. The 90% CI is made of exact "
-		       "one-sided 95% bounds (Wilcoxon signed-rank); a rule passes only when its bound clears "
-		       "the margin, fails when the other bound refutes it (Holm-adjusted over the verdict's "
+		return METHOD_PAIRS METHOD_CI "(Holm-adjusted over the verdict's "
 		       "family: every distinct row, quantity and refuted side of any rule, counted once), and "
 		       "is inconclusive otherwise; observational predicates are outside that claim.";
-	return "Each sample is a fresh process. Within each row, pairs run in balanced AB|BA blocks chosen by a "
-	       "seeded coin; rows are visited round-robin. Ratios are Hodges–Lehmann estimates of candidate/parent "
-	       "over per-pair log ratios. The 90% CI is made of exact one-sided 95% bounds (Wilcoxon signed-rank); "
-	       "a rule passes only when its bound clears the margin, fails when the other bound refutes it "
-	       "(Holm-adjusted across a rule's rows), and is inconclusive otherwise.";
+	return METHOD_PAIRS METHOD_CI "(Holm-adjusted across a rule's rows), and is inconclusive otherwise.";
 }
 
 /* A value of a unit abtool does not scale itself (ops/s, count, lanes):
@@ -614,6 +612,31 @@ const char *ab_report_unavailable_everywhere(const json_t *doc, const char *metr
 		why = w;
 	}
 	return why;
+}
+
+void ab_report_other_metrics(FILE *f, const json_t *doc, const struct ab_report_metric_table *t)
+{
+	const json_t *rows = json_object_get(doc, "rows");
+	const char *name;
+	json_t *m0;
+	int any = 0;
+
+	json_object_foreach(json_object_get(json_array_get(rows, 0), "metrics"), name, m0) {
+		const char *everywhere = ab_report_unavailable_everywhere(doc, name);
+		size_t i;
+		json_t *row;
+
+		if (!any++)
+			t->head(f, doc);
+		if (everywhere) {
+			t->everywhere(f, name, everywhere);
+			continue;
+		}
+		json_array_foreach((json_t *)rows, i, row)
+			t->row(f, row, name, json_object_get(json_object_get(row, "metrics"), name));
+	}
+	if (any)
+		fputs(t->end, f);
 }
 
 char *ab_report_order_effect_note(const json_t *doc)

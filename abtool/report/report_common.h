@@ -145,6 +145,23 @@ char *ab_report_controls_line(const json_t *doc);
  */
 const char *ab_report_unavailable_everywhere(const json_t *doc, const char *metric);
 
+/* How a renderer writes the table of the other metrics (those besides the
+ * experiment's, as the first row names them): its head (before the first
+ * line), a metric unavailable in every row for one reason (one line for
+ * all rows), a row's line of a metric (m: the row's metrics.METRIC, which
+ * may be unavailable), and the text that closes the table. */
+struct ab_report_metric_table {
+	void (*head)(FILE *f, const json_t *doc);
+	void (*everywhere)(FILE *f, const char *metric, const char *reason);
+	void (*row)(FILE *f, const json_t *row, const char *metric, const json_t *m);
+	const char *end;
+};
+
+/* The other metrics' table of `doc` through `t`: for each metric of the
+ * first row, in its order, the "everywhere" line (ab_report_unavailable_
+ * everywhere) or a line per row; nothing when there is no other metric. */
+void ab_report_other_metrics(FILE *f, const json_t *doc, const struct ab_report_metric_table *t);
+
 /* Format a value of a metric with unit `unit` for people into buf (of
  * `size` bytes; truncated to fit) and return buf: "ns" and "bytes"/"B"
  * are scaled ("99.90 ms", "2.4 MiB"); other units get 4 significant

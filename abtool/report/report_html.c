@@ -647,61 +647,55 @@ static void rules_section(FILE *f, const json_t *doc)
 	fprintf(f, "</tbody></table></div>\n</section>\n");
 }
 
-static void other_metrics(FILE *f, const json_t *doc)
+/* The other metrics' table (ab_report_other_metrics): its head, a metric
+ * unavailable everywhere, a row's line. */
+static void metrics_head(FILE *f, const json_t *doc)
 {
-	const json_t *rows = json_object_get(doc, "rows"), *first = json_array_get(rows, 0);
-	const char *name;
-	json_t *m0;
-	int any = 0;
-
-	json_object_foreach(json_object_get(first, "metrics"), name, m0) {
-		size_t i;
-		json_t *row;
-		if (!any++)
-			fprintf(f, "<section id=\"other-metrics\">\n<h2>Other metrics</h2>\n<div class=\"scroll\"><table>\n"
-				"<thead><tr><th>row</th><th>metric</th><th>parent median</th><th>candidate median</th>"
-				"<th>ratio B/A [%s]</th><th>pair wins</th></tr></thead>\n<tbody>\n",
-				ab_report_ci_label(doc));
-		if (ab_report_unavailable_everywhere(doc, name)) {
-			fprintf(f, "<tr><td>every row</td><td><code>");
-			ab_report_escape_xml(f, name);
-			fprintf(f, "</code></td><td colspan=\"4\" class=\"note\">unavailable: ");
-			ab_report_escape_xml(f, ab_report_unavailable_everywhere(doc, name));
-			fprintf(f, "</td></tr>\n");
-			continue;
-		}
-		json_array_foreach((json_t *)rows, i, row) {
-			const json_t *m = json_object_get(json_object_get(row, "metrics"), name);
-			const char *unit = ab_report_str(m, "unit");
-			char a[48], b[48];
-			fprintf(f, "<tr><td>");
-			ab_report_escape_xml(f, ab_report_str(row, "label"));
-			fprintf(f, "</td><td><code>");
-			ab_report_escape_xml(f, name);
-			fprintf(f, "</code></td>");
-			if (json_is_string(json_object_get(m, "unavailable"))) {
-				fprintf(f, "<td colspan=\"4\" class=\"note\">unavailable: ");
-				ab_report_escape_xml(f, ab_report_str(m, "unavailable"));
-				fprintf(f, "</td></tr>\n");
-				continue;
-			}
-			ab_report_format_value(a, sizeof(a), ab_report_num(json_object_get(m, "parent"), "median"),
-					       unit);
-			ab_report_format_value(b, sizeof(b), ab_report_num(json_object_get(m, "candidate"), "median"),
-					       unit);
-			fprintf(f, "<td class=\"n\">");
-			ab_report_escape_xml(f, a);
-			fprintf(f, "</td><td class=\"n\">");
-			ab_report_escape_xml(f, b);
-			fprintf(f, "</td><td class=\"n\">");
-			ratio_cell(f, m);
-			fprintf(f, "</td><td class=\"n\">%lld/%lld</td></tr>\n", ab_report_int(m, "pair_wins"),
-				ab_report_int(m, "pairs"));
-		}
-	}
-	if (any)
-		fprintf(f, "</tbody></table></div>\n</section>\n");
+	fprintf(f, "<section id=\"other-metrics\">\n<h2>Other metrics</h2>\n<div class=\"scroll\"><table>\n"
+		"<thead><tr><th>row</th><th>metric</th><th>parent median</th><th>candidate median</th>"
+		"<th>ratio B/A [%s]</th><th>pair wins</th></tr></thead>\n<tbody>\n",
+		ab_report_ci_label(doc));
 }
+
+static void metric_everywhere(FILE *f, const char *name, const char *reason)
+{
+	fprintf(f, "<tr><td>every row</td><td><code>");
+	ab_report_escape_xml(f, name);
+	fprintf(f, "</code></td><td colspan=\"4\" class=\"note\">unavailable: ");
+	ab_report_escape_xml(f, reason);
+	fprintf(f, "</td></tr>\n");
+}
+
+static void metric_row(FILE *f, const json_t *row, const char *name, const json_t *m)
+{
+	const char *unit = ab_report_str(m, "unit");
+	char a[48], b[48];
+
+	fprintf(f, "<tr><td>");
+	ab_report_escape_xml(f, ab_report_str(row, "label"));
+	fprintf(f, "</td><td><code>");
+	ab_report_escape_xml(f, name);
+	fprintf(f, "</code></td>");
+	if (json_is_string(json_object_get(m, "unavailable"))) {
+		fprintf(f, "<td colspan=\"4\" class=\"note\">unavailable: ");
+		ab_report_escape_xml(f, ab_report_str(m, "unavailable"));
+		fprintf(f, "</td></tr>\n");
+		return;
+	}
+	ab_report_format_value(a, sizeof(a), ab_report_num(json_object_get(m, "parent"), "median"), unit);
+	ab_report_format_value(b, sizeof(b), ab_report_num(json_object_get(m, "candidate"), "median"), unit);
+	fprintf(f, "<td class=\"n\">");
+	ab_report_escape_xml(f, a);
+	fprintf(f, "</td><td class=\"n\">");
+	ab_report_escape_xml(f, b);
+	fprintf(f, "</td><td class=\"n\">");
+	ratio_cell(f, m);
+	fprintf(f, "</td><td class=\"n\">%lld/%lld</td></tr>\n", ab_report_int(m, "pair_wins"),
+		ab_report_int(m, "pairs"));
+}
+
+static const struct ab_report_metric_table metric_table = {metrics_head, metric_everywhere, metric_row,
+							   "</tbody></table></div>\n</section>\n"};
 
 /* The markup build cells use (report_common.h). */
 static void code(FILE *f, const char *s)
@@ -838,6 +832,14 @@ static void provenance_conditions(FILE *f, const json_t *doc)
 	free(plan_line);
 }
 
+/* The provenance section's start, up to its table's body, with the
+ * table's three column heads. */
+static void provenance_start(FILE *f, const char *first, const char *second, const char *third)
+{
+	fprintf(f, "<section id=\"provenance\">\n<h2>Provenance</h2>\n<div class=\"scroll\"><table>\n"
+		"<thead><tr><th>%s</th><th>%s</th><th>%s</th></tr></thead>\n<tbody>\n", first, second, third);
+}
+
 /* The two commands of a comparison (kind compare), in the place of the
  * commits and builds. */
 static void sides_provenance(FILE *f, const json_t *doc)
@@ -845,8 +847,7 @@ static void sides_provenance(FILE *f, const json_t *doc)
 	const json_t *sides = json_object_get(doc, "sides");
 	int i;
 
-	fprintf(f, "<section id=\"provenance\">\n<h2>Provenance</h2>\n<div class=\"scroll\"><table>\n"
-		"<thead><tr><th>side</th><th>name</th><th>command</th></tr></thead>\n<tbody>\n");
+	provenance_start(f, "side", "name", "command");
 	for (i = 0; i < 2; i++) {
 		fprintf(f, "<tr><td>%s</td><td>", i ? "b" : "a");
 		ab_report_escape_xml(f, ab_report_str(json_array_get(sides, (size_t)i), "name"));
@@ -863,8 +864,8 @@ static void provenance(FILE *f, const json_t *doc)
 	const json_t *file = json_object_get(doc, "experiment_file");
 	char h[13];
 
-	fprintf(f, "<section id=\"provenance\">\n<h2>Provenance</h2>\n<div class=\"scroll\"><table>\n<thead><tr>"
-		"<th>item</th><th>parent</th><th>candidate</th></tr></thead>\n<tbody>\n<tr><td>commit</td>");
+	provenance_start(f, "item", "parent", "candidate");
+	fprintf(f, "<tr><td>commit</td>");
 	fprintf(f, "<td>");
 	oid_code(f, ab_report_str(par, "oid"));
 	fprintf(f, " %s</td><td>", json_is_true(json_object_get(doc, "exact_parent")) ? "(exact parent)"
@@ -960,7 +961,7 @@ int ab_report_html(FILE *f, const json_t *doc, const json_t *profiles)
 	if (json_is_object(json_object_get(doc, "scaling")) && nrows)
 		scaling_section(f, doc);
 	rules_section(f, doc);
-	other_metrics(f, doc);
+	ab_report_other_metrics(f, doc, &metric_table);
 	ab_report_flame(f, profiles);
 	if (json_is_array(json_object_get(doc, "sides")))
 		sides_provenance(f, doc);

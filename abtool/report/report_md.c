@@ -736,61 +736,49 @@ static void rows_table(FILE *f, const json_t *doc)
 	fputc('\n', f);
 }
 
-static void other_metrics(FILE *f, const json_t *doc)
+/* The other metrics' table (ab_report_other_metrics): its head, a metric
+ * unavailable everywhere, a row's line. */
+static void metrics_head(FILE *f, const json_t *doc)
 {
-	const json_t *rows = json_object_get(doc, "rows"), *first = json_array_get(rows, 0);
-	const char *name;
-	json_t *m0;
-	int any = 0;
-
-	json_object_foreach(json_object_get(first, "metrics"), name, m0) {
-		size_t i;
-		json_t *row;
-		const char *everywhere = ab_report_unavailable_everywhere(doc, name);
-
-		if (!any++) {
-			fprintf(f, "## Other metrics\n| row | metric | ");
-			md(f, ab_report_side_label(doc, 0), MD_TEXT | MD_CELL);
-			fprintf(f, " median | ");
-			md(f, ab_report_side_label(doc, 1), MD_TEXT | MD_CELL);
-			fprintf(f, " median | ratio B/A [%s] | pair wins |\n| --- | --- | ---: | ---: | ---: | ---: |\n",
-				ab_report_ci_label(doc));
-		}
-		if (everywhere) {
-			fprintf(f, "| every row | ");
-			md(f, name, MD_TEXT | MD_CELL);
-			fprintf(f, " | unavailable: ");
-			md(f, everywhere, MD_TEXT | MD_CELL);
-			fprintf(f, " | | | |\n");
-			continue;
-		}
-		json_array_foreach(rows, i, row) {
-			const json_t *m = json_object_get(json_object_get(row, "metrics"), name);
-			fprintf(f, "| ");
-			md(f, ab_report_str(row, "label"), MD_TEXT | MD_CELL);
-			fprintf(f, " | ");
-			md(f, name, MD_TEXT | MD_CELL);
-			fprintf(f, " | ");
-			if (json_is_string(json_object_get(m, "unavailable"))) {
-				fprintf(f, "unavailable: ");
-				md(f, ab_report_str(m, "unavailable"), MD_TEXT | MD_CELL);
-				fprintf(f, " | | | |\n");
-				continue;
-			}
-			value_cell(f, ab_report_num(json_object_get(m, "parent"), "median"),
-				   ab_report_str(m, "unit"));
-			fprintf(f, " | ");
-			value_cell(f, ab_report_num(json_object_get(m, "candidate"), "median"),
-				   ab_report_str(m, "unit"));
-			fprintf(f, " | ");
-			ratio_cell(f, m);
-			fprintf(f, " | %lld/%lld |\n", ab_report_int(m, "pair_wins"),
-				ab_report_int(m, "pairs"));
-		}
-	}
-	if (any)
-		fputc('\n', f);
+	fprintf(f, "## Other metrics\n| row | metric | ");
+	md(f, ab_report_side_label(doc, 0), MD_TEXT | MD_CELL);
+	fprintf(f, " median | ");
+	md(f, ab_report_side_label(doc, 1), MD_TEXT | MD_CELL);
+	fprintf(f, " median | ratio B/A [%s] | pair wins |\n| --- | --- | ---: | ---: | ---: | ---: |\n",
+		ab_report_ci_label(doc));
 }
+
+static void metric_everywhere(FILE *f, const char *name, const char *reason)
+{
+	fprintf(f, "| every row | ");
+	md(f, name, MD_TEXT | MD_CELL);
+	fprintf(f, " | unavailable: ");
+	md(f, reason, MD_TEXT | MD_CELL);
+	fprintf(f, " | | | |\n");
+}
+
+static void metric_row(FILE *f, const json_t *row, const char *name, const json_t *m)
+{
+	fprintf(f, "| ");
+	md(f, ab_report_str(row, "label"), MD_TEXT | MD_CELL);
+	fprintf(f, " | ");
+	md(f, name, MD_TEXT | MD_CELL);
+	fprintf(f, " | ");
+	if (json_is_string(json_object_get(m, "unavailable"))) {
+		fprintf(f, "unavailable: ");
+		md(f, ab_report_str(m, "unavailable"), MD_TEXT | MD_CELL);
+		fprintf(f, " | | | |\n");
+		return;
+	}
+	value_cell(f, ab_report_num(json_object_get(m, "parent"), "median"), ab_report_str(m, "unit"));
+	fprintf(f, " | ");
+	value_cell(f, ab_report_num(json_object_get(m, "candidate"), "median"), ab_report_str(m, "unit"));
+	fprintf(f, " | ");
+	ratio_cell(f, m);
+	fprintf(f, " | %lld/%lld |\n", ab_report_int(m, "pair_wins"), ab_report_int(m, "pairs"));
+}
+
+static const struct ab_report_metric_table metric_table = {metrics_head, metric_everywhere, metric_row, "\n"};
 
 static void rate_cell(FILE *f, const json_t *r)
 {
@@ -981,7 +969,7 @@ int ab_report_markdown(FILE *f, const json_t *doc)
 	if (json_array_size(json_object_get(doc, "rows")))
 		rows_table(f, doc);
 	calibration(f, doc);
-	other_metrics(f, doc);
+	ab_report_other_metrics(f, doc, &metric_table);
 	notes(f, doc);
 	if (!analyze)
 		method(f, doc);
