@@ -145,6 +145,56 @@ const char *ab_report_rules_line(char *buf, size_t size, const json_t *rules)
 	return buf;
 }
 
+void ab_report_verdict_init(struct ab_report_verdict *out, const json_t *doc)
+{
+	out->verdict = ab_report_str(doc, "verdict");
+	out->rules = json_object_get(doc, "rules");
+	out->reasons = json_object_get(doc, "reasons");
+	out->nrules = json_array_size(out->rules);
+	out->rules_line[0] = '\0';
+	if (out->nrules)
+		ab_report_rules_line(out->rules_line, sizeof(out->rules_line), out->rules);
+}
+
+int ab_report_ci_bounds(const json_t *m, double *l, double *u)
+{
+	const json_t *ci = json_object_get(m, "ci");
+
+	*l = json_number_value(json_array_get(ci, 0));
+	*u = json_number_value(json_array_get(ci, 1));
+	if (!json_is_number(json_array_get(ci, 0)))
+		return 0;
+	return json_is_number(json_array_get(ci, 1)) ? 2 : 1;
+}
+
+void ab_report_ci_suffix(FILE *f, const json_t *m, int have_ci)
+{
+	double l, u;
+
+	ab_report_ci_bounds(m, &l, &u);
+	if (have_ci)
+		fprintf(f, " [%.3f, %.3f]%s", l, u, ab_report_ci_flag(m));
+	else
+		fprintf(f, " [too few pairs]");
+}
+
+void ab_report_earlier_runs(FILE *f, const json_t *earlier, void (*text)(FILE *f, const char *s))
+{
+	size_t i;
+	json_t *w;
+
+	fprintf(f, "This exact comparison (same experiment file, same commits) was run %zu time%s before: ",
+		json_array_size(earlier), json_array_size(earlier) == 1 ? "" : "s");
+	json_array_foreach((json_t *)earlier, i, w) {
+		fprintf(f, "%srun %lld ", i ? ", " : "", ab_report_int(w, "id"));
+		text(f, ab_report_str(w, "verdict"));
+		fputs(" (", f);
+		text(f, ab_report_str(w, "created_at"));
+		fputc(')', f);
+	}
+	fputs(". Re-running until a verdict changes is not evidence.", f);
+}
+
 /* "looks 8, 16, 32, 64" of a sequential object. New string. */
 static char *looks_text(const json_t *seq)
 {

@@ -74,6 +74,37 @@ void ab_report_build_cell(FILE *f, const json_t *build, const struct ab_report_m
  * bytes; truncated to fit); returns buf. */
 const char *ab_report_rules_line(char *buf, size_t size, const json_t *rules);
 
+/* The verdict of a document as the reports' first paragraph shows it:
+ * doc.verdict, doc.rules and doc.reasons (borrowed from doc), the number of
+ * rules and their ab_report_rules_line ("" without rules). */
+struct ab_report_verdict {
+	const char *verdict;
+	const json_t *rules, *reasons;
+	size_t nrules;
+	char rules_line[64];
+};
+
+/* Fill *out from `doc`. */
+void ab_report_verdict_init(struct ab_report_verdict *out, const json_t *doc);
+
+/* The bounds of the interval of a ratio cell (m: a row or one of its
+ * metrics; 0 where one is missing) into *l and *u, and how many of them
+ * are numbers from the lower one: 0 (no interval: fewer than 5 pairs), 1
+ * (the lower only) or 2. */
+int ab_report_ci_bounds(const json_t *m, double *l, double *u);
+
+/* What follows the ratio in a ratio cell: with `have_ci`, " [L, U]" (the
+ * bounds of ab_report_ci_bounds, 3 decimals) and ab_report_ci_flag; else
+ * " [too few pairs]". */
+void ab_report_ci_suffix(FILE *f, const json_t *m, int have_ci);
+
+/* The sentence on the earlier runs of the same comparison (doc.earlier_runs,
+ * at least one): "This exact comparison (...) was run N times before: run
+ * ID VERDICT (CREATED_AT), ... . Re-running until a verdict changes is not
+ * evidence.", the verdicts and times written by `text`, the renderer's
+ * escape of plain text. */
+void ab_report_earlier_runs(FILE *f, const json_t *earlier, void (*text)(FILE *f, const char *s));
+
 /* The plan's line, without its "Plan: " and its full stop: pairs per row,
  * warmups, the order, the seed and how many of the planned samples ran
  * (doc.plan). New string. */

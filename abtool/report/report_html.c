@@ -181,42 +181,41 @@ static void header(FILE *f, const json_t *doc)
  * report's first paragraph says it. */
 static void verdict_box(FILE *f, const json_t *doc)
 {
-	const json_t *rules = json_object_get(doc, "rules"), *reasons = json_object_get(doc, "reasons");
-	const char *verdict = ab_report_str(doc, "verdict");
-	size_t i, n = json_array_size(rules);
-	char line[64];
+	struct ab_report_verdict v;
+	size_t i;
 	json_t *r;
 
+	ab_report_verdict_init(&v, doc);
 	fprintf(f, "<section id=\"verdict\" class=\"box v-");
-	ab_report_escape_xml(f, verdict);
+	ab_report_escape_xml(f, v.verdict);
 	fprintf(f, "\">\n<p><strong id=\"verdict-text\">Verdict: ");
-	ab_report_escape_xml(f, verdict);
+	ab_report_escape_xml(f, v.verdict);
 	fprintf(f, ".</strong> ");
 	if (ab_report_artifacts_identical(doc))
 		fprintf(f, "<span class=\"warn\">⚠ Identical artifacts: every declared artifact is "
 			"byte-identical on both sides.</span> ");
-	if (!strcmp(verdict, "invalid")) {
+	if (!strcmp(v.verdict, "invalid")) {
 		fprintf(f, "No speed claim is made from a wrong or broken side:</p>\n<ul>\n");
-		json_array_foreach(reasons, i, r) {
+		json_array_foreach(v.reasons, i, r) {
 			fprintf(f, "<li class=\"o-fail\"><span class=\"mark\">✗</span><span class=\"detail\">");
 			ab_report_escape_xml(f, json_string_value(r));
 			fprintf(f, "</span></li>\n");
 		}
 		fprintf(f, "</ul>\n");
-		if (!n) {
+		if (!v.nrules) {
 			fprintf(f, "</section>\n");
 			return;
 		}
 		fprintf(f, "<p>Rules, for information:</p>\n");
-	} else if (n == 0) {
-		ab_report_escape_xml(f, json_string_value(json_array_get(reasons, 0)));
+	} else if (v.nrules == 0) {
+		ab_report_escape_xml(f, json_string_value(json_array_get(v.reasons, 0)));
 		fprintf(f, "</p>\n");
 	} else {
-		fprintf(f, "%s</p>\n", ab_report_rules_line(line, sizeof(line), rules));
+		fprintf(f, "%s</p>\n", v.rules_line);
 	}
-	if (n) {
+	if (v.nrules) {
 		fprintf(f, "<ul>\n");
-		json_array_foreach(rules, i, r) {
+		json_array_foreach(v.rules, i, r) {
 			const char *o = ab_report_str(r, "outcome");
 			fprintf(f, "<li class=\"o-%s\"><span class=\"mark\">%s</span><strong>", outcome_class(o),
 				ab_report_outcome_mark(o));
@@ -233,9 +232,8 @@ static void verdict_box(FILE *f, const json_t *doc)
 /* "0.515 [0.505, 0.522]", bold when the interval excludes 1. */
 static void ratio_cell(FILE *f, const json_t *m)
 {
-	const json_t *ci = json_object_get(m, "ci");
-	double l = json_number_value(json_array_get(ci, 0)), u = json_number_value(json_array_get(ci, 1));
-	int have_ci = json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1));
+	double l, u;
+	int have_ci = ab_report_ci_bounds(m, &l, &u) == 2;
 
 	if (!json_is_number(json_object_get(m, "ratio"))) {
 		fprintf(f, "n/a");
@@ -245,10 +243,7 @@ static void ratio_cell(FILE *f, const json_t *m)
 		fprintf(f, "<strong class=\"sig\">%.3f</strong>", ab_report_num(m, "ratio"));
 	else
 		fprintf(f, "%.3f", ab_report_num(m, "ratio"));
-	if (have_ci)
-		fprintf(f, " [%.3f, %.3f]%s", l, u, ab_report_ci_flag(m));
-	else
-		fprintf(f, " [too few pairs]");
+	ab_report_ci_suffix(f, m, have_ci);
 }
 
 /* The checksum cell of a row: the common value, the change its policy
@@ -896,7 +891,7 @@ static void provenance(FILE *f, const json_t *doc)
 
 static void notes(FILE *f, const json_t *doc)
 {
-	const json_t *warnings = json_object_get(doc, "warnings"), *earlier = json_object_get(doc, "earlier_runs");
+	const json_t *warnings = json_object_get(doc, "warnings");
 	size_t i;
 	json_t *w;
 
@@ -909,18 +904,10 @@ static void notes(FILE *f, const json_t *doc)
 		}
 		fprintf(f, "</ul>\n</section>\n");
 	}
-	if (json_array_size(earlier)) {
-		fprintf(f, "<section id=\"earlier\">\n<h2>Earlier runs of this comparison</h2>\n<p>This exact "
-			"comparison (same experiment file, same commits) was run %zu time%s before: ",
-			json_array_size(earlier), json_array_size(earlier) == 1 ? "" : "s");
-		json_array_foreach((json_t *)earlier, i, w) {
-			fprintf(f, "%srun %lld ", i ? ", " : "", ab_report_int(w, "id"));
-			ab_report_escape_xml(f, ab_report_str(w, "verdict"));
-			fprintf(f, " (");
-			ab_report_escape_xml(f, ab_report_str(w, "created_at"));
-			fprintf(f, ")");
-		}
-		fprintf(f, ". Re-running until a verdict changes is not evidence.</p>\n</section>\n");
+	if (json_array_size(json_object_get(doc, "earlier_runs"))) {
+		fprintf(f, "<section id=\"earlier\">\n<h2>Earlier runs of this comparison</h2>\n<p>");
+		ab_report_earlier_runs(f, json_object_get(doc, "earlier_runs"), ab_report_escape_xml);
+		fprintf(f, "</p>\n</section>\n");
 	}
 }
 

@@ -229,16 +229,15 @@ static void reason_items(FILE *f, const json_t *reasons)
 
 static void header(FILE *f, const json_t *doc)
 {
-	const json_t *rules = json_object_get(doc, "rules"), *reasons = json_object_get(doc, "reasons");
-	const char *verdict = ab_report_str(doc, "verdict");
-	size_t i, n = json_array_size(rules);
-	char line[64];
+	struct ab_report_verdict v;
+	size_t i;
 	json_t *r;
 
+	ab_report_verdict_init(&v, doc);
 	fputs("# ", f);
 	md(f, ab_report_str(doc, "experiment"), MD_TEXT);
 	fputs(" — ", f);
-	md(f, verdict, MD_TEXT);
+	md(f, v.verdict, MD_TEXT);
 	fputs("\n\n", f);
 	if (json_is_true(json_object_get(doc, "unpaired"))) {
 		fputs("hyperfine's runs from ", f);
@@ -268,35 +267,35 @@ static void header(FILE *f, const json_t *doc)
 	}
 
 	if (!strcmp(ab_report_str(doc, "kind"), "calibrate")) {
-		fprintf(f, "**A/A calibration%s.** Both sides are the parent ", strcmp(verdict, "invalid") ? "" : ": invalid");
+		fprintf(f, "**A/A calibration%s.** Both sides are the parent ", strcmp(v.verdict, "invalid") ? "" : ": invalid");
 		md_short(f, ab_report_str(json_object_get(doc, "parent"), "oid"), 10, MD_CODE);
 		fputs(", built twice into separate trees, so every \"faster\" or \"slower\" outcome below is false.\n\n", f);
-		reason_items(f, reasons);
+		reason_items(f, v.reasons);
 		return;
 	}
 	fputs("**Verdict: ", f);
-	md(f, verdict, MD_TEXT);
+	md(f, v.verdict, MD_TEXT);
 	fputs(".**", f);
 	if (ab_report_artifacts_identical(doc))
 		fputs(" ⚠ Identical artifacts: every declared artifact is byte-identical on both sides.", f);
-	if (!strcmp(verdict, "invalid")) {
+	if (!strcmp(v.verdict, "invalid")) {
 		fprintf(f, " No speed claim is made from a wrong or broken side:\n");
-		reason_items(f, reasons);
+		reason_items(f, v.reasons);
 		fputc('\n', f);
-		if (!n)
+		if (!v.nrules)
 			return;
 		fprintf(f, "Rules, for information:\n");
-	} else if (n == 0) {
+	} else if (v.nrules == 0) {
 		fputc(' ', f);
-		md(f, json_string_value(json_array_get(reasons, 0)), MD_TEXT);
+		md(f, json_string_value(json_array_get(v.reasons, 0)), MD_TEXT);
 		fputc('\n', f);
 	} else {
-		fprintf(f, " %s\n", ab_report_rules_line(line, sizeof(line), rules));
+		fprintf(f, " %s\n", v.rules_line);
 	}
-	json_array_foreach(rules, i, r)
+	json_array_foreach(v.rules, i, r)
 		rule_item(f, r);
 	/* Reasons that are not the rules': the host's conditions. */
-	json_array_foreach(reasons, i, r) {
+	json_array_foreach(v.reasons, i, r) {
 		const char *t = json_string_value(r);
 		if (!t)
 			continue;
@@ -575,10 +574,9 @@ static void provenance(FILE *f, const json_t *doc)
 
 static void ratio_cell(FILE *f, const json_t *m)
 {
-	const json_t *ci = json_object_get(m, "ci");
-	double l = json_number_value(json_array_get(ci, 0)), u = json_number_value(json_array_get(ci, 1));
-	int significant = json_is_number(json_array_get(ci, 0)) && (l > 1 || u < 1) &&
-			  !json_is_true(json_object_get(m, "ci_empty"));
+	double l, u;
+	int have_ci = ab_report_ci_bounds(m, &l, &u) > 0;
+	int significant = have_ci && (l > 1 || u < 1) && !json_is_true(json_object_get(m, "ci_empty"));
 
 	if (!json_is_number(json_object_get(m, "ratio"))) {
 		fprintf(f, "n/a");
@@ -589,10 +587,7 @@ static void ratio_cell(FILE *f, const json_t *m)
 		return;
 	}
 	fprintf(f, significant ? "**%.3f**" : "%.3f", ab_report_num(m, "ratio"));
-	if (json_is_number(json_array_get(ci, 0)))
-		fprintf(f, " [%.3f, %.3f]%s", l, u, ab_report_ci_flag(m));
-	else
-		fprintf(f, " [too few pairs]");
+	ab_report_ci_suffix(f, m, have_ci);
 }
 
 /* A value with its unit (the unit is the experiment's) in a table cell. */
@@ -624,16 +619,17 @@ static void checksum_cell(FILE *f, const json_t *row)
 	}
 }
 
-static void rows_table(FILE *f, const json_t *doc)
+/* The table's title, its head and its rule line: the matrix's parameters,
+ * each side's median, RSD (and scaling), the ratio, pair wins, checksum
+ * (and a group's host). */
+static void rows_head(FILE *f, const json_t *doc)
 {
-	const json_t *rows = json_object_get(doc, "rows"), *plan = json_object_get(doc, "plan");
-	const json_t *matrix = json_object_get(plan, "matrix"), *first = json_array_get(rows, 0);
+	const json_t *matrix = json_object_get(json_object_get(doc, "plan"), "matrix");
+	const json_t *first = json_array_get(json_object_get(doc, "rows"), 0);
 	int scaling = json_is_object(json_object_get(doc, "scaling"));
 	int hosts = json_is_object(json_object_get(doc, "group"));
-	const char *unit = ab_report_str(first, "unit"), *pname;
-	json_t *row, *vals;
-	size_t i;
-	int warn_rsd = 0;
+	const char *pname;
+	json_t *vals;
 
 	fprintf(f, "## Rows (");
 	md(f, ab_report_str(doc, "metric"), MD_TEXT);
@@ -656,83 +652,106 @@ static void rows_table(FILE *f, const json_t *doc)
 		fprintf(f, "| --- ");
 	fprintf(f, "| ---: | ---: |%s ---: | ---: |%s ---: | ---: | --- |%s\n", scaling ? " ---: |" : "",
 		scaling ? " ---: |" : "", hosts ? " --- |" : "");
-	json_array_foreach(rows, i, row) {
-		const json_t *params = json_object_get(row, "params");
-		const char *sides[2] = {"parent", "candidate"};
-		int s;
+}
 
-		json_object_foreach((json_t *)matrix, pname, vals) {
-			json_t *v = json_object_get(params, pname);
-			fprintf(f, "| ");
-			if (json_is_integer(v))
-				fprintf(f, "%lld ", (long long)json_integer_value(v));
-			else {
-				md(f, json_string_value(v), MD_TEXT | MD_CELL);
-				fputc(' ', f);
-			}
-		}
-		for (s = 0; s < 2; s++) {
-			const json_t *side = json_object_get(row, sides[s]);
-			double rsd = ab_report_num(side, "rsd");
-			fprintf(f, "| ");
-			value_cell(f, ab_report_num(side, "median"), unit);
-			fprintf(f, " | ");
-			if (isnan(rsd))
-				fprintf(f, "n/a ");
-			else
-				fprintf(f, "%.1f%%%s ", 100 * rsd, rsd > 0.05 ? " ⚠" : "");
-			warn_rsd |= rsd > 0.05;
-			if (scaling) {
-				double sc = ab_report_num(side, "scaling");
-				fprintf(f, isnan(sc) ? "| n/a " : "| %.2fx ", sc);
-			}
-		}
+/* A row's line of the table; 1 when a side's RSD is above 5%. */
+static int row_line(FILE *f, const json_t *doc, const json_t *row)
+{
+	const json_t *matrix = json_object_get(json_object_get(doc, "plan"), "matrix");
+	const char *unit = ab_report_str(json_array_get(json_object_get(doc, "rows"), 0), "unit"), *pname;
+	int scaling = json_is_object(json_object_get(doc, "scaling"));
+	int hosts = json_is_object(json_object_get(doc, "group"));
+	const json_t *params = json_object_get(row, "params");
+	const char *sides[2] = {"parent", "candidate"};
+	int s, warn_rsd = 0;
+	json_t *vals;
+
+	json_object_foreach((json_t *)matrix, pname, vals) {
+		json_t *v = json_object_get(params, pname);
 		fprintf(f, "| ");
-		ratio_cell(f, row);
-		if (json_is_true(json_object_get(row, "unpaired")))
-			fprintf(f, " | unpaired, Mann-Whitney p %.3g | ", ab_report_num(row, "p_mann_whitney_unpaired"));
-		else
-			fprintf(f, " | %lld/%lld | ", ab_report_int(row, "pair_wins"), ab_report_int(row, "pairs"));
-		checksum_cell(f, row);
-		if (hosts) {  /* a group's verdict: the shard's host that measured the row */
-			fprintf(f, " | ");
-			md(f, ab_report_str(row, "host"), MD_CODE | MD_CELL);
+		if (json_is_integer(v))
+			fprintf(f, "%lld ", (long long)json_integer_value(v));
+		else {
+			md(f, json_string_value(v), MD_TEXT | MD_CELL);
+			fputc(' ', f);
 		}
-		fprintf(f, " |\n");
 	}
-	fputc('\n', f);
-	if (scaling) {
-		const json_t *sc = json_object_get(doc, "scaling");
+	for (s = 0; s < 2; s++) {
+		const json_t *side = json_object_get(row, sides[s]);
+		double rsd = ab_report_num(side, "rsd");
+		fprintf(f, "| ");
+		value_cell(f, ab_report_num(side, "median"), unit);
+		fprintf(f, " | ");
+		if (isnan(rsd))
+			fprintf(f, "n/a ");
+		else
+			fprintf(f, "%.1f%%%s ", 100 * rsd, rsd > 0.05 ? " ⚠" : "");
+		warn_rsd |= rsd > 0.05;
+		if (scaling) {
+			double sc = ab_report_num(side, "scaling");
+			fprintf(f, isnan(sc) ? "| n/a " : "| %.2fx ", sc);
+		}
+	}
+	fprintf(f, "| ");
+	ratio_cell(f, row);
+	if (json_is_true(json_object_get(row, "unpaired")))
+		fprintf(f, " | unpaired, Mann-Whitney p %.3g | ", ab_report_num(row, "p_mann_whitney_unpaired"));
+	else
+		fprintf(f, " | %lld/%lld | ", ab_report_int(row, "pair_wins"), ab_report_int(row, "pairs"));
+	checksum_cell(f, row);
+	if (hosts) {  /* a group's verdict: the shard's host that measured the row */
+		fprintf(f, " | ");
+		md(f, ab_report_str(row, "host"), MD_CODE | MD_CELL);
+	}
+	fprintf(f, " |\n");
+	return warn_rsd;
+}
+
+/* The notes under the table: the scaling's reference, the intervals, a
+ * change of scaling or an order effect, and the RSD warning (warn_rsd). */
+static void rows_notes(FILE *f, const json_t *doc, int warn_rsd)
+{
+	const json_t *sc = json_object_get(doc, "scaling");
+	char *note = ab_report_interval_note(doc);
+	char *scaling_change = ab_report_scaling_change_note(doc);
+	char *order = ab_report_order_effect_note(doc);
+
+	if (json_is_object(sc)) {
 		int per_lane = !strcmp(ab_report_str(sc, "work"), "per_lane");
 		fprintf(f, "Scaling: against the same side's row with the smallest ");
 		md(f, ab_report_str(sc, "parameter"), MD_CODE);
 		fprintf(f, ", %s.\n",
 			per_lane ? "fixed work per lane (S_N = (N/N0)·T_N0/T_N)" : "fixed total work (S_N = T_N0/T_N)");
 	}
-	{
-		char *note = ab_report_interval_note(doc);
-		if (note)
-			fprintf(f, "%s\n", note);
-		free(note);
+	if (note)
+		fprintf(f, "%s\n", note);
+	/* both name rows by their labels, which hold the matrix values */
+	if (scaling_change) {
+		md(f, scaling_change, MD_TEXT);
+		fputc('\n', f);
 	}
-	{
-		char *scaling_change = ab_report_scaling_change_note(doc);
-		char *order = ab_report_order_effect_note(doc);
-
-		/* both name rows by their labels, which hold the matrix values */
-		if (scaling_change) {
-			md(f, scaling_change, MD_TEXT);
-			fputc('\n', f);
-		}
-		if (order) {
-			md(f, order, MD_TEXT);
-			fputc('\n', f);
-		}
-		free(scaling_change);
-		free(order);
+	if (order) {
+		md(f, order, MD_TEXT);
+		fputc('\n', f);
 	}
 	if (warn_rsd)
 		fprintf(f, "⚠ RSD above 5%%.\n");
+	free(note);
+	free(scaling_change);
+	free(order);
+}
+
+static void rows_table(FILE *f, const json_t *doc)
+{
+	json_t *row;
+	size_t i;
+	int warn_rsd = 0;
+
+	rows_head(f, doc);
+	json_array_foreach(json_object_get(doc, "rows"), i, row)
+		warn_rsd |= row_line(f, doc, row);
+	fputc('\n', f);
+	rows_notes(f, doc, warn_rsd);
 	fputc('\n', f);
 }
 
@@ -861,9 +880,15 @@ static void calibration(FILE *f, const json_t *doc)
 	}
 }
 
+/* Plain text, for ab_report_earlier_runs. */
+static void text(FILE *f, const char *s)
+{
+	md(f, s, MD_TEXT);
+}
+
 static void notes(FILE *f, const json_t *doc)
 {
-	const json_t *warnings = json_object_get(doc, "warnings"), *earlier = json_object_get(doc, "earlier_runs");
+	const json_t *warnings = json_object_get(doc, "warnings");
 	size_t i;
 	json_t *w;
 
@@ -876,18 +901,10 @@ static void notes(FILE *f, const json_t *doc)
 		}
 		fputc('\n', f);
 	}
-	if (json_array_size(earlier)) {
-		fprintf(f, "## Earlier runs of this comparison\nThis exact comparison (same experiment "
-			"file, same commits) was run %zu time%s before: ", json_array_size(earlier),
-			json_array_size(earlier) == 1 ? "" : "s");
-		json_array_foreach(earlier, i, w) {
-			fprintf(f, "%srun %lld ", i ? ", " : "", ab_report_int(w, "id"));
-			md(f, ab_report_str(w, "verdict"), MD_TEXT);
-			fputs(" (", f);
-			md(f, ab_report_str(w, "created_at"), MD_TEXT);
-			fputc(')', f);
-		}
-		fprintf(f, ". Re-running until a verdict changes is not evidence.\n\n");
+	if (json_array_size(json_object_get(doc, "earlier_runs"))) {
+		fprintf(f, "## Earlier runs of this comparison\n");
+		ab_report_earlier_runs(f, json_object_get(doc, "earlier_runs"), text);
+		fprintf(f, "\n\n");
 	}
 }
 
