@@ -116,8 +116,8 @@ static char *reproduce_command(const struct ab_run *run)
 		free(quoted);
 	}
 	if (run->exp->shard_count)
-		append(&out, ab_shards_reproduce_args(run->exp, json_string_value(json_object_get(run->options,
-											  "group"))));
+		append(&out, ab_shards_reproduce_args(run->exp,
+						      json_string_value(json_object_get(run->options, "group"))));
 	if (json_is_string(json_object_get(run->options, "design"))) {
 		char *design = ab_shell_quote(json_string_value(json_object_get(run->options, "design")), 0);
 
@@ -131,7 +131,8 @@ static char *reproduce_command(const struct ab_run *run)
 		const char *b = json_string_value(json_array_get(cmds, 1));
 		char *qa = ab_shell_quote(a ? a : "", 0), *qb = ab_shell_quote(b ? b : "", 0);
 
-		append(&out, ab_xasprintf("%s %s %s", (a && *a == '-') || (b && *b == '-') ? " --" : "", qa, qb));
+		append(&out, ab_xasprintf("%s %s %s", (a && *a == '-') || (b && *b == '-') ? " --" : "",
+					  qa, qb));
 		free(qa);
 		free(qb);
 	}
