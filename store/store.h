@@ -1,13 +1,15 @@
-/* store.h - the sqlite store (docs/architecture.md, "The store"): one file per repository
- * or shared by several (each design in a project, docs/history.md "Projects"),
- * schema versioned with PRAGMA user_version and numbered migrations
- * embedded in the binary (store/migrations/NNNN_*.sql), WAL mode with
- * synchronous=NORMAL, foreign keys on, and a busy timeout so concurrent
- * runs can share it. Every statement is prepared with bound parameters.
- * The engine under it is an interface (store_engine.h): callers never
- * see it; sqlite (store_sqlite.c) for a file, PostgreSQL (store_pg.c) for
- * a postgresql:// URL, unless ab_store_use_engine chose
- * another. */
+/* store.h - the store (docs/architecture.md, "The store"): the history of
+ * runs, samples and verdicts, over one of two engines behind an interface
+ * (store_engine.h) that callers never see: sqlite (store_sqlite.c) for a
+ * file, one per repository or shared by several (each design in a project,
+ * docs/history.md "Projects"), in WAL mode with synchronous=NORMAL,
+ * foreign keys on and a busy timeout so concurrent runs can share it;
+ * PostgreSQL (store_pg.c) for a postgresql:// URL; unless
+ * ab_store_use_engine chose another. The schema is versioned (sqlite:
+ * PRAGMA user_version; PostgreSQL: the table abtool_schema) with numbered
+ * migrations embedded in the binary (store/migrations/NNNN_*.sql,
+ * store/migrations-pg/ for PostgreSQL). Every statement is prepared with
+ * bound parameters. */
 #ifndef AB_STORE_H
 #define AB_STORE_H
 
@@ -460,10 +462,6 @@ int ab_store_note_add(struct ab_store *store, int64_t run_id, const char *design
  * text}. An unknown run has no notes. AB_EIO.
  */
 int ab_store_notes(struct ab_store *store, int64_t run_id, json_t **out);
-
-/* The rules' outcomes of a finished run in rule order, as a JSON array
- * (new reference) of {idx, name, outcome, detail}. AB_EIO. */
-int ab_store_rule_results(struct ab_store *store, int64_t run_id, json_t **out);
 
 /*
  * How far a run's plan got, as a JSON object (new reference): planned

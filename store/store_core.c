@@ -185,6 +185,19 @@ int ab_db_query_run_rows(struct ab_store *store, const char *sql, int64_t run_id
 	return err;
 }
 
+int ab_db_query_run_notes(struct ab_store *store, const char *first, int64_t run_id, const char *what,
+			  json_t **out)
+{
+	char *sql = ab_xasprintf("SELECT %sn.created_at, CASE WHEN n.run_id IS NULL THEN 'design' "
+				 "ELSE 'run' END AS scope, n.text FROM notes n JOIN runs r ON r.id = ?1 "
+				 "WHERE n.run_id = r.id OR (n.run_id IS NULL AND n.design_id = r.design_id) "
+				 "ORDER BY n.created_at, n.id", first);
+	int err = ab_db_query_run_rows(store, sql, run_id, what, out);
+
+	free(sql);
+	return err;
+}
+
 int ab_store_design_id(struct ab_store *store, const char *project, const char *name,
 		       const char *created_at, int64_t *out)
 {

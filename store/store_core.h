@@ -144,6 +144,14 @@ void ab_json_parse_member(json_t *o, const char *key);
 int ab_db_query_run_rows(struct ab_store *store, const char *sql, int64_t run_id, const char *what,
 			 json_t **out);
 
+/* The notes of a run and of its design (notes whose run_id is NULL), oldest
+ * first, as a new array in *out of objects {FIRST..., created_at, scope,
+ * text}: `first` is a column list that ends in ", " (e.g. "n.id, ") or "",
+ * scope is "design" or "run". An unknown run has no notes. AB_EIO with a
+ * message naming `what`. Read by show (ab_store_notes) and by export. */
+int ab_db_query_run_notes(struct ab_store *store, const char *first, int64_t run_id, const char *what,
+			  json_t **out);
+
 /* The id of the design named `name` in `project`, added when new with
  * `created_at` (NULL: now). */
 int ab_store_design_id(struct ab_store *store, const char *project, const char *name,

@@ -1,8 +1,9 @@
 /* store_engine.h - the database engine under the store: an interface of
  * function pointers at the level of prepared statements, so that the
- * store's sections (store*.c) never name the engine. The sqlite engine
- * (store_sqlite.c) is the one abtool links; an engine for a server
- * database implements the same table.
+ * store's sections (store*.c) never name the engine. abtool links two:
+ * sqlite (store_sqlite.c) for a file and PostgreSQL (store_pg.c) for a
+ * server database; store.c chooses by the store's path (or
+ * ab_store_use_engine), and another engine implements the same table.
  *
  * What every engine must guarantee (the contract):
  *
@@ -55,7 +56,7 @@
  *   Errors. Nothing prints. last_error describes the connection's last
  *   failure (fault kind, the system errno when the failure was an I/O
  *   one, the engine's message) until the next call on the connection;
- *   the store turns it into the user's message (store_core.c db_error).
+ *   the store turns it into the user's message (store_core.c ab_db_error).
  */
 #ifndef AB_STORE_ENGINE_H
 #define AB_STORE_ENGINE_H

@@ -252,11 +252,7 @@ static int export_document(struct ab_store *store, int64_t run_id, unsigned flag
 	if ((err = export_rows(store, "rule_row_results", rule_row_columns, AB_NCOLS(rule_row_columns),
 			       "WHERE run_id = ?1 ORDER BY rule_idx, row_idx", run_id, list)) < 0)
 		goto out_free;
-	if ((err = ab_db_query_run_rows(store,
-				  "SELECT n.created_at, CASE WHEN n.run_id IS NULL THEN 'design' ELSE 'run' "
-				  "END AS scope, n.text FROM notes n JOIN runs r ON r.id = ?1 "
-				  "WHERE n.run_id = r.id OR (n.run_id IS NULL AND n.design_id = r.design_id) "
-				  "ORDER BY n.created_at, n.id", run_id, "exporting notes", &list)) < 0)
+	if ((err = ab_db_query_run_notes(store, "", run_id, "exporting notes", &list)) < 0)
 		goto out_free;
 	json_object_set_new(doc, "notes", list);
 	*out = doc;
@@ -685,20 +681,19 @@ static int check_document(const json_t *doc)
 	return check_list(doc, "rule_results", rule_checks, AB_NCOLS(rule_checks));
 }
 
-int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int *existed)
+/* Whether `doc` is an export this abtool imports, before anything is
+ * written: its schema, its objects run, design and experiment, the run's
+ * uuid, the design's name, the experiment's text against its hash, and
+ * every field (check_document). AB_EINVALID says what is wrong and what
+ * to do. */
+static int check_export(const json_t *doc)
 {
 	const char *schema = json_string_value(json_object_get(doc, "schema"));
 	const json_t *run = json_object_get(doc, "run"), *design = json_object_get(doc, "design");
 	const json_t *exp = json_object_get(doc, "experiment");
-	const char *uuid, *text, *hash, *dname;
-	int64_t design_key = 0, exp_key = 0, run_key = 0;
-	struct ab_db_stmt *st = NULL;
+	const char *uuid, *text, *hash;
 	char hex[65];
-	size_t c;
-	int err, rc;
 
-	*out = 0;
-	*existed = 0;
 	/* Another version of the format: an export, but not one this abtool reads. */
 	if (schema && strcmp(schema, AB_EXPORT_SCHEMA) && !strncmp(schema, "abtool-export-", 14)) {
 		const char *by = json_string_value(json_object_get(doc, "abtool_version"));
@@ -717,7 +712,7 @@ int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int
 		return ab_error_set(AB_EINVALID, "\"run\", \"design\" and \"experiment\" must be objects");
 	if (!(uuid = json_string_value(json_object_get(run, "uuid"))) || !*uuid)
 		return ab_error_set(AB_EINVALID, "run.uuid: expected a string");
-	if (!(dname = json_string_value(json_object_get(design, "name"))))
+	if (!json_string_value(json_object_get(design, "name")))
 		return ab_error_set(AB_EINVALID, "design.name: expected a string");
 	text = json_string_value(json_object_get(exp, "text"));
 	hash = json_string_value(json_object_get(exp, "hash"));
@@ -730,8 +725,25 @@ int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int
 	if (!json_is_array(json_object_get(doc, "samples")))
 		return ab_error_set(AB_EINVALID, "\"samples\": expected an array (an export written by "
 				    "'abtool export RUN --format json')");
-	if ((err = check_document(doc)) < 0)
+	return check_document(doc);
+}
+
+int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int *existed)
+{
+	const json_t *run = json_object_get(doc, "run"), *design = json_object_get(doc, "design");
+	const json_t *exp = json_object_get(doc, "experiment");
+	const char *uuid, *dname;
+	int64_t design_key = 0, exp_key = 0, run_key = 0;
+	struct ab_db_stmt *st = NULL;
+	size_t c;
+	int err, rc;
+
+	*out = 0;
+	*existed = 0;
+	if ((err = check_export(doc)) < 0)
 		return err;
+	uuid = json_string_value(json_object_get(run, "uuid"));
+	dname = json_string_value(json_object_get(design, "name"));
 
 	if ((err = ab_db_begin(store, 1, "importing the run")) < 0)
 		return err;

@@ -163,6 +163,31 @@ static void add_filter(char **sql, const char **params, int *n, const char *clau
 	ab_sql_append(sql, buf);
 }
 
+/* One row of the history as ab_store_history gives it (new): the columns
+ * of the query, with the headline, "alive" and "bisect_step" worked out and
+ * the JSON columns parsed (an array where the text was none). */
+static json_t *history_row(struct ab_db_stmt *st)
+{
+	json_t *o = ab_db_row_object(st);
+
+	add_headline(o);
+	add_alive(o);
+	add_step(o);
+	ab_json_parse_member(o, "reasons");
+	if (!json_is_array(json_object_get(o, "reasons")))
+		json_object_set_new(o, "reasons", json_array());
+	ab_json_parse_member(o, "dependencies");
+	if (!json_is_array(json_object_get(o, "dependencies")))
+		json_object_set_new(o, "dependencies", json_array());
+	ab_json_parse_member(o, "sides");
+	ab_json_parse_member(o, "rules");
+	if (!json_is_array(json_object_get(o, "rules")))
+		json_object_set_new(o, "rules", json_array());
+	json_object_set_new(o, "identical_artifacts",
+			    json_boolean(json_integer_value(json_object_get(o, "identical_artifacts"))));
+	return o;
+}
+
 int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, json_t **out)
 {
 	const char *params[9 + AB_SEARCH_MAX_TERMS];
@@ -244,25 +269,8 @@ int ab_store_history(struct ab_store *store, const struct ab_history_filter *f, 
 	for (i = 0; i < n; i++)
 		ab_db_bind_text(st, i + 1, params[i]);
 	list = json_array();
-	while ((rc = ab_db_step(st)) == AB_DB_ROW) {
-		json_t *o = ab_db_row_object(st);
-		add_headline(o);
-		add_alive(o);
-		add_step(o);
-		ab_json_parse_member(o, "reasons");
-		if (!json_is_array(json_object_get(o, "reasons")))
-			json_object_set_new(o, "reasons", json_array());
-		ab_json_parse_member(o, "dependencies");
-		if (!json_is_array(json_object_get(o, "dependencies")))
-			json_object_set_new(o, "dependencies", json_array());
-		ab_json_parse_member(o, "sides");
-		ab_json_parse_member(o, "rules");
-		if (!json_is_array(json_object_get(o, "rules")))
-			json_object_set_new(o, "rules", json_array());
-		json_object_set_new(o, "identical_artifacts",
-				    json_boolean(json_integer_value(json_object_get(o, "identical_artifacts"))));
-		json_array_append_new(list, o);
-	}
+	while ((rc = ab_db_step(st)) == AB_DB_ROW)
+		json_array_append_new(list, history_row(st));
 	if (rc != AB_DB_DONE) {
 		err = ab_db_error(store, "searching the history");
 		json_decref(list);
@@ -446,17 +454,7 @@ int ab_store_note_add(struct ab_store *store, int64_t run_id, const char *design
 
 int ab_store_notes(struct ab_store *store, int64_t run_id, json_t **out)
 {
-	return ab_db_query_run_rows(store,
-			      "SELECT n.id, n.created_at, CASE WHEN n.run_id IS NULL THEN 'design' "
-			      "ELSE 'run' END AS scope, n.text FROM notes n JOIN runs r ON r.id = ?1 "
-			      "WHERE n.run_id = r.id OR (n.run_id IS NULL AND n.design_id = r.design_id) "
-			      "ORDER BY n.created_at, n.id", run_id, "reading notes", out);
-}
-
-int ab_store_rule_results(struct ab_store *store, int64_t run_id, json_t **out)
-{
-	return ab_db_query_run_rows(store, "SELECT idx, name, outcome, detail FROM rule_results "
-				     "WHERE run_id = ?1 ORDER BY idx", run_id, "reading rule results", out);
+	return ab_db_query_run_notes(store, "n.id, ", run_id, "reading notes", out);
 }
 
 int ab_store_sample_counts(struct ab_store *store, int64_t run_id, json_t **out)

@@ -14,6 +14,8 @@
 #include "config.h"
 #include "sample.h"
 
+struct ab_fold_change;
+
 #define AB_REPORT_SCHEMA "abtool-report-1"
 
 /* What the document says beyond the analysis. Borrowed. */
@@ -175,6 +177,11 @@ const char **ab_report_metric_names(const json_t *doc, size_t *n);
 int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, size_t n,
 		  const char *const *metric_names, size_t nmetrics);
 
+/* A text field of TSV (NULL: empty): tabs, newlines, carriage returns and
+ * backslashes written \t, \n, \r and \\, so that one line stays one
+ * record. */
+void ab_report_tsv_text(FILE *f, const char *s);
+
 /*
  * Render the self-contained HTML report of a document onto `f`: one file
  * with inline CSS and SVG and one small inline script, no network access
@@ -201,5 +208,13 @@ int ab_report_html(FILE *f, const json_t *doc, const json_t *profiles);
  * empty. Returns 0 (writes to a memory stream cannot fail here).
  */
 int ab_report_flame(FILE *f, const json_t *profiles);
+
+/* The numbers of one line of two profiles' comparison (ab_fold_compare,
+ * profile_fold.h): the self and the inclusive share of each side in
+ * percent, the change of the inclusive share in percentage points, and
+ * each side's samples; as the HTML table's cells and the row's end
+ * (html), or as the terminal table's columns and the line's end (abtool
+ * profile). */
+void ab_report_flame_change(FILE *f, const struct ab_fold_change *c, int html);
 
 #endif

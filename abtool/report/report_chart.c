@@ -253,6 +253,23 @@ static void strip_layout(struct strip *st, const json_t *doc, const json_t *row)
 	st->bottom = st->top + st->ph;
 }
 
+/* A grid line from (x1, y1) to (x2, y2) and the start of its label's text
+ * element at (tx, ty) anchored at `anchor`; the caller writes the label
+ * and closes the element. */
+static void grid_line(FILE *f, double x1, double y1, double x2, double y2, double tx, double ty,
+		      const char *anchor)
+{
+	fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", x1, y1, x2, y2, tx, ty, anchor);
+}
+
+/* The plot's frame: a rectangle at (x, y), w wide and h high. */
+static void frame_rect(FILE *f, double x, double y, double w, double h)
+{
+	fprintf(f, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
+		x, y, w, h);
+}
+
 /* The grid, the interval's band, the line at 1, the margins with their
  * labels and the estimate. */
 static void strip_marks(FILE *f, const struct strip *st)
@@ -265,9 +282,8 @@ static void strip_marks(FILE *f, const struct strip *st)
 	nt = ticks(tick, MAX_TICKS, ax->lo, ax->hi, 1, &decimals);
 	for (i = 0; i < nt; i++) {
 		double x = axis_map(ax, tick[i]);
-		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.*f</text>\n",
-			x, top, x, bottom + 4, x, bottom + 17, decimals, tick[i]);
+		grid_line(f, x, top, x, bottom + 4, x, bottom + 17, "middle");
+		fprintf(f, "%.*f</text>\n", decimals, tick[i]);
 	}
 	if (st->have_ci) {
 		double x0 = axis_map(ax, st->l), x1 = axis_map(ax, st->u);
@@ -339,8 +355,8 @@ void ab_chart_strip(FILE *f, const json_t *doc, const json_t *row)
 	fprintf(f, "<svg class=\"chart strip\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"per-pair "
 		"ratios of ", W, st.bottom + 48);
 	ab_report_escape_xml(f, ab_report_str(row, "label"));
-	fprintf(f, "\">\n<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
-		PLOT_X0, st.top, PLOT_X1 - PLOT_X0, st.ph);
+	fprintf(f, "\">\n");
+	frame_rect(f, PLOT_X0, st.top, PLOT_X1 - PLOT_X0, st.ph);
 	strip_marks(f, &st);
 	strip_dots(f, &st);
 	fprintf(f, "</svg>\n");
@@ -469,19 +485,17 @@ static void scaling_frame(FILE *f, const struct ab_chart_scaling *sc, const stru
 	int decimals;
 
 	fprintf(f, "<svg class=\"chart scaling\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-		"aria-label=\"scaling curves\">\n<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-		"height=\"%.1f\"/>\n", W, SC_BOTTOM + 48, SC_X0, SC_TOP, SC_X1 - SC_X0, SC_PH);
+		"aria-label=\"scaling curves\">\n", W, SC_BOTTOM + 48);
+	frame_rect(f, SC_X0, SC_TOP, SC_X1 - SC_X0, SC_PH);
 	nt = ticks(tick, MAX_TICKS, ay->lo, ay->hi, 0, &decimals);
 	for (i = 0; i < nt; i++) {
 		double y = axis_map(ay, tick[i]);
-		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" "
-			"y=\"%.1f\" text-anchor=\"end\">%.*fx</text>\n", SC_X0 - 4, y, SC_X1, y, SC_X0 - 8, y + 4,
-			decimals, tick[i]);
+		grid_line(f, SC_X0 - 4, y, SC_X1, y, SC_X0 - 8, y + 4, "end");
+		fprintf(f, "%.*fx</text>\n", decimals, tick[i]);
 	}
 	for (j = 0; j < sc->nv; j++) {
 		double x = scaling_x(sc, j);
-		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" "
-			"y=\"%.1f\" text-anchor=\"middle\">", x, SC_BOTTOM, x, SC_BOTTOM + 4, x, SC_BOTTOM + 17);
+		grid_line(f, x, SC_BOTTOM, x, SC_BOTTOM + 4, x, SC_BOTTOM + 17, "middle");
 		ab_report_escape_xml(f, json_string_value(json_array_get(sc->values, j)));
 		fprintf(f, "</text>\n");
 	}
@@ -537,42 +551,49 @@ int ab_chart_scaling_has_data(const struct ab_chart_scaling *sc, size_t g)
 	return 0;
 }
 
+/* Side s's points of group g, in the order of the values: the curve through
+ * them (circles 0), or a circle at each with its title (circles 1). A side
+ * without a scaling (its rows have no complete pair) draws none. */
+static void side_marks(FILE *f, const struct ab_chart_scaling *sc, size_t g, const struct axis *ay,
+		       const char *side, int circles)
+{
+	size_t i, j;
+	json_t *row;
+	int any = 0;
+
+	for (j = 0; j < sc->nv; j++)
+		json_array_foreach((json_t *)sc->rows, i, row) {
+			double y = ab_report_num(json_object_get(row, side), "scaling");
+			if (sc->group[i] != g || sc->xi[i] != j || !isfinite(y))
+				continue;
+			if (circles) {
+				fprintf(f, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\"><title>%s, ",
+					side, scaling_x(sc, j), axis_map(ay, y), side);
+				ab_report_escape_xml(f, ab_report_str(row, "label"));
+				fprintf(f, ": %.2fx</title></circle>\n", y);
+				continue;
+			}
+			if (!any++)
+				fprintf(f, "<polyline class=\"%s\" points=\"", side);
+			else
+				fputc(' ', f);
+			fprintf(f, "%.1f,%.1f", scaling_x(sc, j), axis_map(ay, y));
+		}
+	if (any)
+		fprintf(f, "\"/>\n");
+}
+
 /* The linear line, then each side's curve and its points. */
 static void scaling_curves(FILE *f, const struct ab_chart_scaling *sc, size_t g, const struct axis *ay)
 {
 	static const char *const sides[2] = {"parent", "candidate"};
-	size_t i, j;
-	json_t *row;
 	int s;
 
 	if (sc->all_numeric)
 		scaling_ideal(f, sc, ay);
 	for (s = 0; s < 2; s++) {
-		int any = 0;
-		/* a side without a scaling (its rows have no complete pair) draws no line */
-		for (j = 0; j < sc->nv; j++)
-			json_array_foreach((json_t *)sc->rows, i, row) {
-				double y = ab_report_num(json_object_get(row, sides[s]), "scaling");
-				if (sc->group[i] != g || sc->xi[i] != j || !isfinite(y))
-					continue;
-				if (!any++)
-					fprintf(f, "<polyline class=\"%s\" points=\"", sides[s]);
-				else
-					fputc(' ', f);
-				fprintf(f, "%.1f,%.1f", scaling_x(sc, j), axis_map(ay, y));
-			}
-		if (any)
-			fprintf(f, "\"/>\n");
-		for (j = 0; j < sc->nv; j++)
-			json_array_foreach((json_t *)sc->rows, i, row) {
-				double y = ab_report_num(json_object_get(row, sides[s]), "scaling");
-				if (sc->group[i] != g || sc->xi[i] != j || !isfinite(y))
-					continue;
-				fprintf(f, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\"><title>%s, ",
-					sides[s], scaling_x(sc, j), axis_map(ay, y), sides[s]);
-				ab_report_escape_xml(f, ab_report_str(row, "label"));
-				fprintf(f, ": %.2fx</title></circle>\n", y);
-			}
+		side_marks(f, sc, g, ay, sides[s], 0);
+		side_marks(f, sc, g, ay, sides[s], 1);
 	}
 }
 

@@ -145,6 +145,56 @@ const char *ab_report_rules_line(char *buf, size_t size, const json_t *rules)
 	return buf;
 }
 
+void ab_report_verdict_init(struct ab_report_verdict *out, const json_t *doc)
+{
+	out->verdict = ab_report_str(doc, "verdict");
+	out->rules = json_object_get(doc, "rules");
+	out->reasons = json_object_get(doc, "reasons");
+	out->nrules = json_array_size(out->rules);
+	out->rules_line[0] = '\0';
+	if (out->nrules)
+		ab_report_rules_line(out->rules_line, sizeof(out->rules_line), out->rules);
+}
+
+int ab_report_ci_bounds(const json_t *m, double *l, double *u)
+{
+	const json_t *ci = json_object_get(m, "ci");
+
+	*l = json_number_value(json_array_get(ci, 0));
+	*u = json_number_value(json_array_get(ci, 1));
+	if (!json_is_number(json_array_get(ci, 0)))
+		return 0;
+	return json_is_number(json_array_get(ci, 1)) ? 2 : 1;
+}
+
+void ab_report_ci_suffix(FILE *f, const json_t *m, int have_ci)
+{
+	double l, u;
+
+	ab_report_ci_bounds(m, &l, &u);
+	if (have_ci)
+		fprintf(f, " [%.3f, %.3f]%s", l, u, ab_report_ci_flag(m));
+	else
+		fprintf(f, " [too few pairs]");
+}
+
+void ab_report_earlier_runs(FILE *f, const json_t *earlier, void (*text)(FILE *f, const char *s))
+{
+	size_t i;
+	json_t *w;
+
+	fprintf(f, "This exact comparison (same experiment file, same commits) was run %zu time%s before: ",
+		json_array_size(earlier), json_array_size(earlier) == 1 ? "" : "s");
+	json_array_foreach((json_t *)earlier, i, w) {
+		fprintf(f, "%srun %lld ", i ? ", " : "", ab_report_int(w, "id"));
+		text(f, ab_report_str(w, "verdict"));
+		fputs(" (", f);
+		text(f, ab_report_str(w, "created_at"));
+		fputc(')', f);
+	}
+	fputs(". Re-running until a verdict changes is not evidence.", f);
+}
+
 /* "looks 8, 16, 32, 64" of a sequential object. New string. */
 static char *looks_text(const json_t *seq)
 {
@@ -420,12 +470,18 @@ static int verdict_family(const json_t *doc)
 	return json_object_get(doc, "error_control") != NULL;
 }
 
+/* The sentences every method text begins with, and those of the
+ * fixed-sample plans' intervals (ab_report_method_text). */
+#define METHOD_PAIRS "Each sample is a fresh process. Within each row, pairs run in balanced AB|BA blocks " \
+	"chosen by a seeded coin; rows are visited round-robin. Ratios are Hodges–Lehmann estimates of " \
+	"candidate/parent over per-pair log ratios. "
+#define METHOD_CI "The 90% CI is made of exact one-sided 95% bounds (Wilcoxon signed-rank); a rule passes " \
+	"only when its bound clears the margin, fails when the other bound refutes it "
+
 const char *ab_report_method_text(const json_t *doc)
 {
 	if (json_is_object(json_object_get(doc, "sequential")))
-		return "Each sample is a fresh process. Within each row, pairs run in balanced AB|BA blocks "
-		       "chosen by a seeded coin; rows are visited round-robin. Ratios are Hodges–Lehmann "
-		       "estimates of candidate/parent over per-pair log ratios. The plan is sequential, "
+		return METHOD_PAIRS "The plan is sequential, "
 		       "declared before the first sample: at each look (every row still running has the "
 		       "look's pairs) the rules are evaluated, and a row stops once every rule with interval "
 		       "predicates that selects it passes or fails; rows paired by a scaling predicate run on "
@@ -437,18 +493,10 @@ const char *ab_report_method_text(const json_t *doc)
 		       "observational predicates are judged once, at each row's last look. An estimate at an "
 		       "early stop tends to overstate the effect (docs/statistics.md).";
 	if (verdict_family(doc))
-		return "Each sample is a fresh process. Within each row, pairs run in balanced AB|BA blocks "
-		       "chosen by a seeded coin; rows are visited round-robin. Ratios are Hodges–Lehmann "
-		       "estimates of candidate/parent over per-pair log ratios. The 90% CI is made of exact "
-		       "one-sided 95% bounds (Wilcoxon signed-rank); a rule passes only when its bound clears "
-		       "the margin, fails when the other bound refutes it (Holm-adjusted over the verdict's "
+		return METHOD_PAIRS METHOD_CI "(Holm-adjusted over the verdict's "
 		       "family: every distinct row, quantity and refuted side of any rule, counted once), and "
 		       "is inconclusive otherwise; observational predicates are outside that claim.";
-	return "Each sample is a fresh process. Within each row, pairs run in balanced AB|BA blocks chosen by a "
-	       "seeded coin; rows are visited round-robin. Ratios are Hodges–Lehmann estimates of candidate/parent "
-	       "over per-pair log ratios. The 90% CI is made of exact one-sided 95% bounds (Wilcoxon signed-rank); "
-	       "a rule passes only when its bound clears the margin, fails when the other bound refutes it "
-	       "(Holm-adjusted across a rule's rows), and is inconclusive otherwise.";
+	return METHOD_PAIRS METHOD_CI "(Holm-adjusted across a rule's rows), and is inconclusive otherwise.";
 }
 
 /* A value of a unit abtool does not scale itself (ops/s, count, lanes):
@@ -614,6 +662,31 @@ const char *ab_report_unavailable_everywhere(const json_t *doc, const char *metr
 		why = w;
 	}
 	return why;
+}
+
+void ab_report_other_metrics(FILE *f, const json_t *doc, const struct ab_report_metric_table *t)
+{
+	const json_t *rows = json_object_get(doc, "rows");
+	const char *name;
+	json_t *m0;
+	int any = 0;
+
+	json_object_foreach(json_object_get(json_array_get(rows, 0), "metrics"), name, m0) {
+		const char *everywhere = ab_report_unavailable_everywhere(doc, name);
+		size_t i;
+		json_t *row;
+
+		if (!any++)
+			t->head(f, doc);
+		if (everywhere) {
+			t->everywhere(f, name, everywhere);
+			continue;
+		}
+		json_array_foreach((json_t *)rows, i, row)
+			t->row(f, row, name, json_object_get(json_object_get(row, "metrics"), name));
+	}
+	if (any)
+		fputs(t->end, f);
 }
 
 char *ab_report_order_effect_note(const json_t *doc)

@@ -74,6 +74,37 @@ void ab_report_build_cell(FILE *f, const json_t *build, const struct ab_report_m
  * bytes; truncated to fit); returns buf. */
 const char *ab_report_rules_line(char *buf, size_t size, const json_t *rules);
 
+/* The verdict of a document as the reports' first paragraph shows it:
+ * doc.verdict, doc.rules and doc.reasons (borrowed from doc), the number of
+ * rules and their ab_report_rules_line ("" without rules). */
+struct ab_report_verdict {
+	const char *verdict;
+	const json_t *rules, *reasons;
+	size_t nrules;
+	char rules_line[64];
+};
+
+/* Fill *out from `doc`. */
+void ab_report_verdict_init(struct ab_report_verdict *out, const json_t *doc);
+
+/* The bounds of the interval of a ratio cell (m: a row or one of its
+ * metrics; 0 where one is missing) into *l and *u, and how many of them
+ * are numbers from the lower one: 0 (no interval: fewer than 5 pairs), 1
+ * (the lower only) or 2. */
+int ab_report_ci_bounds(const json_t *m, double *l, double *u);
+
+/* What follows the ratio in a ratio cell: with `have_ci`, " [L, U]" (the
+ * bounds of ab_report_ci_bounds, 3 decimals) and ab_report_ci_flag; else
+ * " [too few pairs]". */
+void ab_report_ci_suffix(FILE *f, const json_t *m, int have_ci);
+
+/* The sentence on the earlier runs of the same comparison (doc.earlier_runs,
+ * at least one): "This exact comparison (...) was run N times before: run
+ * ID VERDICT (CREATED_AT), ... . Re-running until a verdict changes is not
+ * evidence.", the verdicts and times written by `text`, the renderer's
+ * escape of plain text. */
+void ab_report_earlier_runs(FILE *f, const json_t *earlier, void (*text)(FILE *f, const char *s));
+
 /* The plan's line, without its "Plan: " and its full stop: pairs per row,
  * warmups, the order, the seed and how many of the planned samples ran
  * (doc.plan). New string. */
@@ -144,6 +175,23 @@ char *ab_report_controls_line(const json_t *doc);
  * doc), so that a report says it once; NULL otherwise.
  */
 const char *ab_report_unavailable_everywhere(const json_t *doc, const char *metric);
+
+/* How a renderer writes the table of the other metrics (those besides the
+ * experiment's, as the first row names them): its head (before the first
+ * line), a metric unavailable in every row for one reason (one line for
+ * all rows), a row's line of a metric (m: the row's metrics.METRIC, which
+ * may be unavailable), and the text that closes the table. */
+struct ab_report_metric_table {
+	void (*head)(FILE *f, const json_t *doc);
+	void (*everywhere)(FILE *f, const char *metric, const char *reason);
+	void (*row)(FILE *f, const json_t *row, const char *metric, const json_t *m);
+	const char *end;
+};
+
+/* The other metrics' table of `doc` through `t`: for each metric of the
+ * first row, in its order, the "everywhere" line (ab_report_unavailable_
+ * everywhere) or a line per row; nothing when there is no other metric. */
+void ab_report_other_metrics(FILE *f, const json_t *doc, const struct ab_report_metric_table *t);
 
 /* Format a value of a metric with unit `unit` for people into buf (of
  * `size` bytes; truncated to fit) and return buf: "ns" and "bytes"/"B"

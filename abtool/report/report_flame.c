@@ -212,6 +212,15 @@ static const char flame_script[] =
 	"\t});\n"
 	"})();\n</script>\n";
 
+void ab_report_flame_change(FILE *f, const struct ab_fold_change *c, int html)
+{
+	fprintf(f, html ? "<td>%.1f%%</td><td>%.1f%%</td><td>%.1f%%</td><td>%.1f%%</td>"
+		"<td>%+.1f pp</td><td>%llu</td><td>%llu</td></tr>\n"
+		: " %7.1f%% %7.1f%% %7.1f%% %7.1f%% %+6.1f pp %9llu %9llu\n", 100 * c->self_share[0],
+		100 * c->self_share[1], 100 * c->total_share[0], 100 * c->total_share[1],
+		100 * c->delta, (unsigned long long)c->total[0], (unsigned long long)c->total[1]);
+}
+
 /* The table of the functions whose inclusive share changed most. */
 static void change_table(FILE *f, const char *a, const char *b)
 {
@@ -228,10 +237,8 @@ static void change_table(FILE *f, const char *a, const char *b)
 	for (i = 0; i < n && i < 15; i++) {
 		fprintf(f, "<tr><td><code>");
 		ab_report_escape_xml(f, c[i].name);
-		fprintf(f, "</code></td><td>%.1f%%</td><td>%.1f%%</td><td>%.1f%%</td><td>%.1f%%</td>"
-			"<td>%+.1f pp</td><td>%llu</td><td>%llu</td></tr>\n", 100 * c[i].self_share[0],
-			100 * c[i].self_share[1], 100 * c[i].total_share[0], 100 * c[i].total_share[1],
-			100 * c[i].delta, (unsigned long long)c[i].total[0], (unsigned long long)c[i].total[1]);
+		fprintf(f, "</code></td>");
+		ab_report_flame_change(f, &c[i], 1);
 	}
 	fprintf(f, "</tbody></table>\n");
 	free(c);

@@ -181,42 +181,41 @@ static void header(FILE *f, const json_t *doc)
  * report's first paragraph says it. */
 static void verdict_box(FILE *f, const json_t *doc)
 {
-	const json_t *rules = json_object_get(doc, "rules"), *reasons = json_object_get(doc, "reasons");
-	const char *verdict = ab_report_str(doc, "verdict");
-	size_t i, n = json_array_size(rules);
-	char line[64];
+	struct ab_report_verdict v;
+	size_t i;
 	json_t *r;
 
+	ab_report_verdict_init(&v, doc);
 	fprintf(f, "<section id=\"verdict\" class=\"box v-");
-	ab_report_escape_xml(f, verdict);
+	ab_report_escape_xml(f, v.verdict);
 	fprintf(f, "\">\n<p><strong id=\"verdict-text\">Verdict: ");
-	ab_report_escape_xml(f, verdict);
+	ab_report_escape_xml(f, v.verdict);
 	fprintf(f, ".</strong> ");
 	if (ab_report_artifacts_identical(doc))
 		fprintf(f, "<span class=\"warn\">⚠ Identical artifacts: every declared artifact is "
 			"byte-identical on both sides.</span> ");
-	if (!strcmp(verdict, "invalid")) {
+	if (!strcmp(v.verdict, "invalid")) {
 		fprintf(f, "No speed claim is made from a wrong or broken side:</p>\n<ul>\n");
-		json_array_foreach(reasons, i, r) {
+		json_array_foreach(v.reasons, i, r) {
 			fprintf(f, "<li class=\"o-fail\"><span class=\"mark\">✗</span><span class=\"detail\">");
 			ab_report_escape_xml(f, json_string_value(r));
 			fprintf(f, "</span></li>\n");
 		}
 		fprintf(f, "</ul>\n");
-		if (!n) {
+		if (!v.nrules) {
 			fprintf(f, "</section>\n");
 			return;
 		}
 		fprintf(f, "<p>Rules, for information:</p>\n");
-	} else if (n == 0) {
-		ab_report_escape_xml(f, json_string_value(json_array_get(reasons, 0)));
+	} else if (v.nrules == 0) {
+		ab_report_escape_xml(f, json_string_value(json_array_get(v.reasons, 0)));
 		fprintf(f, "</p>\n");
 	} else {
-		fprintf(f, "%s</p>\n", ab_report_rules_line(line, sizeof(line), rules));
+		fprintf(f, "%s</p>\n", v.rules_line);
 	}
-	if (n) {
+	if (v.nrules) {
 		fprintf(f, "<ul>\n");
-		json_array_foreach(rules, i, r) {
+		json_array_foreach(v.rules, i, r) {
 			const char *o = ab_report_str(r, "outcome");
 			fprintf(f, "<li class=\"o-%s\"><span class=\"mark\">%s</span><strong>", outcome_class(o),
 				ab_report_outcome_mark(o));
@@ -233,9 +232,8 @@ static void verdict_box(FILE *f, const json_t *doc)
 /* "0.515 [0.505, 0.522]", bold when the interval excludes 1. */
 static void ratio_cell(FILE *f, const json_t *m)
 {
-	const json_t *ci = json_object_get(m, "ci");
-	double l = json_number_value(json_array_get(ci, 0)), u = json_number_value(json_array_get(ci, 1));
-	int have_ci = json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1));
+	double l, u;
+	int have_ci = ab_report_ci_bounds(m, &l, &u) == 2;
 
 	if (!json_is_number(json_object_get(m, "ratio"))) {
 		fprintf(f, "n/a");
@@ -245,10 +243,7 @@ static void ratio_cell(FILE *f, const json_t *m)
 		fprintf(f, "<strong class=\"sig\">%.3f</strong>", ab_report_num(m, "ratio"));
 	else
 		fprintf(f, "%.3f", ab_report_num(m, "ratio"));
-	if (have_ci)
-		fprintf(f, " [%.3f, %.3f]%s", l, u, ab_report_ci_flag(m));
-	else
-		fprintf(f, " [too few pairs]");
+	ab_report_ci_suffix(f, m, have_ci);
 }
 
 /* The checksum cell of a row: the common value, the change its policy
@@ -647,61 +642,55 @@ static void rules_section(FILE *f, const json_t *doc)
 	fprintf(f, "</tbody></table></div>\n</section>\n");
 }
 
-static void other_metrics(FILE *f, const json_t *doc)
+/* The other metrics' table (ab_report_other_metrics): its head, a metric
+ * unavailable everywhere, a row's line. */
+static void metrics_head(FILE *f, const json_t *doc)
 {
-	const json_t *rows = json_object_get(doc, "rows"), *first = json_array_get(rows, 0);
-	const char *name;
-	json_t *m0;
-	int any = 0;
-
-	json_object_foreach(json_object_get(first, "metrics"), name, m0) {
-		size_t i;
-		json_t *row;
-		if (!any++)
-			fprintf(f, "<section id=\"other-metrics\">\n<h2>Other metrics</h2>\n<div class=\"scroll\"><table>\n"
-				"<thead><tr><th>row</th><th>metric</th><th>parent median</th><th>candidate median</th>"
-				"<th>ratio B/A [%s]</th><th>pair wins</th></tr></thead>\n<tbody>\n",
-				ab_report_ci_label(doc));
-		if (ab_report_unavailable_everywhere(doc, name)) {
-			fprintf(f, "<tr><td>every row</td><td><code>");
-			ab_report_escape_xml(f, name);
-			fprintf(f, "</code></td><td colspan=\"4\" class=\"note\">unavailable: ");
-			ab_report_escape_xml(f, ab_report_unavailable_everywhere(doc, name));
-			fprintf(f, "</td></tr>\n");
-			continue;
-		}
-		json_array_foreach((json_t *)rows, i, row) {
-			const json_t *m = json_object_get(json_object_get(row, "metrics"), name);
-			const char *unit = ab_report_str(m, "unit");
-			char a[48], b[48];
-			fprintf(f, "<tr><td>");
-			ab_report_escape_xml(f, ab_report_str(row, "label"));
-			fprintf(f, "</td><td><code>");
-			ab_report_escape_xml(f, name);
-			fprintf(f, "</code></td>");
-			if (json_is_string(json_object_get(m, "unavailable"))) {
-				fprintf(f, "<td colspan=\"4\" class=\"note\">unavailable: ");
-				ab_report_escape_xml(f, ab_report_str(m, "unavailable"));
-				fprintf(f, "</td></tr>\n");
-				continue;
-			}
-			ab_report_format_value(a, sizeof(a), ab_report_num(json_object_get(m, "parent"), "median"),
-					       unit);
-			ab_report_format_value(b, sizeof(b), ab_report_num(json_object_get(m, "candidate"), "median"),
-					       unit);
-			fprintf(f, "<td class=\"n\">");
-			ab_report_escape_xml(f, a);
-			fprintf(f, "</td><td class=\"n\">");
-			ab_report_escape_xml(f, b);
-			fprintf(f, "</td><td class=\"n\">");
-			ratio_cell(f, m);
-			fprintf(f, "</td><td class=\"n\">%lld/%lld</td></tr>\n", ab_report_int(m, "pair_wins"),
-				ab_report_int(m, "pairs"));
-		}
-	}
-	if (any)
-		fprintf(f, "</tbody></table></div>\n</section>\n");
+	fprintf(f, "<section id=\"other-metrics\">\n<h2>Other metrics</h2>\n<div class=\"scroll\"><table>\n"
+		"<thead><tr><th>row</th><th>metric</th><th>parent median</th><th>candidate median</th>"
+		"<th>ratio B/A [%s]</th><th>pair wins</th></tr></thead>\n<tbody>\n",
+		ab_report_ci_label(doc));
 }
+
+static void metric_everywhere(FILE *f, const char *name, const char *reason)
+{
+	fprintf(f, "<tr><td>every row</td><td><code>");
+	ab_report_escape_xml(f, name);
+	fprintf(f, "</code></td><td colspan=\"4\" class=\"note\">unavailable: ");
+	ab_report_escape_xml(f, reason);
+	fprintf(f, "</td></tr>\n");
+}
+
+static void metric_row(FILE *f, const json_t *row, const char *name, const json_t *m)
+{
+	const char *unit = ab_report_str(m, "unit");
+	char a[48], b[48];
+
+	fprintf(f, "<tr><td>");
+	ab_report_escape_xml(f, ab_report_str(row, "label"));
+	fprintf(f, "</td><td><code>");
+	ab_report_escape_xml(f, name);
+	fprintf(f, "</code></td>");
+	if (json_is_string(json_object_get(m, "unavailable"))) {
+		fprintf(f, "<td colspan=\"4\" class=\"note\">unavailable: ");
+		ab_report_escape_xml(f, ab_report_str(m, "unavailable"));
+		fprintf(f, "</td></tr>\n");
+		return;
+	}
+	ab_report_format_value(a, sizeof(a), ab_report_num(json_object_get(m, "parent"), "median"), unit);
+	ab_report_format_value(b, sizeof(b), ab_report_num(json_object_get(m, "candidate"), "median"), unit);
+	fprintf(f, "<td class=\"n\">");
+	ab_report_escape_xml(f, a);
+	fprintf(f, "</td><td class=\"n\">");
+	ab_report_escape_xml(f, b);
+	fprintf(f, "</td><td class=\"n\">");
+	ratio_cell(f, m);
+	fprintf(f, "</td><td class=\"n\">%lld/%lld</td></tr>\n", ab_report_int(m, "pair_wins"),
+		ab_report_int(m, "pairs"));
+}
+
+static const struct ab_report_metric_table metric_table = {metrics_head, metric_everywhere, metric_row,
+							   "</tbody></table></div>\n</section>\n"};
 
 /* The markup build cells use (report_common.h). */
 static void code(FILE *f, const char *s)
@@ -838,6 +827,14 @@ static void provenance_conditions(FILE *f, const json_t *doc)
 	free(plan_line);
 }
 
+/* The provenance section's start, up to its table's body, with the
+ * table's three column heads. */
+static void provenance_start(FILE *f, const char *first, const char *second, const char *third)
+{
+	fprintf(f, "<section id=\"provenance\">\n<h2>Provenance</h2>\n<div class=\"scroll\"><table>\n"
+		"<thead><tr><th>%s</th><th>%s</th><th>%s</th></tr></thead>\n<tbody>\n", first, second, third);
+}
+
 /* The two commands of a comparison (kind compare), in the place of the
  * commits and builds. */
 static void sides_provenance(FILE *f, const json_t *doc)
@@ -845,8 +842,7 @@ static void sides_provenance(FILE *f, const json_t *doc)
 	const json_t *sides = json_object_get(doc, "sides");
 	int i;
 
-	fprintf(f, "<section id=\"provenance\">\n<h2>Provenance</h2>\n<div class=\"scroll\"><table>\n"
-		"<thead><tr><th>side</th><th>name</th><th>command</th></tr></thead>\n<tbody>\n");
+	provenance_start(f, "side", "name", "command");
 	for (i = 0; i < 2; i++) {
 		fprintf(f, "<tr><td>%s</td><td>", i ? "b" : "a");
 		ab_report_escape_xml(f, ab_report_str(json_array_get(sides, (size_t)i), "name"));
@@ -863,8 +859,8 @@ static void provenance(FILE *f, const json_t *doc)
 	const json_t *file = json_object_get(doc, "experiment_file");
 	char h[13];
 
-	fprintf(f, "<section id=\"provenance\">\n<h2>Provenance</h2>\n<div class=\"scroll\"><table>\n<thead><tr>"
-		"<th>item</th><th>parent</th><th>candidate</th></tr></thead>\n<tbody>\n<tr><td>commit</td>");
+	provenance_start(f, "item", "parent", "candidate");
+	fprintf(f, "<tr><td>commit</td>");
 	fprintf(f, "<td>");
 	oid_code(f, ab_report_str(par, "oid"));
 	fprintf(f, " %s</td><td>", json_is_true(json_object_get(doc, "exact_parent")) ? "(exact parent)"
@@ -895,7 +891,7 @@ static void provenance(FILE *f, const json_t *doc)
 
 static void notes(FILE *f, const json_t *doc)
 {
-	const json_t *warnings = json_object_get(doc, "warnings"), *earlier = json_object_get(doc, "earlier_runs");
+	const json_t *warnings = json_object_get(doc, "warnings");
 	size_t i;
 	json_t *w;
 
@@ -908,18 +904,10 @@ static void notes(FILE *f, const json_t *doc)
 		}
 		fprintf(f, "</ul>\n</section>\n");
 	}
-	if (json_array_size(earlier)) {
-		fprintf(f, "<section id=\"earlier\">\n<h2>Earlier runs of this comparison</h2>\n<p>This exact "
-			"comparison (same experiment file, same commits) was run %zu time%s before: ",
-			json_array_size(earlier), json_array_size(earlier) == 1 ? "" : "s");
-		json_array_foreach((json_t *)earlier, i, w) {
-			fprintf(f, "%srun %lld ", i ? ", " : "", ab_report_int(w, "id"));
-			ab_report_escape_xml(f, ab_report_str(w, "verdict"));
-			fprintf(f, " (");
-			ab_report_escape_xml(f, ab_report_str(w, "created_at"));
-			fprintf(f, ")");
-		}
-		fprintf(f, ". Re-running until a verdict changes is not evidence.</p>\n</section>\n");
+	if (json_array_size(json_object_get(doc, "earlier_runs"))) {
+		fprintf(f, "<section id=\"earlier\">\n<h2>Earlier runs of this comparison</h2>\n<p>");
+		ab_report_earlier_runs(f, json_object_get(doc, "earlier_runs"), ab_report_escape_xml);
+		fprintf(f, "</p>\n</section>\n");
 	}
 }
 
@@ -960,7 +948,7 @@ int ab_report_html(FILE *f, const json_t *doc, const json_t *profiles)
 	if (json_is_object(json_object_get(doc, "scaling")) && nrows)
 		scaling_section(f, doc);
 	rules_section(f, doc);
-	other_metrics(f, doc);
+	ab_report_other_metrics(f, doc, &metric_table);
 	ab_report_flame(f, profiles);
 	if (json_is_array(json_object_get(doc, "sides")))
 		sides_provenance(f, doc);

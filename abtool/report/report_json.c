@@ -432,6 +432,71 @@ static json_t *rows_json(json_t *doc, const struct ab_report_input *in)
 	return rows;
 }
 
+/* The warnings of the document: the analysis's, the rules' (none for a
+ * calibration, whose rules decide nothing and whose warnings would
+ * mislead), then the run's (run_warnings). New reference. */
+static json_t *warnings_json(const struct ab_report_input *in, const char *kind, int calibrate)
+{
+	const struct ab_analysis *a = in->analysis;
+	json_t *w = strv_json(a->warnings);
+	char *const *x;
+
+	for (x = a->rule_warnings; x && *x && !calibrate; x++)
+		json_array_append_new(w, json_string(*x));
+	run_warnings(w, in, kind);
+	return w;
+}
+
+/* The run's dependencies without their full oids (the report shows
+ * each side's object). New reference. */
+static json_t *dependencies_json(const json_t *dependencies)
+{
+	json_t *deps = json_deep_copy(dependencies), *d;
+	size_t i;
+
+	json_array_foreach(deps, i, d) {
+		json_object_del(d, "parent_oid");
+		json_object_del(d, "candidate_oid");
+	}
+	return deps;
+}
+
+/* The two commands of a comparison (sides:), a then b. New reference. */
+static json_t *sides_json(const struct ab_experiment *exp)
+{
+	json_t *sides = json_array();
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		char *cmd = ab_command_display(&exp->sides[i].command);
+		json_array_append_new(sides, json_pack("{s:s, s:s, s:s}", "side", i ? "b" : "a", "name",
+						       exp->sides[i].name, "command", cmd));
+		free(cmd);
+	}
+	return sides;
+}
+
+/* The plan: seed, pairs, warmup, the matrix's values, the order, and the
+ * samples planned and done. New reference. */
+static json_t *plan_json(const struct ab_report_input *in)
+{
+	const struct ab_experiment *exp = in->exp;
+	json_t *matrix = json_object();
+	size_t p, v;
+
+	for (p = 0; p < exp->nparams; p++) {
+		json_t *vals = json_array();
+		for (v = 0; v < exp->matrix[p].nvalues; v++)
+			json_array_append_new(vals, json_string(exp->matrix[p].values[v]));
+		json_object_set_new(matrix, exp->matrix[p].name, vals);
+	}
+	return json_pack("{s:I, s:i, s:i, s:o, s:s, s:I, s:I}",
+		"seed", (json_int_t)in->seed, "pairs", exp->pairs, "warmup", exp->warmup,
+		"matrix", matrix, "order", "round-robin rows, AB|BA blocks",
+		"samples_planned", (json_int_t)in->analysis->samples_planned,
+		"samples_done", (json_int_t)in->analysis->samples_done);
+}
+
 json_t *ab_report_document(const struct ab_report_input *in)
 {
 	const struct ab_experiment *exp = in->exp;
@@ -439,8 +504,7 @@ json_t *ab_report_document(const struct ab_report_input *in)
 	const char *kind = in->kind ? in->kind : "ab";
 	/* a calibration's rules decide nothing: what they would need is its "calibration" */
 	int calibrate = !strcmp(kind, "calibrate"), calibrated = calibrate && a->verdict != AB_INVALID;
-	json_t *doc = json_object(), *matrix = json_object();
-	size_t p, v;
+	json_t *doc = json_object();
 
 	json_object_set_new(doc, "schema", json_string(AB_REPORT_SCHEMA));
 	json_object_set_new(doc, "kind", json_string(kind));
@@ -458,15 +522,7 @@ json_t *ab_report_document(const struct ab_report_input *in)
 	 * naming the per-rule Holm adjustment they were decided with. */
 	json_object_set_new(doc, "error_control", json_pack("{s:s, s:I}", "family", "verdict",
 							    "refutations", (json_int_t)a->refutations));
-	{
-		json_t *w = strv_json(a->warnings);
-		char *const *x;
-		/* a calibration's rules decide nothing: their warnings would mislead */
-		for (x = a->rule_warnings; x && *x && !calibrate; x++)
-			json_array_append_new(w, json_string(*x));
-		run_warnings(w, in, kind);
-		json_object_set_new(doc, "warnings", w);
-	}
+	json_object_set_new(doc, "warnings", warnings_json(in, kind, calibrate));
 	json_object_set_new(doc, "created_at", json_string(in->created_at ? in->created_at : ""));
 	json_object_set_new(doc, "abtool_version", json_string(ABTOOL_VERSION));
 	json_object_set_new(doc, "experiment_file", json_pack("{s:s, s:s}", "path", exp->path, "sha256", exp->hash));
@@ -478,15 +534,8 @@ json_t *ab_report_document(const struct ab_report_input *in)
 	json_object_set_new(doc, "exact_parent", json_boolean(in->exact_parent));
 	if (in->overlay)
 		json_object_set_new(doc, "overlay", json_incref(in->overlay));
-	if (in->dependencies) {
-		json_t *deps = json_deep_copy(in->dependencies), *d;
-		size_t i;
-		json_array_foreach(deps, i, d) {
-			json_object_del(d, "parent_oid");
-			json_object_del(d, "candidate_oid");
-		}
-		json_object_set_new(doc, "dependencies", deps);
-	}
+	if (in->dependencies)
+		json_object_set_new(doc, "dependencies", dependencies_json(in->dependencies));
 	if (in->inputs)
 		json_object_set_new(doc, "inputs", json_pack("{s:s, s:O}", "sha256",
 			in->inputs_hash ? in->inputs_hash : "", "paths", in->inputs));
@@ -501,29 +550,9 @@ json_t *ab_report_document(const struct ab_report_input *in)
 		json_object_set_new(doc, "benchmark", json_string(bench));
 		free(bench);
 	}
-	if (exp->has_sides) {  /* two commands in the parent's and the candidate's places */
-		json_t *sides = json_array();
-		int i;
-
-		for (i = 0; i < 2; i++) {
-			char *cmd = ab_command_display(&exp->sides[i].command);
-			json_array_append_new(sides, json_pack("{s:s, s:s, s:s}", "side", i ? "b" : "a", "name",
-							       exp->sides[i].name, "command", cmd));
-			free(cmd);
-		}
-		json_object_set_new(doc, "sides", sides);
-	}
-	for (p = 0; p < exp->nparams; p++) {
-		json_t *vals = json_array();
-		for (v = 0; v < exp->matrix[p].nvalues; v++)
-			json_array_append_new(vals, json_string(exp->matrix[p].values[v]));
-		json_object_set_new(matrix, exp->matrix[p].name, vals);
-	}
-	json_object_set_new(doc, "plan", json_pack("{s:I, s:i, s:i, s:o, s:s, s:I, s:I}",
-		"seed", (json_int_t)in->seed, "pairs", exp->pairs, "warmup", exp->warmup,
-		"matrix", matrix, "order", "round-robin rows, AB|BA blocks",
-		"samples_planned", (json_int_t)a->samples_planned,
-		"samples_done", (json_int_t)a->samples_done));
+	if (exp->has_sides)  /* two commands in the parent's and the candidate's places */
+		json_object_set_new(doc, "sides", sides_json(exp));
+	json_object_set_new(doc, "plan", plan_json(in));
 	json_object_set_new(doc, "noise_controls", json_pack("{s:s?, s:s?, s:b, s:i}",
 		"affinity", exp->affinity_cpus, "affinity_per_lane", exp->affinity_per_lane,
 		"aslr", exp->aslr, "env_padding_bytes", exp->env_padding));

@@ -92,27 +92,14 @@ static int char_width(const char *s, size_t n)
 	return w < 0 ? 1 : w;
 }
 
-/* The display width of n bytes of text without SGR sequences. */
-static size_t text_width(const char *s, size_t n)
+/* The display width of n bytes of text; with skip_sgr, SGR sequences
+ * ("\033[...m") take no column. */
+static size_t width_of(const char *s, size_t n, int skip_sgr)
 {
 	size_t i = 0, w = 0, k;
 
 	while (i < n) {
-		k = utf8_len((unsigned char)s[i]);
-		if (k > n - i)
-			k = n - i;
-		w += (size_t)char_width(s + i, k);
-		i += k;
-	}
-	return w;
-}
-
-size_t ab_report_text_width(const char *s)
-{
-	size_t i = 0, w = 0, k, n = s ? strlen(s) : 0;
-
-	while (i < n) {
-		if (s[i] == '\033' && s[i + 1] == '[') {  /* an SGR sequence takes no column */
+		if (skip_sgr && s[i] == '\033' && s[i + 1] == '[') {
 			for (i += 2; i < n && s[i] != 'm'; i++)
 				;
 			i += i < n;
@@ -125,6 +112,17 @@ size_t ab_report_text_width(const char *s)
 		i += k;
 	}
 	return w;
+}
+
+/* The display width of n bytes of text without SGR sequences. */
+static size_t text_width(const char *s, size_t n)
+{
+	return width_of(s, n, 0);
+}
+
+size_t ab_report_text_width(const char *s)
+{
+	return width_of(s, s ? strlen(s) : 0, 1);
 }
 
 /* `s` with every control character a space (C0, DEL, and C1 as UTF-8),

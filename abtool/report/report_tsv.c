@@ -32,9 +32,7 @@ const char **ab_report_metric_names(const json_t *doc, size_t *n)
 	return names;
 }
 
-/* A text field: tabs, newlines and backslashes escaped so that one line
- * stays one sample. */
-static void text(FILE *f, const char *s)
+void ab_report_tsv_text(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -98,7 +96,7 @@ static void param_column(FILE *f, const char *name, const char *const *cols, siz
 		taken |= !strcmp(name, cols[i]);
 	if (taken)
 		fputs("param.", f);
-	text(f, name);
+	ab_report_tsv_text(f, name);
 }
 
 /* A row parameter's value as the document holds it. */
@@ -109,7 +107,7 @@ static void param_value(FILE *f, const json_t *v)
 	else if (json_is_real(v))
 		number(f, json_real_value(v));
 	else if (json_is_string(v))
-		text(f, json_string_value(v));
+		ab_report_tsv_text(f, json_string_value(v));
 }
 
 /* Whether a sample holds measurements. A superseded sample may be the
@@ -162,7 +160,7 @@ int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, s
 	fputs("\trow\tpair\twarmup\torder\tside\tstatus", f);
 	for (c = 0; c < ncols; c++) {
 		fputc('\t', f);
-		text(f, cols[c]);
+		ab_report_tsv_text(f, cols[c]);
 	}
 	fputs("\texit_code\tsignal\ttimed_out\tchecksum\tflags\terror\tother_cpu_ns\tpadding_bytes\tunavailable"
 	      "\tnivcsw\toccupancy\n", f);
@@ -192,11 +190,11 @@ int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, s
 		}
 		if (ran) {
 			fprintf(f, "\t%d\t%d\t%d\t", s->exit_code, s->signal, s->timed_out ? 1 : 0);
-			text(f, s->checksum);
+			ab_report_tsv_text(f, s->checksum);
 			fputc('\t', f);
-			text(f, ab_sample_flags_string(flags, sizeof(flags), s->flags));
+			ab_report_tsv_text(f, ab_sample_flags_string(flags, sizeof(flags), s->flags));
 			fputc('\t', f);
-			text(f, s->error);
+			ab_report_tsv_text(f, s->error);
 			fputc('\t', f);
 			if (s->other_cpu_ns >= 0)
 				fprintf(f, "%lld", (long long)s->other_cpu_ns);
@@ -204,7 +202,7 @@ int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, s
 			if (s->padding_bytes >= 0)
 				fprintf(f, "%d", s->padding_bytes);
 			fputc('\t', f);
-			text(f, s->unavailable);
+			ab_report_tsv_text(f, s->unavailable);
 			fprintf(f, "\t%lld\t", (long long)s->nivcsw);
 			if (s->wall_ns > 0)
 				number(f, (double)(s->user_ns + s->sys_ns) / (double)s->wall_ns);

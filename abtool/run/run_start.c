@@ -630,6 +630,22 @@ static int load_stored(struct ab_run *run, struct ab_experiment *exp_out, struct
 	return 0;
 }
 
+/* Clear `run` and `exp_out` and read the stored run `run_id` into *stored
+ * (new) and its status into *status (borrowed from *stored; NULL when it
+ * has none), for resume and reopen. The store's error. */
+static int read_stored(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
+		       int64_t run_id, json_t **stored, const char **status)
+{
+	int err;
+
+	memset(exp_out, 0, sizeof(*exp_out));
+	memset(run, 0, sizeof(*run));
+	if ((err = ab_store_run_get(store, run_id, stored)) < 0)
+		return err;
+	*status = json_string_value(json_object_get(*stored, "status"));
+	return 0;
+}
+
 int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_store *store,
 		  int64_t run_id, const struct ab_run_events *events, const struct ab_executor *executor)
 {
@@ -638,11 +654,8 @@ int ab_run_resume(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	const char *salt[2] = {"", ""};
 	int err, claimed = 0;
 
-	memset(exp_out, 0, sizeof(*exp_out));
-	memset(run, 0, sizeof(*run));
-	if ((err = ab_store_run_get(store, run_id, &stored)) < 0)
+	if ((err = read_stored(run, exp_out, store, run_id, &stored, &status)) < 0)
 		return err;
-	status = json_string_value(json_object_get(stored, "status"));
 	if (status && !strcmp(status, "finished")) {
 		err = ab_error_set(AB_EINVALID, "run %lld is already finished (verdict %s); see it with "
 				   "'abtool show %lld'", (long long)run_id,
@@ -710,11 +723,8 @@ int ab_run_reopen(struct ab_run *run, struct ab_experiment *exp_out, struct ab_s
 	const char *status, *salt[2] = {"", ""};
 	int err;
 
-	memset(exp_out, 0, sizeof(*exp_out));
-	memset(run, 0, sizeof(*run));
-	if ((err = ab_store_run_get(store, run_id, &stored)) < 0)
+	if ((err = read_stored(run, exp_out, store, run_id, &stored, &status)) < 0)
 		return err;
-	status = json_string_value(json_object_get(stored, "status"));
 	if (!status || strcmp(status, "finished")) {
 		err = ab_error_set(AB_EINVALID, "run %lld is not finished (it is %s): finish it with "
 				   "'abtool resume %lld' first", (long long)run_id, status ? status : "unknown",
