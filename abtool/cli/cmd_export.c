@@ -7,6 +7,7 @@
  * spreadsheet. */
 #include "cmd.h"
 #include "error.h"
+#include "report.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -46,15 +47,7 @@ static void tsv_field(FILE *f, const json_t *v)
 		owned = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(17));
 		s = owned;
 	}
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '\t': fputs("\\t", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\\': fputs("\\\\", f); break;
-		default: fputc(*s, f);
-		}
-	}
+	ab_report_tsv_text(f, s);
 	free(owned);
 }
 

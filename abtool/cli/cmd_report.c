@@ -1,12 +1,14 @@
 /* cmd_report.c - `abtool report RUN`: regenerate a stored run's report.
- * The JSON report is stored with the run; Markdown and HTML render from
- * it, TSV from it and the stored samples, so what this writes is
+ * The JSON report is stored with the run; every format of the registry
+ * (report_format.h) renders from it, and from the stored samples or
+ * profiles when its row says it reads them, so what this writes is
  * byte-identical to what `abtool run` wrote (HTML adds the run's profiles,
  * also those taken later by `abtool profile`). `--format folded` writes a
  * side's profiled stacks (docs/profiles.md). */
 #include "cmd.h"
 #include "error.h"
 #include "report.h"
+#include "report_format.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -24,8 +26,12 @@ static int own_side(struct cmd_args *args, const struct cmd_option *o, const cha
 	return CMD_GO_ON;
 }
 
+/* --format's values: the terminal view, the registry's formats, a side's
+ * profiled stacks. */
+#define FORMAT_VALUES "text" AB_REPORT_FORMAT_NAMES_BAR "|folded"
+
 const struct cmd_option cmd_report_options[] = {
-	CMD_FORMAT_OPTIONS("text|md|json|tsv|html|summary|junit|folded", "the format (text: the terminal "
+	CMD_FORMAT_OPTIONS(FORMAT_VALUES, "the format (text: the terminal "
 			   "view; tsv: the raw samples; folded: a side's profiled stacks)",
 			   "text on a terminal, else md"),
 	CMD_COLOR_OPTION,
@@ -39,15 +45,26 @@ const struct cmd_option cmd_report_options[] = {
 /* 1 when `format` is one of --format's values. */
 static int known_format(const char *format)
 {
-	static const char *const formats[] = {
-		"md", "json", "tsv", "html", "summary", "junit", "text", "folded",
-	};
-	size_t i;
+	return !strcmp(format, "text") || !strcmp(format, "folded") || ab_report_format_find(format);
+}
 
-	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (!strcmp(format, formats[i]))
-			return 1;
-	return 0;
+/* `name`, "|"-separated, as a list in words ("a, b or c"): new string. */
+static char *in_words(const char *name)
+{
+	char *s = ab_xstrdup(name), *last = strrchr(s, '|'), *out, *p;
+	size_t n = 0;
+
+	for (p = s; *p; p++)
+		n += *p == '|';
+	out = ab_xcalloc(strlen(s) + 2 * n + 4, 1);
+	for (p = s; *p; p++) {
+		if (*p != '|')
+			strncat(out, p, 1);
+		else
+			strcat(out, p == last ? " or " : ", ");
+	}
+	free(s);
+	return out;
 }
 
 /* The terminal view of run `id`'s report `doc` into *out (new, *len
@@ -72,6 +89,7 @@ static int render_text(char **out, size_t *len, json_t *doc, const struct cmd_ar
 int cmd_report(int argc, char **argv)
 {
 	const char *format, *output, *text;
+	const struct ab_report_format *f;
 	struct cmd_args args;
 	int stop;
 	struct ab_store *store = NULL;
@@ -93,9 +111,13 @@ int cmd_report(int argc, char **argv)
 	format = args.format ? args.format : !strcmp(output, "-") && isatty(STDOUT_FILENO) ? "text" : "md";
 	if (optind != argc - 1)
 		return cmd_usage("report", "expected one run id (see 'abtool history')");
-	if (!known_format(format))
-		return cmd_usage("report", "--format: expected text, md, json, tsv, html, summary, junit or folded, "
-				 "got '%s'", format);
+	if (!known_format(format)) {
+		char *values = in_words(FORMAT_VALUES);
+
+		cmd_usage("report", "--format: expected %s, got '%s'", values, format);
+		free(values);
+		return AB_EXIT_USAGE;
+	}
 	if ((rc = cmd_open_run(&store, args.store, argv[optind], &id)) != 0)
 		return rc;
 	if ((err = ab_store_run_get(store, id, &run)) < 0) {
@@ -126,7 +148,8 @@ int cmd_report(int argc, char **argv)
 		rc = cmd_fail(ab_error_set(AB_EIO, "run %lld: the stored report is not valid JSON", (long long)id));
 		goto out;
 	}
-	if (!strcmp(format, "tsv")) {
+	f = ab_report_format_find(format);  /* NULL for text */
+	if (f && (f->needs & AB_REPORT_NEEDS_SAMPLES)) {
 		/* Metric names from the document, so the stored experiment
 		 * need not be parsed again (it may name a file that moved). */
 		names = ab_report_metric_names(doc, &nnames);
@@ -138,13 +161,12 @@ int cmd_report(int argc, char **argv)
 	if (!strcmp(format, "text")) {
 		err = render_text(&rendered, &len, doc, &args, id);
 	} else {
-		if (!strcmp(format, "html"))
+		if (f->needs & AB_REPORT_NEEDS_PROFILES)
 			profiles = cmd_profiles_json(store, id);
 		err = cmd_render_report(&rendered, &len, format, doc, samples, nsamples, names, nnames, 0,
 					profiles);
 	}
-	if (!strcmp(output, "-") && (!strcmp(format, "md") || !strcmp(format, "summary") ||
-				     !strcmp(format, "text")))
+	if (!strcmp(output, "-") && (!f || f->for_people))
 		cmd_stdout_for_people();
 	if (err < 0 || (err = cmd_write_output(output, rendered, len)) < 0)
 		rc = cmd_fail(err);

@@ -55,8 +55,8 @@ const struct ab_command_entry ab_commands[] = {
 	 "                  | --resume ID [--store DB] [--json F]",
 	 "find the commit between good and bad that moved a row, confirmed against its exact parent",
 	 cmd_bisect_options},
-	{"report", cmd_report, "RUN [--format text|md|json|tsv|html|summary|junit|folded] [--side parent|candidate]\n"
-	 "                  [-o FILE] [--color auto|always|never] [--store DB]",
+	{"report", cmd_report, "RUN [--format text" AB_REPORT_FORMAT_NAMES_BAR "|folded] "
+	 "[--side parent|candidate] [-o FILE] [--color auto|always|never] [--store DB]",
 	 "print a stored run's report again, byte-identical to what run wrote", cmd_report_options},
 	{"profile", cmd_profile, "RUN [--row NAME=VALUE] [--samples N] [--event EVENT] [--quiet] [--store DB]",
 	 "profile a finished run's rows: both sides under perf record, stored apart (docs/profiles.md)",

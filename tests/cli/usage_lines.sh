@@ -1,7 +1,8 @@
 # Every command's usage line against its option table (the arrays
 # cmd_parse_options reads, printed by abtool __doc table): the usage names
 # every option of the table but --help and --version, no option the table
-# lacks, and each option's argument as the table names it. The usage lines
+# lacks, and each option's argument as the table names it (or, for a list
+# of values such as text|md, as the table lists them). The usage lines
 # are written by hand in main.c (they say what a table cannot: operands,
 # alternatives such as --json | --ids, bisect's --resume form); this case
 # keeps them true to the tables. No repository, no run.
@@ -36,7 +37,10 @@ for cmd in [l.split("\t")[0] for l in open(f"{t}/commands", encoding="utf-8")]:
                          r"(?:[ =]([A-Z][A-Za-z0-9_./=,%@-]*(?: [A-Z][A-Za-z0-9_./=,%@-]*)*|[a-z][a-z-]*(?:[\[|][a-z-]+\]?)*))?",
                          usage):
         name = letters.get(cmd, {}).get(m.group(1), m.group(1))
-        named.setdefault(name, m.group(2) or "")
+        value = m.group(2) or ""
+        if value.count("]") > value.count("["):  # the bracket that closes [--opt VALUES]
+            value = value[:-1]
+        named.setdefault(name, value)
     want = table.get(cmd, {})
     for name in sorted(set(want) - set(named)):
         problems.append(f"{cmd}: the usage line lacks {name}")
@@ -47,6 +51,10 @@ for cmd in [l.split("\t")[0] for l in open(f"{t}/commands", encoding="utf-8")]:
         # (an operand may follow the argument: as many words as the table's)
         given = " ".join(named[name].replace(",...", "").split()[:len(want[name].split())])
         if want[name] and given[:1].isupper() and given != want[name].replace(",...", ""):
+            problems.append(f"{cmd}: the usage line gives {name} {named[name]}, "
+                            f"the table {name} {want[name]}")
+        # a list of values (text|md|...) is compared when the table gives one too
+        if "|" in want[name] and named[name] and named[name] != want[name]:
             problems.append(f"{cmd}: the usage line gives {name} {named[name]}, "
                             f"the table {name} {want[name]}")
         if want[name] and not named[name]:
