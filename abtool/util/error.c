@@ -11,7 +11,6 @@ static _Thread_local int last_code;
 
 int ab_error_set(int code, const char *fmt, ...)
 {
-	size_t n = fmt ? strlen(fmt) : 0;
 	va_list ap;
 
 	/* the house's message style (CONTRIBUTING.md, "Errors"): an error code,
@@ -19,7 +18,7 @@ int ab_error_set(int code, const char *fmt, ...)
 	 * newline (the command adds "abtool: " and the newline);
 	 * scripts/check-structure checks every literal format the same way */
 	assert(code < 0);
-	assert(n > 0 && fmt[n - 1] != '.' && fmt[n - 1] != '\n');
+	assert(fmt && *fmt && !strchr(".\n", fmt[strlen(fmt) - 1]));
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof(message), fmt, ap);
 	va_end(ap);
