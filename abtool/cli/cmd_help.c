@@ -117,7 +117,9 @@ static size_t word_len(const char *s, int groups)
 	return n;
 }
 
-/* cmd_put_wrapped, with `groups`: keep each [...] of a usage line on one line. */
+/* cmd_put_wrapped, with `groups`: keep each [...] of a usage line on one
+ * line, unless it is wider than a line from `indent` (then it breaks at
+ * its spaces, as text does). */
 static void wrap(FILE *f, const char *text, size_t col, size_t indent, size_t width, int groups)
 {
 	size_t n, w, start = col;
@@ -131,6 +133,13 @@ static void wrap(FILE *f, const char *text, size_t col, size_t indent, size_t wi
 		n = word_len(text, groups);
 		word = ab_xstrndup(text, n);
 		w = cmd_text_width(word);
+		if (groups && n > word_len(text, 0) && indent + w > width) {
+			/* a [...] wider than a line of its own breaks at its spaces */
+			free(word);
+			n = word_len(text, 0);
+			word = ab_xstrndup(text, n);
+			w = cmd_text_width(word);
+		}
 		if (col > start && col + 1 + w > width) {
 			fprintf(f, "\n%*s", (int)indent, "");
 			col = start = indent;
