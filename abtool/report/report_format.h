@@ -52,7 +52,9 @@ struct ab_report_render {
 	X(SUMMARY, "summary", "write a short Markdown summary (for pull-request comments)", 0u,      \
 	  ab_report_format_summary, 1)                                                              \
 	X(JUNIT, "junit", "write JUnit XML: one test case per rule and row", 0u,                     \
-	  ab_report_format_junit, 0)
+	  ab_report_format_junit, 0)                                                                \
+	X(HYPERFINE, "hyperfine", "write the samples as hyperfine's --export-json does (for its "     \
+	  "plotting scripts)", AB_REPORT_NEEDS_SAMPLES, ab_report_format_hyperfine, 0)
 
 #define AB_REPORT_FORMAT_ENUM_(id, name, help, needs, render, people) AB_REPORT_FORMAT_##id,
 enum ab_report_format_id { AB_REPORT_FORMATS(AB_REPORT_FORMAT_ENUM_) AB_REPORT_NFORMATS };

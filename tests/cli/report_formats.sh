@@ -23,7 +23,7 @@ for fmt in md json tsv html; do
 	cmp -s "$T/r.$fmt" "$T/again.$fmt" || fail "abtool report --format $fmt differs from what run wrote"
 done
 expect_exit 64 "$ABTOOL" report 1 --store "$db" --format pdf
-assert_contains "$T/err" "--format: expected text, md, json, tsv, html, summary, junit or folded, got 'pdf'"
+assert_contains "$T/err" "--format: expected text, md, json, tsv, html, summary, junit, hyperfine or folded, got 'pdf'"
 
 # The load average before and after the samples: in the report's host,
 # in the stored fingerprint (abtool show --json), and on the Host line.

@@ -8,7 +8,7 @@
 
 expect_fail 64 "--format: expected text or md, got 'pdf'" "$ABTOOL" run x.yaml --format pdf
 expect_fail 64 "--color: expected auto, always or never, got 'sometimes'" "$ABTOOL" analyze x.tsv --color sometimes
-expect_fail 64 "--format: expected text, md, json, tsv, html, summary, junit or folded, got 'txt'" \
+expect_fail 64 "--format: expected text, md, json, tsv, html, summary, junit, hyperfine or folded, got 'txt'" \
 	"$ABTOOL" report 1 --format txt
 
 name="$T/$(printf 'pairs\033[2J\033]0;t\007x').tsv"
