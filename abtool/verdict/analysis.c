@@ -1,7 +1,6 @@
 /* analysis.c - per-row statistics and integrity (see analysis.h). */
 #include "analysis.h"
 #include "error.h"
-#include "runner.h"
 #include "util.h"
 
 #include <assert.h>
