@@ -139,11 +139,11 @@ static int resolve_name(struct ab_store *store, const char *text, int64_t *out)
 
 	if (!strcmp(text, "latest"))
 		err = ab_db_prepare(store, &st, "SELECT max(id) FROM runs");
-	else
-		err = ab_db_prepare(store, &st, "SELECT id FROM runs WHERE uuid LIKE lower(?1) || '%'");
+	else if ((err = ab_db_prepare(store, &st, "SELECT id FROM runs WHERE uuid LIKE lower(?1) || '%'"))
+		 == 0)
+		ab_db_bind_text(st, 1, text);  /* "latest" has no parameter to bind */
 	if (err < 0)
 		return err;
-	ab_db_bind_text(st, 1, text);
 	rc = ab_db_step(st);
 	if (rc == AB_DB_ROW && ab_db_column_type(st, 0) != AB_DB_NULL) {
 		*out = ab_db_column_int64(st, 0);
