@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 int cmd_fail(int err)
 {
@@ -15,14 +16,17 @@ int cmd_fail(int err)
 	return ab_error_exit_code(err);
 }
 
-/* "usage: abtool NAME USAGE" on stderr, from the command table. */
+/* "usage: abtool NAME USAGE" on stderr, from the command table, wrapped
+ * as --help wraps it to stderr's width (80 columns in a pipe). */
 static void print_usage(const char *name)
 {
-	const struct ab_command_entry *c;
+	const struct ab_command_entry *c = cmd_find_command(name);
+	size_t width = (size_t)cmd_fd_columns(STDERR_FILENO), col;
 
-	for (c = ab_commands; c->name; c++)
-		if (!strcmp(c->name, name))
-			fprintf(stderr, "usage: abtool %s %s\n", c->name, c->usage);
+	if (!c)
+		return;
+	col = (size_t)fprintf(stderr, "usage: abtool %s ", c->name);
+	cmd_put_usage(stderr, c->usage, col, width < 60 ? 8 : col, width);
 }
 
 int cmd_usage(const char *name, const char *fmt, ...)

@@ -63,4 +63,12 @@ for p in problems:
     print(p)
 sys.exit(1 if problems else 0)
 PY
+# The usage a usage error prints is wrapped as --help wraps it (80
+# columns in a pipe), not one line of every option.
+while IFS=$'\t' read -r cmd summary; do
+	"$ABTOOL" "$cmd" --no-such-option >/dev/null 2>"$T/err.$cmd"
+	grep -q "^usage: abtool $cmd" "$T/err.$cmd" || fail "$cmd: no usage after a bad option"
+	long=$(awk 'length > 80' "$T/err.$cmd")
+	[ -z "$long" ] || fail "$cmd: a usage error's line over 80 columns: $long"
+done <"$T/commands"
 echo ok
