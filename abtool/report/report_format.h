@@ -85,8 +85,11 @@ const struct ab_report_format *ab_report_format_find(const char *name);
 int ab_report_format_render(char **text, size_t *len, const struct ab_report_format *format,
 			    const struct ab_report_render *in);
 
-/* The renderers of the rows (report_format.c): the document's renderers
- * of report.h behind the registry's one signature. */
+/* The renderers of the rows, each writing `in` onto `f` and returning 0,
+ * or AB_EIO when writing fails: in report_format.c the document's
+ * renderers of report.h behind the registry's one signature; a format of
+ * its own in report_format_NAME.c (report_format_hyperfine.c: the samples
+ * in the layout of hyperfine's --export-json, docs/reports.md). */
 #define AB_REPORT_FORMAT_DECLARE_(id, name, help, needs, render, people)                          \
 	int render(FILE *f, const struct ab_report_render *in);
 AB_REPORT_FORMATS(AB_REPORT_FORMAT_DECLARE_)
