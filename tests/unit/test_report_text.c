@@ -53,7 +53,7 @@ static void render(char **out, const json_t *doc, int width, int color)
 {
 	static const char *const where[] = {"full report: abtool report 12 --store /a/long/store/path/abtool.db",
 					    NULL};
-	struct ab_report_text_options opt = {width, color, where};
+	struct ab_report_text_options opt = {width, color, where, 0, NULL};
 
 	*out = NULL;
 	assert_int_equal(ab_report_text(out, doc, &opt), 0);
