@@ -34,7 +34,8 @@
  * line of under 200 bytes written by this thread, nothing in the
  * runner's loop (runner.c's supervise polls only the child's pipes and
  * pidfd, and its clock readings are untouched), nothing the child's CPU
- * time counts. `lock` orders the clock's redraws with the main thread's
+ * time counts (its few microseconds fall in other_cpu_ns, whose ticks
+ * are 10 ms). `lock` orders the clock's redraws with the main thread's
  * drawing and erasing; `mode` says what the clock redraws, CLOCK_NONE
  * once anything erased the line.
  */
