@@ -30,12 +30,12 @@
  * for one second later and each second after (timerfd_settime: a system
  * call, no wake-up of any thread); re-arming at the next sample pushes
  * the expiry back. So a sample shorter than a second, the common case,
- * never wakes the thread, and a longer one sees a redraw a second: a
- * line of under 200 bytes written by this thread, nothing in the
- * runner's loop (runner.c's supervise polls only the child's pipes and
- * pidfd, and its clock readings are untouched), nothing the child's CPU
- * time counts (its few microseconds fall in other_cpu_ns, whose ticks
- * are 10 ms). `lock` orders the clock's redraws with the main thread's
+ * never wakes the thread, and a longer one sees a redraw a second: one
+ * line, as wide as the terminal at most, written by this thread; nothing
+ * in the runner's loop (runner.c's supervise polls only the child's
+ * pipes and pidfd, and its clock readings are untouched), nothing the
+ * child's CPU time counts (its few microseconds fall in other_cpu_ns,
+ * whose ticks are 10 ms). `lock` orders the clock's redraws with the main thread's
  * drawing and erasing; `mode` says what the clock redraws, CLOCK_NONE
  * once anything erased the line.
  */
