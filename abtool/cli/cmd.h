@@ -500,8 +500,8 @@ struct cmd_option {
 	 CMD_OUTPUTS, CMD_OPT_INCONCLUSIVE, 0, 0},                                                \
 	{"quiet", (q), NULL, "only errors: no progress line, no build or store lines", NULL,          \
 	 CMD_OUTPUTS, 'q', 0, 0},                                                                 \
-	{"verbose", (v), NULL, "one line per successful sample (row, side, time, checksum)", NULL,    \
-	 CMD_OUTPUTS, 'v', 0, 0}
+	{"verbose", (v), NULL, "one line per successful sample (row, side, time, checksum); "         \
+	 "every warning in the terminal view", NULL, CMD_OUTPUTS, 'v', 0, 0}
 
 /* --color WHEN: whether the terminal view is coloured. */
 #define CMD_COLOR_OPTION                                                                          \

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -170,6 +171,12 @@ static void github_actions(const json_t *doc, int inconclusive_fails)
 	}
 }
 
+/* After an invalid run's reasons when the checksums differed. */
+static const char mismatch_hint[] =
+	"abtool: the samples printed different checksums: the candidate changed the result, or the "
+	"benchmark's checksum is not the same for the same work (a time, an address, a random seed in "
+	"it); fix that, or relax it for some rows with a rule's 'checksum: may_change'";
+
 /* An invalid run's reasons on stderr too, where a CI log shows them even
  * when stdout (the report) goes to a file. */
 static void print_invalid(const json_t *doc)
@@ -184,10 +191,7 @@ static void print_invalid(const json_t *doc)
 		mismatch |= r && strstr(r, "checksum mismatch") != NULL;
 	}
 	if (mismatch)
-		fprintf(stderr, "abtool: the samples printed different checksums: the candidate changed the "
-			"result, or the benchmark's checksum is not the same for the same work (a time, an "
-			"address, a random seed in it); fix that, or relax it for some rows with a rule's "
-			"'checksum: may_change'\n");
+		fprintf(stderr, "%s\n", mismatch_hint);
 }
 
 /* Render `format` and write it to `path` ("-" for stdout). */
@@ -234,8 +238,11 @@ char **cmd_where_lines(const json_t *doc, const char *store_flag, const char *co
 	return lines;
 }
 
-int cmd_render_view(char **text, size_t *len, const json_t *doc, int color_mode,
-		    const char *const *where)
+/* The terminal view at stdout's width, `height` lines at most before its
+ * warnings fold into a line that names `hint` (report.h, struct
+ * ab_report_text_options). */
+static int render_view(char **text, size_t *len, const json_t *doc, int color_mode,
+		       const char *const *where, int height, const char *hint)
 {
 	struct ab_report_text_options opt;
 	int err;
@@ -243,18 +250,109 @@ int cmd_render_view(char **text, size_t *len, const json_t *doc, int color_mode,
 	opt.width = cmd_fd_columns(STDOUT_FILENO);
 	opt.color = cmd_color_wanted(color_mode, STDOUT_FILENO);
 	opt.where = where;
+	opt.height = height;
+	opt.warnings_hint = hint;
 	err = ab_report_text(text, doc, &opt);
 	*len = err < 0 ? 0 : strlen(*text);
 	return err;
 }
 
+int cmd_render_view(char **text, size_t *len, const json_t *doc, int color_mode,
+		    const char *const *where)
+{
+	return render_view(text, len, doc, color_mode, where, 0, NULL);
+}
+
+/* The rows of the terminal on stdout: its size, else $LINES, else 24; 0
+ * when stdout is no terminal. */
+static int stdout_rows(void)
+{
+	const char *env = getenv("LINES");
+	struct winsize ws;
+	long n;
+	char *end;
+
+	if (!isatty(STDOUT_FILENO))
+		return 0;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0)
+		return ws.ws_row;
+	if (env && *env && (n = strtol(env, &end, 10)) > 0 && n < 100000 && !*end)
+		return (int)n;
+	return 24;
+}
+
+/* The screen rows a line of `cols` columns takes at `width` columns. */
+static int rows_of(size_t cols, int width)
+{
+	return cols ? (int)((cols + (size_t)width - 1) / (size_t)width) : 1;
+}
+
+/*
+ * How many lines the terminal view may take after a run so that its
+ * verdict and rows stay on the screen: the screen's rows, less what
+ * cmd_emit_reports and cmd_finish_run print on stderr after it when
+ * stderr shares the terminal (the verdict line, an invalid run's
+ * reasons, the --inconclusive line, "stored as run N in PATH") and the
+ * shell's prompt. 0, no limit, with --verbose or when stdout is no
+ * terminal: a pipe, a file and `abtool report` keep every warning.
+ */
+static int view_height(const struct cmd_output *out, const json_t *doc)
+{
+	int rows = stdout_rows(), width = cmd_fd_columns(STDOUT_FILENO), after = 1;
+	const char *verdict = ab_report_str(doc, "verdict");
+	json_t *reason;
+	size_t i;
+
+	if (out->verbose || rows <= 0)
+		return 0;
+	if (isatty(STDERR_FILENO)) {
+		if (!out->quiet) {
+			char *line = ab_report_verdict_line(doc);
+
+			after += cmd_fd_smart_terminal(STDERR_FILENO)
+				 ? 1 : rows_of(17 + ab_report_text_width(line), width);
+			free(line);
+			if (out->run && out->run->store)
+				after += rows_of(40 + strlen(ab_store_path(out->run->store)), width);
+		}
+		json_array_foreach(!strcmp(verdict, "invalid") ? json_object_get(doc, "reasons") : NULL, i,
+				   reason) {
+			const char *r = json_string_value(reason);
+
+			after += rows_of(17 + ab_report_text_width(r ? r : ""), width);
+			if (r && strstr(r, "checksum mismatch"))
+				after += rows_of(strlen(mismatch_hint), width);
+		}
+		if (!strcmp(verdict, "inconclusive") && out->inconclusive_exit != AB_EXIT_INCONCLUSIVE)
+			after += rows_of(80, width);
+	}
+	return rows - after > 1 ? rows - after : 1;
+}
+
+/* The command that shows the warnings the view folds: the stored run's
+ * report ("abtool report 3 --store S"), or NULL (new string). */
+static char *warnings_hint(const json_t *doc, const char *store_flag)
+{
+	char *shown = store_flag ? ab_store_describe(store_flag) : NULL;  /* no password */
+	char *quoted = shown ? ab_shell_quote(shown, 0) : NULL, *hint = NULL;
+	long long id = json_integer_value(json_object_get(doc, "run_id"));
+
+	if (id > 0)
+		hint = ab_xasprintf("abtool report %lld%s%s", id, quoted ? " --store " : "",
+				    quoted ? quoted : "");
+	free(quoted);
+	free(shown);
+	return hint;
+}
+
 /* What stdout shows: the terminal view (--format text, or a terminal
- * without --format md; a calibration keeps its Markdown there), or the
- * Markdown report. */
+ * without --format md; a calibration keeps its Markdown there), fitted
+ * to the screen's height on a terminal (view_height), or the Markdown
+ * report. */
 static int emit_stdout(struct cmd_output *out, const struct ab_report_render *in)
 {
 	const char *list[AB_REPORT_NFORMATS + 1], *lopts[AB_REPORT_NFORMATS + 1];
-	char *text, **where, options[AB_REPORT_NFORMATS][16];
+	char *text, **where, *hint, options[AB_REPORT_NFORMATS][16];
 	size_t len, i, n = 0;
 	int err;
 
@@ -271,7 +369,10 @@ static int emit_stdout(struct cmd_output *out, const struct ab_report_render *in
 		}
 	list[n] = NULL;
 	where = cmd_where_lines(in->doc, out->store_flag, list, lopts);
-	err = cmd_render_view(&text, &len, in->doc, out->color, (const char *const *)where);
+	hint = warnings_hint(in->doc, out->store_flag);
+	err = render_view(&text, &len, in->doc, out->color, (const char *const *)where,
+			  view_height(out, in->doc), hint);
+	free(hint);
 	ab_strv_free(where);
 	if (!err)
 		err = cmd_write_output("-", text, len);

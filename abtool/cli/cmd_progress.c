@@ -6,32 +6,56 @@
 #include "util.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
-/* The progress line on a terminal (docs/cli.md, "Progress"): one line
- * on stderr, redrawn in place ("\r", ESC [K) and cut to the terminal's
- * width so that it never wraps into a second line; a build's line is
- * redrawn each second by a clock thread (builds are not timed), a
- * sample's only when the next sample starts (nothing wakes up while a
- * sample is timed). The width is read again after SIGWINCH. `lock`
- * orders the clock's redraws with the main thread's erasing. */
+/*
+ * The progress line on a terminal (docs/cli.md, "Progress"): one line
+ * on stderr, redrawn in place ("\r", ESC [K) and fitted to the
+ * terminal's width so that it never wraps into a second line. The width
+ * is read again after SIGWINCH. A clock thread redraws it once a second
+ * while a side builds and while a sample runs, so that the elapsed clock
+ * moves during a 4-second sample.
+ *
+ * The clock must not perturb what is measured. It sleeps in poll(2) on a
+ * timerfd, which the main thread arms when a build or a sample starts,
+ * for one second later and each second after (timerfd_settime: a system
+ * call, no wake-up of any thread); re-arming at the next sample pushes
+ * the expiry back. So a sample shorter than a second, the common case,
+ * never wakes the thread, and a longer one sees a redraw a second: one
+ * line, as wide as the terminal at most, written by this thread; nothing
+ * in the runner's loop (runner.c's supervise polls only the child's
+ * pipes and pidfd, and its clock readings are untouched), nothing the
+ * child's CPU time counts (its few microseconds fall in other_cpu_ns,
+ * whose ticks are 10 ms). `lock` orders the clock's redraws with the main thread's
+ * drawing and erasing; `mode` says what the clock redraws, CLOCK_NONE
+ * once anything erased the line.
+ */
+enum { CLOCK_NONE, CLOCK_BUILD, CLOCK_SAMPLE };
+
 static struct {
 	pthread_mutex_t lock;
-	pthread_cond_t wake;
 	pthread_t clock;
-	int clock_running, stop;
+	int clock_running, timer_fd, stop_fd, mode;
 	char build_side[16], build_oid[16];
 	int build_cached;
 	int64_t build_start_ns;
+	/* the sample being measured: its row, "pair 3" or "warmup 1", its side's name */
+	char *row, what[48], *side;
+	size_t done, total;
+	int64_t eta_ns, sample_start_ns;
 	struct cmd_output *out;
 	int columns;
 	size_t drawn;  /* columns of the line on screen, 0 when none */
-} pr = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER };
+} pr = { .lock = PTHREAD_MUTEX_INITIALIZER, .timer_fd = -1, .stop_fd = -1 };
 
 static volatile sig_atomic_t winch = 1;
 
@@ -51,6 +75,18 @@ static const char *clock_text(char *buf, size_t size, int64_t ns)
 	else
 		snprintf(buf, size, "%ld:%02ld", t / 60, t % 60);
 	return buf;
+}
+
+/* What the progress calls side `side` (0 or 1): a comparison's side by
+ * its name (compare -n), else "parent" or "candidate" (borrowed). */
+static const char *side_label(const struct cmd_output *out, int side)
+{
+	const struct ab_experiment *exp = out->run ? out->run->exp : NULL;
+
+	if (exp && exp->has_sides && (side == 0 || side == 1) && exp->sides[side].name &&
+	    *exp->sides[side].name)
+		return exp->sides[side].name;
+	return ab_side_name((enum ab_side)side);
 }
 
 /* Write all of `buf` to stderr's fd. */
@@ -118,55 +154,163 @@ static void draw_build_locked(void)
 	free(text);
 }
 
-/* The clock thread: the build line each second until stopped. */
-static void *build_clock(void *arg)
+/* The bar of `done` of `total` in `cells` cells: "[=====>    ]". */
+static void bar(char *buf, size_t cells, size_t done, size_t total)
 {
-	struct timespec ts;
+	size_t fill = total ? done * cells / total : 0, i;
+
+	buf[0] = '[';
+	for (i = 0; i < cells; i++)
+		buf[1 + i] = i < fill ? '=' : i == fill ? '>' : ' ';
+	buf[1 + cells] = ']';
+	buf[2 + cells] = '\0';
+}
+
+/*
+ * The sample's line at `now` in at most `max` columns: the row, the pair
+ * (or warmup) and the side's full name always, since they say what runs;
+ * the rest shortened first, in this order: the bar to 6 cells, no bar,
+ * no words between the numbers, no ETA, no clock (what is left is cut
+ * by draw_locked). The ETA counts down from its estimate at the sample's
+ * start. pr.lock held. New string.
+ */
+static char *sample_text(int64_t now, size_t max)
+{
+	char b[48] = "", el[32], eta[32] = "", *what, *text = NULL;
+	int64_t left = pr.eta_ns >= 0 ? pr.eta_ns - (now - pr.sample_start_ns) : -1;
+	int level;
+
+	what = ab_xasprintf("%s %s %s", pr.row, pr.what, pr.side);
+	clock_text(el, sizeof(el), now - pr.out->measure_start_ns);
+	if (pr.eta_ns >= 0)
+		clock_text(eta, sizeof(eta), left > 0 ? left : 0);
+	for (level = 0; level <= 6; level++) {
+		free(text);
+		if (level <= 1)
+			bar(b, level ? 6 : max >= 97 ? 24 : 12, pr.done, pr.total);
+		else
+			b[0] = '\0';
+		if (level <= 2)
+			text = ab_xasprintf("%s%s%zu/%zu samples · %s elapsed%s%s · %s", b, *b ? " " : "",
+					    pr.done, pr.total, el, *eta ? " · ETA " : "", eta, what);
+		else if (level <= 5)
+			text = ab_xasprintf("%zu/%zu%s%s%s%s %s", pr.done, pr.total, level <= 4 ? " " : "",
+					    level <= 4 ? el : "", level <= 3 && *eta ? " ETA " : "",
+					    level <= 3 ? eta : "", what);
+		else
+			text = ab_xstrdup(what);
+		if (cmd_text_width(text) <= max)
+			break;
+	}
+	free(what);
+	return text;
+}
+
+/* The sample's line, drawn now. pr.lock held. */
+static void draw_sample_locked(void)
+{
+	char *text = sample_text(ab_now_ns(), pr.columns > 4 ? (size_t)pr.columns - 3 : 1);
+
+	draw_locked(pr.out, text);
+	free(text);
+}
+
+/* The clock thread: asleep until the timer expires (a second into a
+ * build or a sample, then each second) or it is told to stop; redraws
+ * the line of pr.mode. */
+static void *clock_main(void *arg)
+{
+	struct pollfd pfd[2] = {{pr.timer_fd, POLLIN, 0}, {pr.stop_fd, POLLIN, 0}};
+	uint64_t expirations;
 
 	(void)arg;
-	pthread_mutex_lock(&pr.lock);
-	while (!pr.stop) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += 1;
-		pthread_cond_timedwait(&pr.wake, &pr.lock, &ts);
-		if (!pr.stop && pr.out->progress_dirty)
+	for (;;) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[1].revents)
+			break;
+		/* non-blocking: re-armed since the poll, it has nothing to read */
+		if (!(pfd[0].revents & POLLIN) ||
+		    read(pr.timer_fd, &expirations, sizeof(expirations)) != (ssize_t)sizeof(expirations))
+			continue;
+		pthread_mutex_lock(&pr.lock);
+		if (pr.mode == CLOCK_BUILD)
 			draw_build_locked();
+		else if (pr.mode == CLOCK_SAMPLE)
+			draw_sample_locked();
+		pthread_mutex_unlock(&pr.lock);
 	}
-	pthread_mutex_unlock(&pr.lock);
 	return NULL;
 }
 
-/* Stop the build's clock, if it runs. */
-static void clock_stop(void)
-{
-	if (!pr.clock_running)
-		return;
-	pthread_mutex_lock(&pr.lock);
-	pr.stop = 1;
-	pthread_cond_signal(&pr.wake);
-	pthread_mutex_unlock(&pr.lock);
-	pthread_join(pr.clock, NULL);
-	pr.clock_running = 0;
-}
-
-/* Start it, with every signal blocked in the thread: SIGINT and SIGTERM
- * must reach the main thread, whose waits they interrupt. */
+/* Start the clock thread and its timer, once, with every signal blocked
+ * in the thread: SIGINT and SIGTERM must reach the main thread, whose
+ * waits they interrupt. Without a timerfd there is no clock: the line
+ * is redrawn when the next sample starts. */
 static void clock_start(void)
 {
 	sigset_t all, old;
 
-	pr.stop = 0;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	pr.clock_running = pthread_create(&pr.clock, NULL, build_clock, NULL) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (pr.clock_running)
+		return;
+	pr.timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	pr.stop_fd = eventfd(0, EFD_CLOEXEC);
+	if (pr.timer_fd >= 0 && pr.stop_fd >= 0) {
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		pr.clock_running = pthread_create(&pr.clock, NULL, clock_main, NULL) == 0;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	if (!pr.clock_running) {
+		if (pr.timer_fd >= 0)
+			close(pr.timer_fd);
+		if (pr.stop_fd >= 0)
+			close(pr.stop_fd);
+		pr.timer_fd = pr.stop_fd = -1;
+	}
+}
+
+/* Stop the clock thread, if it runs (the end of the measuring). */
+static void clock_stop(void)
+{
+	uint64_t one = 1;
+
+	if (!pr.clock_running)
+		return;
+	if (write(pr.stop_fd, &one, sizeof(one)) != (ssize_t)sizeof(one))
+		abort();  /* an eventfd's counter cannot overflow from 0 */
+	pthread_join(pr.clock, NULL);
+	close(pr.timer_fd);
+	close(pr.stop_fd);
+	pr.timer_fd = pr.stop_fd = -1;
+	pr.clock_running = 0;
+}
+
+/* Redraw the line of `mode` a second from now and each second after
+ * (timerfd_settime replaces an earlier setting), or with CLOCK_NONE
+ * never. pr.lock held. */
+static void clock_set_locked(int mode)
+{
+	struct itimerspec its;
+
+	memset(&its, 0, sizeof(its));
+	if (mode != CLOCK_NONE) {
+		clock_start();
+		its.it_value.tv_sec = its.it_interval.tv_sec = 1;
+	}
+	pr.mode = mode;
+	if (pr.timer_fd >= 0)
+		timerfd_settime(pr.timer_fd, 0, &its, NULL);
 }
 
 /* Erase the progress line before printing anything else. */
 void cmd_clear_progress(struct cmd_output *out)
 {
-	clock_stop();
 	pthread_mutex_lock(&pr.lock);
+	clock_set_locked(CLOCK_NONE);
 	if (out->progress_dirty) {
 		char erase[32];
 
@@ -216,6 +360,12 @@ static void print_sweep(struct cmd_output *out, int sweep)
 void cmd_progress_end(struct cmd_output *out, int completed)
 {
 	cmd_clear_progress(out);
+	clock_stop();
+	pthread_mutex_lock(&pr.lock);
+	free(pr.row);
+	free(pr.side);
+	pr.row = pr.side = NULL;
+	pthread_mutex_unlock(&pr.lock);
 	if (out->ci_lines && completed && out->sweep >= 0) {
 		out->done = out->total;
 		out->eta_ns = -1;
@@ -244,8 +394,8 @@ static void on_build_start(void *ctx, const char *side, const char *oid, int cac
 		pr.columns = cmd_fd_columns(STDERR_FILENO);
 	}
 	draw_build_locked();
+	clock_set_locked(CLOCK_BUILD);
 	pthread_mutex_unlock(&pr.lock);
-	clock_start();
 }
 
 static void on_build_done(void *ctx, const char *side, const struct ab_build *b)
@@ -289,30 +439,18 @@ static void on_build_done(void *ctx, const char *side, const struct ab_build *b)
 	}
 }
 
-/* The bar of `done` of `total` in `cells` cells: "[=====>    ]". */
-static void bar(char *buf, size_t cells, size_t done, size_t total)
-{
-	size_t fill = total ? done * cells / total : 0, i;
-
-	buf[0] = '[';
-	for (i = 0; i < cells; i++)
-		buf[1 + i] = i < fill ? '=' : i == fill ? '>' : ' ';
-	buf[1 + cells] = ']';
-	buf[2 + cells] = '\0';
-}
-
 /*
  * Before each sample: on a terminal the bar, samples done of planned,
- * elapsed, ETA and the row measured, cut to the width; in CI a line per
- * completed sweep. No ratio or interval: the plan is fixed, and numbers
- * that look good mid-run invite stopping early.
+ * elapsed, ETA and the row, pair and side measured, fitted to the width
+ * (sample_text) and redrawn each second while the sample runs (the
+ * clock); in CI a line per completed sweep. No ratio or interval: the
+ * plan is fixed, and numbers that look good mid-run invite stopping
+ * early.
  */
 static void on_sample_start(void *ctx, const struct ab_plan_entry *e, const char *row, size_t done,
 			    size_t total, int64_t eta_ns)
 {
 	struct cmd_output *out = ctx;
-	char what[48], eta[48] = "", el[32], b[48], *text;
-	int wide;
 
 	if (!out->measure_start_ns)
 		out->measure_start_ns = ab_now_ns();
@@ -326,28 +464,27 @@ static void on_sample_start(void *ctx, const struct ab_plan_entry *e, const char
 	}
 	if (!out->progress)
 		return;
-	clock_stop();  /* a build's clock, if one still runs */
-	if (e->pair >= 0)
-		snprintf(what, sizeof(what), "pair %d", e->pair + 1);
-	else
-		snprintf(what, sizeof(what), "warmup %d", e->warmup + 1);
 	pthread_mutex_lock(&pr.lock);
 	if (winch) {
 		winch = 0;
 		pr.columns = cmd_fd_columns(STDERR_FILENO);
 	}
-	/* narrow: a shorter bar, no words between the numbers, so the row still shows */
-	wide = pr.columns >= 60;
-	bar(b, pr.columns >= 100 ? 24 : wide ? 12 : 6, done, total);
-	if (eta_ns >= 0)
-		snprintf(eta, sizeof(eta), "%sETA %s", wide ? " · " : " ", clock_text(el, sizeof(el), eta_ns));
-	clock_text(el, sizeof(el), ab_now_ns() - out->measure_start_ns);
-	text = ab_xasprintf("%s %zu/%zu%s%s%s%s%s%s %s %s", b, done, total, wide ? " samples · " : " ", el,
-			    wide ? " elapsed" : "", eta, wide ? " · " : " ", row, what,
-			    ab_side_name((enum ab_side)e->side));
-	draw_locked(out, text);
+	pr.out = out;
+	free(pr.row);
+	pr.row = ab_xstrdup(row);
+	if (e->pair >= 0)
+		snprintf(pr.what, sizeof(pr.what), "pair %d", e->pair + 1);
+	else
+		snprintf(pr.what, sizeof(pr.what), "warmup %d", e->warmup + 1);
+	free(pr.side);
+	pr.side = ab_xstrdup(side_label(out, e->side));
+	pr.done = done;
+	pr.total = total;
+	pr.eta_ns = eta_ns;
+	pr.sample_start_ns = ab_now_ns();
+	draw_sample_locked();
+	clock_set_locked(CLOCK_SAMPLE);
 	pthread_mutex_unlock(&pr.lock);
-	free(text);
 }
 
 /* The last 2000 bytes of a captured stream. */
@@ -389,7 +526,7 @@ static void on_sample_done(void *ctx, const struct ab_sample *s, const char *row
 	if (!ab_sample_ok(s)) {
 		cmd_clear_progress(out);
 		fprintf(stderr, "abtool: %s: %s sample %u failed: %s\n", row,
-			ab_side_name((enum ab_side)s->entry.side), s->entry.seq, s->error ? s->error : "failed");
+			side_label(out, s->entry.side), s->entry.seq, s->error ? s->error : "failed");
 		/* A benchmark that ran to exit 0 failed on its output: show it. */
 		if (s->exit_code == 0 && !s->signal && !s->timed_out)
 			print_tail("stdout", s->stdout_text);
@@ -404,14 +541,14 @@ static void on_sample_done(void *ctx, const struct ab_sample *s, const char *row
 		cmd_clear_progress(out);
 		cmd_warn("%s: %s sample %u printed more output than abtool keeps (the first 1 MiB and the "
 			 "last 64 KiB of stdout and of stderr; flagged output_truncated): %s come from "
-			 "what was kept; print less", row, ab_side_name((enum ab_side)s->entry.side),
+			 "what was kept; print less", row, side_label(out, s->entry.side),
 			 s->entry.seq, reads);
 		out->warned_truncated = 1;
 	}
 	if (out->verbose) {
 		cmd_clear_progress(out);
 		fprintf(stderr, "%s %s %s %s checksum %s\n", row,
-			s->entry.pair >= 0 ? "pair" : "warmup", ab_side_name((enum ab_side)s->entry.side),
+			s->entry.pair >= 0 ? "pair" : "warmup", side_label(out, s->entry.side),
 			ab_format_ns(t, sizeof(t), (double)s->wall_ns), s->checksum ? s->checksum : "-");
 	}
 }

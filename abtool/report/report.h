@@ -94,11 +94,17 @@ int ab_report_summary(FILE *f, const json_t *doc);
 /* How the terminal view is rendered: `width` columns (at least 20; a
  * smaller width is raised to 20), SGR colours when `color`, and the lines
  * that say where the full report is (`where`, NULL-terminated, borrowed;
- * may be NULL). */
+ * may be NULL). `height`: the lines the view may take (the screen's rows
+ * less what is printed after it), 0 for no limit; a view taller than
+ * that folds its warnings into one line, "N warnings: HINT shows them",
+ * HINT being `warnings_hint` (borrowed; the command that shows them,
+ * like "abtool report 3"; NULL says --verbose). */
 struct ab_report_text_options {
 	int width;
 	int color;
 	const char *const *where;
+	int height;
+	const char *warnings_hint;
 };
 
 /*
@@ -109,7 +115,8 @@ struct ab_report_text_options {
  * the width and as a label line with its values under it when it does
  * not, one line per rule that did not pass with the reason of its first
  * row that did not, an invalid run's reasons, the warnings (one line per
- * text with its count), then the `where` lines. No line is wider than
+ * text with its count, or their count alone when the view is taller than
+ * `height`), then the `where` lines. No line is wider than
  * the width (wcwidth(3) columns, SGR sequences take none): text wraps at
  * spaces with an indent, and a value with its unit, an interval and a
  * count like 7/8 are never split. Control characters of the document's

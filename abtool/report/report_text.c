@@ -27,11 +27,14 @@
 #define SGR_YELLOW "\033[33m"
 #define SGR_MAGENTA "\033[35m"
 
-/* The text being built: its bytes, the width and whether to colour. */
+/* The text being built: its bytes, the width and whether to colour;
+ * where the warnings' block is in it (byte offsets, both 0 when none)
+ * and how many warnings it lists, for fit_height. */
 struct view {
 	char *buf;
 	size_t len, cap;
 	int width, color;
+	size_t warn_start, warn_end, nwarn;
 };
 
 static void put(struct view *v, const char *s, size_t n)
@@ -323,8 +326,9 @@ static void pad(struct view *v, const char *s, size_t w)
  * line and its values wrapped under it. */
 static void rows_view(struct view *v, const json_t *doc)
 {
-	const char *head[NCELLS] = {"row", "parent", "candidate", "ratio [90% CI]", "wins", "checksum",
-				    "outcome"};
+	/* a comparison's columns are its sides' names (compare -n) */
+	const char *head[NCELLS] = {"row", ab_report_side_label(doc, 0), ab_report_side_label(doc, 1),
+				    "ratio [90% CI]", "wins", "checksum", "outcome"};
 	const json_t *rows = json_object_get(doc, "rows"), *row;
 	size_t n = json_array_size(rows), i, w[NCELLS], total = 0;
 	struct cells *c = ab_xcalloc(n ? n : 1, sizeof(*c));
@@ -441,6 +445,8 @@ static void notes_view(struct view *v, const json_t *doc)
 	n = json_array_size(warnings);
 	if (!n)
 		return;
+	v->warn_start = v->len;
+	v->nwarn = n;
 	sgr(v, SGR_YELLOW);
 	t = ab_xasprintf("%zu warning%s:", n, n == 1 ? "" : "s");
 	puts_(v, t);
@@ -463,6 +469,48 @@ static void notes_view(struct view *v, const json_t *doc)
 		free(text);
 		free(t);
 	}
+	v->warn_end = v->len;
+}
+
+/* The number of lines of the text so far. */
+static size_t lines_of(const struct view *v)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < v->len; i++)
+		n += v->buf[i] == '\n';
+	return n;
+}
+
+/*
+ * A view taller than opt->height lines (the screen it is shown on, less
+ * what follows it there) keeps the verdict, the rows and the rules that
+ * did not pass, and folds the warnings into one line with their count
+ * and the command that shows them ("8 warnings: abtool report 3 shows
+ * them"): hyperfine's summary is 12 lines, and at 80x24 eight wrapped
+ * warnings pushed the verdict and the rows off the screen. A height of
+ * 0 (a pipe, --verbose) folds nothing.
+ */
+static void fit_height(struct view *v, const struct ab_report_text_options *opt)
+{
+	struct view f = {NULL, 0, 0, v->width, v->color, 0, 0, 0};
+	char *count, *lead, *hint, *text;
+
+	if (opt->height <= 0 || !v->nwarn || lines_of(v) <= (size_t)opt->height)
+		return;
+	put(&f, v->buf, v->warn_start);
+	count = ab_xasprintf("%zu warning%s:", v->nwarn, v->nwarn == 1 ? "" : "s");
+	lead = ab_xasprintf("%s%s%s ", v->color ? SGR_YELLOW : "", count, v->color ? SGR_RESET : "");
+	hint = clean(opt->warnings_hint && *opt->warnings_hint ? opt->warnings_hint : "--verbose");
+	text = ab_xasprintf("%s shows them", hint);
+	wrap(&f, lead, strlen(count) + 1, text, 4);
+	put(&f, v->buf + v->warn_end, v->len - v->warn_end);
+	free(text);
+	free(hint);
+	free(lead);
+	free(count);
+	free(v->buf);
+	*v = f;
 }
 
 char *ab_report_verdict_line(const json_t *doc)
@@ -494,7 +542,7 @@ char *ab_report_verdict_line(const json_t *doc)
 
 int ab_report_text(char **out, const json_t *doc, const struct ab_report_text_options *opt)
 {
-	struct view v = {NULL, 0, 0, opt->width < 20 ? 20 : opt->width, opt->color};
+	struct view v = {NULL, 0, 0, opt->width < 20 ? 20 : opt->width, opt->color, 0, 0, 0};
 	const char *verdict = ab_report_str(doc, "verdict");
 	char *line, *lead, *name, rules[96];
 	const char *const *w;
@@ -540,6 +588,7 @@ int ab_report_text(char **out, const json_t *doc, const struct ab_report_text_op
 		wrap(&v, "", 0, t, 4);
 		free(t);
 	}
+	fit_height(&v, opt);
 	*out = v.buf;
 	return 0;
 }

@@ -53,7 +53,7 @@ static void render(char **out, const json_t *doc, int width, int color)
 {
 	static const char *const where[] = {"full report: abtool report 12 --store /a/long/store/path/abtool.db",
 					    NULL};
-	struct ab_report_text_options opt = {width, color, where};
+	struct ab_report_text_options opt = {width, color, where, 0, NULL};
 
 	*out = NULL;
 	assert_int_equal(ab_report_text(out, doc, &opt), 0);
@@ -173,12 +173,64 @@ static void test_content(void **state)
 	json_decref(doc);
 }
 
+/* The number of lines of `text`. */
+static size_t count_lines(const char *text)
+{
+	size_t n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* A view taller than its height keeps the verdict, the rows and the
+ * failed rule and folds the warnings into one line naming the command
+ * that shows them; one that fits, or a height of 0, keeps them all. */
+static void test_height(void **state)
+{
+	static const char *const where[] = {"full report: abtool report 12", NULL};
+	json_t *doc = hard();
+	struct ab_report_text_options opt = {80, 0, where, 0, "abtool report 12"};
+	char *full, *text;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(ab_report_text(&full, doc, &opt), 0);
+	n = count_lines(full);
+	assert_non_null(strstr(full, "3 warnings:\n  - host: load average"));
+	opt.height = (int)n;  /* it fits: nothing folds */
+	assert_int_equal(ab_report_text(&text, doc, &opt), 0);
+	assert_string_equal(text, full);
+	free(text);
+	opt.height = (int)n - 1;
+	assert_int_equal(ab_report_text(&text, doc, &opt), 0);
+	assert_null(strstr(text, "load average"));
+	assert_non_null(strstr(text, "\n3 warnings: abtool report 12 shows them\n\nfull report: abtool report 12\n"));
+	assert_int_equal(strncmp(text, "✗ rejected · ", strlen("✗ rejected · ")), 0);
+	assert_non_null(strstr(text, "✗ size=1048576 layout=interleaved-by-cache-line: fail\n"));
+	assert_non_null(strstr(text, "✗ no regression (fail): size=1048576"));
+	/* everything before the warnings is the full view's */
+	assert_int_equal(strncmp(text, full, (size_t)(strstr(full, "3 warnings:") - full)), 0);
+	assert_true(count_lines(text) < n);
+	free(text);
+	/* no command to name: --verbose; coloured, the count is yellow */
+	opt.warnings_hint = NULL;
+	opt.color = 1;
+	opt.height = 1;
+	assert_int_equal(ab_report_text(&text, doc, &opt), 0);
+	assert_non_null(strstr(text, "\n\033[33m3 warnings:\033[0m --verbose shows them\n"));
+	free(text);
+	free(full);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_widths),
 		cmocka_unit_test(test_numbers_whole),
 		cmocka_unit_test(test_content),
+		cmocka_unit_test(test_height),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
