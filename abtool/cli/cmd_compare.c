@@ -286,9 +286,9 @@ static char **join_multi(int argc, char **argv, int *newc, char ***joined)
 }
 
 /*
- * hyperfine's options (hyperfine 1.18's --help) that abtool compare does
- * not spell alike; -n, -P, -L, --warmup, -N, -S/--shell and -p/--prepare
- * are the same. One that maps onto abtool becomes abtool's option `as`
+ * hyperfine's options (its --help, 1.15 to 1.19) that abtool compare
+ * does not spell alike; -n, -P, -L, --warmup, -N, -S/--shell, -p/--prepare
+ * and -C/--conclude are the same. One that maps onto abtool becomes abtool's option `as`
  * (the same argument, which then has abtool's bounds); the others are
  * refused, with what abtool does instead (docs/cli.md, "compare").
  */
