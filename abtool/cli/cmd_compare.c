@@ -5,10 +5,14 @@
  * the one pipeline runs as `abtool run` runs a file: balanced AB|BA pairs
  * of fresh processes, checksums, rules, the store (kind "compare") and
  * the reports. The text is stored with the run, so `show`, `report` and
- * `resume` work as for any run (docs/cli.md, "abtool compare"). */
+ * `resume` work as for any run (docs/cli.md, "abtool compare"). A command
+ * runs without a shell unless it needs one (shellwords.h), so that what
+ * is timed is the command and not /bin/sh's start too; hyperfine's
+ * options are read as abtool's or refused with abtool's way. */
 #include "cmd.h"
 #include "config.h"
 #include "error.h"
+#include "shellwords.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -28,16 +32,24 @@ struct compare_ctx {
 	const char *accept_path;   /* --accept RULES.yaml */
 	int64_t timeout_ms;        /* --timeout, or 0 */
 	const char *metric;        /* --metric, or NULL: wall_ns */
+	int shell;                 /* SHELL_AUTO, SHELL_NONE (-N, --shell=none) or SHELL_GIVEN */
+	char **shell_words;        /* SHELL_GIVEN: the words of --shell (the shell and its options) */
+	const char *hooks[2];      /* --prepare, --conclude (the experiment's prepare:, cleanup:) */
 	char **again;              /* the words of the options above, as the Reproduce line gives
 	                              them (the plan's are the run's to add; outputs and the
 	                              store reproduce nothing of the measurement) */
+	char *hook_forms[2];       /* hooks[] as the experiment's YAML lists (command_form) */
 };
 
 enum {
 	OPT_NAME = 'n', OPT_NAME_A = 2000, OPT_NAME_B, OPT_CHECKSUM, OPT_CHECK_STDOUT, OPT_SCAN, OPT_LIST,
 	OPT_NO_REGRESSION, OPT_FASTER_BY, OPT_EQUIVALENT, OPT_ACCEPT, OPT_TIMEOUT,
-	OPT_METRIC,
+	OPT_METRIC, OPT_NO_SHELL = 'N', OPT_SHELL = 'S', OPT_PREPARE = 'p', OPT_CONCLUDE = 'C',
 };
+
+/* How the commands run: without a shell unless one is needed (the
+ * default), never through one (-N), or through --shell's. */
+enum { SHELL_AUTO, SHELL_NONE, SHELL_GIVEN };
 
 /* The largest range -P expands to: the matrix bound is far above what a
  * comparison of two commands can run. */
@@ -118,6 +130,24 @@ static void keep_for_reproduce(struct compare_ctx *ctx, const struct cmd_option 
 	}
 }
 
+/* --shell SHELL (and -N, as "none"): none, default (/bin/sh), or a shell
+ * with its options ("bash --norc"), split into words. */
+static int shell_option(struct compare_ctx *ctx, const char *arg)
+{
+	ab_strv_free(ctx->shell_words);
+	ctx->shell_words = NULL;
+	ctx->shell = SHELL_NONE;
+	if (!strcmp(arg, "none"))
+		return CMD_GO_ON;
+	if (ab_shellwords_split(&ctx->shell_words, NULL, strcmp(arg, "default") ? arg : "/bin/sh") < 0)
+		return cmd_usage("compare", "--shell '%s': %s", arg, ab_error_last());
+	if (!ctx->shell_words)
+		return cmd_usage("compare", "--shell: expected none, default, or a shell with its options "
+				 "like 'bash --norc'");
+	ctx->shell = SHELL_GIVEN;
+	return CMD_GO_ON;
+}
+
 static int compare_option(struct cmd_args *args, const struct cmd_option *o, const char *arg)
 {
 	struct compare_ctx *ctx = args->ctx;
@@ -156,6 +186,17 @@ static int compare_option(struct cmd_args *args, const struct cmd_option *o, con
 	case OPT_METRIC:
 		ctx->metric = arg;
 		return CMD_GO_ON;
+	case OPT_NO_SHELL:
+		return shell_option(ctx, "none");
+	case OPT_SHELL:
+		return shell_option(ctx, arg);
+	case OPT_PREPARE:
+	case OPT_CONCLUDE:
+		if (ctx->hooks[o->code == OPT_CONCLUDE])
+			return cmd_usage("compare", "--%s: give it once: one command runs %s every sample of "
+					 "both commands", o->name, o->code == OPT_CONCLUDE ? "after" : "before");
+		ctx->hooks[o->code == OPT_CONCLUDE] = arg;
+		return CMD_GO_ON;
 	default:
 		if (ab_parse_duration_ms(&ctx->timeout_ms, arg) || ctx->timeout_ms <= 0)
 			return cmd_usage("compare", "--timeout: expected a duration like 30s or 5m");
@@ -187,6 +228,15 @@ const struct cmd_option cmd_compare_options[] = {
 	{"metric", 0, "NAME", "the primary metric the rules decide on (wall_ns, cpu_ns, user_ns, "
 	 "maxrss_bytes, ...)", "wall_ns", CMD_OWN, OPT_METRIC, 0, 0},
 	{"timeout", 0, "DURATION", "the most one sample may take", "10m", CMD_OWN, OPT_TIMEOUT, 0, 0},
+	{"no-shell", 'N', NULL, "run each command without a shell, split into words as hyperfine -N "
+	 "does (the same as --shell=none)", NULL, CMD_OWN, OPT_NO_SHELL, 0, 0},
+	{"shell", 'S', "SHELL", "run each command through SHELL -c: none, default (/bin/sh), or a "
+	 "shell with its options ('bash --norc'); nothing is subtracted for its start",
+	 "none, or /bin/sh for both when one has shell syntax", CMD_OWN, OPT_SHELL, 0, 0},
+	{"prepare", 'p', "CMD", "run CMD before every sample, untimed (the experiment's prepare:)", NULL,
+	 CMD_OWN, OPT_PREPARE, 0, 0},
+	{"conclude", 'C', "CMD", "run CMD after every sample, untimed (the experiment's cleanup:)", NULL,
+	 CMD_OWN, OPT_CONCLUDE, 0, 0},
 	CMD_PLAN_OPTIONS(1, "pairs per row", "8"),
 	CMD_MAX_PAIRS_OPTION,
 	CMD_STORE_OPTION,
@@ -235,6 +285,134 @@ static char **join_multi(int argc, char **argv, int *newc, char ***joined)
 	return out;
 }
 
+/*
+ * hyperfine's options (its --help, 1.15 to 1.19) that abtool compare
+ * does not spell alike; -n, -P, -L, --warmup, -N, -S/--shell, -p/--prepare
+ * and -C/--conclude are the same. One that maps onto abtool becomes abtool's option `as`
+ * (the same argument, which then has abtool's bounds); the others are
+ * refused, with what abtool does instead (docs/cli.md, "compare").
+ */
+static const struct hyperfine_option {
+	const char *names;  /* its spellings, separated by spaces: "-r --runs" */
+	int arg;            /* an accepted one takes an argument (the next word unless attached) */
+	const char *as;     /* the option of abtool compare it is, or NULL: refused */
+	const char *hint;   /* refused: what to do instead */
+} hyperfine_options[] = {
+	{"-w", 1, "--warmup", NULL},
+	{"-r --runs", 1, "--pairs", NULL},
+	{"-m --min-runs", 1, "--pairs", NULL},
+	{"-M --max-runs", 1, "--max-pairs", NULL},
+	{"--command-name", 1, "--name", NULL},
+	{"--export-json", 1, "--hyperfine", NULL},
+	{"--export-markdown", 1, "--md", NULL},
+	{"-s --setup", 0, NULL, "abtool runs nothing once before a command's samples: run it before "
+	 "abtool compare ('SETUP && abtool compare ...'); --prepare CMD runs before every sample"},
+	{"-c --cleanup", 0, NULL, "abtool runs nothing once after a command's samples: run it after "
+	 "abtool compare; --conclude CMD runs after every sample"},
+	{"-i --ignore-failure", 0, NULL, "a sample that fails (a non-zero exit, a signal, a timeout) "
+	 "stops the run as invalid (exit 3), since its time is not the command's: make the command "
+	 "exit 0, e.g. 'CMD || true' (which runs through /bin/sh)"},
+	{"--reference", 0, NULL, "the first command is the reference already: ratios are the second "
+	 "over the first (B/A); give the reference first"},
+	{"-u --time-unit", 0, NULL, "the reports choose a unit for each value (us, ms, s); --json F "
+	 "and --tsv F keep nanoseconds"},
+	{"--show-output --output", 0, NULL, "each sample's stdout and stderr are captured, for "
+	 "--checksum-regex, --check-stdout and a failed sample's report (abtool show RUN); -v prints "
+	 "a line per sample"},
+	{"--input", 0, NULL, "each sample's stdin is /dev/null: give the file as an argument, or "
+	 "write 'CMD < FILE' (which runs through /bin/sh)"},
+	{"-D --parameter-step-size", 0, NULL, "-P steps by 1: list other values with -L NAME "
+	 "V1,V2,..."},
+	{"--export-csv", 0, NULL, "--tsv F writes every sample, one line each, tab-separated (later: "
+	 "abtool report RUN --format tsv)"},
+	{"--export-asciidoc --export-orgmode", 0, NULL, "--md F writes the Markdown report"},
+	{"--style --sort", 0, NULL, "--format text|md and --color auto|always|never choose what "
+	 "stdout shows; the rows keep the matrix's order"},
+};
+
+/* The entry of hyperfine_options[] that `a` ("-w", "-w3", "--runs",
+ * "--runs=5") spells, or NULL; *attached: the argument given in `a`
+ * itself, or NULL. */
+static const struct hyperfine_option *hyperfine_find(const char *a, const char **attached)
+{
+	const struct hyperfine_option *h;
+	size_t n = a[1] == '-' ? strcspn(a, "=") : 2;
+	const char *name, *end;
+
+	*attached = a[1] == '-' ? (a[n] ? a + n + 1 : NULL) : (a[2] ? a + 2 : NULL);
+	for (h = hyperfine_options; h < hyperfine_options + sizeof(hyperfine_options) /
+		     sizeof(hyperfine_options[0]); h++)
+		for (name = h->names; *name; name = end + strspn(end, " ")) {
+			end = name + strcspn(name, " ");
+			/* "-iq" is -i and -q, refused for its -i; "-w3" is -w 3 */
+			if ((size_t)(end - name) == n && !strncmp(name, a, n) && (!*attached || h->arg || !h->as))
+				return h;
+		}
+	return NULL;
+}
+
+/* 1 when `a`, an option of abtool compare's table (getopt's spellings: a
+ * long name or its unique abbreviation, a group of letters), takes the
+ * next word of the command line as its argument. */
+static int takes_next_word(const char *a)
+{
+	const struct cmd_option *o, *found = NULL;
+	size_t n, matches = 0;
+
+	if (a[1] == '-') {
+		if (strchr(a, '='))
+			return 0;
+		n = strlen(a + 2);
+		for (o = cmd_compare_options; o->name; o++)
+			if (!strncmp(o->name, a + 2, n)) {
+				if (strlen(o->name) == n)
+					return o->arg != NULL;
+				found = o;
+				matches++;
+			}
+		return matches == 1 && found->arg;
+	}
+	for (a++; *a; a++) {
+		for (o = cmd_compare_options; o->name && o->letter != *a; o++)
+			;
+		if (!o->name || o->arg)  /* getopt refuses it, or the rest is its argument */
+			return o->name && !a[1];
+	}
+	return 0;
+}
+
+/*
+ * Read hyperfine's options in `av` (after join_multi) as abtool's: each
+ * one that maps onto an option of abtool compare is replaced by it (a new
+ * string in *joined when it carries its argument), and the first that
+ * does not is a usage error naming what abtool does instead. CMD_GO_ON,
+ * or 64 after the message.
+ */
+static int hyperfine_habits(int ac, char **av, char ***joined)
+{
+	const struct hyperfine_option *h;
+	const char *attached;
+	int i;
+
+	for (i = 1; i < ac && strcmp(av[i], "--"); i++) {
+		if (av[i][0] != '-' || !av[i][1])
+			continue;  /* an operand */
+		if (!(h = hyperfine_find(av[i], &attached))) {
+			i += takes_next_word(av[i]);
+			continue;
+		}
+		if (!h->as)
+			return cmd_usage("compare", "%.*s is hyperfine's: %s", attached && av[i][1] == '-' ?
+					 (int)(attached - av[i] - 1) : attached ? 2 : (int)strlen(av[i]), av[i],
+					 h->hint);
+		av[i] = attached ? ab_xasprintf("%s=%s", h->as, attached) : (char *)h->as;
+		if (attached)
+			ab_strv_push(joined, av[i]);
+		i += h->arg && !attached;
+	}
+	return CMD_GO_ON;
+}
+
 /* `s` as a YAML double-quoted scalar (JSON's quoting, which YAML reads). */
 static char *yq(const char *s)
 {
@@ -243,6 +421,81 @@ static char *yq(const char *s)
 
 	json_decref(j);
 	return out ? out : ab_xstrdup("\"\"");  /* not UTF-8: the parser says so */
+}
+
+/* The words `words` as a YAML flow sequence (new string). */
+static char *yaml_list(char *const *words)
+{
+	char *out = ab_xstrdup("["), *q, *next;
+	char *const *w;
+
+	for (w = words; *w; w++) {
+		q = yq(*w);
+		next = ab_xasprintf("%s%s%s", out, w == words ? "" : ", ", q);
+		free(q);
+		free(out);
+		out = next;
+	}
+	next = ab_xasprintf("%s]", out);
+	free(out);
+	return next;
+}
+
+/* Why the matrix makes `cmd` need a shell: a value of -L that the shell
+ * would read (a glob, a quote, a blank) substituted for a {NAME}; or NULL. */
+static const char *values_need_shell(const struct compare_ctx *ctx, const char *cmd)
+{
+	char *const *p;
+
+	if (!strchr(cmd, '{'))
+		return NULL;
+	for (p = ctx->params; p && *p; p++)
+		if (strpbrk(strchr(*p, '\t'), "|&;<>()$`\\*?[]~#'\" \n"))
+			return "a value of -L with shell syntax";
+	return NULL;
+}
+
+/*
+ * The command `cmd` as the argv list (YAML, new string in *out) the
+ * experiment runs: its words (ab_shellwords_split) when no shell is used,
+ * else the shell's words, -c and `cmd`, so that the report's provenance
+ * names the shell. `shell`: use it (the shell's words, /bin/sh's by
+ * default), or not. 0, or 64 after a usage error naming `what` ("command
+ * A", "--prepare").
+ */
+static int command_form(char **out, const struct compare_ctx *ctx, int shell, const char *what,
+			const char *cmd)
+{
+	static char *const sh[] = {"/bin/sh", NULL};
+	char **words = NULL;
+	char *const *w;
+
+	*out = NULL;
+	if (!cmd[strspn(cmd, " \t\n")])
+		return cmd_usage("compare", "%s is empty: give a command like './old input'", what);
+	if (shell) {
+		for (w = ctx->shell_words ? ctx->shell_words : sh; *w; w++)
+			ab_strv_push(&words, ab_xstrdup(*w));
+		ab_strv_push(&words, ab_xstrdup("-c"));
+		ab_strv_push(&words, ab_xstrdup(cmd));
+	} else if (ab_shellwords_split(&words, NULL, cmd) < 0) {
+		return cmd_usage("compare", "%s '%s' (run without a shell): %s", what, cmd, ab_error_last());
+	}
+	*out = yaml_list(words);
+	ab_strv_free(words);
+	return 0;
+}
+
+/* Why `cmd` runs through a shell under ctx->shell (the phrase of
+ * ab_shellwords_need_shell, "--shell"), or NULL. */
+static const char *shell_reason(const struct compare_ctx *ctx, const char *cmd)
+{
+	const char *why;
+
+	if (ctx->shell != SHELL_AUTO)
+		return ctx->shell == SHELL_GIVEN ? "--shell" : NULL;
+	why = ab_shellwords_need_shell(cmd);
+	return why ? why : values_need_shell(ctx, cmd);
 }
 
 /* Append `fmt` to the text `*t`. */
@@ -262,9 +515,10 @@ static void add(char **t, const char *fmt, ...)
 	*t = next;
 }
 
-/* The experiment text of the command line (new string); `accept_text`
- * (the rules file, or NULL) is appended as its own `accept:` key would
- * be, after the rules of the options. */
+/* The experiment text of the command line (new string): `cmds` are the
+ * two commands as YAML (command_form); `accept_text` (the rules file, or
+ * NULL) is appended as its own `accept:` key would be, after the rules of
+ * the options. */
 static char *experiment_text(const struct compare_ctx *ctx, char *const cmds[2], const char *accept_text)
 {
 	static const char *const defaults[2] = {"a", "b"};
@@ -277,10 +531,8 @@ static char *experiment_text(const struct compare_ctx *ctx, char *const cmds[2],
 	add(&t, "sides:\n");
 	for (i = 0; i < 2; i++) {
 		char *name = yq(ctx->names[i] ? ctx->names[i] : defaults[i]);
-		q = yq(cmds[i]);
-		add(&t, "  %s: {name: %s, command: %s}\n", defaults[i], name, q);
+		add(&t, "  %s: {name: %s, command: %s}\n", defaults[i], name, cmds[i]);
 		free(name);
-		free(q);
 	}
 	if (ctx->params) {
 		add(&t, "matrix:\n");
@@ -312,6 +564,10 @@ static char *experiment_text(const struct compare_ctx *ctx, char *const cmds[2],
 	}
 	if (ctx->timeout_ms)
 		add(&t, "timeout: %lldms\n", (long long)ctx->timeout_ms);
+	if (ctx->hook_forms[0])
+		add(&t, "prepare: %s\n", ctx->hook_forms[0]);
+	if (ctx->hook_forms[1])
+		add(&t, "cleanup: %s\n", ctx->hook_forms[1]);
 	if (ctx->rules || accept_text)
 		add(&t, "accept:\n");
 	for (r = ctx->rules; r && *r; r++)
@@ -384,7 +640,8 @@ static char *reproduce_line(const struct compare_ctx *ctx)
 /* The pieces of the comparison the loaded hook makes the experiment of. */
 struct compare_job {
 	struct compare_ctx *ctx;
-	char *cmds[2];
+	char *cmds[2];   /* as given (the Reproduce line's) */
+	char *forms[2];  /* as the experiment runs them (command_form) */
 };
 
 /* The experiment from the command line (instead of a file): parsed from
@@ -392,7 +649,7 @@ struct compare_job {
 static int loaded(struct cmd_measure *m)
 {
 	struct compare_job *job = m->ctx;
-	char *text = experiment_text(job->ctx, job->cmds, NULL), *items = NULL;
+	char *text = experiment_text(job->ctx, job->forms, NULL), *items = NULL;
 	int err, rc = 0;
 
 	err = ab_experiment_parse(&m->exp, "abtool-compare.yaml", text, strlen(text));
@@ -402,7 +659,7 @@ static int loaded(struct cmd_measure *m)
 			return rc;
 		}
 		free(text);
-		text = experiment_text(job->ctx, job->cmds, items);
+		text = experiment_text(job->ctx, job->forms, items);
 		ab_experiment_release(&m->exp);
 		err = ab_experiment_parse(&m->exp, "abtool-compare.yaml", text, strlen(text));
 	}
@@ -411,10 +668,51 @@ static int loaded(struct cmd_measure *m)
 	return err < 0 ? cmd_fail(err) : 0;
 }
 
+/*
+ * The commands as the experiment runs them (job->forms, and the hooks'
+ * ctx->hook_forms): without a shell unless -S or one of the two commands
+ * needs it, and then both through it, so that its start is timed on both
+ * sides alike; said on stderr unless `quiet`. 0, or 64 after a usage error.
+ */
+static int command_forms(struct compare_job *job, int quiet)
+{
+	static const char *const what[2] = {"command A", "command B"};
+	static const char *const hook[2] = {"--prepare", "--conclude"};
+	struct compare_ctx *ctx = job->ctx;
+	const char *why[2] = {shell_reason(ctx, job->cmds[0]), shell_reason(ctx, job->cmds[1])};
+	char *shell, *reason, *const *w;
+	int i, rc = 0;
+
+	for (i = 0; i < 2 && !rc; i++)
+		rc = command_form(&job->forms[i], ctx, why[0] || why[1], what[i], job->cmds[i]);
+	for (i = 0; i < 2 && !rc; i++)
+		if (ctx->hooks[i])  /* untimed: a shell only where it is needed */
+			rc = command_form(&ctx->hook_forms[i], ctx, shell_reason(ctx, ctx->hooks[i]) != NULL,
+					  hook[i], ctx->hooks[i]);
+	if (rc || quiet || (!why[0] && !why[1]))
+		return rc;
+	/* abtool subtracts nothing for the shell (hyperfine subtracts its mean): say so */
+	shell = ab_xstrdup(ctx->shell_words ? ctx->shell_words[0] : "/bin/sh");
+	for (w = ctx->shell_words ? ctx->shell_words + 1 : NULL; w && *w; w++) {
+		char *next = ab_xasprintf("%s %s", shell, *w);
+		free(shell);
+		shell = next;
+	}
+	reason = ctx->shell == SHELL_GIVEN ? ab_xstrdup("--shell")
+		: ab_xasprintf("%s%s%s%s%s", why[0] ? "A: " : "", why[0] ? why[0] : "",
+			       why[0] && why[1] ? "; " : "", why[1] ? "B: " : "", why[1] ? why[1] : "");
+	cmd_notice("both commands run through %s -c (%s): the shell's start is timed on both sides and "
+		   "nothing is subtracted for it, which pulls the ratio toward 1; -N runs them without a "
+		   "shell", shell, reason);
+	free(reason);
+	free(shell);
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_ctx ctx;
-	struct compare_job job;
+	struct compare_job job = {0};
 	struct cmd_args args;
 	struct cmd_measure m = {0};
 	char **joined = NULL, **av, *reproduce = NULL;
@@ -423,7 +721,8 @@ int cmd_compare(int argc, char **argv)
 	memset(&ctx, 0, sizeof(ctx));
 	av = join_multi(argc, argv, &ac, &joined);
 	cmd_args_init(&args, "compare", compare_option, &ctx);
-	if ((rc = cmd_parse_options(&args, cmd_compare_options, ac, av)) == CMD_GO_ON) {
+	if ((rc = hyperfine_habits(ac, av, &joined)) == CMD_GO_ON &&
+	    (rc = cmd_parse_options(&args, cmd_compare_options, ac, av)) == CMD_GO_ON) {
 		if (optind != ac - 2) {
 			rc = cmd_usage("compare", "expected two commands, like abtool compare './old' './new'");
 		} else if (ctx.check_stdout && ctx.checksum_regex) {
@@ -432,6 +731,8 @@ int cmd_compare(int argc, char **argv)
 			job.ctx = &ctx;
 			job.cmds[0] = av[optind];
 			job.cmds[1] = av[optind + 1];
+		}
+		if (rc == CMD_GO_ON && (rc = command_forms(&job, args.out.quiet)) == 0) {
 			reproduce = reproduce_line(&ctx);
 			args.run.reproduce = reproduce;
 			args.run.reproduce_commands = (const char *const *)job.cmds;
@@ -446,6 +747,11 @@ int cmd_compare(int argc, char **argv)
 	ab_strv_free(ctx.params);
 	ab_strv_free(ctx.rules);
 	ab_strv_free(ctx.again);
+	ab_strv_free(ctx.shell_words);
+	free(ctx.hook_forms[0]);
+	free(ctx.hook_forms[1]);
+	free(job.forms[0]);
+	free(job.forms[1]);
 	ab_strv_free(joined);
 	free(av);
 	return rc;

@@ -63,16 +63,25 @@ static const struct man_entry entries[] = {
 	  "abtool run exp.yaml --row lanes=8", NULL},
 	 "resume report check calibrate compare history"},
 	{"compare",
-	 "Measures two shell commands the paired way, without a repository, a build or an "
+	 "Measures two commands the paired way, without a repository, a build or an "
 	 "experiment file: A in the parent's place, B in the candidate's, each sample a fresh "
-	 "process (/bin/sh -c) in balanced AB|BA pairs. -P and -L make a row per value of a "
+	 "process in balanced AB|BA pairs. -P and -L make a row per value of a "
 	 "parameter, substituted for {NAME} in both commands. The rules, the verdict, the "
 	 "reports and the exit codes are those of abtool run.\n\n"
+	 "A command runs without a shell, split into words, unless it has shell syntax (a pipe, "
+	 "a redirection, a variable, a glob, ...); then both commands run through /bin/sh -c, "
+	 "so that its start is timed on both sides, the report's provenance says so, and "
+	 "nothing is subtracted for it. -N never uses a shell; --shell SHELL always does.\n\n"
+	 "hyperfine's options are read where abtool does the same (-w, -r, --export-json as "
+	 "--hyperfine, --export-markdown as --md, ...) and refused, with abtool's way, where it "
+	 "does not (--export-csv, -i, --setup, ...).\n\n"
 	 "Outside a repository the runs go to the per-user store.",
 	 EXITS_VERDICT, "With --check-stdout, two outputs that differ make the verdict invalid (3).",
 	 {"Two versions of a program on one input, with a rule:",
 	  "abtool compare './old input.js' './new input.js' -n old -n new \\e\n"
 	  "    --check-stdout --faster-by 5%",
+	  "Two commands without a shell, as hyperfine -N runs them:",
+	  "abtool compare -N 'sleep 0.02' 'sleep 0.01' --faster-by 20%",
 	  "A row per lane count:",
 	  "abtool compare 'prog --lanes {lanes} a' 'prog --lanes {lanes} b' -P lanes 1 8",
 	  "Past comparisons:",

@@ -28,8 +28,8 @@ const struct ab_command_entry ab_commands[] = {
 	 "'CMD_A' 'CMD_B' [-n NAME] [-n NAME] [--name-a NAME] [--name-b NAME] [--checksum-regex RE] "
 	 "[--check-stdout] [-P NAME MIN MAX] [-L NAME V1,V2,...] [--no-regression P%] "
 	 "[--faster-by P%] [--equivalent-within P%] [--accept RULES.yaml] [--metric NAME] "
-	 "[--timeout DURATION] [--pairs N] [--max-pairs N] [--seed N] [--warmup N] [--store DB] "
-	 USAGE_OUTPUTS " " USAGE_VIEW,
+	 "[--timeout DURATION] [-N] [--shell SHELL] [--prepare CMD] [--conclude CMD] [--pairs N] "
+	 "[--max-pairs N] [--seed N] [--warmup N] [--store DB] " USAGE_OUTPUTS " " USAGE_VIEW,
 	 "A/B two commands, paired: no repository, no build (what hyperfine 'a' 'b' is used for)",
 	 cmd_compare_options},
 	{"verdict", cmd_verdict, "--group ID [--store DB] " USAGE_OUTPUTS,

@@ -13,7 +13,7 @@ expect_fail 64 "-L/--parameter-list: expected NAME VALUES" "$ABTOOL" compare 'ec
 expect_fail 64 "--faster-by: expected a percentage like 5%" "$ABTOOL" compare 'echo' 'echo' --faster-by fast
 expect_fail 64 "--check-stdout and --checksum-regex: give one checksum" \
 	"$ABTOOL" compare 'echo' 'echo' --check-stdout --checksum-regex 'x(.)'
-expect_fail 64 "sides.a.command: unknown placeholder '{lanes}'" "$ABTOOL" compare 'echo {lanes}' 'echo'
+expect_fail 64 "sides.a.command[1]: unknown placeholder '{lanes}'" "$ABTOOL" compare 'echo {lanes}' 'echo'
 expect_fail 64 "sides.a.name: expected a name of letters" "$ABTOOL" compare -n 'a b' 'echo' 'echo'
 expect_fail 64 "both sides are named 'x'" "$ABTOOL" compare -n x -n x 'echo' 'echo'
 expect_fail 64 "-n/--name: at most twice" "$ABTOOL" compare -n x -n y -n z 'echo' 'echo'
