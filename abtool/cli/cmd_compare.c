@@ -336,6 +336,15 @@ static char *experiment_text(const struct compare_ctx *ctx, char *const cmds[2],
 		add(&t, "checksum: {regex: %s}\n", q);
 		free(q);
 	}
+	if (ctx->metric && !ab_config_is_builtin_metric(ctx->metric)) {
+		/* a count the commands print as NAME=VALUE, lower is better */
+		char *re = ab_xasprintf("%s=([-+0-9.eE]+)", ctx->metric), *qre = yq(re);
+		q = yq(ctx->metric);
+		add(&t, "metrics:\n  %s: {regex: %s, better: lower}\n", q, qre);
+		free(q);
+		free(qre);
+		free(re);
+	}
 	if (ctx->metric) {
 		q = yq(ctx->metric);
 		add(&t, "metric: %s\n", q);

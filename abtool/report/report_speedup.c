@@ -13,6 +13,7 @@ struct speedup {
 	const char *label;       /* the row's label, or NULL without a matrix (borrowed) */
 	const char *fast, *slow; /* the sides' names, faster first when shown (borrowed) */
 	int shown;               /* the interval excludes 1 */
+	int empty;               /* the looks' intervals do not intersect: nothing decided */
 	double x, lo, hi;        /* shown: the faster side's speed-up and its interval (>= 1) */
 	double ratio, l, u;      /* not shown: B/A and its interval */
 	int time;                /* a time metric (unit ns): "ran ... faster" */
@@ -35,13 +36,14 @@ static int speedup_of(struct speedup *out, const json_t *doc, const json_t *row,
 	out->l = l;
 	out->u = u;
 	/* an empty intersection of a sequential row's looks decides nothing */
-	out->shown = !json_is_true(json_object_get(row, "ci_empty")) && l <= u && (u < 1 || l > 1);
+	out->empty = json_is_true(json_object_get(row, "ci_empty")) || l > u;
+	out->shown = !out->empty && (u < 1 || l > 1);
 	out->fast = ab_report_side_label(doc, 0);
 	out->slow = ab_report_side_label(doc, 1);
 	if (!out->shown)
 		return 1;
 	/* B's values lower: B is better on a lower-is-better metric */
-	b_better = (u < 1) == strcmp(ab_report_str(row, "better"), "higher");
+	b_better = (u < 1) == (strcmp(ab_report_str(row, "better"), "higher") != 0);
 	if (b_better) {
 		out->fast = ab_report_side_label(doc, 1);
 		out->slow = ab_report_side_label(doc, 0);
@@ -80,6 +82,10 @@ static void words(const struct speedup *s, char glue, char **mid, char **end)
 		*mid = ab_xasprintf(" %s %.*f%c[%.*f,%c%.*f] times %s than ", s->time ? "ran" : "was", d, s->x,
 				    glue, d, s->lo, glue, d, s->hi, s->time ? "faster" : "better");
 		*end = s->time ? ab_xstrdup("") : ab_xasprintf(" on %s", s->metric);
+	} else if (s->empty) {
+		*mid = ab_xstrdup(" and ");
+		*end = ab_xstrdup(": no difference shown (the looks' intervals do not intersect, so nothing "
+				  "is decided)");
 	} else {
 		*mid = ab_xstrdup(" and ");
 		*end = ab_xasprintf(": no difference shown, which is not equivalence (ratio B/A "

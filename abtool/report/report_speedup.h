@@ -21,7 +21,8 @@
  * Where the interval [L, U] of B/A excludes 1 the faster side's speed-up
  * is shown with its interval (1/ratio and [1/U, 1/L] when B is faster on
  * a lower-is-better metric); otherwise "no difference shown", which is
- * not equivalence. A time metric (unit ns) "ran N times faster", any
+ * not equivalence (or, for a sequential row whose looks' intervals do not
+ * intersect, that nothing is decided). A time metric (unit ns) "ran N times faster", any
  * other metric "was N times better on METRIC". `glue` is the byte that
  * joins the words a wrapped line must keep together (a number and its
  * interval), or ' '. NULL for a document without `sides` or an invalid
