@@ -68,9 +68,19 @@ static const struct man_entry entries[] = {
 	 "process (/bin/sh -c) in balanced AB|BA pairs. -P and -L make a row per value of a "
 	 "parameter, substituted for {NAME} in both commands. The rules, the verdict, the "
 	 "reports and the exit codes are those of abtool run.\n\n"
+	 "Given no rule, it decides which command is faster, as hyperfine's users expect: the "
+	 "rule differs passes when a row's interval of B/A excludes 1 on either side (each "
+	 "bound one-sided at 5%), on a sequential plan that stops a row at the first look "
+	 "(8, 16, 32, 64 pairs) that shows a difference, and the reports say \"A ran 1.98 [1.90, "
+	 "2.05] times faster than B\". A row that shows none by the last look is \"no difference "
+	 "shown\", which is not equivalence (--equivalent-within tests that).\n\n"
 	 "Outside a repository the runs go to the per-user store.",
-	 EXITS_VERDICT, "With --check-stdout, two outputs that differ make the verdict invalid (3).",
-	 {"Two versions of a program on one input, with a rule:",
+	 EXITS_VERDICT, "Given no rule: 0 when every row shows a difference, either way; 2 when a "
+	 "row shows none at the plan's maximum; 1 only when a rule given fails. With "
+	 "--check-stdout, two outputs that differ make the verdict invalid (3).",
+	 {"Which of two commands is faster (exit 0 when a difference is shown):",
+	  "abtool compare 'sleep 0.01' 'sleep 0.02'",
+	  "Two versions of a program on one input, with a rule:",
 	  "abtool compare './old input.js' './new input.js' -n old -n new \\e\n"
 	  "    --check-stdout --faster-by 5%",
 	  "A row per lane count:",

@@ -5,7 +5,10 @@
  * (exact one-sided 95% bounds): a predicate passes only when the bound
  * that must clear its threshold does, fails when the other bound refutes
  * it, and is inconclusive otherwise; equivalent_within is two such bounds
- * (TOST, Schuirmann 1987). A rule over several rows passes only when
+ * (TOST, Schuirmann 1987), and differs one bound at θ = 1 whose refutation
+ * passes too (a difference either way, at most 2α under no change), which
+ * is never refuted and so no member of the family below. A rule over
+ * several rows passes only when
  * every row passes (intersection–union, Berger 1982: a conjunction of
  * level-α tests is a level-α test, no adjustment needed). A refutation
  * fails its rule only when it also survives Holm's step-down adjustment
