@@ -1006,6 +1006,21 @@ static void test_compare_default_decides(void **state)
 	free(yaml);
 }
 
+/* compare's default rule is stored with the run's experiment text and
+ * resumed like any rule: interrupted at every sample of a 2x comparison,
+ * the resumed run decides what the uninterrupted one did, at 8 pairs. */
+static void test_compare_default_resumes(void **state)
+{
+	struct fixture *f = *state;
+	char *yaml = compare_default_yaml();
+	struct effect ef;
+
+	effect_init(&ef, 9, 0.02);
+	ef.ratio[0] = ef.ratio[1] = 0.5;
+	resume_everywhere(f, yaml, 2, &ef);
+	free(yaml);
+}
+
 static void test_process_executor_refuses_two_at_once(void **state)
 {
 	struct ab_exec_job jobs[2];
@@ -1034,6 +1049,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_wall_and_cpu_disagree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scaling_rows_run_on_with_their_base, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_default_decides, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compare_default_resumes, setup, teardown),
 		cmocka_unit_test(test_process_executor_refuses_two_at_once),
 	};
 
