@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "error.h"
+#include "predicates.h"
 #include "shellwords.h"
 #include "util.h"
 
@@ -515,6 +516,36 @@ static void add(char **t, const char *fmt, ...)
 	*t = next;
 }
 
+/*
+ * The plan and the rule of a comparison given no rule (new string): which
+ * side is faster, decided by `differs` on a sequential plan that stops a
+ * row at the first look whose interval excludes 1 (predicates.h,
+ * AB_COMPARE_DEFAULT_RULE). A matrix of many rows gets a lower maximum,
+ * halved until its samples fit limits.samples (which a comparison cannot
+ * raise), down to a fixed plan of the first look's pairs.
+ */
+static char *default_gate(const struct compare_ctx *ctx)
+{
+	size_t rows = 1, max = AB_COMPARE_DEFAULT_MAX_PAIRS;
+	char *const *p;
+
+	for (p = ctx->params; p && *p; p++) {
+		size_t values = 0;
+		const char *c;
+
+		for (c = *p; (c = strchr(c, '\t')); c++)
+			values++;
+		rows = values && rows <= AB_LIMIT_SAMPLES / values ? rows * values : AB_LIMIT_SAMPLES;
+	}
+	while (max > AB_COMPARE_DEFAULT_MIN_PAIRS && rows * 2 * (max + 1) > AB_LIMIT_SAMPLES)
+		max /= 2;
+	if (max <= AB_COMPARE_DEFAULT_MIN_PAIRS)
+		return ab_xasprintf("pairs: %d\naccept:\n  - %s\n", AB_COMPARE_DEFAULT_MIN_PAIRS,
+				    AB_COMPARE_DEFAULT_RULE);
+	return ab_xasprintf("pairs: {min: %d, max: %zu}\naccept:\n  - %s\n", AB_COMPARE_DEFAULT_MIN_PAIRS,
+			    max, AB_COMPARE_DEFAULT_RULE);
+}
+
 /* The experiment text of the command line (new string): `cmds` are the
  * two commands as YAML (command_form); `accept_text` (the rules file, or
  * NULL) is appended as its own `accept:` key would be, after the rules of
@@ -557,6 +588,15 @@ static char *experiment_text(const struct compare_ctx *ctx, char *const cmds[2],
 		add(&t, "checksum: {regex: %s}\n", q);
 		free(q);
 	}
+	if (ctx->metric && !ab_config_is_builtin_metric(ctx->metric)) {
+		/* a count the commands print as NAME=VALUE, lower is better */
+		char *re = ab_xasprintf("%s=([-+0-9.eE]+)", ctx->metric), *qre = yq(re);
+		q = yq(ctx->metric);
+		add(&t, "metrics:\n  %s: {regex: %s, better: lower}\n", q, qre);
+		free(q);
+		free(qre);
+		free(re);
+	}
 	if (ctx->metric) {
 		q = yq(ctx->metric);
 		add(&t, "metric: %s\n", q);
@@ -568,6 +608,11 @@ static char *experiment_text(const struct compare_ctx *ctx, char *const cmds[2],
 		add(&t, "prepare: %s\n", ctx->hook_forms[0]);
 	if (ctx->hook_forms[1])
 		add(&t, "cleanup: %s\n", ctx->hook_forms[1]);
+	if (!ctx->rules && !ctx->accept_path) {
+		char *gate = default_gate(ctx);
+		add(&t, "%s", gate);
+		free(gate);
+	}
 	if (ctx->rules || accept_text)
 		add(&t, "accept:\n");
 	for (r = ctx->rules; r && *r; r++)

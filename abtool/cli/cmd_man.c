@@ -75,13 +75,22 @@ static const struct man_entry entries[] = {
 	 "hyperfine's options are read where abtool does the same (-w, -r, --export-json as "
 	 "--hyperfine, --export-markdown as --md, ...) and refused, with abtool's way, where it "
 	 "does not (--export-csv, -i, --setup, ...).\n\n"
+	 "Given no rule, it decides which command is faster, as hyperfine's users expect: the "
+	 "rule differs passes when a row's interval of B/A excludes 1 on either side (each "
+	 "bound one-sided at 5%), on a sequential plan that stops a row at the first look "
+	 "(8, 16, 32, 64 pairs) that shows a difference, and the reports say \"A ran 1.98 [1.90, "
+	 "2.05] times faster than B\". A row that shows none by the last look is \"no difference "
+	 "shown\", which is not equivalence (--equivalent-within tests that).\n\n"
 	 "Outside a repository the runs go to the per-user store.",
-	 EXITS_VERDICT, "With --check-stdout, two outputs that differ make the verdict invalid (3).",
-	 {"Two versions of a program on one input, with a rule:",
+	 EXITS_VERDICT, "Given no rule: 0 when every row shows a difference, either way; 2 when a "
+	 "row shows none at the plan's maximum; 1 only when a rule given fails. With "
+	 "--check-stdout, two outputs that differ make the verdict invalid (3).",
+	 {"Which of two commands is faster, run without a shell as hyperfine -N runs them (exit 0 "
+	  "when a difference is shown):",
+	  "abtool compare -N 'sleep 0.01' 'sleep 0.02'",
+	  "Two versions of a program on one input, with a rule:",
 	  "abtool compare './old input.js' './new input.js' -n old -n new \\e\n"
 	  "    --check-stdout --faster-by 5%",
-	  "Two commands without a shell, as hyperfine -N runs them:",
-	  "abtool compare -N 'sleep 0.02' 'sleep 0.01' --faster-by 20%",
 	  "A row per lane count:",
 	  "abtool compare 'prog --lanes {lanes} a' 'prog --lanes {lanes} b' -P lanes 1 8",
 	  "Past comparisons:",

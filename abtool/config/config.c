@@ -542,3 +542,7 @@ int ab_experiment_load(struct ab_experiment *out, const char *path)
 	return err;
 }
 
+int ab_config_is_builtin_metric(const char *name)
+{
+	return cfg_is_builtin_metric(name);
+}

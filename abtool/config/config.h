@@ -70,4 +70,10 @@ int ab_experiment_parse_rules(struct ab_experiment *exp, const char *path, const
  */
 int ab_experiment_check_pairs(const struct ab_experiment *exp, const char *source);
 
+/* 1 when `name` is a builtin metric (docs/measurement.md, "Metrics"):
+ * one measured on every sample, or an optional one that naming it adds
+ * (hardware counters, cachegrind_instructions); 0 for any other name,
+ * which only `metrics:` can declare. */
+int ab_config_is_builtin_metric(const char *name);
+
 #endif

@@ -261,6 +261,19 @@ static int read_samples(struct ctx *c, const struct ab_predicate *p, yaml_node_t
 	return 0;
 }
 
+/* `differs: true`: the only value (false would be no predicate at all). */
+static int read_true(struct ctx *c, const struct ab_predicate *p, yaml_node_t *k, yaml_node_t *v)
+{
+	const char *s = cfg_scalar(v);
+
+	if (!s || strcmp(s, "true"))
+		return cfg_fail(c, k->start_mark, "expected true (%s takes no margin: it passes when the "
+				"interval excludes 1 on either side); leave the key out for no such predicate",
+				p->name);
+	*(int *)value_of(c, p) = 1;
+	return 0;
+}
+
 /* The value of predicate key `p` (its first entry) at key `k`. */
 static int read_predicate(struct ctx *c, const struct ab_predicate *p, yaml_node_t *k, yaml_node_t *v)
 {
@@ -282,6 +295,8 @@ static int read_predicate(struct ctx *c, const struct ab_predicate *p, yaml_node
 		return cfg_get_int(c, k, v, 0, 100000, value_of(c, p));
 	case AB_ARG_SAMPLES:
 		return read_samples(c, p, k, v);
+	case AB_ARG_TRUE:
+		return read_true(c, p, k, v);
 	}
 	return 0;
 }

@@ -140,6 +140,7 @@ struct ab_rule {
 	double faster_by;
 	double slower_by;
 	double equivalent_within;  /* δ of TOST: both bounds inside [1/(1+δ), 1+δ] */
+	int differs;               /* 1: a difference either way (U < 1 or L > 1); -1 unset */
 	int64_t min_pair_wins;     /* a count >= 1, or -1 */
 	double min_pair_wins_frac; /* a fraction (0, 1] of the row's pairs, or NAN */
 	double max_ratio;          /* ratios B/A as is, on the bound */

@@ -33,6 +33,7 @@ enum ab_predicate_arg {
 	AB_ARG_CHECKSUM,    /* must_match or may_change */
 	AB_ARG_PAIRS,       /* a count of pairs from 0 to 100000 */
 	AB_ARG_SAMPLES,     /* a count of samples from 0 to 1000000 */
+	AB_ARG_TRUE,        /* `true`, its only value (stored as 1) */
 };
 
 /* The type of the value's field in struct ab_rule, and its unset value. */
@@ -49,6 +50,11 @@ enum ab_decide {
 	AB_DECIDE_EQUIVALENCE, /* both bounds inside [1/θ, θ], θ = 1+δ: two one-sided
 	                          tests (TOST, Schuirmann 1987); rules.c decides it as two
 	                          bounds, U < θ and L > 1/θ */
+	AB_DECIDE_DIFFERS,     /* two-sided: passes when the interval excludes 1 on either
+	                          side (U < 1 or L > 1), inconclusive otherwise, never
+	                          refuted; rules.c decides it as one bound at θ = 1 whose
+	                          refutation counts as its pass, outside the verdict's family
+	                          (docs/statistics.md, "A difference either way") */
 	AB_DECIDE_PAIR_WINS,   /* the pairs the candidate wins against a count */
 	AB_DECIDE_ESTIMATE,    /* the point estimate against a ratio */
 	AB_DECIDE_SCALING,     /* one side's scaling at the row against a floor */
@@ -83,6 +89,15 @@ struct ab_predicate {
 	const char *inconclusive;  /* what cannot be shown */
 	const char *json;          /* its key in the report's rule object, or NULL */
 };
+
+/* What `abtool compare` decides when given no rule (docs/cli.md,
+ * "compare"): whether the two commands differ, either way, as an item of
+ * `accept:` (a YAML flow mapping), on a sequential plan from MIN to MAX
+ * pairs per row (`pairs: {min, max}`; docs/statistics.md, "A difference
+ * either way"). */
+#define AB_COMPARE_DEFAULT_RULE "{name: differs, differs: true}"
+#define AB_COMPARE_DEFAULT_MIN_PAIRS 8
+#define AB_COMPARE_DEFAULT_MAX_PAIRS 64
 
 /* The predicates, ended by an entry whose name is NULL. Their order is
  * the order in which the parser reads the keys (a file's first error) and

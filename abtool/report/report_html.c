@@ -550,10 +550,12 @@ static void rule_predicates(FILE *f, const json_t *rule)
 
 	for (p = ab_predicates; p->name; p++) {
 		const json_t *v = p->json ? json_object_get(rule, p->json) : NULL;
-		if (!json_is_number(v))
+		if (!json_is_number(v) && !json_is_true(v))
 			continue;
 		fprintf(f, "%s", any++ ? "<br>" : "");
-		if (json_is_integer(v))
+		if (json_is_true(v))
+			fprintf(f, "%s", p->name);
+		else if (json_is_integer(v))
 			fprintf(f, "%s %lld", p->name, (long long)json_integer_value(v));
 		else
 			fprintf(f, "%s %.4g%%", p->name, 100 * json_number_value(v));

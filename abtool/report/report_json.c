@@ -237,6 +237,7 @@ static json_t *rule_json(const struct ab_rule *rule, const struct ab_experiment 
 		if (p->json && ab_predicate_is_set(p, rule))
 			json_object_set_new(o, p->json, p->store == AB_STORE_DOUBLE
 				? json_real(ab_predicate_value(p, rule))
+				: p->arg == AB_ARG_TRUE ? json_true()
 				: json_integer((json_int_t)ab_predicate_count(p, rule)));
 	json_object_set_new(o, "outcome", json_string(ab_outcome_name(res->outcome)));
 	json_object_set_new(o, "detail", json_string(res->detail ? res->detail : ""));

@@ -8,6 +8,7 @@
 #include "report.h"
 #include "report_common.h"
 #include "report_md.h"
+#include "report_speedup.h"
 #include "error.h"
 #include "util.h"
 
@@ -182,6 +183,19 @@ static void reason_items(FILE *f, const json_t *reasons)
 	}
 }
 
+static void md_code(FILE *f, const char *s)
+{
+	ab_report_md(f, s, MD_CODE);
+}
+
+static void md_text(FILE *f, const char *s)
+{
+	ab_report_md(f, s, MD_TEXT);
+}
+
+/* A comparison's summary line (report_speedup.h) in Markdown. */
+static const struct ab_report_markup md_markup = {md_code, md_text, "**", "**"};
+
 static void header(FILE *f, const json_t *doc)
 {
 	struct ab_report_verdict v;
@@ -265,6 +279,7 @@ static void header(FILE *f, const json_t *doc)
 		}
 	}
 	fputc('\n', f);
+	ab_report_speedups(f, doc, &md_markup);
 }
 
 static void rate_cell(FILE *f, const json_t *r)

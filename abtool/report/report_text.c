@@ -5,6 +5,7 @@
  * a terminal"). Pure: it renders into a string and reads nothing else. */
 #include "report.h"
 #include "report_common.h"
+#include "report_speedup.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -387,6 +388,17 @@ static void rows_view(struct view *v, const json_t *doc)
 	free(c);
 }
 
+/* A comparison's summary line per row, as hyperfine prints it
+ * (report_speedup.h). */
+static void speedups_view(struct view *v, const json_t *doc)
+{
+	char **lines = ab_report_speedup_lines(doc, GLUE), **l;
+
+	for (l = lines; l && *l; l++)
+		wrap(v, "", 0, *l, 4);
+	ab_strv_free(lines);
+}
+
 /* One line per rule that did not pass: its name, its outcome and the
  * reason of its first row that did not pass, with how many more. */
 static void rules_view(struct view *v, const json_t *doc)
@@ -578,6 +590,7 @@ int ab_report_text(char **out, const json_t *doc, const struct ab_report_text_op
 		free(t);
 		free(line);
 	}
+	speedups_view(&v, doc);
 	puts_(&v, "\n");
 	rules_view(&v, doc);
 	notes_view(&v, doc);

@@ -5,7 +5,10 @@
  * (exact one-sided 95% bounds): a predicate passes only when the bound
  * that must clear its threshold does, fails when the other bound refutes
  * it, and is inconclusive otherwise; equivalent_within is two such bounds
- * (TOST, Schuirmann 1987). A rule over several rows passes only when
+ * (TOST, Schuirmann 1987), and differs one bound at θ = 1 whose refutation
+ * passes too (a difference either way, at most 2α under no change), which
+ * is never refuted and so no member of the family below. A rule over
+ * several rows passes only when
  * every row passes (intersection–union, Berger 1982: a conjunction of
  * level-α tests is a level-α test, no adjustment needed). A refutation
  * fails its rule only when it also survives Holm's step-down adjustment
@@ -56,7 +59,9 @@ static void judge(struct judged *j, const struct inferential *pr, const struct i
 			j->raw = AB_PASS;
 		else if (below ? iv->lower > pr->theta : iv->upper < pr->theta)
 			j->raw = AB_FAIL;
-		if (iv->seq) {
+		if (pr->differs) {
+			/* refutes nothing: no member of the family needs its p */
+		} else if (iv->seq) {
 			/* the repeated p-value: valid whichever look the row stopped at */
 			if (ab_seq_repeated_p(iv->seq, iv->d, iv->n, log(pr->theta),
 					      below ? AB_SEQ_GREATER : AB_SEQ_LESS, &j->p) < 0)
@@ -160,7 +165,7 @@ static void suggest_cpu_ns(struct ab_analysis *a, const struct ab_row_result *rr
 			"switching this run's metric after seeing the data is not evidence (a metric chosen "
 			"because it decides voids the error rates, which hold for one fixed in advance)",
 			label, rule_name, pr->key, rr->flagged, rr->quality[1].occupancy, iv.estimate, iv.lower,
-			iv.upper, e.raw == AB_PASS ? "pass" : "fail"));
+			iv.upper, e.raw == AB_PASS || pr->differs ? "pass" : "fail"));
 		free(label);
 	}
 }
@@ -387,10 +392,30 @@ static void component(struct inferential *out, const struct ab_predicate *p, dou
 	free(shown);
 }
 
+/* differs as one component at θ = 1 passing below, whose pass (U < 1)
+ * and refutation (L > 1) both say which side the difference favours: B
+ * when its values are lower on a lower-is-better metric, else A. The
+ * sides by their names when the experiment declares `sides:`. */
+static void differs_component(struct inferential *out, const struct ab_predicate *p,
+			      const struct ab_experiment *exp, enum ab_better better)
+{
+	const char *a = exp->has_sides ? exp->sides[0].name : "the parent";
+	const char *b = exp->has_sides ? exp->sides[1].name : "the candidate";
+	int low_wins = better != AB_HIGHER_IS_BETTER;
+
+	component(out, p, 1, 1, AB_PASS_BELOW, 0, 0);
+	free(out->meaning);
+	free(out->refuted);
+	out->meaning = ab_xasprintf("%s, in favour of %s", p->meaning, low_wins ? b : a);
+	out->refuted = ab_xasprintf("%s, in favour of %s", p->meaning, low_wins ? a : b);
+	out->differs = 1;
+}
+
 /* The components of the inferential predicates a rule declares, in the
  * table's order. For a higher-is-better metric the bound predicates'
  * thresholds are the reciprocals; equivalence is symmetric. */
-static size_t inferentials(struct inferential *out, const struct ab_rule *rule, enum ab_better better)
+static size_t inferentials(struct inferential *out, const struct ab_rule *rule,
+			   const struct ab_experiment *exp, enum ab_better better)
 {
 	const struct ab_predicate *p;
 	enum ab_pass_side side;
@@ -400,9 +425,13 @@ static size_t inferentials(struct inferential *out, const struct ab_rule *rule, 
 	for (p = ab_predicates; p->name; p++) {
 		double x, theta;
 
-		if ((p->decide != AB_DECIDE_BOUND && p->decide != AB_DECIDE_EQUIVALENCE) ||
-		    !ab_predicate_is_set(p, rule))
+		if ((p->decide != AB_DECIDE_BOUND && p->decide != AB_DECIDE_EQUIVALENCE &&
+		     p->decide != AB_DECIDE_DIFFERS) || !ab_predicate_is_set(p, rule))
 			continue;
+		if (p->decide == AB_DECIDE_DIFFERS) {
+			differs_component(&out[n++], p, exp, better);
+			continue;
+		}
 		x = ab_predicate_value(p, rule);
 		theta = ab_predicate_theta(p, x, better, &side, &reciprocal);
 		if (p->decide == AB_DECIDE_BOUND) {
@@ -568,7 +597,7 @@ static void rule_start(struct rule_work *w, const struct ab_rule *rule, struct a
 	for (r = 0; r < a->nrows; r++)
 		if (ab_selector_match(&rule->where, exp, r) && a->rows[r].samples)
 			w->rows[w->n++].row = r;
-	w->ncomps = inferentials(w->comps, rule, exp->metrics[w->metric].better);
+	w->ncomps = inferentials(w->comps, rule, exp, exp->metrics[w->metric].better);
 	w->j = ab_xcalloc(w->ncomps * w->n + 1, sizeof(*w->j));
 	for (c = 0; c < w->ncomps; c++)
 		for (i = 0; i < w->n; i++) {
@@ -632,7 +661,7 @@ static size_t family_adjust(struct rule_work *w, size_t nrules, const struct ab_
 		for (c = 0; c < w[k].ncomps; c++)
 			for (i = 0; i < w[k].n; i++) {
 				struct judged *j = &w[k].j[c * w[k].n + i];
-				if (!j->iv.available || isnan(j->iv.lower))
+				if (!j->iv.available || isnan(j->iv.lower) || w[k].comps[c].differs)
 					continue;
 				refs[nrefs++] = (struct member_ref){ w[k].rows[i].row,
 					w[k].comps[c].on_scaling ? a->exp->nmetrics : w[k].metric,
@@ -697,7 +726,10 @@ static void inferential_findings(struct rule_work *w, size_t m)
 			char *phrase = w->comps[c].tost
 				? rules_equivalence_phrase(&w->comps[c], j, &w->comps[c + 1],
 							   &w->j[(c + 1) * w->n + i], m, &o)
-				: rules_bound_phrase(&w->comps[c], j, m);
+				: rules_bound_phrase(&w->comps[c], j, w->comps[c].differs ? 1 : m);
+
+			if (w->comps[c].differs && o == AB_FAIL)
+				o = AB_PASS;  /* L > 1: a difference, the other way */
 			rules_add_phrase(&w->rows[i], o, phrase);
 			w->rows[i].inferential = 1;
 			if (o > w->rows[i].decided)

@@ -28,6 +28,9 @@ struct inferential {
 	char *inconclusive;       /* "cannot exclude a regression above 2%" (new) */
 	int on_scaling;           /* decides on the scaling change instead of the metric */
 	int tost;                 /* 1: equivalent_within's upper component, 2: its lower; 0: a bound */
+	int differs;              /* differs: θ = 1, passing below; its refutation (L > 1) is a
+	                             difference too, so both decided sides pass and it is no
+	                             member of the verdict's family */
 };
 
 /* One row's evidence for an inferential predicate. */

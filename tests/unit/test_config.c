@@ -361,7 +361,7 @@ static const struct bad_case bad_cases[] = {
 	  "exp.yaml:5:5: accept[0].name: required key is missing" },
 	{ "rule_without_predicate",
 	  LANES "accept:\n  - name: gate only\n    where: {lanes: 4}\n    metric: wall_ns\n",
-	  "exp.yaml:5:5: accept[0]: rule has no predicate; add one of no_regression, faster_by, slower_by, equivalent_within, min_pair_wins, max_ratio, min_ratio, min_scaling, scaling_not_worse, max_rsd, max_ci_width, max_flagged_samples, checksum or allow_failed_pairs" },
+	  "exp.yaml:5:5: accept[0]: rule has no predicate; add one of no_regression, faster_by, slower_by, equivalent_within, differs, min_pair_wins, max_ratio, min_ratio, min_scaling, scaling_not_worse, max_rsd, max_ci_width, max_flagged_samples, checksum or allow_failed_pairs" },
 	{ "rule_unknown_key",
 	  LANES "accept:\n  - name: r\n    fastr_by: 5%\n",
 	  "exp.yaml:6:5: accept[0].fastr_by: unknown key 'fastr_by'; did you mean 'faster_by'?" },

@@ -5,6 +5,7 @@
 #include "analysis.h"
 #include "rules.h"
 #include "error.h"
+#include "predicates.h"
 #include "sequential.h"
 #include "stopping.h"
 #include "util.h"
@@ -737,6 +738,124 @@ static void test_sequential_empty_intersection(void **state)
 	free(yaml);
 }
 
+/* Rows of `pairs` pairs whose log ratios are mu + sd * noise, as
+ * add_seq_rows lays them out. */
+static void add_shift_rows(struct fixture *f, size_t rows, size_t pairs, double sd, double mu, uint64_t *seed)
+{
+	size_t i, r, side;
+
+	f->n = 0;
+	for (i = 0; i < pairs; i++)
+		for (r = 0; r < rows; r++) {
+			double d = mu + sd * normal(seed);
+
+			for (side = 0; side < 2; side++) {
+				struct ab_sample *s = next_sample(f, r, i, side);
+				s->metrics[0] = 100e6 * (side ? exp(d) : 1);
+				s->wall_ns = (int64_t)s->metrics[0];
+			}
+		}
+}
+
+/* What compare's default decided on rows replayed with log ratios mu +
+ * sd * noise: how many rows passed and failed, and their pairs in all. */
+struct differs_tally {
+	size_t rows, passed, failed, pairs;
+};
+
+static void differs_replay(struct fixture *f, size_t rows, double sd, double mu, size_t runs, uint64_t *seed,
+			   struct differs_tally *t)
+{
+	size_t run, r;
+
+	memset(t, 0, sizeof(*t));
+	for (run = 0; run < runs; run++) {
+		add_shift_rows(f, rows, (size_t)f->exp.pairs, sd, mu, seed);
+		ab_stopping_replay(&f->exp, f->s, f->n);
+		analyse(f);
+		for (r = 0; r < rows; r++) {
+			enum ab_outcome o = f->a.rules[0].rows[r].outcome;
+
+			t->passed += o == AB_PASS;
+			t->failed += o == AB_FAIL;
+			t->pairs += f->a.rows[r].pairs;
+			t->rows++;
+		}
+		ab_analysis_release(&f->a);
+	}
+}
+
+/*
+ * compare's default (issue 35, item 14: `differs` on the plan
+ * AB_COMPARE_DEFAULT_MIN_PAIRS .. MAX_PAIRS, predicates.h), replayed as the
+ * scheduler runs it (stopping.c; test_schedule.c shows the scheduler
+ * stops the same samples): over A/A rows of continuous exchangeable noise
+ * (sd 0.05 per pair) it shows a false difference in at most 2α, each of
+ * its bounds one-sided at the plan's attained α: the count of rows that
+ * pass is within the 99.9% binomial band of 2α (its upper end bounds it;
+ * its lower end shows the simulation reaches the level), and no row ever
+ * fails; on a true ratio of 0.97 (0.6 sd) it shows the difference in at
+ * least 95% of rows using at most half of the 64 pairs on average (the
+ * docs' figure: 0.998 and 27.0), and on 2x every row stops at the first
+ * look. The sanitizer build runs a tenth of the rows.
+ */
+static void test_compare_default_rates(void **state)
+{
+	const char *san = getenv("ABTOOL_SANITIZED");
+	const size_t rows = 100, runs = san && !strcmp(san, "1") ? 2 : 20;
+	char *yaml = ab_xasprintf("name: r\nbenchmark: ./b {x}\npairs: {min: %d, max: %d}\naccept:\n  - %s\n"
+				  "matrix: {x: [", AB_COMPARE_DEFAULT_MIN_PAIRS, AB_COMPARE_DEFAULT_MAX_PAIRS,
+				  AB_COMPARE_DEFAULT_RULE), *next;
+	struct differs_tally aa, small, large;
+	struct ab_seq_boundaries b;
+	uint64_t seed = 0xd1ff;
+	struct fixture f;
+	size_t r, lo, hi;
+	double level;
+
+	(void)state;
+	for (r = 0; r < rows; r++) {
+		next = ab_xasprintf("%s%s%zu", yaml, r ? ", " : "", r);
+		free(yaml);
+		yaml = next;
+	}
+	next = ab_xasprintf("%s]}\n", yaml);
+	free(yaml);
+	yaml = next;
+	memset(&f, 0, sizeof(f));
+	if (ab_experiment_parse(&f.exp, "/tmp/rules.yaml", yaml, strlen(yaml)) < 0)
+		fail_msg("parse: %s", ab_error_last());
+	assert_true(f.exp.sequential);
+	assert_int_equal(ab_seq_boundaries(&f.exp.seq, &b), 0);
+	f.s = ab_xcalloc(rows * (size_t)f.exp.pairs * 2, sizeof(*f.s));
+
+	differs_replay(&f, rows, 0.05, 0, runs, &seed, &aa);
+	differs_replay(&f, rows, 0.05, log(0.97), runs, &seed, &small);
+	differs_replay(&f, rows, 0.05, log(0.5), 2, &seed, &large);
+	level = 2 * b.alpha;
+	for (lo = 0; binom_cdf(lo, aa.rows, level) <= 0.0005; lo++)
+		;
+	for (hi = lo; 1 - binom_cdf(hi, aa.rows, level) > 0.0005; hi++)
+		;
+	print_message("differs, looks %zu..%zu: A/A %zu of %zu rows passed (%.2f%%; 2 alpha %.2f%%, 99.9%% band "
+		      "%zu..%zu), %zu failed; ratio 0.97: power %.3f, %.1f pairs on average; ratio 0.5: %zu of "
+		      "%zu rows at %zu pairs\n", f.exp.seq.looks[0], f.exp.seq.looks[f.exp.seq.nlooks - 1],
+		      aa.passed, aa.rows, 100.0 * (double)aa.passed / (double)aa.rows, 100 * level, lo, hi,
+		      aa.failed, (double)small.passed / (double)small.rows,
+		      (double)small.pairs / (double)small.rows, large.passed, large.rows,
+		      large.pairs / large.rows);
+	assert_true(aa.passed <= hi);
+	assert_true(aa.passed >= lo);
+	assert_int_equal(aa.failed + small.failed + large.failed, 0);
+	assert_true((double)small.passed >= 0.95 * (double)small.rows);
+	assert_true(small.pairs <= small.rows * (size_t)AB_COMPARE_DEFAULT_MAX_PAIRS / 2);
+	assert_int_equal(large.passed, large.rows);
+	assert_int_equal(large.pairs, large.rows * AB_COMPARE_DEFAULT_MIN_PAIRS);
+	ab_samples_free(f.s, f.n);
+	ab_experiment_release(&f.exp);
+	free(yaml);
+}
+
 /*
  * The advice on a too wide interval stays within the limits (the third
  * statistics audit, item 10): a 0.1% margin on rows whose repeated
@@ -1426,6 +1545,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sequential_empty_intersection),
+		cmocka_unit_test(test_compare_default_rates),
 		cmocka_unit_test(test_width_advice_within_limits),
 		cmocka_unit_test(test_no_regression),
 		cmocka_unit_test(test_faster_by),

@@ -8,6 +8,8 @@
 #include "testutil.h"
 #include "scripted.h"
 #include "error.h"
+#include "predicates.h"
+#include "report_speedup.h"
 #include "rules.h"
 #include "stopping.h"
 #include "util.h"
@@ -913,6 +915,112 @@ static void test_wall_and_cpu_disagree(void **state)
 
 /* The real executor starts one process at a time: two started together
  * (a duet pair) are refused with a message, not run one after another. */
+/* The experiment `abtool compare` makes of two commands given no rule
+ * (cmd_compare.c): its default plan and rule (predicates.h), here with
+ * two rows. New string. */
+static char *compare_default_yaml(void)
+{
+	return ab_xasprintf("name: old-vs-new\n"
+			    "sides:\n"
+			    "  a: {name: old, command: \"true\"}\n"
+			    "  b: {name: new, command: \"true\"}\n"
+			    "matrix: {n: [1, 2]}\n"
+			    "pairs: {min: %d, max: %d}\n"
+			    "accept:\n"
+			    "  - %s\n", AB_COMPARE_DEFAULT_MIN_PAIRS, AB_COMPARE_DEFAULT_MAX_PAIRS,
+			    AB_COMPARE_DEFAULT_RULE);
+}
+
+/* 1 when a line of `lines` (NULL-terminated) is `want`. */
+static int has_line(char *const *lines, const char *want)
+{
+	for (; lines && *lines; lines++)
+		if (!strcmp(*lines, want))
+			return 1;
+	return 0;
+}
+
+/*
+ * compare's default (issue 35, item 14): a 2x difference is shown at the
+ * first look (8 pairs), the rows' remaining samples are never run, the
+ * verdict is accepted (exit 0) with the faster side named, and the
+ * summary line says "ran 2.00 [...] times faster"; an A/A of identical
+ * values (every ratio exactly 1) runs every row to the maximum (64
+ * pairs) and ends inconclusive (exit 2), "no difference shown, which is
+ * not equivalence".
+ */
+static void test_compare_default_decides(void **state)
+{
+	struct fixture *f = *state;
+	char *yaml = compare_default_yaml(), **lines;
+	struct effect ef;
+	struct scripted sc;
+	struct scripted_run r;
+	size_t row;
+
+	effect_init(&ef, 7, 0.02);
+	ef.ratio[0] = ef.ratio[1] = 0.5;
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, yaml, 7, NULL, &sc);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(sc.nlog, 2 * 2 * (AB_COMPARE_DEFAULT_MIN_PAIRS + 1));
+	assert_int_equal(scripted_count(f->store, &r.exp, r.id, AB_SAMPLE_STOPPED),
+			 2 * 2 * (AB_COMPARE_DEFAULT_MAX_PAIRS - AB_COMPARE_DEFAULT_MIN_PAIRS));
+	assert_int_equal(r.analysis.verdict, AB_ACCEPTED);
+	assert_int_equal(ab_verdict_exit_code(r.analysis.verdict), 0);
+	for (row = 0; row < 2; row++) {
+		assert_int_equal(r.analysis.rows[row].pairs, AB_COMPARE_DEFAULT_MIN_PAIRS);
+		assert_int_equal(r.analysis.rules[0].rows[row].outcome, AB_PASS);
+		assert_non_null(strstr(r.analysis.rules[0].rows[row].detail,
+				       "below 1.000 (a difference shown, in favour of new): pass"));
+	}
+	lines = ab_report_speedup_lines(r.doc, ' ');
+	assert_int_equal(ab_strv_len(lines), 2);
+	assert_true(!strncmp(lines[0], "n=1: `new` ran 2.0", 18) || !strncmp(lines[0], "n=1: `new` ran 1.9", 18));
+	assert_non_null(strstr(lines[0], " times faster than `old`"));
+	ab_strv_free(lines);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+
+	effect_init(&ef, 7, 0);  /* the same value on both sides: d = 0 exactly */
+	scripted_init(&sc, effect_fn, &ef);
+	scripted_start(&r, f->store, f->dir, yaml, 8, NULL, &sc);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(sc.nlog, 2 * 2 * (AB_COMPARE_DEFAULT_MAX_PAIRS + 1));
+	assert_int_equal(scripted_count(f->store, &r.exp, r.id, AB_SAMPLE_STOPPED), 0);
+	assert_int_equal(r.analysis.verdict, AB_INCONCLUSIVE_VERDICT);
+	assert_int_equal(ab_verdict_exit_code(r.analysis.verdict), 2);
+	for (row = 0; row < 2; row++) {
+		assert_int_equal(r.analysis.rows[row].pairs, AB_COMPARE_DEFAULT_MAX_PAIRS);
+		assert_int_equal(r.analysis.rules[0].rows[row].outcome, AB_INCONCLUSIVE);
+		assert_non_null(strstr(r.analysis.rules[0].rows[row].detail,
+				       "no difference shown, which is not equivalence (the interval contains "
+				       "1.000): inconclusive"));
+	}
+	lines = ab_report_speedup_lines(r.doc, ' ');
+	assert_true(has_line(lines, "n=2: `old` and `new`: no difference shown, which is not equivalence "
+				    "(ratio B/A 1.000 [1.000, 1.000] contains 1)"));
+	ab_strv_free(lines);
+	scripted_run_release(&r);
+	scripted_release(&sc);
+	free(yaml);
+}
+
+/* compare's default rule is stored with the run's experiment text and
+ * resumed like any rule: interrupted at every sample of a 2x comparison,
+ * the resumed run decides what the uninterrupted one did, at 8 pairs. */
+static void test_compare_default_resumes(void **state)
+{
+	struct fixture *f = *state;
+	char *yaml = compare_default_yaml();
+	struct effect ef;
+
+	effect_init(&ef, 9, 0.02);
+	ef.ratio[0] = ef.ratio[1] = 0.5;
+	resume_everywhere(f, yaml, 2, &ef);
+	free(yaml);
+}
+
 static void test_process_executor_refuses_two_at_once(void **state)
 {
 	struct ab_exec_job jobs[2];
@@ -940,6 +1048,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_quiet_wait, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wall_and_cpu_disagree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scaling_rows_run_on_with_their_base, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compare_default_decides, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compare_default_resumes, setup, teardown),
 		cmocka_unit_test(test_process_executor_refuses_two_at_once),
 	};
 
