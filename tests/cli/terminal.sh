@@ -23,17 +23,18 @@ sed -e 's/^name: e2e/name: long/' -e "s|^benchmark: .*|benchmark: $T/bench.sh {l
 TM="tmux -L abtool-test-$$ -f /dev/null"
 trap '$TM kill-server 2>/dev/null' EXIT
 cat >"$T/pane-events.py" <<'EOF2'
-import os, sys
+import os, re, sys
 events, name = sys.argv[1], sys.argv[2]
 fd = os.open(events, os.O_RDWR)
-seen, bar, tail = set(), b'\x1b[K[', b''
+# a progress line: its bar, or at a narrow width its count alone
+seen, bar, tail = set(), re.compile(rb'\x1b\[K(\[|[0-9]+/[0-9]+ )'), b''
 while True:
     chunk = sys.stdin.buffer.read1(65536)
     if not chunk:
         break
     data = tail + chunk
     for marker, event in ((bar, 'bar'), (b'__EXIT ', 'exit')):
-        if event not in seen and marker in data:
+        if event not in seen and (marker.search(data) if event == 'bar' else marker in data):
             seen.add(event)
             os.write(fd, f'{event} {name}\n'.encode())
     tail = data[-16:]
@@ -73,7 +74,7 @@ for l in open(sys.argv[1], encoding="utf-8"):
     if len(l) > w:
         print(len(l), l)' "$1" "$2"
 }
-BAR='^\[[=> ]*\] [0-9]+/[0-9]+'
+BAR='^(\[[=> ]*\] )?[0-9]+/[0-9]+ '  # at a narrow width the count without the bar
 
 for cols in 36 80 200; do
 	# a store each: a comparison run before adds the memory's long line
@@ -88,7 +89,7 @@ for cols in 36 80 200; do
 	grep -Eq "$BAR" "$s" && { cat "$s" >&2; fail "$cols columns: a progress line was left behind"; }
 	grep -Eq '^(building|preparing) (parent|candidate) ' "$s" && fail "$cols columns: a build line was left behind"
 	# every progress line was drawn over the one before it
-	[ "$(grep -o "$(printf '\033')\\[K\\[[=> ]*\\] " "$T/w$cols.raw" | wc -l)" -ge 3 ] \
+	[ "$(grep -Eo "$(printf '\033')\\[K(\\[[=> ]*\\] |[0-9]+/[0-9]+ )" "$T/w$cols.raw" | wc -l)" -ge 3 ] \
 		|| fail "$cols columns: no progress drawn"
 	last_build=$(grep -nE '^(parent|candidate): (built in|build cached)' "$s" | tail -1 | cut -d: -f1)
 	verdict=$(grep -nE '^[✓✗?!] (accepted|rejected|inconclusive|invalid) ' "$s" | head -1 | cut -d: -f1)
