@@ -403,15 +403,9 @@ static void notes(FILE *f, const json_t *doc)
 	}
 }
 
-/* abtool's own text, as it is (the method: no markup in it). */
-static void raw_piece(FILE *f, const char *s, size_t len)
-{
-	fwrite(s, 1, len, f);
-}
-
 static void method(FILE *f, const json_t *doc)
 {
-	static const struct ab_report_sides_writer method_writer = {raw_piece, name_piece};
+	static const struct ab_report_sides_writer method_writer = {ab_report_sides_raw, name_piece};
 
 	fprintf(f, "## Method\n");
 	ab_report_sides_write(f, doc, ab_report_method_text(doc), &method_writer);

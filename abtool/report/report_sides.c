@@ -5,6 +5,11 @@
 
 #include <string.h>
 
+void ab_report_sides_raw(FILE *f, const char *s, size_t len)
+{
+	fwrite(s, 1, len, f);
+}
+
 int ab_report_sides_named(const json_t *doc)
 {
 	return json_array_size(json_object_get(doc, "sides")) == 2;

@@ -22,6 +22,10 @@ struct ab_report_sides_writer {
 	void (*name)(FILE *f, const char *name);
 };
 
+/* A plain piece as it is, unescaped: for abtool's own text (the method),
+ * which holds no markup. */
+void ab_report_sides_raw(FILE *f, const char *s, size_t len);
+
 /* Whether `doc` is a comparison whose sides have names (doc.sides). */
 int ab_report_sides_named(const json_t *doc);
 
