@@ -15,6 +15,7 @@
 #include "sample.h"
 
 struct ab_fold_change;
+struct ab_report_render;
 
 #define AB_REPORT_SCHEMA "abtool-report-1"
 
@@ -190,19 +191,20 @@ int ab_report_tsv(FILE *f, const json_t *doc, const struct ab_sample *samples, s
 void ab_report_tsv_text(FILE *f, const char *s);
 
 /*
- * Render the self-contained HTML report of a document onto `f`: one file
- * with inline CSS and SVG and one small inline script, no network access
- * (a Content-Security-Policy forbids it). It shows what the Markdown report
- * shows plus, per row, a strip of the per-pair ratios with the decision
- * interval, the Hodges–Lehmann estimate and the margins of the rules that
- * select the row, and the scaling curves of both sides when the
- * experiment declares `scaling:`. `profiles` (NULL: none) adds a
- * differential flame graph per profiled row, [{row, label, parent:
- * {ok, samples, folded, reason}, candidate: {...}}] (report_flame.c).
- * Every string from the document is HTML-escaped. Returns 0, or AB_EIO
- * when writing fails.
+ * Render the self-contained HTML report of a document (in->doc) onto `f`:
+ * one file with inline CSS and SVG and one small inline script, no network
+ * access (a Content-Security-Policy forbids it). It shows what the
+ * Markdown report shows plus, per row, a strip of the per-pair ratios with
+ * the decision interval, the Hodges–Lehmann estimate and the margins of
+ * the rules that select the row, each side's distribution drawn from the
+ * run's samples (in->samples, NULL: none drawn), and the scaling curves of
+ * both sides when the experiment declares `scaling:`. in->profiles (NULL:
+ * none) adds a differential flame graph per profiled row, [{row, label,
+ * parent: {ok, samples, folded, reason}, candidate: {...}}]
+ * (report_flame.c). Every string from the document is HTML-escaped.
+ * Returns 0, or AB_EIO when writing fails.
  */
-int ab_report_html(FILE *f, const json_t *doc, const json_t *profiles);
+int ab_report_html(FILE *f, const struct ab_report_render *in);
 
 /*
  * The profiles section of the HTML report (report_flame.c;

@@ -2,6 +2,7 @@
 #include "report_chart.h"
 #include "report_common.h"
 #include "predicates.h"
+#include "stats.h"
 #include "util.h"
 
 #include <math.h>
@@ -142,7 +143,7 @@ int ab_chart_strip_has_margins(const json_t *doc, const json_t *row)
 
 /* What the strip chart of a row draws where. */
 struct strip {
-	const json_t *row, *per_pair;
+	const json_t *doc, *row, *per_pair;
 	struct margin margins[MAX_MARGINS];
 	size_t nmargins, npairs;
 	double ratio;            /* the estimate, NAN when none */
@@ -203,6 +204,7 @@ static void strip_layout(struct strip *st, const json_t *doc, const json_t *row)
 	json_t *p;
 
 	memset(st, 0, sizeof(*st));
+	st->doc = doc;
 	st->row = row;
 	st->per_pair = json_object_get(row, "per_pair");
 	st->nmargins = row_margins(st->margins, MAX_MARGINS, doc, row);
@@ -333,11 +335,14 @@ static void strip_dots(FILE *f, const struct strip *st)
 	fprintf(f, "<text class=\"muted\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">pair 1</text>\n"
 		"<text class=\"muted\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">pair %zu</text>\n",
 		PLOT_X0 - 6, st->top + 12, PLOT_X0 - 6, st->bottom - 5, st->npairs);
-	/* Which way is better depends on the metric's direction. */
-	fprintf(f, "<text class=\"muted\" x=\"%.1f\" y=\"%.1f\">← candidate %s</text>\n"
-		"<text class=\"muted\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">candidate %s →</text>\n",
-		PLOT_X0, st->bottom + 36, st->higher ? "worse" : "better", PLOT_X1, st->bottom + 36,
-		st->higher ? "better" : "worse");
+	/* Which way is better depends on the metric's direction; B is the candidate, or a
+	 * comparison's second command by its name. */
+	fprintf(f, "<text class=\"muted\" x=\"%.1f\" y=\"%.1f\">← ", PLOT_X0, st->bottom + 36);
+	ab_report_escape_xml(f, ab_report_side_label(st->doc, 1));
+	fprintf(f, " %s</text>\n<text class=\"muted\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
+		st->higher ? "worse" : "better", PLOT_X1, st->bottom + 36);
+	ab_report_escape_xml(f, ab_report_side_label(st->doc, 1));
+	fprintf(f, " %s →</text>\n", st->higher ? "better" : "worse");
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (PLOT_X0 + PLOT_X1) / 2, st->bottom + 36);
 	ab_report_escape_xml(f, ab_report_str(st->row, "metric"));
 	fprintf(f, " ratio B/A per pair (log scale)</text>\n");
@@ -382,6 +387,7 @@ void ab_chart_scaling_init(struct ab_chart_scaling *sc, const json_t *doc)
 	json_t *row;
 
 	memset(sc, 0, sizeof(*sc));
+	sc->doc = doc;
 	sc->param = ab_report_str(scaling, "parameter");
 	sc->values = json_object_get(json_object_get(json_object_get(doc, "plan"), "matrix"), sc->param);
 	sc->rows = json_object_get(doc, "rows");
@@ -567,8 +573,10 @@ static void side_marks(FILE *f, const struct ab_chart_scaling *sc, size_t g, con
 			if (sc->group[i] != g || sc->xi[i] != j || !isfinite(y))
 				continue;
 			if (circles) {
-				fprintf(f, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\"><title>%s, ",
-					side, scaling_x(sc, j), axis_map(ay, y), side);
+				fprintf(f, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\"><title>",
+					side, scaling_x(sc, j), axis_map(ay, y));
+				ab_report_escape_xml(f, ab_report_side_label(sc->doc, !strcmp(side, "candidate")));
+				fputs(", ", f);
 				ab_report_escape_xml(f, ab_report_str(row, "label"));
 				fprintf(f, ": %.2fx</title></circle>\n", y);
 				continue;
@@ -604,7 +612,11 @@ static void scaling_values(FILE *f, const struct ab_chart_scaling *sc, size_t g)
 	size_t i, j;
 	json_t *row;
 
-	fprintf(f, "<text x=\"556\" y=\"%.1f\" class=\"muted\">parent → candidate</text>\n", ly);
+	fprintf(f, "<text x=\"556\" y=\"%.1f\" class=\"muted\">", ly);
+	ab_report_escape_xml(f, ab_report_side_label(sc->doc, 0));
+	fprintf(f, " → ");
+	ab_report_escape_xml(f, ab_report_side_label(sc->doc, 1));
+	fprintf(f, "</text>\n");
 	for (j = 0; j < sc->nv; j++)
 		json_array_foreach((json_t *)sc->rows, i, row) {
 			double a = ab_report_num(json_object_get(row, "parent"), "scaling");
@@ -635,4 +647,209 @@ void ab_chart_scaling_svg(FILE *f, const struct ab_chart_scaling *sc, size_t g)
 		"scaling</text>\n", (SC_TOP + SC_BOTTOM) / 2, (SC_TOP + SC_BOTTOM) / 2);
 	scaling_values(f, sc, g);
 	fprintf(f, "</svg>\n");
+}
+
+/* The distribution chart's geometry: a lane per side, DIST_LANE high, its name and summary on
+ * the first line and its box centred DIST_BOX below the lane's top, DIST_BOX_H high. */
+#define DIST_TOP 6.0
+#define DIST_LANE 46.0
+#define DIST_BOX 31.0
+#define DIST_BOX_H 16.0
+
+/* One side's values of a row, in plan order (the dots) and sorted (the box). */
+struct dist_side {
+	double *v, *sorted;  /* n values each, new memory */
+	int32_t *pair;       /* per value: its pair (or its warmup), 0-based */
+	size_t n;
+	int warmups;         /* the values are warmups': no pair of the row ran */
+	double q1, median, q3, lo, hi;  /* the quartiles and the whiskers' ends */
+};
+
+/* The p-quantile of sorted x[0..n) (n > 0), interpolated between order statistics: Hyndman
+ * & Fan's type 7, numpy's default, which matplotlib's box plots (hyperfine's plot_whisker.py)
+ * draw. */
+static double quantile7(const double *x, size_t n, double p)
+{
+	double h = (double)(n - 1) * p;
+	size_t k = (size_t)floor(h);
+
+	return k + 1 < n ? x[k] + (h - (double)k) * (x[k + 1] - x[k]) : x[n - 1];
+}
+
+/* Index of metric `name` in `names`, or -1. */
+static long metric_index(const struct ab_chart_samples *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nmetrics; i++)
+		if (s->metric_names[i] && !strcmp(s->metric_names[i], name))
+			return (long)i;
+	return -1;
+}
+
+/* Side `side`'s values of row `r` in metric m: its successful samples of the row's pairs (not
+ * warmups, superseded, failed or never-run samples), or with `warmups` of its warmups; and the
+ * box plot's numbers: quartiles, median, and whiskers at the furthest values within 1.5
+ * interquartile ranges of the box (Tukey 1977). */
+static void dist_side_init(struct dist_side *d, const struct ab_chart_samples *s, size_t r, int side, long m,
+			   int warmups)
+{
+	size_t i;
+	double iqr;
+
+	memset(d, 0, sizeof(*d));
+	d->warmups = warmups;
+	d->v = ab_xcalloc(s->n + 1, sizeof(*d->v));
+	d->sorted = ab_xcalloc(s->n + 1, sizeof(*d->sorted));
+	d->pair = ab_xcalloc(s->n + 1, sizeof(*d->pair));
+	for (i = 0; i < s->n; i++) {
+		const struct ab_sample *x = &s->samples[i];
+		double v;
+
+		if (x->entry.row != r || x->entry.side != side || (warmups ? x->entry.warmup : x->entry.pair) < 0 ||
+		    x->status != AB_SAMPLE_DONE || !ab_sample_ok(x) || !x->metrics || (size_t)m >= x->nmetrics ||
+		    !isfinite(v = x->metrics[m]))
+			continue;
+		d->pair[d->n] = warmups ? x->entry.warmup : x->entry.pair;
+		d->sorted[d->n] = v;
+		d->v[d->n++] = v;
+	}
+	if (!d->n)
+		return;
+	qsort(d->sorted, d->n, sizeof(*d->sorted), ab_stats_cmp_double);
+	d->q1 = quantile7(d->sorted, d->n, 0.25);
+	d->median = quantile7(d->sorted, d->n, 0.5);
+	d->q3 = quantile7(d->sorted, d->n, 0.75);
+	iqr = d->q3 - d->q1;
+	for (i = 0; i < d->n && d->sorted[i] < d->q1 - 1.5 * iqr; i++)
+		;
+	d->lo = d->sorted[i];
+	for (i = d->n; i > 0 && d->sorted[i - 1] > d->q3 + 1.5 * iqr; i--)
+		;
+	d->hi = d->sorted[i - 1];
+}
+
+static void dist_side_release(struct dist_side *d)
+{
+	free(d->v);
+	free(d->sorted);
+	free(d->pair);
+}
+
+/* The linear axis of both sides' values, padded by 6% of their span (of 1% of the value when
+ * every value is the same). */
+static struct axis dist_axis(const struct dist_side *d)
+{
+	struct axis ax = {INFINITY, -INFINITY, PLOT_X0, PLOT_X1, 0};
+	double pad;
+	int s;
+
+	for (s = 0; s < 2; s++)
+		if (d[s].n) {
+			ax.lo = fmin(ax.lo, d[s].sorted[0]);
+			ax.hi = fmax(ax.hi, d[s].sorted[d[s].n - 1]);
+		}
+	pad = (ax.hi - ax.lo) * 0.06;
+	if (!(pad > 0))
+		pad = fabs(ax.hi) > 0 ? fabs(ax.hi) * 0.01 : 1;
+	ax.lo -= pad;
+	ax.hi += pad;
+	return ax;
+}
+
+/* A whisker's line, or its end's, in side class `cls`. */
+static void whisker(FILE *f, const char *cls, double x1, double y1, double x2, double y2)
+{
+	fprintf(f, "<line class=\"whisker %s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cls, x1, y1,
+		x2, y2);
+}
+
+/* Side s's lane: its name and summary, the whiskers, the box, the median, and a dot per sample
+ * (in plan order, jittered over five heights so that equal values stay apart). */
+static void dist_lane(FILE *f, const json_t *doc, const struct dist_side *d, int s, const struct axis *ax,
+		      const char *unit)
+{
+	static const char *const cls[2] = {"parent", "candidate"};
+	double top = DIST_TOP + DIST_LANE * s, y = top + DIST_BOX, h = DIST_BOX_H / 2;
+	char buf[48];
+	size_t i;
+
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\"><tspan font-weight=\"600\">", PLOT_X0 + 6, top + 14);
+	ab_report_escape_xml(f, ab_report_side_label(doc, s));
+	fprintf(f, "</tspan><tspan class=\"muted\"> · ");
+	if (!d->n) {
+		fprintf(f, "no successful sample</tspan></text>\n");
+		return;
+	}
+	ab_report_format_value(buf, sizeof(buf), d->median, unit);
+	fprintf(f, "median %s · %zu %s%s%s</tspan></text>\n", buf, d->n, d->warmups ? "warmup" : "sample",
+		d->n == 1 ? "" : "s", d->warmups ? " (no pair ran)" : "");
+	whisker(f, cls[s], axis_map(ax, d->lo), y, axis_map(ax, d->q1), y);
+	whisker(f, cls[s], axis_map(ax, d->q3), y, axis_map(ax, d->hi), y);
+	whisker(f, cls[s], axis_map(ax, d->lo), y - h / 2, axis_map(ax, d->lo), y + h / 2);
+	whisker(f, cls[s], axis_map(ax, d->hi), y - h / 2, axis_map(ax, d->hi), y + h / 2);
+	fprintf(f, "<rect class=\"box %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>", cls[s],
+		axis_map(ax, d->q1), y - h, fmax(axis_map(ax, d->q3) - axis_map(ax, d->q1), 1), 2 * h);
+	ab_report_escape_xml(f, ab_report_side_label(doc, s));
+	fprintf(f, ": quartiles ");
+	fprintf(f, "%s", ab_report_format_value(buf, sizeof(buf), d->q1, unit));
+	fprintf(f, " to %s</title></rect>\n", ab_report_format_value(buf, sizeof(buf), d->q3, unit));
+	fprintf(f, "<line class=\"med\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", axis_map(ax, d->median),
+		y - h - 2, axis_map(ax, d->median), y + h + 2);
+	for (i = 0; i < d->n; i++) {
+		fprintf(f, "<circle class=\"pt %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\"><title>", cls[s],
+			axis_map(ax, d->v[i]), y + 3.0 * (double)((long)(i % 5) - 2));
+		ab_report_escape_xml(f, ab_report_side_label(doc, s));
+		fprintf(f, ", %s %d: %s</title></circle>\n", d->warmups ? "warmup" : "pair", d->pair[i] + 1,
+			ab_report_format_value(buf, sizeof(buf), d->v[i], unit));
+	}
+}
+
+int ab_chart_dist(FILE *f, const json_t *doc, size_t r, const struct ab_chart_samples *in)
+{
+	const json_t *row = json_array_get(json_object_get(doc, "rows"), r);
+	const char *unit = ab_report_str(row, "unit");
+	long m = in && in->samples ? metric_index(in, ab_report_str(row, "metric")) : -1;
+	struct dist_side d[2];
+	struct axis ax;
+	double tick[MAX_TICKS], bottom = DIST_TOP + 2 * DIST_LANE;
+	size_t nt, i;
+	int s, decimals, warmups;
+	char buf[48];
+
+	if (m < 0)
+		return 0;
+	/* the pairs' samples; a row none of whose pairs ran (an invalid run stops at its first
+	 * mismatch) shows what it measured, its warmups, as the rows table does */
+	for (warmups = 0; warmups < 2; warmups++) {
+		for (s = 0; s < 2; s++)
+			dist_side_init(&d[s], in, r, s, m, warmups);
+		if (d[0].n || d[1].n)
+			break;
+		dist_side_release(&d[0]);
+		dist_side_release(&d[1]);
+	}
+	if (warmups == 2)
+		return 0;
+	ax = dist_axis(d);
+	fprintf(f, "<svg class=\"chart dist\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"each side's "
+		"samples of ", W, bottom + 44);
+	ab_report_escape_xml(f, ab_report_str(row, "label"));
+	fprintf(f, "\">\n");
+	frame_rect(f, PLOT_X0, DIST_TOP, PLOT_X1 - PLOT_X0, 2 * DIST_LANE);
+	nt = ticks(tick, MAX_TICKS, ax.lo, ax.hi, 0, &decimals);
+	for (i = 0; i < nt; i++) {
+		double x = axis_map(&ax, tick[i]);
+		grid_line(f, x, DIST_TOP, x, bottom + 4, x, bottom + 17, "middle");
+		fprintf(f, "%s</text>\n", ab_report_format_value(buf, sizeof(buf), tick[i], unit));
+	}
+	for (s = 0; s < 2; s++)
+		dist_lane(f, doc, &d[s], s, &ax, unit);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (PLOT_X0 + PLOT_X1) / 2, bottom + 36);
+	ab_report_escape_xml(f, ab_report_str(row, "metric"));
+	fprintf(f, " per sample, each side (%s is better)</text>\n</svg>\n",
+		!strcmp(ab_report_str(row, "better"), "higher") ? "higher" : "lower");
+	for (s = 0; s < 2; s++)
+		dist_side_release(&d[s]);
+	return 1;
 }

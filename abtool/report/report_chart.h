@@ -1,8 +1,8 @@
 /* report_chart.h - the SVG charts of the HTML report (report_html.c): per
  * row, the strip of per-pair ratios B/A on a log axis with the decision
  * interval, the Hodges–Lehmann estimate, the line at 1 and the margins of
- * the rules that decide the row; with `scaling:`, the scaling curves of
- * both sides. Each function writes one <svg> element; the page around it
+ * the rules that decide the row, and each side's samples as a box plot
+ * with its dots; with `scaling:`, the scaling curves of both sides. Each function writes one <svg> element; the page around it
  * (section, legend, figure and caption) is report_html.c's. Every string
  * from the document is escaped, and numbers are printed with fixed
  * precision, so that the same document gives the same bytes. */
@@ -13,6 +13,8 @@
 #include <stdio.h>
 
 #include <jansson.h>
+
+#include "sample.h"
 
 /* Whether the strip chart of `row` of document `doc` draws a rule margin:
  * it has per-pair ratios and a rule selecting it decides on its metric. */
@@ -27,6 +29,7 @@ void ab_chart_strip(FILE *f, const json_t *doc, const json_t *row);
 /* The rows of a document with `scaling:` grouped for the scaling charts:
  * one chart per combination of the other parameters. */
 struct ab_chart_scaling {
+	const json_t *doc;     /* the document (borrowed) */
 	const char *param;     /* doc.scaling.parameter (borrowed) */
 	const json_t *values;  /* its values in file order, doc.plan.matrix[param] (borrowed) */
 	const json_t *rows;    /* doc.rows (borrowed) */
@@ -56,5 +59,31 @@ void ab_chart_scaling_svg(FILE *f, const struct ab_chart_scaling *sc, size_t g);
 int ab_chart_scaling_has_data(const struct ab_chart_scaling *sc, size_t g);
 
 void ab_chart_scaling_release(struct ab_chart_scaling *sc);
+
+/* A run's samples, for the distribution charts (all borrowed): as
+ * ab_store_samples_load returns them, samples[k].metrics[i] the value of
+ * metric metric_names[i]. */
+struct ab_chart_samples {
+	const struct ab_sample *samples;
+	size_t n;
+	const char *const *metric_names;
+	size_t nmetrics;
+};
+
+/*
+ * The distribution chart of row `r` of `doc` (an index of doc.rows): on a
+ * linear axis of the row's metric (rows[r].metric, in its unit), a lane
+ * per side named by its name (a comparison's -n, else parent and
+ * candidate), with a dot per successful sample of the row's pairs (not
+ * warmups, superseded, failed or never-run samples) and a box plot over
+ * them: a box from the first to the third quartile (type 7, as numpy and
+ * so hyperfine's plot_whisker.py), the median as a line, whiskers to the
+ * furthest values within 1.5 interquartile ranges of the box (Tukey). A
+ * row none of whose pairs ran (an invalid run stops at the first checksum
+ * mismatch) draws its successful warmups instead, and says so.
+ * Returns 1 when it drew one, 0 (writing nothing) when `in` is NULL,
+ * does not carry the metric, or neither side has a value.
+ */
+int ab_chart_dist(FILE *f, const json_t *doc, size_t r, const struct ab_chart_samples *in);
 
 #endif

@@ -67,7 +67,7 @@ int ab_report_format_tsv(FILE *f, const struct ab_report_render *in)
 
 int ab_report_format_html(FILE *f, const struct ab_report_render *in)
 {
-	return ab_report_html(f, in->doc, in->profiles);
+	return ab_report_html(f, in);
 }
 
 int ab_report_format_summary(FILE *f, const struct ab_report_render *in)

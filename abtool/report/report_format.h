@@ -47,7 +47,8 @@ struct ab_report_render {
 	X(JSON, "json", "write the JSON report, exactly as stored", 0u, ab_report_format_json, 0)    \
 	X(TSV, "tsv", "write every sample of the plan, one line each", AB_REPORT_NEEDS_SAMPLES,      \
 	  ab_report_format_tsv, 0)                                                                  \
-	X(HTML, "html", "write a self-contained HTML page with charts", AB_REPORT_NEEDS_PROFILES,    \
+	X(HTML, "html", "write a self-contained HTML page with charts",                             \
+	  AB_REPORT_NEEDS_SAMPLES | AB_REPORT_NEEDS_PROFILES,                                        \
 	  ab_report_format_html, 0)                                                                 \
 	X(SUMMARY, "summary", "write a short Markdown summary (for pull-request comments)", 0u,      \
 	  ab_report_format_summary, 1)                                                              \

@@ -18,7 +18,9 @@
 #include "report.h"
 #include "report_chart.h"
 #include "report_common.h"
-#include "env.h"
+#include "report_format.h"
+#include "report_html.h"
+#include "report_sides.h"
 #include "error.h"
 #include "predicates.h"
 #include "util.h"
@@ -55,6 +57,31 @@ static const json_t *row_by_params(const json_t *doc, const json_t *params)
 		if (json_equal(json_object_get(row, "params"), (json_t *)params))
 			return row;
 	return NULL;
+}
+
+/* The pieces of text(): text escaped, a side's name as code. */
+static void plain_piece(FILE *f, const char *s, size_t len)
+{
+	char *t = ab_xstrndup(s, len);
+
+	ab_report_escape_xml(f, t);
+	free(t);
+}
+
+static void name_piece(FILE *f, const char *name)
+{
+	fputs("<code>", f);
+	ab_report_escape_xml(f, name);
+	fputs("</code>", f);
+}
+
+static const struct ab_report_sides_writer text_writer = {plain_piece, name_piece};
+
+/* A string of the document (a warning, a reason, a rule's detail), escaped, with a comparison's
+ * "parent" and "candidate" written as its sides' names (report_sides.h). */
+static void text(FILE *f, const json_t *doc, const char *s)
+{
+	ab_report_sides_write(f, doc, s, &text_writer);
 }
 
 static const char css[] =
@@ -96,6 +123,7 @@ static const char css[] =
 	"th{background:var(--panel);font-weight:600}\n"
 	"td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	"td.nw,td code{white-space:nowrap}\n"
+	"td.ck code{white-space:normal}\n"
 	"strong.sig{font-weight:700}\n"
 	".warn{color:var(--inc)}\n"
 	"figure{margin:14px 0 22px}\n"
@@ -114,6 +142,8 @@ static const char css[] =
 	"svg circle.ab,svg circle.ba{stroke:var(--bg);stroke-width:1}\n"
 	"svg .parent{stroke:var(--parent);fill:var(--parent)}svg .candidate{stroke:var(--candidate);fill:var(--candidate)}\n"
 	"svg polyline{fill:none;stroke-width:2.5}\n"
+	"svg rect.box{fill-opacity:.22;stroke-width:1.5}svg line.whisker{stroke-width:1.5}\n"
+	"svg line.med{stroke:var(--fg);stroke-width:3}svg circle.pt{stroke:none;fill-opacity:.8}\n"
 	"svg .ideal{stroke:var(--muted);stroke-dasharray:3 4;fill:none}\n"
 	".legend{display:flex;flex-wrap:wrap;gap:6px 18px;margin:4px 0 8px;font-size:13px;color:var(--muted)}\n"
 	".key{display:inline-flex;align-items:center;gap:6px}\n"
@@ -125,8 +155,36 @@ static const char css[] =
 	".sw.margin{width:0;height:14px;border-left:2px dashed var(--margin)}\n"
 	".sw.parent{background:var(--parent);height:4px;width:20px}.sw.candidate{background:var(--candidate);height:4px;width:20px}\n"
 	".sw.ideal{width:20px;height:0;border-top:2px dotted var(--muted)}\n"
+	".sw.box.parent{background:var(--parent);height:12px}.sw.box.candidate{background:var(--candidate);height:12px}\n"
 	"details{margin:8px 0}summary{cursor:pointer;color:var(--muted)}\n"
 	"footer{margin-top:36px;color:var(--muted);font-size:13px}\n";
+
+/* A group's verdict (abtool verdict --group): its id and its shards, each with its run, the
+ * host that measured it and its rows. */
+static void group_meta(FILE *f, const json_t *g)
+{
+	const json_t *sh;
+	size_t i;
+
+	fprintf(f, " · group <code>");
+	ab_report_escape_xml(f, ab_report_str(g, "id"));
+	fprintf(f, "</code>, %lld shards:", ab_report_int(g, "count"));
+	json_array_foreach(json_object_get(g, "shards"), i, sh) {
+		const json_t *row;
+		size_t j;
+
+		fprintf(f, "%s shard %lld run %lld on <code>", i ? ";" : "", ab_report_int(sh, "index"),
+			ab_report_int(sh, "run_id"));
+		ab_report_escape_xml(f, ab_report_str(sh, "hostname"));
+		fprintf(f, "</code>");
+		json_array_foreach(json_object_get(sh, "rows"), j, row) {
+			fputs(j ? ", " : " (", f);
+			ab_report_escape_xml(f, json_string_value(row));
+		}
+		fputs(json_array_size(json_object_get(sh, "rows")) ? ")" : "", f);
+	}
+	fprintf(f, " · ");
+}
 
 static void header(FILE *f, const json_t *doc)
 {
@@ -138,32 +196,21 @@ static void header(FILE *f, const json_t *doc)
 	ab_report_escape_xml(f, verdict);
 	fprintf(f, "\">");
 	ab_report_escape_xml(f, verdict);
-	fprintf(f, "</span></h1>\n<p class=\"meta\">Design <code>");
-	ab_report_escape_xml(f, ab_report_str(doc, "design"));
-	if (json_is_object(json_object_get(doc, "group"))) {
-		const json_t *g = json_object_get(doc, "group"), *sh;
-		size_t i;
-
-		fprintf(f, "</code> · group <code>");
-		ab_report_escape_xml(f, ab_report_str(g, "id"));
-		fprintf(f, "</code>, %lld shards:", ab_report_int(g, "count"));
-		json_array_foreach(json_object_get(g, "shards"), i, sh) {
-			const json_t *row;
-			size_t j;
-
-			fprintf(f, "%s shard %lld run %lld on <code>", i ? ";" : "", ab_report_int(sh, "index"),
-				ab_report_int(sh, "run_id"));
-			ab_report_escape_xml(f, ab_report_str(sh, "hostname"));
-			fprintf(f, "</code>");
-			json_array_foreach(json_object_get(sh, "rows"), j, row) {
-				fputs(j ? ", " : " (", f);
-				ab_report_escape_xml(f, json_string_value(row));
-			}
-			fputs(json_array_size(json_object_get(sh, "rows")) ? ")" : "", f);
-		}
-		fprintf(f, " · ");
+	fprintf(f, "</span></h1>\n<p class=\"meta\">");
+	if (ab_report_sides_named(doc)) {
+		/* two commands compared: no design, whatever the store files it under */
+		fprintf(f, "Comparison of ");
+		name_piece(f, ab_report_side_label(doc, 0));
+		fprintf(f, " and ");
+		name_piece(f, ab_report_side_label(doc, 1));
+		fprintf(f, " · run %lld · ", ab_report_int(doc, "run_id"));
 	} else {
-		fprintf(f, "</code> · run %lld · ", ab_report_int(doc, "run_id"));
+		fprintf(f, "Design ");
+		name_piece(f, ab_report_str(doc, "design"));
+		if (json_is_object(json_object_get(doc, "group")))
+			group_meta(f, json_object_get(doc, "group"));
+		else
+			fprintf(f, " · run %lld · ", ab_report_int(doc, "run_id"));
 	}
 	ab_report_escape_xml(f, ab_report_str(doc, "created_at"));
 	fprintf(f, " · abtool ");
@@ -198,7 +245,7 @@ static void verdict_box(FILE *f, const json_t *doc)
 		fprintf(f, "No speed claim is made from a wrong or broken side:</p>\n<ul>\n");
 		json_array_foreach(v.reasons, i, r) {
 			fprintf(f, "<li class=\"o-fail\"><span class=\"mark\">✗</span><span class=\"detail\">");
-			ab_report_escape_xml(f, json_string_value(r));
+			text(f, doc, json_string_value(r));
 			fprintf(f, "</span></li>\n");
 		}
 		fprintf(f, "</ul>\n");
@@ -208,7 +255,7 @@ static void verdict_box(FILE *f, const json_t *doc)
 		}
 		fprintf(f, "<p>Rules, for information:</p>\n");
 	} else if (v.nrules == 0) {
-		ab_report_escape_xml(f, json_string_value(json_array_get(v.reasons, 0)));
+		text(f, doc, json_string_value(json_array_get(v.reasons, 0)));
 		fprintf(f, "</p>\n");
 	} else {
 		fprintf(f, "%s</p>\n", v.rules_line);
@@ -221,7 +268,7 @@ static void verdict_box(FILE *f, const json_t *doc)
 				ab_report_outcome_mark(o));
 			ab_report_escape_xml(f, ab_report_str(r, "name"));
 			fprintf(f, "</strong> <span class=\"detail\">— ");
-			ab_report_escape_xml(f, ab_report_str(r, "detail"));
+			text(f, doc, ab_report_str(r, "detail"));
 			fprintf(f, "</span></li>\n");
 		}
 		fprintf(f, "</ul>\n");
@@ -248,8 +295,10 @@ static void ratio_cell(FILE *f, const json_t *m)
 
 /* The checksum cell of a row: the common value, the change its policy
  * allowed (parent → candidate), a mismatch with what each side printed
- * (parent ≠ candidate), or "not checked". */
-static void checksum_cell(FILE *f, const json_t *row)
+ * (parent ≠ candidate, each value's title the side's name), or "not
+ * checked". Its values may break anywhere (td.ck): a digest is longer
+ * than a row's other cells, and a mismatch shows two. */
+static void checksum_cell(FILE *f, const json_t *doc, const json_t *row)
 {
 	const char *was, *now;
 
@@ -275,7 +324,9 @@ static void checksum_cell(FILE *f, const json_t *row)
 			any = 0;
 			json_array_foreach(json_object_get(row, "checksum_values"), i, v)
 				if (!strcmp(ab_report_str(v, "side"), sides[side])) {
-					fprintf(f, "%s<code title=\"%s\">", any++ ? ", " : "", sides[side]);
+					fprintf(f, "%s<code title=\"", any++ ? ", " : "");
+					ab_report_escape_xml(f, ab_report_side_label(doc, side));
+					fprintf(f, "\">");
 					ab_report_escape_xml(f, ab_report_str(v, "value"));
 					fprintf(f, "</code>");
 				}
@@ -366,9 +417,9 @@ static void rows_table(FILE *f, const json_t *doc)
 			warn_rsd |= side_cells(f, row, sides[s], unit, scaling);
 		fprintf(f, "<td class=\"n\">");
 		ratio_cell(f, row);
-		fprintf(f, "</td><td class=\"n\">%lld/%lld</td><td class=\"nw\">",
+		fprintf(f, "</td><td class=\"n\">%lld/%lld</td><td class=\"ck\">",
 			ab_report_int(row, "pair_wins"), ab_report_int(row, "pairs"));
-		checksum_cell(f, row);
+		checksum_cell(f, doc, row);
 		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</tbody></table></div>\n");
@@ -393,12 +444,12 @@ static void rows_table(FILE *f, const json_t *doc)
 
 		if (scaling_change) {
 			fprintf(f, "<p class=\"note\">");
-			ab_report_escape_xml(f, scaling_change);
+			text(f, doc, scaling_change);
 			fprintf(f, "</p>\n");
 		}
 		if (order) {
 			fprintf(f, "<p class=\"note\">");
-			ab_report_escape_xml(f, order);
+			text(f, doc, order);
 			fprintf(f, "</p>\n");
 		}
 		free(scaling_change);
@@ -433,28 +484,90 @@ static void other_metric_rules(FILE *f, const json_t *doc)
 	json_decref(seen);
 }
 
-static void strips(FILE *f, const json_t *doc)
+/* Whether a row of `rows` has a per-pair ratio to draw (an invalid run's rows may have none). */
+static int any_ratios(const json_t *rows)
 {
-	const json_t *rows = json_object_get(doc, "rows");
-	json_t *row;
+	const json_t *row, *p;
+	size_t i, j;
+
+	json_array_foreach(rows, i, row)
+		json_array_foreach(json_object_get(row, "per_pair"), j, p)
+			if (json_is_number(json_object_get(p, "log_ratio")))
+				return 1;
+	return 0;
+}
+
+/* Whether `in` has a sample a distribution chart draws: a successful one, of a pair or a warmup. */
+static int any_samples(const struct ab_chart_samples *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->n; i++)
+		if (in->samples[i].status == AB_SAMPLE_DONE && ab_sample_ok(&in->samples[i]))
+			return 1;
+	return 0;
+}
+
+/* The note and legend of the per-pair ratios, named by the sides' names; only when a row has a
+ * ratio to draw, so that no legend stands over empty frames. */
+static void strips_legend(FILE *f, const json_t *doc)
+{
+	const json_t *rows = json_object_get(doc, "rows"), *row;
 	size_t i;
 	int margins = 0;
 
-	json_array_foreach((json_t *)rows, i, row)
+	if (!any_ratios(rows)) {
+		fprintf(f, "<p class=\"note\">No row has a complete pair: there is no per-pair ratio to draw.</p>\n");
+		return;
+	}
+	json_array_foreach(rows, i, row)
 		margins |= ab_chart_strip_has_margins(doc, row);
-	fprintf(f, "<section id=\"pairs\">\n<h2>Per-pair ratios</h2>\n<p class=\"note\">Each dot is one pair's "
-		"ratio B/A of the primary metric (");
+	fprintf(f, "<p class=\"note\">Each dot of a row's first chart is one pair's ratio B/A of the primary "
+		"metric (");
 	ab_report_escape_xml(f, ab_report_str(doc, "metric"));
 	fprintf(f, "), pairs in run order from top to bottom. The band is the decision interval (90%% CI) "
 		"that the rules on it decide on.");
 	other_metric_rules(f, doc);
-	fprintf(f, "</p>\n");
-	fprintf(f, "<div class=\"legend\"><span class=\"key\"><span class=\"sw dot ab\"></span>AB pair (parent "
-		"first)</span><span class=\"key\"><span class=\"sw dot ba\"></span>BA pair (candidate first)</span>"
-		"<span class=\"key\"><span class=\"sw ci\"></span>90%% CI</span><span class=\"key\"><span "
-		"class=\"sw hl\"></span>Hodges–Lehmann estimate</span><span class=\"key\"><span class=\"sw one\">"
-		"</span>ratio 1</span>%s</div>\n",
+	fprintf(f, "</p>\n<div class=\"legend\"><span class=\"key\"><span class=\"sw dot ab\"></span>AB pair (");
+	ab_report_escape_xml(f, ab_report_side_label(doc, 0));
+	fprintf(f, " first)</span><span class=\"key\"><span class=\"sw dot ba\"></span>BA pair (");
+	ab_report_escape_xml(f, ab_report_side_label(doc, 1));
+	fprintf(f, " first)</span><span class=\"key\"><span class=\"sw ci\"></span>90%% CI</span><span class="
+		"\"key\"><span class=\"sw hl\"></span>Hodges–Lehmann estimate</span><span class=\"key\"><span "
+		"class=\"sw one\"></span>ratio 1</span>%s</div>\n",
 		margins ? "<span class=\"key\"><span class=\"sw margin\"></span>rule margin</span>" : "");
+}
+
+/* The note and legend of the distributions (ab_chart_dist). */
+static void dists_legend(FILE *f, const json_t *doc)
+{
+	int s;
+
+	fprintf(f, "<p class=\"note\">Under it, each side's samples of the primary metric, one dot each, with a "
+		"box from the first to the third quartile, the median as a line and whiskers to the furthest "
+		"sample within 1.5 interquartile ranges of the box (as hyperfine's whisker plot), on one axis "
+		"for both sides; a row none of whose pairs ran shows its warmups.</p>\n<div class=\"legend\">");
+	for (s = 0; s < 2; s++) {
+		fprintf(f, "<span class=\"key\"><span class=\"sw box %s\"></span>", s ? "candidate" : "parent");
+		ab_report_escape_xml(f, ab_report_side_label(doc, s));
+		fprintf(f, "</span>");
+	}
+	fprintf(f, "<span class=\"key\"><span class=\"sw hl\"></span>median</span></div>\n");
+}
+
+/* Per row: the per-pair ratios (ab_chart_strip) and each side's distribution (ab_chart_dist,
+ * when the run's samples are at hand). */
+static void strips(FILE *f, const json_t *doc, const struct ab_chart_samples *in)
+{
+	const json_t *rows = json_object_get(doc, "rows");
+	int dists = any_samples(in);
+	json_t *row;
+	size_t i;
+
+	fprintf(f, "<section id=\"pairs\">\n<h2>Per-pair ratios%s</h2>\n", dists ? " and distributions" : "");
+	strips_legend(f, doc);
+	if (dists)
+		dists_legend(f, doc);
 	json_array_foreach((json_t *)rows, i, row) {
 		fprintf(f, "<figure id=\"row-%zu\">\n<figcaption>", i);
 		ab_report_escape_xml(f, ab_report_str(row, "label"));
@@ -468,6 +581,8 @@ static void strips(FILE *f, const json_t *doc)
 		}
 		fprintf(f, "</span></figcaption>\n");
 		ab_chart_strip(f, doc, row);
+		if (dists)
+			ab_chart_dist(f, doc, i, in);
 		fprintf(f, "</figure>\n");
 	}
 	fprintf(f, "</section>\n");
@@ -523,9 +638,12 @@ static void scaling_section(FILE *f, const json_t *doc)
 		"row with the smallest <code>");
 	ab_report_escape_xml(f, sc.param);
 	fprintf(f, "</code> (%s). The dotted line is linear scaling.</p>\n<div class=\"legend\"><span class="
-		"\"key\"><span class=\"sw parent\"></span>parent</span><span class=\"key\"><span class=\"sw "
-		"candidate\"></span>candidate</span>%s</div>\n",
-		!strcmp(work, "per_lane") ? "fixed work per lane" : "fixed total work",
+		"\"key\"><span class=\"sw parent\"></span>", !strcmp(work, "per_lane") ? "fixed work per lane"
+										: "fixed total work");
+	ab_report_escape_xml(f, ab_report_side_label(doc, 0));
+	fprintf(f, "</span><span class=\"key\"><span class=\"sw candidate\"></span>");
+	ab_report_escape_xml(f, ab_report_side_label(doc, 1));
+	fprintf(f, "</span>%s</div>\n",
 		sc.all_numeric ? "<span class=\"key\"><span class=\"sw ideal\"></span>linear</span>" : "");
 	for (g = 0; g < sc.ngroups; g++) {
 		fprintf(f, "<figure>\n<figcaption>");
@@ -566,7 +684,7 @@ static void rule_predicates(FILE *f, const json_t *rule)
 
 /* A rule row's detail, one predicate per line: rules.c joins them as
  * "LABEL: ...; LABEL: ...", and the row's label is already in its cell. */
-static void rule_row_detail(FILE *f, const char *detail, const char *label)
+static void rule_row_detail(FILE *f, const json_t *doc, const char *detail, const char *label)
 {
 	size_t llen = strlen(label);
 	const char *p = detail, *next;
@@ -580,12 +698,12 @@ static void rule_row_detail(FILE *f, const char *detail, const char *label)
 				if (!strncmp(next + 2, label, llen) && !strncmp(next + 2 + llen, ": ", 2))
 					break;
 		if (!next) {
-			ab_report_escape_xml(f, p);
+			text(f, doc, p);
 			return;
 		}
 		{
 			char *part = ab_xstrndup(p, (size_t)(next - p));
-			ab_report_escape_xml(f, part);
+			text(f, doc, part);
 			free(part);
 		}
 		fprintf(f, "<br>");
@@ -622,7 +740,7 @@ static void rules_section(FILE *f, const json_t *doc)
 			fprintf(f, "<td>—</td><td class=\"o-%s\">", outcome_class(o));
 			ab_report_escape_xml(f, o);
 			fprintf(f, "</td><td>");
-			ab_report_escape_xml(f, ab_report_str(rule, "detail"));
+			text(f, doc, ab_report_str(rule, "detail"));
 			fprintf(f, "</td></tr>\n");
 		}
 		json_array_foreach((json_t *)rows, j, rr) {
@@ -636,7 +754,7 @@ static void rules_section(FILE *f, const json_t *doc)
 				ab_report_outcome_mark(ro));
 			ab_report_escape_xml(f, ro);
 			fprintf(f, "</td><td>");
-			rule_row_detail(f, ab_report_str(rr, "detail"),
+			rule_row_detail(f, doc, ab_report_str(rr, "detail"),
 					row ? ab_report_str(row, "label") : "");
 			fprintf(f, "</td></tr>\n");
 		}
@@ -649,8 +767,11 @@ static void rules_section(FILE *f, const json_t *doc)
 static void metrics_head(FILE *f, const json_t *doc)
 {
 	fprintf(f, "<section id=\"other-metrics\">\n<h2>Other metrics</h2>\n<div class=\"scroll\"><table>\n"
-		"<thead><tr><th>row</th><th>metric</th><th>parent median</th><th>candidate median</th>"
-		"<th>ratio B/A [%s]</th><th>pair wins</th></tr></thead>\n<tbody>\n",
+		"<thead><tr><th>row</th><th>metric</th><th>");
+	ab_report_escape_xml(f, ab_report_side_label(doc, 0));
+	fprintf(f, " median</th><th>");
+	ab_report_escape_xml(f, ab_report_side_label(doc, 1));
+	fprintf(f, " median</th><th>ratio B/A [%s]</th><th>pair wins</th></tr></thead>\n<tbody>\n",
 		ab_report_ci_label(doc));
 }
 
@@ -694,203 +815,6 @@ static void metric_row(FILE *f, const json_t *row, const char *name, const json_
 static const struct ab_report_metric_table metric_table = {metrics_head, metric_everywhere, metric_row,
 							   "</tbody></table></div>\n</section>\n"};
 
-/* The markup build cells use (report_common.h). */
-static void code(FILE *f, const char *s)
-{
-	fputs("<code>", f);
-	ab_report_escape_xml(f, s);
-	fputs("</code>", f);
-}
-
-static const struct ab_report_markup markup = {code, ab_report_escape_xml, "<strong class=\"o-fail\">",
-					       "</strong>"};
-
-/* A commit or tree id: the first 10 digits, the whole id on hover. */
-static void oid_code(FILE *f, const char *oid)
-{
-	char shortened[11];
-
-	snprintf(shortened, sizeof(shortened), "%.10s", oid);
-	fprintf(f, "<code title=\"");
-	ab_report_escape_xml(f, oid);
-	fprintf(f, "\">");
-	ab_report_escape_xml(f, shortened);
-	fprintf(f, "</code>");
-}
-
-/* The provenance table's build row and a row per artifact of the
- * parent's build, each with both sides' digests. */
-static void provenance_builds(FILE *f, const json_t *doc)
-{
-	const json_t *bp = ab_report_build_of(doc, "parent");
-	const json_t *bc = ab_report_build_of(doc, "candidate");
-	const char *path;
-	json_t *hash;
-
-	fprintf(f, "<tr><td>build</td><td>");
-	ab_report_build_cell(f, bp, &markup);
-	fputs("</td><td>", f);
-	ab_report_build_cell(f, bc, &markup);
-	fprintf(f, "</td></tr>\n");
-	if (!bp)
-		return;
-	json_object_foreach(json_object_get(bp, "artifacts"), path, hash) {
-		const char *other = ab_report_str(json_object_get(bc, "artifacts"), path);
-		char ha[13], hb[13];
-		snprintf(ha, sizeof(ha), "%.12s", json_string_value(hash) ? json_string_value(hash) : "");
-		snprintf(hb, sizeof(hb), "%.12s", other);
-		fprintf(f, "<tr><td>artifact <code>");
-		ab_report_escape_xml(f, path);
-		fprintf(f, "</code> SHA-256</td><td><code>");
-		ab_report_escape_xml(f, ha);
-		fprintf(f, "…</code></td><td><code>");
-		ab_report_escape_xml(f, hb);
-		fprintf(f, "…</code>%s</td></tr>\n",
-			json_string_value(hash) && !strcmp(json_string_value(hash), other)
-				? " <span class=\"warn\">⚠ identical: an A/A in disguise?</span>" : "");
-	}
-}
-
-/* The provenance table's rows of the overlay and the dependencies. */
-static void provenance_inputs(FILE *f, const json_t *doc)
-{
-	const json_t *ov = json_object_get(doc, "overlay"), *p;
-	size_t i;
-
-	if (json_is_object(ov)) {
-		fprintf(f, "<tr><td>overlay</td><td colspan=\"2\">");
-		json_array_foreach(json_object_get(ov, "paths"), i, p) {
-			fprintf(f, "%s<code>", i ? ", " : "");
-			ab_report_escape_xml(f, ab_report_str(p, "path"));
-			fprintf(f, "</code> (%s ", ab_report_str(p, "type"));
-			oid_code(f, ab_report_str(p, "oid"));
-			fprintf(f, ")");
-		}
-		fprintf(f, " from ");
-		ab_report_escape_xml(f, ab_report_str(ov, "from"));
-		fprintf(f, " ");
-		oid_code(f, ab_report_str(ov, "source"));
-		fprintf(f, ": both sides ran these</td></tr>\n");
-	}
-	json_array_foreach(json_object_get(doc, "dependencies"), i, p) {
-		const json_t *par = json_object_get(p, "parent"), *cand = json_object_get(p, "candidate");
-		fprintf(f, "<tr><td>dependency <code>");
-		ab_report_escape_xml(f, ab_report_str(p, "name"));
-		fprintf(f, "</code></td><td>");
-		oid_code(f, ab_report_str(par, "oid"));
-		fprintf(f, " ");
-		ab_report_escape_xml(f, ab_report_str(par, "subject"));
-		fprintf(f, "</td><td>");
-		oid_code(f, ab_report_str(cand, "oid"));
-		fprintf(f, " ");
-		ab_report_escape_xml(f, ab_report_str(cand, "subject"));
-		fprintf(f, "</td></tr>\n");
-	}
-}
-
-/* The lines under the provenance table: host, noise controls and noise,
- * plan, and the compiler identity. */
-static void provenance_conditions(FILE *f, const json_t *doc)
-{
-	char *controls = ab_report_controls_line(doc), *noise = ab_report_noise_line(doc);
-	char *plan_line = ab_report_plan_line(doc);
-
-	if (json_is_object(json_object_get(doc, "host"))) {
-		char *host = ab_env_summary(json_object_get(doc, "host"));
-		const json_t *resumed = json_object_get(doc, "resumed");
-		fprintf(f, "<p>Host: ");
-		ab_report_escape_xml(f, host);
-		if (json_is_string(json_object_get(resumed, "host_change"))) {
-			fprintf(f, " (where the run started; it was resumed on ");
-			ab_report_escape_xml(f, ab_report_str(resumed, "resumed_on"));
-			fprintf(f, ")");
-		}
-		fprintf(f, ".</p>\n");
-		free(host);
-	}
-	if (controls) {
-		fprintf(f, "<p>Noise controls: ");
-		ab_report_escape_xml(f, controls);
-		fprintf(f, ".</p>\n");
-	}
-	if (noise) {
-		fprintf(f, "<p>Noise: ");
-		ab_report_escape_xml(f, noise);
-		fprintf(f, ".</p>\n");
-	}
-	fprintf(f, "<p>Plan: %s.</p>\n", plan_line);
-	if (json_is_string(json_object_get(doc, "compiler_identity"))) {
-		fprintf(f, "<details><summary>Compiler identity</summary>\n<pre>");
-		ab_report_escape_xml(f, ab_report_str(doc, "compiler_identity"));
-		fprintf(f, "</pre></details>\n");
-	}
-	free(controls);
-	free(noise);
-	free(plan_line);
-}
-
-/* The provenance section's start, up to its table's body, with the
- * table's three column heads. */
-static void provenance_start(FILE *f, const char *first, const char *second, const char *third)
-{
-	fprintf(f, "<section id=\"provenance\">\n<h2>Provenance</h2>\n<div class=\"scroll\"><table>\n"
-		"<thead><tr><th>%s</th><th>%s</th><th>%s</th></tr></thead>\n<tbody>\n", first, second, third);
-}
-
-/* The two commands of a comparison (kind compare), in the place of the
- * commits and builds. */
-static void sides_provenance(FILE *f, const json_t *doc)
-{
-	const json_t *sides = json_object_get(doc, "sides");
-	int i;
-
-	provenance_start(f, "side", "name", "command");
-	for (i = 0; i < 2; i++) {
-		fprintf(f, "<tr><td>%s</td><td>", i ? "b" : "a");
-		ab_report_escape_xml(f, ab_report_str(json_array_get(sides, (size_t)i), "name"));
-		fprintf(f, "</td><td><code>");
-		ab_report_escape_xml(f, ab_report_str(json_array_get(sides, (size_t)i), "command"));
-		fprintf(f, "</code></td></tr>\n");
-	}
-	fprintf(f, "</tbody></table></div>\n</section>\n");
-}
-
-static void provenance(FILE *f, const json_t *doc)
-{
-	const json_t *par = json_object_get(doc, "parent"), *cand = json_object_get(doc, "candidate");
-	const json_t *file = json_object_get(doc, "experiment_file");
-	char h[13];
-
-	provenance_start(f, "item", "parent", "candidate");
-	fprintf(f, "<tr><td>commit</td>");
-	fprintf(f, "<td>");
-	oid_code(f, ab_report_str(par, "oid"));
-	fprintf(f, " %s</td><td>", json_is_true(json_object_get(doc, "exact_parent")) ? "(exact parent)"
-			       : "(<strong>not</strong> the exact parent)");
-	oid_code(f, ab_report_str(cand, "oid"));
-	fprintf(f, "</td></tr>\n<tr><td>subject</td><td>");
-	ab_report_escape_xml(f, ab_report_str(par, "subject"));
-	fprintf(f, "</td><td>");
-	ab_report_escape_xml(f, ab_report_str(cand, "subject"));
-	fprintf(f, "</td></tr>\n<tr><td>tree</td><td>");
-	oid_code(f, ab_report_str(par, "tree"));
-	fprintf(f, "</td><td>");
-	oid_code(f, ab_report_str(cand, "tree"));
-	fprintf(f, "</td></tr>\n");
-	provenance_builds(f, doc);
-	provenance_inputs(f, doc);
-	fprintf(f, "<tr><td>benchmark</td><td colspan=\"2\"><code>");
-	ab_report_escape_xml(f, ab_report_str(doc, "benchmark"));
-	fprintf(f, "</code></td></tr>\n<tr><td>experiment file</td><td colspan=\"2\"><code>");
-	ab_report_escape_xml(f, ab_report_str(file, "path"));
-	fprintf(f, "</code> (SHA-256 <code>");
-	snprintf(h, sizeof(h), "%.12s", ab_report_str(file, "sha256"));
-	ab_report_escape_xml(f, h);
-	fprintf(f, "…</code>)</td></tr>\n</tbody></table></div>\n");
-	provenance_conditions(f, doc);
-	fprintf(f, "</section>\n");
-}
-
 static void notes(FILE *f, const json_t *doc)
 {
 	const json_t *warnings = json_object_get(doc, "warnings");
@@ -901,7 +825,7 @@ static void notes(FILE *f, const json_t *doc)
 		fprintf(f, "<section id=\"warnings\">\n<h2>Warnings</h2>\n<ul>\n");
 		json_array_foreach((json_t *)warnings, i, w) {
 			fprintf(f, "<li><span class=\"warn\">⚠</span> ");
-			ab_report_escape_xml(f, json_string_value(w));
+			text(f, doc, json_string_value(w));
 			fprintf(f, "</li>\n");
 		}
 		fprintf(f, "</ul>\n</section>\n");
@@ -915,15 +839,21 @@ static void notes(FILE *f, const json_t *doc)
 
 static void method(FILE *f, const json_t *doc)
 {
-	fprintf(f, "<section id=\"method\">\n<h2>Method</h2>\n<p>%s</p>\n<h2>Reproduce</h2>\n<pre>",
-		ab_report_method_text(doc));
+	static const struct ab_report_sides_writer method_writer = {ab_report_sides_raw, name_piece};
+
+	fprintf(f, "<section id=\"method\">\n<h2>Method</h2>\n<p>");
+	ab_report_sides_write(f, doc, ab_report_method_text(doc), &method_writer);
+	fprintf(f, "</p>\n<h2>Reproduce</h2>\n<pre>");
 	ab_report_escape_xml(f, ab_report_str(doc, "reproduce"));
 	fprintf(f, "</pre>\n<p>Raw samples: <code>abtool report %lld --format tsv</code>.</p>\n</section>\n",
 		ab_report_int(doc, "run_id"));
 }
 
-int ab_report_html(FILE *f, const json_t *doc, const json_t *profiles)
+int ab_report_html(FILE *f, const struct ab_report_render *in)
 {
+	const json_t *doc = in->doc;
+	struct ab_chart_samples samples = {in->samples, in->samples ? in->nsamples : 0, in->metric_names,
+					   in->nmetrics};
 	size_t nrows = json_array_size(json_object_get(doc, "rows"));
 	const char *verdict = ab_report_str(doc, "verdict");
 
@@ -945,17 +875,14 @@ int ab_report_html(FILE *f, const json_t *doc, const json_t *profiles)
 	verdict_box(f, doc);
 	if (nrows) {
 		rows_table(f, doc);
-		strips(f, doc);
+		strips(f, doc, &samples);
 	}
 	if (json_is_object(json_object_get(doc, "scaling")) && nrows)
 		scaling_section(f, doc);
 	rules_section(f, doc);
 	ab_report_other_metrics(f, doc, &metric_table);
-	ab_report_flame(f, profiles);
-	if (json_is_array(json_object_get(doc, "sides")))
-		sides_provenance(f, doc);
-	else
-		provenance(f, doc);
+	ab_report_flame(f, in->profiles);
+	ab_report_html_provenance(f, doc);
 	notes(f, doc);
 	method(f, doc);
 	fprintf(f, "<footer>abtool report, schema ");
@@ -963,12 +890,21 @@ int ab_report_html(FILE *f, const json_t *doc, const json_t *profiles)
 	fprintf(f, ", run ");
 	ab_report_escape_xml(f, ab_report_str(doc, "run_uuid"));
 	fprintf(f, "</footer>\n");
-	/* A self-check a headless browser can read back (--dump-dom): set only
-	 * when every row's chart is in the page. */
+	/* A self-check a headless browser can read back (--dump-dom): rendered
+	 * is set only when every row's chart is in the page; overflow is how
+	 * many pixels the page is wider than the window (a horizontal
+	 * scrollbar), and cut the sections whose table scrolls sideways in its
+	 * box (a cell cut off at this width). */
 	fprintf(f, "<script>\n(function () {\n"
 		"\tvar want = Number(document.body.getAttribute('data-rows'));\n"
 		"\tvar got = document.querySelectorAll('svg.strip').length;\n"
+		"\tvar root = document.documentElement, cut = [];\n"
 		"\tif (want > 0 && got === want)\n\t\tdocument.body.dataset.rendered = 'ok';\n"
+		"\tdocument.querySelectorAll('.scroll').forEach(function (e) {\n"
+		"\t\tif (e.scrollWidth > e.clientWidth)\n\t\t\tcut.push(e.parentNode.id);\n"
+		"\t});\n"
+		"\tdocument.body.dataset.overflow = String(Math.max(0, root.scrollWidth - root.clientWidth));\n"
+		"\tdocument.body.dataset.cut = cut.join(' ');\n"
 		"})();\n</script>\n</body>\n</html>\n");
 	if (ferror(f))
 		return ab_error_set(AB_EIO, "cannot write the HTML report: %s", strerror(errno));

@@ -8,6 +8,7 @@
 #include "report.h"
 #include "report_common.h"
 #include "report_md.h"
+#include "report_sides.h"
 #include "report_speedup.h"
 #include "error.h"
 #include "util.h"
@@ -112,10 +113,29 @@ void ab_report_md_short(FILE *f, const char *s, size_t n, unsigned how)
 	md_write(f, s, s ? strnlen(s, n) : 0, how);
 }
 
+/* The pieces of ab_report_md_text: text as text, a side's name as code
+ * (as hyperfine's summary quotes its commands). */
+static void plain_piece(FILE *f, const char *s, size_t len)
+{
+	md_write(f, s, len, MD_TEXT);
+}
+
+static void name_piece(FILE *f, const char *name)
+{
+	ab_report_md(f, name, MD_CODE);
+}
+
+static const struct ab_report_sides_writer text_writer = {plain_piece, name_piece};
+
+void ab_report_md_text(FILE *f, const json_t *doc, const char *s)
+{
+	ab_report_sides_write(f, doc, s, &text_writer);
+}
+
 /* One rule of the verdict: a line of its own for a rule of one row; for a
  * rule over several rows, how many rows have its outcome and then one
  * sub-item per row, so that each row's reason can be read. */
-static void rule_item(FILE *f, const json_t *rule)
+static void rule_item(FILE *f, const json_t *doc, const json_t *rule)
 {
 	const json_t *rows = json_object_get(rule, "rows"), *row;
 	const char *o = ab_report_str(rule, "outcome");
@@ -125,7 +145,7 @@ static void rule_item(FILE *f, const json_t *rule)
 	ab_report_md(f, ab_report_str(rule, "name"), MD_TEXT);
 	fputs(" — ", f);
 	if (n <= 1) {
-		ab_report_md(f, ab_report_str(rule, "detail"), MD_TEXT);
+		ab_report_md_text(f, doc, ab_report_str(rule, "detail"));
 		fputc('\n', f);
 		return;
 	}
@@ -140,7 +160,7 @@ static void rule_item(FILE *f, const json_t *rule)
 		fprintf(f, " in %zu of %zu rows:\n", same, n);
 	json_array_foreach(rows, i, row) {
 		fprintf(f, "  - %s ", ab_report_outcome_mark(ab_report_str(row, "outcome")));
-		ab_report_md(f, ab_report_str(row, "detail"), MD_TEXT);
+		ab_report_md_text(f, doc, ab_report_str(row, "detail"));
 		fputc('\n', f);
 	}
 }
@@ -171,14 +191,14 @@ static void group_line(FILE *f, const json_t *group)
 }
 
 /* "- ✗ reason" */
-static void reason_items(FILE *f, const json_t *reasons)
+static void reason_items(FILE *f, const json_t *doc, const json_t *reasons)
 {
 	size_t i;
 	json_t *r;
 
 	json_array_foreach(reasons, i, r) {
 		fputs("- ✗ ", f);
-		ab_report_md(f, json_string_value(r), MD_TEXT);
+		ab_report_md_text(f, doc, json_string_value(r));
 		fputc('\n', f);
 	}
 }
@@ -219,6 +239,13 @@ static void header(FILE *f, const json_t *doc)
 		fputs("Design ", f);
 		ab_report_md(f, ab_report_str(doc, "design"), MD_CODE);
 		group_line(f, json_object_get(doc, "group"));
+	} else if (ab_report_sides_named(doc)) {
+		/* two commands compared: no design, whatever the store files it under */
+		fputs("Comparison of ", f);
+		ab_report_md(f, ab_report_side_label(doc, 0), MD_CODE);
+		fputs(" and ", f);
+		ab_report_md(f, ab_report_side_label(doc, 1), MD_CODE);
+		fprintf(f, " · run %lld", ab_report_int(doc, "run_id"));
 	} else {
 		fputs("Design ", f);
 		ab_report_md(f, ab_report_str(doc, "design"), MD_CODE);
@@ -239,7 +266,7 @@ static void header(FILE *f, const json_t *doc)
 		fprintf(f, "**A/A calibration%s.** Both sides are the parent ", strcmp(v.verdict, "invalid") ? "" : ": invalid");
 		ab_report_md_short(f, ab_report_str(json_object_get(doc, "parent"), "oid"), 10, MD_CODE);
 		fputs(", built twice into separate trees, so every \"faster\" or \"slower\" outcome below is false.\n\n", f);
-		reason_items(f, v.reasons);
+		reason_items(f, doc, v.reasons);
 		return;
 	}
 	fputs("**Verdict: ", f);
@@ -249,20 +276,20 @@ static void header(FILE *f, const json_t *doc)
 		fputs(" ⚠ Identical artifacts: every declared artifact is byte-identical on both sides.", f);
 	if (!strcmp(v.verdict, "invalid")) {
 		fprintf(f, " No speed claim is made from a wrong or broken side:\n");
-		reason_items(f, v.reasons);
+		reason_items(f, doc, v.reasons);
 		fputc('\n', f);
 		if (!v.nrules)
 			return;
 		fprintf(f, "Rules, for information:\n");
 	} else if (v.nrules == 0) {
 		fputc(' ', f);
-		ab_report_md(f, json_string_value(json_array_get(v.reasons, 0)), MD_TEXT);
+		ab_report_md_text(f, doc, json_string_value(json_array_get(v.reasons, 0)));
 		fputc('\n', f);
 	} else {
 		fprintf(f, " %s\n", v.rules_line);
 	}
 	json_array_foreach(v.rules, i, r)
-		rule_item(f, r);
+		rule_item(f, doc, r);
 	/* Reasons that are not the rules': the host's conditions. */
 	json_array_foreach(v.reasons, i, r) {
 		const char *t = json_string_value(r);
@@ -270,11 +297,11 @@ static void header(FILE *f, const json_t *doc)
 			continue;
 		if (!strncmp(t, "environment.require: ", 21)) {
 			fputs("- ⚠ host condition not met (environment.require): ", f);
-			ab_report_md(f, t + 21, MD_TEXT);
+			ab_report_md_text(f, doc, t + 21);
 			fputc('\n', f);
 		} else if (!strncmp(t, "without that, ", 14)) {
 			fputs("- ⚠ so the verdict is inconclusive; ", f);
-			ab_report_md(f, t, MD_TEXT);
+			ab_report_md_text(f, doc, t);
 			fputc('\n', f);
 		}
 	}
@@ -379,7 +406,7 @@ static void notes(FILE *f, const json_t *doc)
 		fprintf(f, "## Warnings\n");
 		json_array_foreach(warnings, i, w) {
 			fputs("- ⚠ ", f);
-			ab_report_md(f, json_string_value(w), MD_TEXT);
+			ab_report_md_text(f, doc, json_string_value(w));
 			fputc('\n', f);
 		}
 		fputc('\n', f);
@@ -393,7 +420,11 @@ static void notes(FILE *f, const json_t *doc)
 
 static void method(FILE *f, const json_t *doc)
 {
-	fprintf(f, "## Method\n%s\n\n", ab_report_method_text(doc));
+	static const struct ab_report_sides_writer method_writer = {ab_report_sides_raw, name_piece};
+
+	fprintf(f, "## Method\n");
+	ab_report_sides_write(f, doc, ab_report_method_text(doc), &method_writer);
+	fprintf(f, "\n\n");
 	fprintf(f, "## Reproduce\n");
 	ab_report_md(f, ab_report_str(doc, "reproduce"), MD_BLOCK);
 	if (json_is_object(json_object_get(doc, "group"))) {

@@ -51,6 +51,11 @@ void ab_report_md(FILE *f, const char *s, unsigned how);
  * form, a line of a longer text. */
 void ab_report_md_short(FILE *f, const char *s, size_t n, unsigned how);
 
+/* A string of the document `doc` (NULL: empty) as text (MD_TEXT), a
+ * comparison's "parent" and "candidate" as its sides' names in code spans
+ * (report_sides.h): the warnings, the reasons and the rules' details. */
+void ab_report_md_text(FILE *f, const json_t *doc, const char *s);
+
 /* The Provenance section (report_md_provenance.c): the commits, builds,
  * overlay, dependencies and inputs of both sides, the partial run's note
  * and the run's lines; for a comparison of two commands

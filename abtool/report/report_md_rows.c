@@ -163,11 +163,11 @@ static void rows_notes(FILE *f, const json_t *doc, int warn_rsd)
 		fprintf(f, "%s\n", note);
 	/* both name rows by their labels, which hold the matrix values */
 	if (scaling_change) {
-		ab_report_md(f, scaling_change, MD_TEXT);
+		ab_report_md_text(f, doc, scaling_change);
 		fputc('\n', f);
 	}
 	if (order) {
-		ab_report_md(f, order, MD_TEXT);
+		ab_report_md_text(f, doc, order);
 		fputc('\n', f);
 	}
 	if (warn_rsd)

@@ -7,7 +7,10 @@
 # frame, and the ratio axis has a tick at or below the smallest plotted
 # ratio and at or above the largest; the invalid run draws no empty
 # scaling frame and its rows table shows what each side measured and both
-# checksums. Screenshots of the accepted and the invalid report are kept
+# checksums. Each row's distribution chart (issue 35, item 17) has a dot
+# per side's sample at its value, and the box plot of those values: the
+# analyzed pairs' quartiles are known exactly; the invalid run's rows,
+# whose pairs never ran, show each side's warmup. Screenshots of the accepted and the invalid report are kept
 # in $ABTOOL_SCREENSHOT_DIR.
 . "$(dirname "$0")/lib.sh"
 
@@ -112,6 +115,46 @@ def check_strip(svg):
     return min(ratios), ticks
 
 
+def dist_ticks(svg, fr):
+    """The linear axis of a distribution chart, from its tick labels: x = a + b * value."""
+    pts = [(float(t.get('x')), float(t.text)) for t in svg.iter('text')
+           if re.fullmatch(r'[0-9]+(\.[0-9]+)?', t.text or '') and float(t.get('y')) > fr[3]]
+    assert len(pts) >= 2, ('fewer than two plain ticks', pts)
+    (x0, v0), (x1, v1) = pts[0], pts[-1]
+    b = (x1 - x0) / (v1 - v0)
+    return lambda v: x0 + b * (v - v0)
+
+
+def check_dist(svg, names, counts):
+    """Every mark inside the frame; per side (class parent, candidate) its lane named names[s],
+    counts[s] dots, one box holding the median line, whiskers from the box to its dots.
+    Returns per side the values in the dots' titles and the box's title."""
+    fr = frame(svg)
+    assert not list(svg.iter('path')) and not list(svg.iter('polyline'))
+    lanes = [t for t in svg.iter('text') if t.find('tspan') is not None]
+    assert [t.find('tspan').text for t in lanes] == names, ([t.find('tspan').text for t in lanes], names)
+    out = []
+    for s, cls in enumerate(('parent', 'candidate')):
+        dots = [c for c in svg.iter('circle') if c.get('class') == 'pt ' + cls]
+        assert len(dots) == counts[s], (cls, len(dots), counts[s])
+        for c in dots:
+            assert inside(fr, float(c.get('cx')), float(c.get('cy'))), c.attrib
+            assert c.find('title').text.startswith(names[s] + ', '), c.find('title').text
+        box, = [r for r in svg.iter('rect') if r.get('class') == 'box ' + cls]
+        bx, bw = float(box.get('x')), float(box.get('width'))
+        assert inside(fr, bx, float(box.get('y'))) and inside(fr, bx + bw), box.attrib
+        xs = sorted(float(c.get('cx')) for c in dots)
+        for w in svg.iter('line'):
+            if w.get('class') == 'whisker ' + cls:
+                for k in ('x1', 'x2'):
+                    assert xs[0] - EPS <= float(w.get(k)) <= xs[-1] + EPS, (w.attrib, xs)
+        out.append(([c.find('title').text for c in dots], box.find('title').text))
+    for m in svg.iter('line'):
+        if m.get('class') == 'med':
+            assert inside(fr, float(m.get('x1'))), m.attrib
+    return out
+
+
 def cells(html, n):
     """The text of the cells of row n of the rows table."""
     body = re.search(r'<section id="rows">.*?<tbody>(.*?)</tbody>', html, re.S).group(1)
@@ -131,10 +174,29 @@ ideal, = [p for p in svg.iter('polyline') if p.get('class') == 'ideal']
 ys = [float(p.split(',')[1]) for p in ideal.get('points').split()]
 assert abs(min(ys) - frame(svg)[1]) <= EPS, ('the linear line does not end at the top', ys, frame(svg))
 
+# ... and a distribution chart per row with a dot per sample on each side
+doc = json.load(open(f'{T}/accepted.json'))
+dists = [s for s in svgs if 'dist' in s.get('class')]
+assert len(dists) == 2, len(dists)
+for svg, row in zip(dists, doc['rows']):
+    check_dist(svg, ['parent', 'candidate'], [row['parent']['n'], row['candidate']['n']])
+
 # analyzed pairs: the smallest ratio, 0.45, has a tick at or below it
 html, svgs = charts(f'{T}/analyzed.html')
-(lo, ticks), = [check_strip(s) for s in svgs]
+(lo, ticks), = [check_strip(s) for s in svgs if 'strip' in s.get('class')]
 assert abs(lo - 0.45) < 1e-9 and min(ticks) <= 0.45, (lo, ticks)
+# ... and the distributions: the parent's eight 100s, the candidate's 45 to
+# 74, whose quartiles (type 7) are 55.75 and 68.75; every dot at its value
+svg, = [s for s in svgs if 'dist' in s.get('class')]
+(pt, pbox), (ct, cbox) = check_dist(svg, ['parent', 'candidate'], [8, 8])
+assert pbox == 'parent: quartiles 100 to 100' and cbox == 'candidate: quartiles 55.75 to 68.75', (pbox, cbox)
+assert [t.split(': ')[1] for t in ct] == ['45', '52', '57', '61', '64', '68', '71', '74'], ct
+at = dist_ticks(svg, frame(svg))
+for c in svg.iter('circle'):
+    v = float(c.find('title').text.split(': ')[1])
+    assert abs(float(c.get('cx')) - at(v)) < 0.2, (c.attrib, v, at(v))
+med = sorted(float(m.get('x1')) for m in svg.iter('line') if m.get('class') == 'med')
+assert abs(med[0] - at(62.5)) < 0.2 and abs(med[1] - at(100)) < 0.2, (med, at(62.5))
 
 # invalid: no scaling chart (no side has a scaling), strips say why they
 # are empty, and the rows table shows what was measured
@@ -142,7 +204,13 @@ html, svgs = charts(f'{T}/invalid.html')
 assert not [s for s in svgs if 'scaling' in s.get('class')], 'an empty scaling chart'
 assert 'No scaling to draw' in html
 for s in svgs:
-    check_strip(s)
+    if 'strip' in s.get('class'):
+        check_strip(s)
+# ... and no pair ran: each side's warmup is its distribution, said so
+dist, = [s for s in svgs if 'dist' in s.get('class')]
+(pt, _), (ct, _) = check_dist(dist, ['parent', 'candidate'], [1, 1])
+assert pt[0].startswith('parent, warmup 1: ') and ct[0].startswith('candidate, warmup 1: '), (pt, ct)
+assert '(no pair ran)' in ET.tostring(dist, encoding='unicode')
 doc = json.load(open(f'{T}/invalid.json'))
 row = doc['rows'][0]
 assert row['checksum_match'] is False and row['measured']['parent']['samples'] >= 1, row
