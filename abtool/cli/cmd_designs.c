@@ -50,6 +50,18 @@ static void put_cell(const struct cmd_column *c, const char *text, int right)
 	free(shown);
 }
 
+/* A line's cells before the reason, in the columns' order (the counts,
+ * runs and run, right-aligned). */
+static void put_cells(const struct cmd_column *c, const char *const cells[D_NCOLS])
+{
+	size_t i;
+
+	for (i = 0; i < D_NCOLS; i++)
+		put_cell(&c[i], cells[i], i == D_RUNS || i == D_RUN);
+}
+
+static const char *const header[D_NCOLS] = {"project", "design", "runs", "verdict", "run", "date (UTC)"};
+
 /* The columns' widths over `list` (a project column when `projects`),
  * fitted to `columns` (0: no limit); the reason's room. */
 static size_t designs_columns(struct cmd_column *c, const json_t *list, int projects, size_t columns)
@@ -140,12 +152,10 @@ static void print_row(const json_t *d, const struct cmd_column *c, size_t room)
 	if (c[D_DATE].width < 16 && strlen(at) > 10)
 		t[10] = '\0';
 	why = cmd_fit_words(text, room);
-	put_cell(&c[D_PROJECT], cmd_project_label(d), 0);
-	put_cell(&c[D_DESIGN], str(d, "design"), 0);
-	put_cell(&c[D_RUNS], runs, 1);
-	put_cell(&c[D_VERDICT], verdict, 0);
-	put_cell(&c[D_RUN], run, 1);
-	put_cell(&c[D_DATE], at, 0);
+	{
+		const char *cells[D_NCOLS] = {cmd_project_label(d), str(d, "design"), runs, verdict, run, at};
+		put_cells(c, cells);
+	}
 	printf("%s\n", why);
 	free(text);
 	free(why);
@@ -170,12 +180,7 @@ static void print_table(const json_t *list, int projects)
 	json_t *d;
 	char t[32];
 
-	put_cell(&c[D_PROJECT], "project", 0);
-	put_cell(&c[D_DESIGN], "design", 0);
-	put_cell(&c[D_RUNS], "runs", 1);
-	put_cell(&c[D_VERDICT], "verdict", 0);
-	put_cell(&c[D_RUN], "run", 1);
-	put_cell(&c[D_DATE], "date (UTC)", 0);
+	put_cells(c, header);
 	printf("reason\n");
 	for (i = 0, indent = 0; i < D_VERDICT; i++)
 		indent += c[i].shown ? c[i].width + 2 : 0;
@@ -187,13 +192,15 @@ static void print_table(const json_t *list, int projects)
 		 * inconclusive, invalid, or a calibration. */
 		if (json_is_integer(latest) &&
 		    json_integer_value(json_object_get(d, "newest_run")) != json_integer_value(latest)) {
-			int ab = !strcmp(str(d, "newest_kind"), "ab");
-			char *text = ab_xasprintf("newer: run %lld%s%s, %s%s",
-				(long long)json_integer_value(json_object_get(d, "newest_run")), ab ? "" : " ",
-				ab ? "" : str(d, "newest_kind"), json_is_string(json_object_get(d, "newest_verdict"))
-				? str(d, "newest_verdict") : str(d, "newest_status"),
+			char *state = newest_state(d), *text;
+
+			/* "newer: run 5, inconclusive", "newer: run 7 calibrate, calibrated" */
+			text = ab_xasprintf("newer: run %lld%s%s%s",
+				(long long)json_integer_value(json_object_get(d, "newest_run")),
+				strcmp(str(d, "newest_kind"), "ab") ? " " : ", ", state,
 				evidence(d, "newest_evidence_run", "; "));
 			print_under(indent, columns, text);
+			free(state);
 			free(text);
 		}
 		if (json_is_string(json_object_get(d, "last_note"))) {

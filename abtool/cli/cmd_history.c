@@ -2,7 +2,8 @@
  * Lists runs newest first, one line each (id, date, design, experiment,
  * revisions, verdict or status, the best–worst row ratio, the first
  * reason), filtered by verdict, design, experiment, revision prefix, date
- * range and a full-text search over names, hypotheses, reasons and notes;
+ * range and a full-text search over names, hypotheses, notes and what
+ * failed in the reasons;
  * --json gives the full objects of ab_store_history. */
 #include "cmd.h"
 #include "error.h"
@@ -496,8 +497,8 @@ const struct cmd_option cmd_history_options[] = {
 	 "is given)", NULL, CMD_OWN, 's', 0, 0},
 	{"until", 0, "DATE", "runs started up to DATE, inclusive at its precision", NULL, CMD_OWN, 'u',
 	 0, 0},
-	{"grep", 0, "TEXT", "full-text search over names, hypotheses, designs, reasons and notes", NULL,
-	 CMD_OWN, 'g', 0, 0},
+	{"grep", 0, "TEXT", "full-text search over names, hypotheses, notes and what failed in the reasons",
+	 NULL, CMD_OWN, 'g', 0, 0},
 	{"limit", 'n', "N", "at most N runs (0 for all)", "50", CMD_OWN, 'n', 0, INT64_MAX},
 	{"json", 0, NULL, "print a JSON array of objects instead of the table", NULL, CMD_OWN, 'j', 0, 0},
 	{"ids", 0, NULL, "print only the run ids, one a line (for shell completion)", NULL, CMD_OWN,
