@@ -5,6 +5,7 @@
 #include "store.h"
 #include "project.h"
 #include "store_core.h"
+#include "store_search.h"
 #include "store_sample.h"
 #include "embed.h"
 #include "error.h"
@@ -81,12 +82,22 @@ static int check_version(struct ab_store *store)
 	return 0;
 }
 
+/* The migrations with a step in C after their SQL, in the same
+ * transaction: what the SQL of both engines cannot compute alike. */
+static const struct {
+	long version;
+	int (*step)(struct ab_store *store);
+} migration_steps[] = {
+	{13, ab_store_search_backfill},  /* the runs' search text (store_search.c) */
+};
+
 /* Apply migration `f` (version `version`) over schema version `current`.
  * A statement that does not apply (a table that already exists, or one
  * that is missing) means the tables do not match the version. */
 static int apply(struct ab_store *store, const struct ab_embedded_file *f, long version, int current)
 {
 	struct ab_db_error e;
+	size_t i;
 
 	if (store->engine->exec(store->db, (const char *)f->data) < 0) {
 		store->engine->last_error(store->db, &e);
@@ -98,6 +109,9 @@ static int apply(struct ab_store *store, const struct ab_embedded_file *f, long 
 				    "and give another --store", store->path, current, version, f->path,
 				    e.message);
 	}
+	for (i = 0; i < AB_NCOLS(migration_steps); i++)
+		if (migration_steps[i].version == version && migration_steps[i].step(store) < 0)
+			return ab_error_prefix("store '%s': migration %ld (%s)", store->path, version, f->path);
 	if (store->engine->set_schema_version(store->db, (int)version) < 0)
 		return ab_db_error(store, "setting the schema version");
 	return 0;

@@ -161,7 +161,8 @@ int ab_store_design_id(struct ab_store *store, const char *project, const char *
  * results"): the headline columns of runs (migration 0005), row_results,
  * the metric of each rule_results line and rule_row_results (migration
  * 0006). Replaces what was there; call inside the caller's transaction,
- * after rule_results is written. */
+ * after rule_results is written, and with it ab_store_search_derive
+ * (store_search.h), which derives what the search reads of its reasons. */
 int ab_store_derive_results(struct ab_store *store, int64_t run_id);
 
 /* One column of a table as export and import (and, for samples, the

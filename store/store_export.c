@@ -4,6 +4,7 @@
 #include "project.h"
 #include "store_core.h"
 #include "store_sample.h"
+#include "store_search.h"
 #include "error.h"
 #include "jsontext.h"
 #include "util.h"
@@ -793,7 +794,8 @@ int ab_store_import(struct ab_store *store, const json_t *doc, int64_t *out, int
 			       "dependencies", 0, run_key)) < 0 ||
 	    (err = import_notes(store, doc, run_key, design_key)) < 0 ||
 	    (err = import_fix_report(store, run, run_key)) < 0 ||
-	    (err = ab_store_derive_results(store, run_key)) < 0)
+	    (err = ab_store_derive_results(store, run_key)) < 0 ||
+	    (err = ab_store_search_derive(store, run_key)) < 0)
 		goto out_rollback;
 	if ((err = ab_db_commit(store, "importing the run")) < 0)
 		goto out_rollback;

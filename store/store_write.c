@@ -4,6 +4,7 @@
 #include "store.h"
 #include "store_core.h"
 #include "store_sample.h"
+#include "store_search.h"
 #include "error.h"
 #include "util.h"
 
@@ -460,7 +461,8 @@ int ab_store_run_finish(struct ab_store *store, int64_t run_id, const char *verd
 	}
 	ab_db_finalize(st);
 	st = NULL;
-	if ((err = ab_store_derive_results(store, run_id)) < 0)
+	if ((err = ab_store_derive_results(store, run_id)) < 0 ||
+	    (err = ab_store_search_derive(store, run_id)) < 0)
 		goto out_rollback;
 	return ab_db_commit(store, "finishing the run");
 out_rollback:

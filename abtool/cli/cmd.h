@@ -748,6 +748,51 @@ void cmd_print_host(const json_t *host);
 /* Print `s` and pad it with spaces to `width` columns. */
 void cmd_put_padded(FILE *f, const char *s, size_t width);
 
+/* Tables fitted to the screen (cmd_table.c: history, designs). */
+
+/* The width a table on stdout is fitted to: the terminal's when stdout is
+ * one (cmd_fd_columns), else $COLUMNS when it is a positive number (as
+ * git and gh honour it), else 0: no limit, so that a pipe gets whole
+ * columns. */
+int cmd_table_columns(void);
+
+/* One column of a table before the free text of its last column. The
+ * caller sets `full` (the widest cell and header in the column's full
+ * form), `min` (its narrowest: a shorter form of its values, or the width
+ * a name may be elided to with "…"; `full` when it has none) and `elide`
+ * (any width from `min` to `full` will do, as for a name; else only the
+ * two forms); a column whose `full` is 0 is not in the table.
+ * cmd_table_fit sets `width` and `shown`. */
+struct cmd_column {
+	size_t full, min, width;
+	int elide, shown;
+};
+
+/* One step of fitting: shrink column `column` to its `min` (an elided
+ * name only as far as needed), or leave it out when `drop`. */
+struct cmd_fit_step {
+	size_t column;
+	int drop;
+};
+
+/*
+ * Fit cols[0 .. n) (each followed by two spaces) and a last column of at
+ * least `last_min` columns of free text into `columns` columns: the
+ * steps are taken in order until they fit, then what a later step freed
+ * goes back to the columns shrunk before it. Returns the columns left for
+ * the last column (at least 1, though fewer than `last_min` when every
+ * step was not enough), or 0 when `columns` is 0 (no limit: every column
+ * shown at its full width).
+ */
+size_t cmd_table_fit(struct cmd_column *cols, size_t n, const struct cmd_fit_step *steps, size_t nsteps,
+		     size_t columns, size_t last_min);
+
+/* `s` on one line as cmd_one_line makes it, cut to at most `max` columns
+ * (0: no cut) with "…" after the last whole word when a word ends in the
+ * second half of the room, else inside the word; no separator (" ,;:")
+ * is left before the "…". New string. */
+char *cmd_fit_words(const char *s, size_t max);
+
 /* "2026-11-30 05:44" from "2026-11-30T05:44:56Z" into buf (>= 17 bytes);
  * "-" for NULL. */
 const char *cmd_short_time(char *buf, size_t size, const char *iso);

@@ -18,115 +18,197 @@ static const char *str(const json_t *o, const char *key)
 	return s ? s : "";
 }
 
-/* The design's column, after its project's when `wproject` > 0. */
-static void put_design(const json_t *d, size_t wproject, size_t wdesign)
-{
-	char *name = cmd_one_line(str(d, "design"), wdesign);
+/* The columns of the table before the reason, in their order. */
+enum { D_PROJECT, D_DESIGN, D_RUNS, D_VERDICT, D_RUN, D_DATE, D_NCOLS };
 
-	if (wproject) {
-		char *project = cmd_one_line(cmd_project_label(d), wproject);
-		cmd_put_padded(stdout, project, wproject);
-		fputs("  ", stdout);
-		free(project);
-	}
-	cmd_put_padded(stdout, name, wdesign);
-	free(name);
+/* How the table narrows to a screen (cmd_table_fit): the time of day
+ * first, then the names elided (a design to 12 columns, a project to 15:
+ * "root:" and 10 hex digits), the date and the run count,
+ * until the reason has two fifths of the width and at least REASON_MIN
+ * columns. */
+static const struct cmd_fit_step designs_fit[] = {
+	{D_DATE, 0}, {D_DESIGN, 0}, {D_PROJECT, 0}, {D_DATE, 1}, {D_RUNS, 1},
+};
+
+#define NAME_MAX_COLS 32
+#define REASON_MIN 30
+#define REASON_PIPE 100  /* the reason's columns in a pipe (no width) */
+
+/* Cell `text` (borrowed) of column `c`, elided to its width (right-aligned
+ * when `right`), and the two spaces after it, when the column is shown. */
+static void put_cell(const struct cmd_column *c, const char *text, int right)
+{
+	char *shown;
+
+	if (!c->shown)
+		return;
+	shown = cmd_one_line(text, c->width);
+	if (right)
+		printf("%*s", (int)(c->width - cmd_text_width(shown)), "");
+	cmd_put_padded(stdout, shown, right ? 0 : c->width);
+	fputs("  ", stdout);
+	free(shown);
 }
 
-/* Ends a line about the newest run: the profile it linked as new
- * evidence, when it did not change the standing (or there is none). */
-static void put_newest_evidence(const json_t *d)
+/* A line's cells before the reason, in the columns' order (the counts,
+ * runs and run, right-aligned). */
+static void put_cells(const struct cmd_column *c, const char *const cells[D_NCOLS])
 {
-	if (json_is_integer(json_object_get(d, "newest_evidence_run")))
-		printf("; new evidence: run %lld's profile",
-		       (long long)json_integer_value(json_object_get(d, "newest_evidence_run")));
-	putchar('\n');
+	size_t i;
+
+	for (i = 0; i < D_NCOLS; i++)
+		put_cell(&c[i], cells[i], i == D_RUNS || i == D_RUN);
 }
 
-/* With a project column when `projects` is set. */
-static void print_table(const json_t *list, int projects)
+static const char *const header[D_NCOLS] = {"project", "design", "runs", "verdict", "run", "date (UTC)"};
+
+/* The columns' widths over `list` (a project column when `projects`),
+ * fitted to `columns` (0: no limit); the reason's room. */
+static size_t designs_columns(struct cmd_column *c, const json_t *list, int projects, size_t columns)
 {
-	size_t i, wdesign = 6, wproject = 0;
-	int columns = cmd_terminal_columns();
+	size_t i, wdesign = strlen("design"), wproject = strlen("project");
 	json_t *d;
 
 	json_array_foreach(list, i, d) {
 		if (cmd_text_width(str(d, "design")) > wdesign)
 			wdesign = cmd_text_width(str(d, "design"));
-		if (projects && cmd_text_width(cmd_project_label(d)) > wproject)
+		if (cmd_text_width(cmd_project_label(d)) > wproject)
 			wproject = cmd_text_width(cmd_project_label(d));
 	}
-	if (wdesign > 32)
-		wdesign = 32;
-	if (wproject > 32)
-		wproject = 32;
-	if (projects && wproject < 7)
-		wproject = 7;
-	if (wproject) {
-		cmd_put_padded(stdout, "project", wproject);
-		fputs("  ", stdout);
+	memset(c, 0, D_NCOLS * sizeof(*c));
+	c[D_PROJECT].full = !projects ? 0 : wproject > NAME_MAX_COLS ? NAME_MAX_COLS : wproject;
+	c[D_DESIGN].full = wdesign > NAME_MAX_COLS ? NAME_MAX_COLS : wdesign;
+	for (i = D_PROJECT; i <= D_DESIGN; i++) {
+		/* a project's label keeps "root:" and 10 hex digits whole */
+		size_t min = i == D_PROJECT ? 15 : 12;
+		c[i].min = c[i].full < min ? c[i].full : min;
+		c[i].elide = 1;
 	}
-	cmd_put_padded(stdout, "design", wdesign);
-	printf("  %4s  %-12s  %4s  %-16s  %s\n", "runs", "verdict", "run", "date (UTC)", "reason");
+	c[D_RUNS] = (struct cmd_column){.full = 4, .min = 4};
+	c[D_VERDICT] = (struct cmd_column){.full = 12, .min = 12};
+	c[D_RUN] = (struct cmd_column){.full = 4, .min = 4};
+	c[D_DATE] = (struct cmd_column){.full = 16, .min = 10};
+	return cmd_table_fit(c, D_NCOLS, designs_fit, sizeof(designs_fit) / sizeof(designs_fit[0]), columns,
+			     columns * 2 / 5 > REASON_MIN ? columns * 2 / 5 : REASON_MIN);
+}
+
+/* ", new evidence: run N's profile" when `key` names the run whose
+ * profile --new-evidence linked, else "" (static). */
+static const char *evidence(const json_t *d, const char *key, const char *before)
+{
+	static char text[64];
+
+	if (!json_is_integer(json_object_get(d, key)))
+		return "";
+	snprintf(text, sizeof(text), "%snew evidence: run %lld's profile", before,
+		 (long long)json_integer_value(json_object_get(d, key)));
+	return text;
+}
+
+/* The state of the newest run: its kind when not an A/B run, then its
+ * verdict or status ("calibrate, calibrated"). New string. */
+static char *newest_state(const json_t *d)
+{
+	int ab = !strcmp(str(d, "newest_kind"), "ab");
+
+	return ab_xasprintf("%s%s%s", ab ? "" : str(d, "newest_kind"), ab ? "" : ", ",
+			    json_is_string(json_object_get(d, "newest_verdict")) ? str(d, "newest_verdict")
+										 : str(d, "newest_status"));
+}
+
+/* The row of design `d`: the standing's run, date and reason, or the
+ * newest run when it has no standing. */
+static void print_row(const json_t *d, const struct cmd_column *c, size_t room)
+{
+	const json_t *latest = json_object_get(d, "latest_run");
+	const char *reason = json_string_value(json_array_get(json_object_get(d, "latest_reasons"), 0));
+	char t[32], run[32], runs[32], *text, *why;
+	const char *verdict = "undecided", *at = "-";
+
+	snprintf(runs, sizeof(runs), "%lld", (long long)json_integer_value(json_object_get(d, "runs")));
+	snprintf(run, sizeof(run), "-");
+	if (json_is_integer(latest)) {
+		snprintf(run, sizeof(run), "%lld", (long long)json_integer_value(latest));
+		verdict = str(d, "latest_verdict");
+		at = cmd_short_time(t, sizeof(t), str(d, "latest_created_at"));
+		text = ab_xasprintf("%s%s%s", evidence(d, "latest_evidence_run", ""),
+				    *evidence(d, "latest_evidence_run", "") ? "; " : "",
+				    json_is_true(json_object_get(d, "latest_identical_artifacts"))
+				    ? "identical artifacts; " : "");
+		why = ab_xasprintf("%s%s", text, reason ? reason : "");
+		free(text);
+		text = why;
+	} else if (json_is_integer(json_object_get(d, "newest_run"))) {
+		/* no accepted or rejected A/B run: no standing yet */
+		char *state = newest_state(d);
+
+		snprintf(run, sizeof(run), "%lld", (long long)json_integer_value(json_object_get(d, "newest_run")));
+		at = cmd_short_time(t, sizeof(t), json_string_value(json_object_get(d, "newest_created_at")));
+		text = ab_xasprintf("newest run: %s%s", state, evidence(d, "newest_evidence_run", "; "));
+		free(state);
+	} else {
+		text = ab_xstrdup("");
+	}
+	if (c[D_DATE].width < 16 && strlen(at) > 10)
+		t[10] = '\0';
+	why = cmd_fit_words(text, room);
+	{
+		const char *cells[D_NCOLS] = {cmd_project_label(d), str(d, "design"), runs, verdict, run, at};
+		put_cells(c, cells);
+	}
+	printf("%s\n", why);
+	free(text);
+	free(why);
+}
+
+/* A line under a design's row, starting under its verdict (`indent`
+ * columns in), cut to `columns` (0: no limit) at a word. */
+static void print_under(size_t indent, size_t columns, const char *text)
+{
+	char *shown = cmd_fit_words(text, columns > indent + 1 ? columns - indent : columns ? 1 : 0);
+
+	printf("%*s%s\n", (int)indent, "", shown);
+	free(shown);
+}
+
+/* With a project column when `projects`, fitted to the screen
+ * (cmd_table_columns). */
+static void print_table(const json_t *list, int projects)
+{
+	struct cmd_column c[D_NCOLS];
+	size_t columns = (size_t)cmd_table_columns(), room = designs_columns(c, list, projects, columns), i, indent;
+	json_t *d;
+	char t[32];
+
+	put_cells(c, header);
+	printf("reason\n");
+	for (i = 0, indent = 0; i < D_VERDICT; i++)
+		indent += c[i].shown ? c[i].width + 2 : 0;
 	json_array_foreach(list, i, d) {
 		const json_t *latest = json_object_get(d, "latest_run");
-		const char *reason = json_string_value(json_array_get(json_object_get(d, "latest_reasons"), 0));
-		size_t used = (wproject ? wproject + 2 : 0) + wdesign + 2 + 4 + 2 + 12 + 2 + 4 + 2 + 16 + 2;
-		size_t room = columns > 0 ? ((size_t)columns > used + 20 ? (size_t)columns - used : 20) : 100;
-		char *why, t[32], run[32];
 
-		{
-			char ev[48] = "";
-			char *text;
-			if (json_is_integer(json_object_get(d, "latest_evidence_run")))
-				snprintf(ev, sizeof(ev), "new evidence: run %lld's profile; ",
-					 (long long)json_integer_value(json_object_get(d, "latest_evidence_run")));
-			text = ab_xasprintf("%s%s%s", ev, json_is_true(json_object_get(d,
-					    "latest_identical_artifacts")) ? "identical artifacts; " : "",
-					    reason ? reason : "");
-			why = cmd_one_line(text, room);
-			free(text);
-		}
-		put_design(d, wproject, wdesign);
-		if (json_is_integer(latest)) {
-			snprintf(run, sizeof(run), "%lld", (long long)json_integer_value(latest));
-			printf("  %4lld  %-12s  %4s  %-16s  %s\n", (long long)json_integer_value(json_object_get(d, "runs")),
-			       str(d, "latest_verdict"), run, cmd_short_time(t, sizeof(t), str(d, "latest_created_at")), why);
-		} else if (json_is_integer(json_object_get(d, "newest_run"))) {
-			/* no accepted or rejected A/B run: no standing yet */
-			snprintf(run, sizeof(run), "%lld", (long long)json_integer_value(json_object_get(d, "newest_run")));
-			printf("  %4lld  %-12s  %4s  %-16s  newest run: %s%s%s",
-			       (long long)json_integer_value(json_object_get(d, "runs")), "undecided", run,
-			       cmd_short_time(t, sizeof(t), json_string_value(json_object_get(d, "newest_created_at"))),
-			       strcmp(str(d, "newest_kind"), "ab") ? str(d, "newest_kind") : "",
-			       strcmp(str(d, "newest_kind"), "ab") ? ", " : "",
-			       json_is_string(json_object_get(d, "newest_verdict")) ? str(d, "newest_verdict")
-										 : str(d, "newest_status"));
-			put_newest_evidence(d);
-		} else {
-			printf("  %4lld  %-12s  %4s  %-16s\n", (long long)json_integer_value(json_object_get(d, "runs")),
-			       "undecided", "-", "-");
-		}
+		print_row(d, c, room ? room : REASON_PIPE);
 		/* A newer run that does not change the standing: unfinished,
 		 * inconclusive, invalid, or a calibration. */
-		if (json_is_integer(latest) && json_integer_value(json_object_get(d, "newest_run")) != json_integer_value(latest)) {
-			printf("%*s  newer: run %lld%s%s, %s", (int)((wproject ? wproject + 2 : 0) +
-			       wdesign + 2 + 4), "",
-			       (long long)json_integer_value(json_object_get(d, "newest_run")),
-			       strcmp(str(d, "newest_kind"), "ab") ? " " : "",
-			       strcmp(str(d, "newest_kind"), "ab") ? str(d, "newest_kind") : "",
-			       json_is_string(json_object_get(d, "newest_verdict")) ? str(d, "newest_verdict")
-										 : str(d, "newest_status"));
-			put_newest_evidence(d);
+		if (json_is_integer(latest) &&
+		    json_integer_value(json_object_get(d, "newest_run")) != json_integer_value(latest)) {
+			char *state = newest_state(d), *text;
+
+			/* "newer: run 5, inconclusive", "newer: run 7 calibrate, calibrated" */
+			text = ab_xasprintf("newer: run %lld%s%s%s",
+				(long long)json_integer_value(json_object_get(d, "newest_run")),
+				strcmp(str(d, "newest_kind"), "ab") ? " " : ", ", state,
+				evidence(d, "newest_evidence_run", "; "));
+			print_under(indent, columns, text);
+			free(state);
+			free(text);
 		}
 		if (json_is_string(json_object_get(d, "last_note"))) {
-			char *note = cmd_one_line(str(d, "last_note"), columns > 0 && (size_t)columns > wdesign + 30
-								? (size_t)columns - wdesign - 30 : 100);
-			printf("%*s  note %s: %s\n", (int)((wproject ? wproject + 2 : 0) + wdesign + 2 + 4), "",
-			       cmd_short_time(t, sizeof(t), str(d, "last_note_created_at")), note);
-			free(note);
+			char *text = ab_xasprintf("note %s: %s", cmd_short_time(t, sizeof(t),
+						  str(d, "last_note_created_at")), str(d, "last_note"));
+			print_under(indent, columns, text);
+			free(text);
 		}
-		free(why);
 	}
 }
 

@@ -2,7 +2,8 @@
  * Lists runs newest first, one line each (id, date, design, experiment,
  * revisions, verdict or status, the best–worst row ratio, the first
  * reason), filtered by verdict, design, experiment, revision prefix, date
- * range and a full-text search over names, hypotheses, reasons and notes;
+ * range and a full-text search over names, hypotheses, notes and what
+ * failed in the reasons;
  * --json gives the full objects of ab_store_history. */
 #include "cmd.h"
 #include "error.h"
@@ -121,8 +122,9 @@ static const char *run_state(const json_t *run)
 /* Under a run that --rev found through a dependency, the dependency's
  * revisions, so that the line says why it matched (its own
  * parent..candidate are the main repository's). The columns stay as they
- * are: the line is indented past the id, like a note under a design. */
-static void print_dependency_matches(const json_t *run, size_t wid, const char *rev)
+ * are: the line is indented past the id, like a note under a design, and
+ * cut to `columns` (0: no limit). */
+static void print_dependency_matches(const json_t *run, size_t wid, const char *rev, size_t columns)
 {
 	size_t i, len = rev ? strlen(rev) : 0;
 	json_t *d;
@@ -131,12 +133,16 @@ static void print_dependency_matches(const json_t *run, size_t wid, const char *
 		const char *name = json_string_value(json_object_get(d, "name"));
 		const char *par = json_string_value(json_object_get(d, "parent"));
 		const char *cand = json_string_value(json_object_get(d, "candidate"));
-		char *shown;
+		char *line, *shown;
 
 		if (!rev || !name || !par || !cand || (strncasecmp(par, rev, len) && strncasecmp(cand, rev, len)))
 			continue;
 		shown = cmd_one_line(name, NAME_COLS_MAX);
-		printf("%*s  dependency %s: %.10s..%.10s\n", (int)wid, "", shown, par, cand);
+		line = ab_xasprintf("%*s  dependency %s: %.10s..%.10s", (int)wid, "", shown, par, cand);
+		free(shown);
+		shown = cmd_one_line(line, columns);
+		printf("%s\n", shown);
+		free(line);
 		free(shown);
 	}
 }
@@ -197,114 +203,176 @@ int cmd_project_chosen(const char *project)
 	return project && *project && strncmp(project, AB_PROJECT_ROOT, strlen(AB_PROJECT_ROOT));
 }
 
-/* The width of a project column over `list`: its longest label, at most
- * NAME_COLS_MAX. */
-static size_t project_width(const json_t *list)
-{
-	size_t i, w = 7;
-	json_t *o;
+/* The columns of history's table before the reason, in their order. */
+enum { H_ID, H_DATE, H_PROJECT, H_DESIGN, H_EXPERIMENT, H_REVS, H_VERDICT, H_RATIO, H_NCOLS };
 
-	json_array_foreach(list, i, o)
-		if (cmd_text_width(cmd_project_label(o)) > w)
-			w = cmd_text_width(cmd_project_label(o));
+/* How the table narrows to a screen (cmd_table_fit): the ratio's short
+ * header and 8 hex digits of each commit first; then the experiment (the
+ * design names the idea), the time of day, the commits, the names elided
+ * (to NAME_MIN, a project to PROJECT_MIN), the date and the ratio, until
+ * the reason has two fifths of the width and at least REASON_MIN
+ * columns. The id, the design and the verdict stay. */
+static const struct cmd_fit_step history_fit[] = {
+	{H_RATIO, 0}, {H_REVS, 0}, {H_EXPERIMENT, 0}, {H_EXPERIMENT, 1}, {H_DATE, 0}, {H_REVS, 1},
+	{H_DESIGN, 0}, {H_PROJECT, 0}, {H_DATE, 1}, {H_RATIO, 1},
+};
+
+#define NAME_MIN 12
+#define PROJECT_MIN 15  /* cmd_project_label's "root:" and 10 hex digits */
+#define REASON_MIN 30
+#define REASON_PIPE 100  /* the reason's columns in a pipe (no width) */
+#define RATIO_HEADER "ratio B/A, range over rows"  /* a range over rows, not an interval */
+
+/* The parent..candidate cell `width` columns wide: the commits' first 10
+ * hex digits (22 columns) or 8; a comparison's side names, each elided to
+ * half. New string. */
+static char *revs_cell(const json_t *run, size_t width)
+{
+	const json_t *sides = json_object_get(run, "sides");
+	int hex = width >= 22 ? 10 : 8;
+	char *a, *b, *out;
+
+	if (!json_is_array(sides))
+		return ab_xasprintf("%.*s..%.*s", hex, json_string_value(json_object_get(run, "parent_oid")),
+				    hex, json_string_value(json_object_get(run, "candidate_oid")));
+	a = cmd_one_line(json_string_value(json_object_get(json_array_get(sides, 0), "name")), (width - 2) / 2);
+	b = cmd_one_line(json_string_value(json_object_get(json_array_get(sides, 1), "name")), (width - 2) / 2);
+	out = ab_xasprintf("%s..%s", a, b);
+	free(a);
+	free(b);
+	return out;
+}
+
+/* The widest cell of the name `key` (or the project label) over `list`
+ * and its header, at most NAME_COLS_MAX. */
+static size_t name_width(const json_t *list, const char *key, const char *header)
+{
+	size_t i, w = cmd_text_width(header);
+	json_t *run;
+
+	json_array_foreach(list, i, run) {
+		size_t x = cmd_text_width(key ? json_string_value(json_object_get(run, key)) : cmd_project_label(run));
+		w = x > w ? x : w;
+	}
 	return w > NAME_COLS_MAX ? NAME_COLS_MAX : w;
 }
 
-/* `wproject` > 0: a project column of that width. */
-static void print_table(const json_t *list, const char *rev, size_t wproject)
+/* The columns' full and short widths over `list` (a project column when
+ * `projects`), fitted to `columns` (0: no limit); the reason's room. */
+static size_t history_columns(struct cmd_column *c, const json_t *list, int projects, size_t columns)
 {
-	size_t i, wid = 2, wdesign = 6, wexp = 10, wratio = 26;
-	int columns = cmd_terminal_columns();
+	size_t i, wid = 2, wratio = 0;
 	json_t *run;
 	char buf[80];
 
+	memset(c, 0, H_NCOLS * sizeof(*c));
 	json_array_foreach(list, i, run) {
-		size_t w;
 		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(json_object_get(run, "id")));
 		wid = strlen(buf) > wid ? strlen(buf) : wid;
-		w = cmd_text_width(json_string_value(json_object_get(run, "design")));
-		wdesign = w > wdesign ? w : wdesign;
-		w = cmd_text_width(json_string_value(json_object_get(run, "experiment")));
-		wexp = w > wexp ? w : wexp;
 		format_ratios(buf, sizeof(buf), run);
-		w = cmd_text_width(buf);
-		wratio = w > wratio ? w : wratio;
+		wratio = cmd_text_width(buf) > wratio ? cmd_text_width(buf) : wratio;
 	}
-	wdesign = wdesign > NAME_COLS_MAX ? NAME_COLS_MAX : wdesign;
-	wexp = wexp > NAME_COLS_MAX ? NAME_COLS_MAX : wexp;
+	c[H_ID] = (struct cmd_column){.full = wid, .min = wid};
+	c[H_DATE] = (struct cmd_column){.full = 16, .min = 10};
+	if (projects)
+		c[H_PROJECT].full = name_width(list, NULL, "project");
+	c[H_DESIGN].full = name_width(list, "design", "design");
+	c[H_EXPERIMENT].full = name_width(list, "experiment", "experiment");
+	for (i = H_PROJECT; i <= H_EXPERIMENT; i++) {
+		/* a project's label keeps "root:" and 10 hex digits whole */
+		size_t min = i == H_PROJECT ? PROJECT_MIN : NAME_MIN;
+		c[i].min = c[i].full < min ? c[i].full : min;
+		c[i].elide = 1;
+	}
+	c[H_REVS] = (struct cmd_column){.full = 22, .min = 18};
+	c[H_VERDICT] = (struct cmd_column){.full = 12, .min = 12};
+	c[H_RATIO].full = wratio > strlen(RATIO_HEADER) ? wratio : strlen(RATIO_HEADER);
+	c[H_RATIO].min = wratio > strlen("ratio B/A") ? wratio : strlen("ratio B/A");
+	return cmd_table_fit(c, H_NCOLS, history_fit, sizeof(history_fit) / sizeof(history_fit[0]), columns,
+			     columns * 2 / 5 > REASON_MIN ? columns * 2 / 5 : REASON_MIN);
+}
 
-	printf("%*s  %-16s  ", (int)wid, "id", "date (UTC)");
-	if (wproject) {
-		cmd_put_padded(stdout, "project", wproject);
-		fputs("  ", stdout);
-	}
-	cmd_put_padded(stdout, "design", wdesign);
+/* Cell `text` (borrowed) of column `c`, elided to its width, and the two
+ * spaces after it, when the column is shown. */
+static void put_cell(const struct cmd_column *c, const char *text)
+{
+	char *shown;
+
+	if (!c->shown)
+		return;
+	shown = cmd_one_line(text, c->width);
+	cmd_put_padded(stdout, shown, c->width);
 	fputs("  ", stdout);
-	cmd_put_padded(stdout, "experiment", wexp);
-	printf("  %-22s  %-12s  ", "parent..candidate", "verdict");
-	/* the lowest–highest row ratio: a range over rows, not an interval */
-	cmd_put_padded(stdout, "ratio B/A, range over rows", wratio);
-	printf("  reason\n");
+	free(shown);
+}
+
+/* The reason cell: the first reason (history_reason), after a bisect
+ * step's "bisect 1 step 3 (left): ", cut to `room` columns at a word. New
+ * string. */
+static char *reason_cell(const json_t *run, size_t room)
+{
+	const char *reason = json_string_value(json_array_get(json_object_get(run, "reasons"), 0));
+	const json_t *b = json_object_get(run, "bisect");
+	char *why = history_reason(run, reason, 0), *out;
+
+	if (json_is_object(b)) {
+		char id[48], *t;
+
+		/* a step of a bisect of another store: its uuid's first digits */
+		if (json_is_integer(json_object_get(b, "bisect")))
+			snprintf(id, sizeof(id), "%lld", (long long)json_integer_value(json_object_get(b, "bisect")));
+		else
+			snprintf(id, sizeof(id), "%.8s", json_string_value(json_object_get(b, "uuid")) ?
+				 json_string_value(json_object_get(b, "uuid")) : "?");
+		t = ab_xasprintf("bisect %s step %lld (%s): %s", id,
+				 (long long)json_integer_value(json_object_get(b, "seq")),
+				 json_string_value(json_object_get(b, "role")), why);
+		free(why);
+		why = t;
+	}
+	out = cmd_fit_words(why, room);
+	free(why);
+	return out;
+}
+
+/* The table, fitted to the screen (cmd_table_columns); a project column
+ * when `projects`. */
+static void print_table(const json_t *list, const char *rev, int projects)
+{
+	struct cmd_column c[H_NCOLS];
+	size_t columns = (size_t)cmd_table_columns(), room = history_columns(c, list, projects, columns), i;
+	json_t *run;
+	char buf[80], id[32];
+
+	printf("%*s  ", (int)c[H_ID].width, "id");
+	put_cell(&c[H_DATE], "date (UTC)");
+	put_cell(&c[H_PROJECT], "project");
+	put_cell(&c[H_DESIGN], "design");
+	put_cell(&c[H_EXPERIMENT], "experiment");
+	put_cell(&c[H_REVS], "parent..candidate");
+	put_cell(&c[H_VERDICT], "verdict");
+	put_cell(&c[H_RATIO], c[H_RATIO].width >= strlen(RATIO_HEADER) ? RATIO_HEADER : "ratio B/A");
+	printf("reason\n");
 	json_array_foreach(list, i, run) {
-		const char *reason = json_string_value(json_array_get(json_object_get(run, "reasons"), 0));
-		size_t used = wid + 2 + 16 + 2 + (wproject ? wproject + 2 : 0) + wdesign + 2 + wexp + 2 + 22 +
-			      2 + 12 + 2 + wratio + 2, room;
-		char *design = cmd_one_line(json_string_value(json_object_get(run, "design")), wdesign);
-		char *exp = cmd_one_line(json_string_value(json_object_get(run, "experiment")), wexp);
-		char *why;
+		char *revs = revs_cell(run, c[H_REVS].width), *why = reason_cell(run, room ? room : REASON_PIPE);
 
-		/* Fit the reason to the terminal; in a pipe, keep ~100 columns. */
-		room = columns > 0 ? ((size_t)columns > used + 20 ? (size_t)columns - used : 20) : 100;
-		why = history_reason(run, reason, room);
-		if (json_is_object(json_object_get(run, "bisect"))) {
-			const json_t *b = json_object_get(run, "bisect");
-			char id[48];
-			char *t;
-
-			/* a step of a bisect of another store: its uuid's first digits */
-			if (json_is_integer(json_object_get(b, "bisect")))
-				snprintf(id, sizeof(id), "%lld", (long long)json_integer_value(json_object_get(b, "bisect")));
-			else
-				snprintf(id, sizeof(id), "%.8s", json_string_value(json_object_get(b, "uuid")) ?
-					 json_string_value(json_object_get(b, "uuid")) : "?");
-			t = ab_xasprintf("bisect %s step %lld (%s): %s", id,
-					 (long long)json_integer_value(json_object_get(b, "seq")),
-					 json_string_value(json_object_get(b, "role")), why);
-			free(why);
-			why = t;
-		}
-		printf("%*lld  %-16s  ", (int)wid, (long long)json_integer_value(json_object_get(run, "id")),
-		       cmd_short_time(buf, sizeof(buf), json_string_value(json_object_get(run, "created_at"))));
-		if (wproject) {
-			char *project = cmd_one_line(cmd_project_label(run), wproject);
-			cmd_put_padded(stdout, project, wproject);
-			fputs("  ", stdout);
-			free(project);
-		}
-		cmd_put_padded(stdout, design, wdesign);
-		fputs("  ", stdout);
-		cmd_put_padded(stdout, exp, wexp);
-		if (json_is_array(json_object_get(run, "sides"))) {  /* a comparison: its sides' names */
-			const json_t *sides = json_object_get(run, "sides");
-			char *names = ab_xasprintf("%.10s..%.10s",
-				json_string_value(json_object_get(json_array_get(sides, 0), "name")),
-				json_string_value(json_object_get(json_array_get(sides, 1), "name")));
-			char *shown = cmd_one_line(names, 22);
-			fputs("  ", stdout);
-			cmd_put_padded(stdout, shown, 22);
-			printf("  %-12s  ", run_state(run));
-			free(names);
-			free(shown);
-		} else {
-			printf("  %.10s..%.10s  %-12s  ", json_string_value(json_object_get(run, "parent_oid")),
-			       json_string_value(json_object_get(run, "candidate_oid")), run_state(run));
-		}
+		snprintf(id, sizeof(id), "%*lld", (int)c[H_ID].width,
+			 (long long)json_integer_value(json_object_get(run, "id")));
+		put_cell(&c[H_ID], id);
+		cmd_short_time(buf, sizeof(buf), json_string_value(json_object_get(run, "created_at")));
+		if (c[H_DATE].width < 16)
+			buf[10] = '\0';
+		put_cell(&c[H_DATE], buf);
+		put_cell(&c[H_PROJECT], cmd_project_label(run));
+		put_cell(&c[H_DESIGN], json_string_value(json_object_get(run, "design")));
+		put_cell(&c[H_EXPERIMENT], json_string_value(json_object_get(run, "experiment")));
+		put_cell(&c[H_REVS], revs);
+		put_cell(&c[H_VERDICT], run_state(run));
 		format_ratios(buf, sizeof(buf), run);
-		cmd_put_padded(stdout, buf, wratio);
-		printf("  %s\n", why);
-		print_dependency_matches(run, wid, rev);
-		free(design);
-		free(exp);
+		put_cell(&c[H_RATIO], buf);
+		printf("%s\n", why);
+		print_dependency_matches(run, c[H_ID].width, rev, columns);
+		free(revs);
 		free(why);
 	}
 }
@@ -338,24 +406,30 @@ static void mark_bisects(struct ab_store *store, json_t *list)
 	json_decref(steps);
 }
 
-/* The newest bisects under the table, with how each ended. */
-static void print_bisects(struct ab_store *store)
+/* The newest bisects under the table, with how each ended, each line
+ * cut to `columns` (0: no limit). */
+static void print_bisects(struct ab_store *store, size_t columns)
 {
 	json_t *list = NULL, *b;
-	char t[32];
+	char t[32], *line, *shown;
 	size_t i;
 
 	if (ab_store_bisects(store, 10, &list) == 0 && json_array_size(list)) {
 		printf("\nbisects (abtool bisect --resume ID shows or finishes one)\n");
-		json_array_foreach(list, i, b)
-			printf("  bisect %lld  %s  %.10s..%.10s  %s  %lld steps\n",
+		json_array_foreach(list, i, b) {
+			line = ab_xasprintf("  bisect %lld  %s  %.*s..%.*s  %s  %lld steps",
 			       (long long)json_integer_value(json_object_get(b, "id")),
 			       cmd_short_time(t, sizeof(t), json_string_value(json_object_get(b, "created_at"))),
-			       json_string_value(json_object_get(b, "good_oid")),
-			       json_string_value(json_object_get(b, "bad_oid")),
+			       columns && columns < 100 ? 8 : 10, json_string_value(json_object_get(b, "good_oid")),
+			       columns && columns < 100 ? 8 : 10, json_string_value(json_object_get(b, "bad_oid")),
 			       json_is_string(json_object_get(b, "outcome"))
 			       ? json_string_value(json_object_get(b, "outcome")) : "running",
 			       (long long)json_integer_value(json_object_get(b, "steps")));
+			shown = cmd_one_line(line, columns);
+			printf("%s\n", shown);
+			free(line);
+			free(shown);
+		}
 	}
 	json_decref(list);
 }
@@ -423,8 +497,8 @@ const struct cmd_option cmd_history_options[] = {
 	 "is given)", NULL, CMD_OWN, 's', 0, 0},
 	{"until", 0, "DATE", "runs started up to DATE, inclusive at its precision", NULL, CMD_OWN, 'u',
 	 0, 0},
-	{"grep", 0, "TEXT", "full-text search over names, hypotheses, designs, reasons and notes", NULL,
-	 CMD_OWN, 'g', 0, 0},
+	{"grep", 0, "TEXT", "full-text search over names, hypotheses, notes and what failed in the reasons",
+	 NULL, CMD_OWN, 'g', 0, 0},
 	{"limit", 'n', "N", "at most N runs (0 for all)", "50", CMD_OWN, 'n', 0, INT64_MAX},
 	{"json", 0, NULL, "print a JSON array of objects instead of the table", NULL, CMD_OWN, 'j', 0, 0},
 	{"ids", 0, NULL, "print only the run ids, one a line (for shell completion)", NULL, CMD_OWN,
@@ -566,8 +640,8 @@ int cmd_history(int argc, char **argv)
 		printf("%s\n", text);
 		free(text);
 	} else if (json_array_size(list)) {
-		print_table(list, ctx.filter.rev, ctx.all_given ? project_width(list) : 0);
-		print_bisects(store);
+		print_table(list, ctx.filter.rev, ctx.all_given);
+		print_bisects(store, (size_t)cmd_table_columns());
 	}
 	if (!json_array_size(list)) {
 		if (ctx.filter.design)

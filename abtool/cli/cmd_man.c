@@ -185,7 +185,7 @@ static const struct man_entry entries[] = {
 	{"history",
 	 "Lists the stored runs, newest first: id, date, experiment, design, verdict and "
 	 "revisions, filtered by verdict, design, revision or kind, and searched in names, "
-	 "hypotheses, reasons and notes.",
+	 "hypotheses, notes and what failed in the reasons; on a terminal the table fits its width.",
 	 EXITS_PLAIN, NULL,
 	 {"The runs that mention a convoy:",
 	  "abtool history --grep convoy",

@@ -22,6 +22,9 @@ unset ABTOOL_STORE
 # ... and from the CI that runs them: CI changes the progress output and
 # GITHUB_ACTIONS writes step summaries; cases that test those set them.
 unset CI GITHUB_ACTIONS GITHUB_STEP_SUMMARY GITHUB_OUTPUT NO_COLOR
+# ... and from the width of the terminal they were started from: $COLUMNS
+# fits history's and designs' tables in a pipe too; cases that test it set it.
+unset COLUMNS
 # ... and from the user's PostgreSQL settings (the cases' URLs say everything).
 unset PGHOST PGHOSTADDR PGPORT PGUSER PGDATABASE PGPASSWORD PGPASSFILE PGSERVICE PGSERVICEFILE \
 	PGOPTIONS PGSSLMODE

@@ -95,6 +95,17 @@ for fixture in "$fixtures"/store-v*.db; do
 	expect_exit 0 "$ABTOOL" report 1 --store "$db" --format json
 	snapshot "$db" "$fixture" | cmp -s - "$T/$name.after" || fail "$name: second open changed rows"
 	check_row_results "$db" "$name"
+	# --grep reads what distinguishes a run, not abtool's explanations in
+	# its reasons (migration 0013): "noise" finds the runs whose own text
+	# says it, not those whose reasons say "noise alone reaches 5 of 6"
+	sqlite3 "$db" "SELECT r.id FROM runs r JOIN experiments e ON e.id = r.experiment_id
+		JOIN designs d ON d.id = r.design_id WHERE e.name || ' ' || coalesce(e.hypothesis, '') || ' ' ||
+		d.name LIKE '%noise%' OR EXISTS (SELECT 1 FROM notes n WHERE (n.run_id = r.id OR (n.run_id IS NULL
+		AND n.design_id = r.design_id)) AND n.text LIKE '%noise%') ORDER BY r.id DESC" >"$T/noise.want"
+	expect_exit 0 "$ABTOOL" history --store "$db" --grep noise --ids --all-projects
+	diff "$T/noise.want" "$T/out" >&2 || fail "$name: history --grep noise"
+	[ "$(sqlite3 "$db" "SELECT count(*) FROM runs WHERE reasons LIKE '%noise alone%' AND search_text LIKE '%noise%'")" = 0 ] ||
+		fail "$name: a run's search text keeps 'noise alone'"
 done
 
 # What store-v1.db holds (tests/fixtures/make-store-fixture.sh): four runs
@@ -138,6 +149,13 @@ sqlite3 "$T/store-v10.db" "INSERT INTO designs(project, name, created_at) VALUES
 # the search index still finds what was written before the rebuild
 expect_exit 0 "$ABTOOL" history --store "$T/store-v10.db" --grep "halve" --ids
 [ "$(cat "$T/out")" = "$(printf '5\n1')" ] || fail "store-v10.db: history --grep after 0011: $(cat "$T/out")"
+# the reasons of v11's rejected run explain its pair wins with "noise
+# alone reaches 5 of 6": they are searched without it (migration 0013)
+[ "$(sqlite3 "$T/store-v11.db" "SELECT count(*) FROM runs WHERE id = 2 AND reasons LIKE '%noise alone reaches%'")" = 1 ] ||
+	fail "store-v11.db: run 2's reasons"
+[ "$(sqlite3 "$T/store-v11.db" "SELECT replace(search_text, char(10), '|') FROM runs WHERE id = 2")" = \
+	"no regression|lanes=1: ratio 1.708|lower bound 1.610 above 1.020|material gain|lanes=1: ratio 1.708|lower bound 1.610 above 0.833 = 1/1.2, 0 pair wins, fewer than the 5 needed" ] ||
+	fail "store-v11.db: run 2's search text: $(sqlite3 "$T/store-v11.db" "SELECT search_text FROM runs WHERE id = 2")"
 # What 0006 derived for the rejected run of v1: its one row, slower, and
 # both rules failing on it; the example query of docs/history.md finds it.
 [ "$(sqlite3 "$db" "SELECT printf('%.3f', ratio) FROM row_results WHERE run_id = 2 AND metric = 'wall_ns'")" \

@@ -113,7 +113,7 @@ static char *dump_table(const char *path, const char *table)
 	/* columns of schema 1: those not added by a later migration */
 	sql = ab_xasprintf("SELECT group_concat(name, ', ') FROM pragma_table_info('%s') WHERE name NOT IN "
 			   "('padding_bytes', 'unavailable', 'other_cpu_ns', 'metric', 'better', 'ratio_min', 'ratio_max', "
-			   "'sides', 'evidence_run_id', 'project', 'started_ns', 'runq_ns', 'waited_ns')", table);
+			   "'sides', 'evidence_run_id', 'project', 'started_ns', 'runq_ns', 'waited_ns', 'search_text')", table);
 	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		free(cols);
