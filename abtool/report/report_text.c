@@ -5,6 +5,7 @@
  * a terminal"). Pure: it renders into a string and reads nothing else. */
 #include "report.h"
 #include "report_common.h"
+#include "report_sides.h"
 #include "report_speedup.h"
 #include "util.h"
 
@@ -148,6 +149,30 @@ static char *clean(const char *s)
 			p++;
 		}
 	}
+	return out;
+}
+
+static void name_raw(FILE *f, const char *name)
+{
+	fputs(name, f);
+}
+
+/* clean() of `s` with a comparison's "parent" and "candidate" written as
+ * its sides' names (report_sides.h), as the Markdown and HTML reports
+ * write them. New string. */
+static char *clean_named(const json_t *doc, const char *s)
+{
+	static const struct ab_report_sides_writer w = {ab_report_sides_raw, name_raw};
+	char *buf = NULL, *out;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		abort();
+	ab_report_sides_write(f, doc, s, &w);
+	fclose(f);
+	out = clean(buf);
+	free(buf);
 	return out;
 }
 
@@ -420,7 +445,7 @@ static void rules_view(struct view *v, const json_t *doc)
 				first = first ? first : rr;
 			}
 		name = clean(ab_report_str(rule, "name"));
-		detail = clean(first ? ab_report_str(first, "detail") : ab_report_str(rule, "detail"));
+		detail = clean_named(doc, first ? ab_report_str(first, "detail") : ab_report_str(rule, "detail"));
 		lead = ab_xasprintf("%s%s%s ", v->color ? outcome_color(o) : "", ab_report_outcome_mark(o),
 				    v->color ? SGR_RESET : "");
 		if (more)
@@ -447,7 +472,7 @@ static void notes_view(struct view *v, const json_t *doc)
 
 	if (!strcmp(ab_report_str(doc, "verdict"), "invalid"))
 		json_array_foreach(reasons, i, w) {
-			char *text = clean(json_string_value(w));
+			char *text = clean_named(doc, json_string_value(w));
 			char *lead = ab_xasprintf("%s!%s ", v->color ? SGR_MAGENTA : "", v->color ? SGR_RESET : "");
 
 			wrap(v, lead, 2, text, 4);
@@ -475,7 +500,7 @@ static void notes_view(struct view *v, const json_t *doc)
 		count = 0;
 		json_array_foreach(warnings, j, x)
 			count += json_equal(x, (json_t *)w);
-		t = clean(json_string_value(w));
+		t = clean_named(doc, json_string_value(w));
 		text = count > 1 ? ab_xasprintf("%s (%zu times)", t, count) : ab_xstrdup(t);
 		wrap(v, "  - ", 4, text, 4);
 		free(text);

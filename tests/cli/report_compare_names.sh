@@ -1,4 +1,4 @@
-# A comparison's Markdown and HTML reports name its sides by their names
+# A comparison's Markdown, HTML and terminal reports name its sides by their names
 # (issue 35, item 12): with `-n short -n long` no "parent" or "candidate"
 # is left in the text (the warnings and reasons the analysis writes
 # included: the renderers name the sides), the header says "Comparison of
@@ -13,6 +13,7 @@ PY=$(command -v python3) || fail "no python3"
 cp "$ABTOOL_TEST_SRC/tests/fixtures/store-v11.db" "$T/fixture.db"
 expect_exit 0 "$ABTOOL" report 8 --store "$T/fixture.db" --format md -o "$T/stored.md"
 expect_exit 0 "$ABTOOL" report 8 --store "$T/fixture.db" --format html -o "$T/stored.html"
+expect_exit 0 "$ABTOOL" report 8 --store "$T/fixture.db" --format text -o "$T/stored.txt"
 # Two commands that print different things: the first warmups' checksums
 # differ, so the run is invalid whatever the host does, with a reason that
 # names what each side printed.
@@ -34,6 +35,8 @@ assert_contains "$T/stored.html" '>other worse →</text>'
 assert_contains "$T/stored.html" '<th>one median</th><th>other median</th>'
 assert_contains "$T/new.html" 'Comparison of <code>short</code> and <code>long</code> · run 1 ·'
 assert_contains "$T/new.html" 'checksum mismatch: <code>short</code> printed'
+# the terminal view's warnings too
+assert_contains "$T/stored.txt" 'RSD above 5% (one 2.7%, other 38.6%)'
 for f in stored.md new.md stored.html new.html; do
 	assert_not_contains "$T/$f" "Design "
 done
@@ -66,6 +69,8 @@ class Text(HTMLParser):
             self.out.append(data)
 
 
+txt = open(f'{T}/stored.txt', encoding='utf-8').read()
+assert not word.search(txt), ('stored.txt', [l for l in txt.splitlines() if word.search(l)])
 for name in ('stored', 'new'):
     md = open(f'{T}/{name}.md', encoding='utf-8').read()
     assert not word.search(md), (name + '.md', [l for l in md.splitlines() if word.search(l)])
