@@ -1,0 +1,105 @@
+/* site_page.h - the pages of the static site of a store (`abtool site`,
+ * docs/history.md "The site"), rendered from a project's model: a JSON
+ * object the run layer gathers from the store (run/site.h) and that these
+ * functions only read. Every page is static HTML with an external style
+ * sheet and, where a page needs one, an external script of abtool's own
+ * (no inline script or style, no font, image or script from elsewhere: a
+ * Content-Security-Policy allows only the site's own files), readable from
+ * file:// and from any static host. Every string of the model is escaped
+ * (ab_report_escape_xml), numbers are printed with fixed precision, and
+ * nothing depends on the machine that renders them, so the same model
+ * gives the same bytes.
+ *
+ * The model of a project (borrowed by every function here):
+ *   name (the project; "" for comparisons), label (as pages show it),
+ *   slug (its folder under p/), store (the store's name without password),
+ *   generated_at, commit_url (a template with {commit}, or null),
+ *   order ("first-parent" or "time") and order_note (how commits were
+ *   ordered),
+ *   runs: ab_store_history's objects, newest first, each with
+ *     summary {has_report, subject, rows [{label, metric, unit, better,
+ *     ratio, ci [L, U] or null, d [log ratios per pair]}], failed [{rule,
+ *     detail}], inconclusive [{rule, detail}]}, run_notes [texts] and pos
+ *     (the candidate's position in the order, or null),
+ *   designs: ab_store_designs' objects, each with design_notes [{created_at,
+ *     text}],
+ *   bisects: ab_store_bisect_get's objects.
+ */
+#ifndef AB_SITE_PAGE_H
+#define AB_SITE_PAGE_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+/* The site's style sheet (style.css). Static text. */
+extern const char ab_site_css[];
+
+/* The front page of the whole site (index.html): one line per project of
+ * `projects` (an array of models), with its counts. */
+void ab_site_page_projects(FILE *f, const json_t *projects, const char *store, const char *generated_at);
+
+/* A project's front page (p/SLUG/index.html): the counts of runs by
+ * verdict and of designs by standing, the newest verdicts, the rows with
+ * their latest accepted ratio, and the designs by outcome. */
+void ab_site_page_index(FILE *f, const json_t *p);
+
+/* The designs page (p/SLUG/designs.html): each design by standing, with
+ * its hypothesis, the failing part of each failed rule's reason first,
+ * notes and new evidence; a rejected design says "do not retry without new
+ * evidence". */
+void ab_site_page_designs(FILE *f, const json_t *p);
+
+/* One design's page (p/SLUG/design-ID.html, ID its designs.id): every run
+ * with its verdict and reasons, the notes. `d` is an element of p.designs. */
+void ab_site_page_design(FILE *f, const json_t *p, const json_t *d);
+
+/* The experiments of a project whose A/B runs the rows pages chart, by
+ * name (a new array of strings); rows page i is rows-i.html. */
+json_t *ab_site_experiments(const json_t *p);
+
+/* What site pages share (site_page.c). */
+
+/* The page's head and the navigation: `root` is the relative path to
+ * the site's root ("../../" from a project's page), `title` the page's
+ * title, `p` the project (NULL on the site's front page). */
+void ab_site_head(FILE *f, const char *root, const char *title, const json_t *p);
+
+/* The end of a page: the store and generation time, then the scripts
+ * `scripts` (a NULL-terminated list of paths relative to the page, or
+ * NULL). */
+void ab_site_foot(FILE *f, const json_t *p, const char *const *scripts);
+
+/* A link to run `run` (a history object) from a project's page: its
+ * report when it has one, else its number alone. */
+void ab_site_run_link(FILE *f, const json_t *run);
+
+/* A commit as a link through p.commit_url, or as code without one. */
+void ab_site_commit(FILE *f, const json_t *p, const char *oid);
+
+/* The head of a table of runs: the columns run, date and kind, then
+ * `columns` (NULL-terminated, abtool's own text). */
+void ab_site_table_head(FILE *f, const char *const *columns);
+
+/* The start of a run's line in such a table: "<tr>", its link, date and
+ * kind cells. */
+void ab_site_run_cells(FILE *f, const json_t *run);
+
+/* A cell of text (escaped). */
+void ab_site_cell(FILE *f, const char *text);
+
+/* A cell with run `run`'s verdict, or its status while it has none. */
+void ab_site_verdict_cell(FILE *f, const json_t *run);
+
+/* A verdict (or status) as a coloured label. */
+void ab_site_verdict(FILE *f, const char *verdict);
+
+/* The history object of run `id` in p.runs (borrowed), or NULL. */
+const json_t *ab_site_run_by_id(const json_t *p, long long id);
+
+/* The reasons of run `run` as the designs pages list them, the failing
+ * part first: each failed rule's failing rows, then its other rows; then
+ * the inconclusive rules; else the stored reasons. */
+void ab_site_reasons(FILE *f, const json_t *run);
+
+#endif

@@ -1,0 +1,308 @@
+/* site.c - the static site of a store (see site.h): gather each project's
+ * model from the store's read API (history, designs, notes, bisects), keep
+ * or render each run's folder (site_runs.c), and write the pages
+ * (site_page.h) under the site's folder. */
+#include "site.h"
+#include "report_common.h"
+#include "site_page.h"
+#include "project.h"
+#include "error.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *ab_site_slug(const char *name)
+{
+	char *out = ab_xmalloc(strlen(name) + 12), *o = out;
+	const unsigned char *s;
+
+	if (!*name)
+		return strcpy(out, "comparisons");
+	for (s = (const unsigned char *)name; *s; s++) {
+		if (isalnum(*s) || *s == '.' || *s == '-')
+			*o++ = (char)tolower(*s);
+		else if (o > out && o[-1] != '-')
+			*o++ = '-';
+	}
+	while (o > out && o[-1] == '-')
+		o--;
+	*o = '\0';
+	if (!*out || *out == '.')
+		strcpy(out, "project");
+	return out;
+}
+
+/* What a page renderer gets: the page's file and the model. */
+typedef void (*page_fn)(FILE *f, const json_t *p);
+
+/* Render `fn` over `p` into DIR/NAME. */
+static int write_page(const char *dir, const char *name, page_fn fn, const json_t *p, struct ab_site_stats *st)
+{
+	char *text = NULL, *path = ab_path_join(dir, name);
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int err;
+
+	if (!f) {
+		free(path);
+		return ab_error_set(AB_EIO, "cannot render '%s': out of memory", name);
+	}
+	fn(f, p);
+	if (fclose(f) != 0)
+		err = ab_error_set(AB_EIO, "cannot render '%s': out of memory", name);
+	else
+		err = ab_site_write(path, text, len, st);
+	free(text);
+	free(path);
+	return err;
+}
+
+/* The project `name`'s model in `projects` (an object by name), made on
+ * first use (borrowed). */
+static json_t *project_of(json_t *projects, const char *name, const struct ab_site_options *opt)
+{
+	json_t *p = json_object_get(projects, name);
+
+	if (!p) {
+		char label[48];
+
+		/* a root commit's project as git abbreviates a commit (cmd_project_label) */
+		snprintf(label, sizeof(label), "%.15s", name);
+		p = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:[]}", "name", name, "label",
+			      !*name ? "comparisons of two commands" :
+			      !strncmp(name, AB_PROJECT_ROOT, strlen(AB_PROJECT_ROOT)) ? label : name, "store",
+			      opt->store_name ? opt->store_name : "", "generated_at",
+			      opt->generated_at ? opt->generated_at : "", "order", "time", "order_note",
+			      "by the time of their runs", "runs", "designs", "bisects");
+		json_object_set_new(projects, name, p);
+	}
+	return p;
+}
+
+/* The notes of run `run` (a history object with notes): its own as
+ * run_notes, its design's into `design_notes` by "PROJECT\nDESIGN" (each
+ * note once). */
+static int run_notes(struct ab_store *store, json_t *run, json_t *design_notes)
+{
+	json_t *notes = NULL, *n, *mine = json_array();
+	char *key = ab_xasprintf("%s\n%s", ab_report_str(run, "project"), ab_report_str(run, "design"));
+	size_t i;
+	int err;
+
+	if ((err = ab_store_notes(store, ab_report_int(run, "id"), &notes)) < 0)
+		goto out;
+	json_array_foreach(notes, i, n) {
+		if (!strcmp(ab_report_str(n, "scope"), "run")) {
+			json_array_append_new(mine, json_pack("{s:s, s:s}", "created_at",
+							      ab_report_str(n, "created_at"), "text",
+							      ab_report_str(n, "text")));
+		} else {
+			json_t *list = json_object_get(design_notes, key), *seen;
+			size_t j;
+			int dup = 0;
+
+			if (!list) {
+				list = json_array();
+				json_object_set_new(design_notes, key, list);
+			}
+			json_array_foreach(list, j, seen)
+				dup |= ab_report_int(seen, "id") == ab_report_int(n, "id");
+			if (!dup)
+				json_array_append(list, n);
+		}
+	}
+out:
+	json_object_set(run, "run_notes", mine);
+	json_decref(mine);
+	json_decref(notes);
+	free(key);
+	return err;
+}
+
+/* Each run of `runs` into its project's model, with its folder's summary
+ * and its notes. */
+static int gather_runs(struct ab_store *store, const struct ab_site_options *opt, json_t *runs,
+		       json_t *projects, json_t *design_notes, struct ab_site_stats *st)
+{
+	size_t i;
+	json_t *run, *summary;
+	int err;
+
+	json_array_foreach(runs, i, run) {
+		if ((err = ab_site_run_folder(store, opt, run, &summary, st)) < 0)
+			return err;
+		json_object_set_new(run, "summary", summary);
+		json_object_set_new(run, "pos", json_null());
+		if (ab_report_int(run, "notes") > 0 && (err = run_notes(store, run, design_notes)) < 0)
+			return err;
+		if (!json_object_get(run, "run_notes"))
+			json_object_set_new(run, "run_notes", json_array());
+		json_array_append(json_object_get(project_of(projects, ab_report_str(run, "project"), opt),
+						  "runs"), run);
+		st->runs++;
+	}
+	return 0;
+}
+
+/* The designs of the projects in `projects`, with their notes. */
+static int gather_designs(struct ab_store *store, json_t *projects, json_t *design_notes)
+{
+	json_t *designs = NULL, *d, *p;
+	size_t i;
+	int err;
+
+	if ((err = ab_store_designs(store, AB_STORE_DESIGNS_ALL_PROJECTS, &designs)) < 0)
+		return err;
+	json_array_foreach(designs, i, d) {
+		char *key = ab_xasprintf("%s\n%s", ab_report_str(d, "project"), ab_report_str(d, "design"));
+		json_t *notes = json_object_get(design_notes, key);
+
+		json_object_set_new(d, "design_notes", notes ? json_incref(notes) : json_array());
+		if ((p = json_object_get(projects, ab_report_str(d, "project"))) != NULL)
+			json_array_append(json_object_get(p, "designs"), d);
+		free(key);
+	}
+	json_decref(designs);
+	return 0;
+}
+
+/* Write project `p`'s pages under OUTDIR/p/SLUG/. */
+static int write_project(const struct ab_site_options *opt, json_t *p, struct ab_site_stats *st)
+{
+	char *rel = ab_xasprintf("p/%s", ab_report_str(p, "slug"));
+	char *dir = ab_path_join(opt->outdir, rel);
+	const json_t *d;
+	size_t i;
+	int err;
+
+	if ((err = ab_mkdir_p(dir)) < 0 || (err = write_page(dir, "index.html", ab_site_page_index, p, st)) < 0 ||
+	    (err = write_page(dir, "designs.html", ab_site_page_designs, p, st)) < 0)
+		goto out;
+	json_array_foreach(json_object_get(p, "designs"), i, d) {
+		char *name = ab_xasprintf("design-%lld.html", ab_report_int(d, "id")), *text = NULL, *path;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		if (!f) {
+			free(name);
+			err = ab_error_set(AB_EIO, "cannot render a design's page: out of memory");
+			goto out;
+		}
+		ab_site_page_design(f, p, d);
+		fclose(f);
+		path = ab_path_join(dir, name);
+		err = ab_site_write(path, text, len, st);
+		free(path);
+		free(text);
+		free(name);
+		if (err < 0)
+			goto out;
+	}
+	st->projects++;
+out:
+	free(dir);
+	free(rel);
+	return err;
+}
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The projects of `projects` (an object by name) in name order, each
+ * given a slug of its own (a collision gets a number). New array. */
+static json_t *slugs(json_t *projects)
+{
+	json_t *list = json_array(), *used = json_object(), *p;
+	const char *name, **names = ab_xcalloc(json_object_size(projects) + 1, sizeof(*names));
+	size_t i, n = 0;
+
+	json_object_foreach(projects, name, p)
+		names[n++] = name;
+	qsort(names, n, sizeof(*names), by_text);
+	for (i = 0; i < n; i++) {
+		char *slug, *s;
+		int k = 1;
+
+		p = json_object_get(projects, names[i]);
+		/* a root commit's project by its abbreviated label */
+		slug = ab_site_slug(strncmp(names[i], AB_PROJECT_ROOT, strlen(AB_PROJECT_ROOT))
+				    ? names[i] : ab_report_str(p, "label"));
+		s = ab_xstrdup(slug);
+		while (json_object_get(used, s)) {
+			free(s);
+			s = ab_xasprintf("%s-%d", slug, ++k);
+		}
+		json_object_set_new(used, s, json_true());
+		json_object_set_new(p, "slug", json_string(s));
+		json_array_append(list, p);
+		free(s);
+		free(slug);
+	}
+	free(names);
+	json_decref(used);
+	return list;
+}
+
+/* The site's own files at its root. */
+static int write_root(const struct ab_site_options *opt, const json_t *list, struct ab_site_stats *st)
+{
+	char *text = NULL, *path = ab_path_join(opt->outdir, "style.css");
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	if ((err = ab_site_write(path, ab_site_css, strlen(ab_site_css), st)) < 0)
+		goto out;
+	free(path);
+	path = ab_path_join(opt->outdir, "index.html");
+	if (!(f = open_memstream(&text, &len))) {
+		err = ab_error_set(AB_EIO, "cannot render the site's index: out of memory");
+		goto out;
+	}
+	ab_site_page_projects(f, list, opt->store_name, opt->generated_at);
+	fclose(f);
+	err = ab_site_write(path, text, len, st);
+out:
+	free(text);
+	free(path);
+	return err;
+}
+
+int ab_site_build(struct ab_store *store, const struct ab_site_options *opt, struct ab_site_stats *out)
+{
+	struct ab_history_filter filter = {0};
+	json_t *runs = NULL, *projects = json_object(), *notes = json_object(), *list = NULL, *p;
+	size_t i;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	filter.project = opt->project;
+	filter.all_projects = !opt->project;
+	if ((err = ab_store_history(store, &filter, &runs)) < 0)
+		goto out;
+	if (opt->project && !json_array_size(runs)) {
+		err = ab_error_set(AB_ENOTFOUND, "no run of the project '%s' in the store '%s' (see 'abtool "
+				   "history --all-projects')", opt->project, opt->store_name ? opt->store_name : "");
+		goto out;
+	}
+	if ((err = ab_mkdir_p(opt->outdir)) < 0 ||
+	    (err = gather_runs(store, opt, runs, projects, notes, out)) < 0 ||
+	    (err = gather_designs(store, projects, notes)) < 0)
+		goto out;
+	list = slugs(projects);
+	json_array_foreach(list, i, p)
+		if ((err = write_project(opt, p, out)) < 0)
+			goto out;
+	err = write_root(opt, list, out);
+out:
+	json_decref(list);
+	json_decref(notes);
+	json_decref(projects);
+	json_decref(runs);
+	return err;
+}

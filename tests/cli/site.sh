@@ -1,0 +1,79 @@
+# abtool site over a store of two projects and the comparisons
+# (site_lib.bash: accepted, rejected, inconclusive, invalid, comparison and
+# bisect runs, notes, new evidence; every verdict decided on a printed
+# count, none on the machine's timing): the pages are written, each run's
+# report and samples are the bytes `abtool report` writes, the designs
+# page lists each rejected design with the failing part of its reason and
+# "do not retry without new evidence", the pages load nothing from
+# elsewhere, and a second build renders only the run that is new.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/site_lib.bash"
+
+S="$T/s.db"
+site_store "$S"
+A=p/github.com-acme-engine
+SITE="$T/site"
+
+expect_exit 0 "$ABTOOL" site "$SITE" --store "$S"
+assert_contains "$T/out" "3 projects, 12 runs (12 rendered, 0 up to date)"
+for f in index.html style.css $A/index.html $A/designs.html p/comparisons/index.html; do
+	[ -s "$SITE/$f" ] || fail "no $f"
+done
+[ "$(ls -d "$SITE"/p/root-* | wc -l)" = 1 ] || fail "one folder for project b (root:...)"
+
+# Each run's folder: the report and the samples as abtool report writes them.
+for id in $(seq 1 12); do
+	"$ABTOOL" report "$id" --format html --store "$S" | cmp -s - "$SITE/runs/$id/report.html" ||
+		fail "runs/$id/report.html is not what abtool report writes"
+	"$ABTOOL" report "$id" --format tsv --store "$S" | cmp -s - "$SITE/runs/$id/samples.tsv" ||
+		fail "runs/$id/samples.tsv is not what abtool report writes"
+done
+
+# The designs page: each rejected design with its failing reason, the
+# rejected first; the accepted and undecided after.
+D="$SITE/$A/designs.html"
+python3 - "$D" <<'EOF' || fail "the designs page"
+import re, sys
+page = open(sys.argv[1]).read()
+sections = re.findall(r'<section class="design s-(\w+)" id="d-\d+" data-design="([^"]+)">(.*?)</section>',
+                      page, re.S)
+got = {name: (standing, body) for standing, name, body in sections}
+want = {"double-work": "rejected", "halve-work": "accepted", "quarter-work": "accepted",
+        "same-work": "undecided", "new-checksum": "undecided"}
+assert {k: v[0] for k, v in got.items()} == want, got.keys()
+assert [s for s, _, _ in sections][0] == "rejected", "rejected first"
+body = got["double-work"][1]
+assert "Do not retry without new evidence." in body
+assert "lower bound 2.000 above 1.020 (a regression above 2%)" in body
+assert "doubling the batch amortizes the lock" in body
+assert "the lock was split in two since" in body, "the new evidence"
+assert "tried in pull request 41" in body, "the design's note"
+assert "quiet runner" not in body, "a later note on a run is not new evidence"
+assert "Do not retry" not in got["halve-work"][1]
+EOF
+# The failing part of a rule's reason comes first.
+grep -q 'no regression</strong>: lanes=1: ratio 2.000' "$D" || fail "the failed rule's reason"
+
+# Nothing loads from elsewhere: a Content-Security-Policy on every page,
+# every src and every link element relative.
+for f in $(cd "$SITE" && find . -name '*.html' ! -path './runs/*'); do
+	assert_contains "$SITE/$f" "content=\"default-src 'none'; style-src 'self'; script-src 'self';"
+	if grep -Eo '(src|href)="[^"]*"' "$SITE/$f" | grep -v -e 'href="https://github.com/acme/engine/commit/' -e 'href="data:,"' |
+		grep -Eq '"[a-z]+:|"//'; then
+		fail "$f refers to another site: $(grep -Eo '(src|href)="[a-z]+:[^"]*"' "$SITE/$f" | head -3)"
+	fi
+done
+
+# A second build renders nothing; after one new run, that run only.
+expect_exit 0 "$ABTOOL" site "$SITE" --store "$S"
+assert_contains "$T/out" "12 runs (0 rendered, 12 up to date)"
+site_run "$S" "$T/a" "$SITE_C3" same-work "" --pairs 4
+expect_exit 0 "$ABTOOL" site "$SITE" --store "$S"
+assert_contains "$T/out" "13 runs (1 rendered, 12 up to date)"
+rm "$SITE/runs/2/report.html"
+expect_exit 0 "$ABTOOL" site "$SITE" --store "$S" --project github.com/acme/engine
+assert_contains "$T/out" "1 project, 10 runs (1 rendered, 9 up to date)"
+[ -s "$SITE/runs/2/report.html" ] || fail "a missing report is rendered again"
+expect_exit 64 "$ABTOOL" site "$SITE" --store "$S" --project github.com/acme/none
+assert_contains "$T/err" "no run of the project 'github.com/acme/none'"
+echo ok
