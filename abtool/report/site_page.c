@@ -20,7 +20,7 @@
 void ab_site_head(FILE *f, const char *root, const char *title, const json_t *p)
 {
 	static const char *const pages[][2] = {
-		{"index.html", "overview"}, {"designs.html", "designs"},
+		{"index.html", "overview"}, {"designs.html", "designs"}, {"search.html", "search"},
 	};
 	size_t i;
 

@@ -32,8 +32,11 @@
 
 #include <jansson.h>
 
-/* The site's style sheet (style.css). Static text. */
+/* The site's style sheet (style.css) and the search page's script
+ * (search.js: it filters search-index.js's entries by every word typed,
+ * or given as ?q=). Static text. */
 extern const char ab_site_css[];
+extern const char ab_site_search_js[];
 
 /* The front page of the whole site (index.html): one line per project of
  * `projects` (an array of models), with its counts. */
@@ -57,6 +60,14 @@ void ab_site_page_design(FILE *f, const json_t *p, const json_t *d);
 /* The experiments of a project whose A/B runs the rows pages chart, by
  * name (a new array of strings); rows page i is rows-i.html. */
 json_t *ab_site_experiments(const json_t *p);
+
+/* The search page (p/SLUG/search.html) and its index (search-index.js,
+ * a script that sets window.ABTOOL_SEARCH to an array of entries {k (what:
+ * design, run), n (name), h (hypotheses), t (notes and reasons), v (the
+ * standing or verdict), u (the page, relative)}: each design, and each run
+ * no design lists (comparisons, bisects' steps)). */
+void ab_site_page_search(FILE *f, const json_t *p);
+void ab_site_search_index(FILE *f, const json_t *p);
 
 /* What site pages share (site_page.c). */
 

@@ -40,4 +40,53 @@ const char ab_site_css[] =
 	"th{background:var(--box)}\n"
 	"td.n{font-variant-numeric:tabular-nums;text-align:right;white-space:nowrap}\n"
 	"td.nw{white-space:nowrap}\n"
-	"footer{font-size:.85em;margin-top:2.2rem}\n";
+	"footer{font-size:.85em;margin-top:2.2rem}\n"
+	"ul.results{padding-left:1.1rem}ul.results li{margin:.3rem 0}\n";
+
+/* search.js: filter search-index.js's entries (window.ABTOOL_SEARCH) by
+ * every word typed, case-insensitively, over the names, hypotheses and
+ * texts; ?q=WORDS fills the box, so a search can be linked (and a
+ * headless browser can run one). Results are built with textContent:
+ * nothing of the index becomes markup. */
+const char ab_site_search_js[] =
+	"/* abtool site: the search page's filter */\n"
+	"(function () {\n"
+	"\t'use strict';\n"
+	"\tvar box = document.getElementById('q');\n"
+	"\tvar out = document.getElementById('results');\n"
+	"\tvar said = document.getElementById('matches');\n"
+	"\tvar entries = window.ABTOOL_SEARCH || [];\n"
+	"\tfunction words(text) {\n"
+	"\t\treturn text.toLowerCase().split(/\\s+/).filter(function (w) { return w.length > 0; });\n"
+	"\t}\n"
+	"\tfunction add(parent, tag, cls, text) {\n"
+	"\t\tvar el = document.createElement(tag);\n"
+	"\t\tif (cls) el.className = cls;\n"
+	"\t\tel.textContent = text;\n"
+	"\t\tparent.appendChild(el);\n"
+	"\t\treturn el;\n"
+	"\t}\n"
+	"\tfunction show(query) {\n"
+	"\t\tvar want = words(query), n = 0;\n"
+	"\t\twhile (out.firstChild) out.removeChild(out.firstChild);\n"
+	"\t\tentries.forEach(function (e) {\n"
+	"\t\t\tvar text = [e.n, e.h, e.t].join(' ').toLowerCase();\n"
+	"\t\t\tif (!want.length || !want.every(function (w) { return text.indexOf(w) >= 0; })) return;\n"
+	"\t\t\tvar li = document.createElement('li');\n"
+	"\t\t\tli.setAttribute('data-kind', e.k);\n"
+	"\t\t\tli.setAttribute('data-name', e.n);\n"
+	"\t\t\tvar a = add(li, 'a', '', e.n);\n"
+	"\t\t\ta.href = e.u;\n"
+	"\t\t\tadd(li, 'span', 'meta', ' ' + e.k + (e.v ? ', ' + e.v : ''));\n"
+	"\t\t\tif (e.h) add(li, 'blockquote', '', e.h);\n"
+	"\t\t\tout.appendChild(li);\n"
+	"\t\t\tn++;\n"
+	"\t\t});\n"
+	"\t\tsaid.textContent = want.length ? n + (n === 1 ? ' match' : ' matches') : '';\n"
+	"\t}\n"
+	"\tbox.addEventListener('input', function () { show(box.value); });\n"
+	"\tvar m = /[?&]q=([^&#]*)/.exec(window.location.search);\n"
+	"\tif (m) box.value = decodeURIComponent(m[1].replace(/\\+/g, ' '));\n"
+	"\tshow(box.value);\n"
+	"\tdocument.body.setAttribute('data-search', String(entries.length));\n"
+	"})();\n";

@@ -179,7 +179,9 @@ static int write_project(const struct ab_site_options *opt, json_t *p, struct ab
 	int err;
 
 	if ((err = ab_mkdir_p(dir)) < 0 || (err = write_page(dir, "index.html", ab_site_page_index, p, st)) < 0 ||
-	    (err = write_page(dir, "designs.html", ab_site_page_designs, p, st)) < 0)
+	    (err = write_page(dir, "designs.html", ab_site_page_designs, p, st)) < 0 ||
+	    (err = write_page(dir, "search.html", ab_site_page_search, p, st)) < 0 ||
+	    (err = write_page(dir, "search-index.js", ab_site_search_index, p, st)) < 0)
 		goto out;
 	json_array_foreach(json_object_get(p, "designs"), i, d) {
 		char *name = ab_xasprintf("design-%lld.html", ab_report_int(d, "id")), *text = NULL, *path;
@@ -257,6 +259,10 @@ static int write_root(const struct ab_site_options *opt, const json_t *list, str
 	int err;
 
 	if ((err = ab_site_write(path, ab_site_css, strlen(ab_site_css), st)) < 0)
+		goto out;
+	free(path);
+	path = ab_path_join(opt->outdir, "search.js");
+	if ((err = ab_site_write(path, ab_site_search_js, strlen(ab_site_search_js), st)) < 0)
 		goto out;
 	free(path);
 	path = ab_path_join(opt->outdir, "index.html");

@@ -64,6 +64,52 @@ for f in $(cd "$SITE" && find . -name '*.html' ! -path './runs/*'); do
 	fi
 done
 
+# In a headless browser, offline: every page of a project (one design's
+# page of five, which are alike), the comparisons' and the site's index render without a console message (no script error,
+# nothing refused by the policy), and the DOM, after the scripts ran,
+# refers to no other site.
+chromium_find
+browse() {  # browse PAGE OUT: the DOM of PAGE (a path under $SITE, with ?query) in OUT
+	chromium_run "$2" "$2.err" --dump-dom "file://$SITE/$1" || {
+		tail -n 20 "$2.err" >&2
+		fail "chromium $1"
+	}
+	if console_messages "$2.err" >"$2.console"; then
+		cat "$2.console" >&2
+		fail "$1 wrote to the console"
+	fi
+	if grep -Eo '(src|href)="[^"]*"' "$2" | grep -v -e 'href="https://github.com/acme/engine/commit/' \
+		-e 'href="data:,"' | grep -Eq '"[a-z]+:|"//'; then
+		fail "$1 refers to another site in its DOM"
+	fi
+}
+n=0
+for f in index.html $(cd "$SITE" && ls $A/*.html | grep -v 'design-[02-9]') p/comparisons/index.html; do
+	n=$((n + 1))
+	browse "$f" "$T/dom$n.html"
+done
+# The browser's check sees an error: a page that fetches from elsewhere is caught.
+sed 's|</main>|<img src="https://example.invalid/x.png"></main>|' "$SITE/$A/index.html" >"$SITE/$A/bad.html"
+chromium_run "$T/bad.dom" "$T/bad.err" --dump-dom "file://$SITE/$A/bad.html" || fail "chromium (control)"
+console_messages "$T/bad.err" | grep -q "Content Security Policy" ||
+	fail "the console check does not see a refused image; chromium's log format changed?"
+rm "$SITE/$A/bad.html"
+
+# The search finds a design by a word of its hypothesis, from file://.
+browse "$A/search.html?q=AMORTIZES" "$T/search.html"
+grep -q '<body[^>]* data-search="[1-9]' "$T/search.html" || fail "the search index did not load"
+python3 - "$T/search.html" <<'EOF' || fail "search for 'amortizes'"
+import re, sys
+found = re.findall(r'<li data-kind="(\w+)" data-name="([^"]+)">', open(sys.argv[1]).read())
+assert found == [("design", "double-work")], found
+EOF
+browse "$A/search.html?q=convoy" "$T/search2.html"
+assert_not_contains "$T/search2.html" 'data-name="b-slower"'  # another project's design
+browse "$(cd "$SITE" && ls -d p/root-*)/search.html?q=convoy" "$T/search3.html"
+assert_contains "$T/search3.html" 'data-name="b-slower"'
+browse "$A/search.html?q=quiet+runner" "$T/search4.html"
+assert_contains "$T/search4.html" 'data-name="double-work"'  # a run's note
+
 # A second build renders nothing; after one new run, that run only.
 expect_exit 0 "$ABTOOL" site "$SITE" --store "$S"
 assert_contains "$T/out" "12 runs (0 rendered, 12 up to date)"
