@@ -20,7 +20,8 @@
 void ab_site_head(FILE *f, const char *root, const char *title, const json_t *p)
 {
 	static const char *const pages[][2] = {
-		{"index.html", "overview"}, {"designs.html", "designs"}, {"search.html", "search"},
+		{"index.html", "overview"}, {"designs.html", "designs"}, {"rows.html", "rows"},
+		{"search.html", "search"},
 	};
 	size_t i;
 
@@ -338,23 +339,23 @@ static void designs_by_outcome(FILE *f, const json_t *p)
 	fprintf(f, "</section>\n");
 }
 
-/* The rows of each experiment with the newest accepted run's ratio. */
+/* The rows of each experiment, each a link to its chart. */
 static void rows_overview(FILE *f, const json_t *p)
 {
-	json_t *names = ab_site_experiments(p);
-	size_t i;
-	json_t *name;
-
 	fprintf(f, "<section id=\"rows\">\n<h2>Rows</h2>\n");
-	if (!json_array_size(names))
-		fprintf(f, "<p class=\"note\">No A/B run of an experiment yet.</p>\n");
-	json_array_foreach(names, i, name) {
-		fprintf(f, "<p>");
-		ab_report_escape_xml(f, json_string_value(name));
-		fprintf(f, "</p>\n");
-	}
+	ab_site_rows_list(f, p);
 	fprintf(f, "</section>\n");
-	json_decref(names);
+}
+
+void ab_site_page_rows_index(FILE *f, const json_t *p)
+{
+	ab_site_head(f, "../../", "rows", p);
+	fprintf(f, "<h1>Rows over time</h1>\n<p class=\"meta\">Each experiment's rows, each with a chart "
+		"of its changes along the commits, ordered ");
+	ab_report_escape_xml(f, ab_report_str(p, "order_note"));
+	fprintf(f, ".</p>\n");
+	ab_site_rows_list(f, p);
+	ab_site_foot(f, p, NULL);
 }
 
 void ab_site_page_index(FILE *f, const json_t *p)

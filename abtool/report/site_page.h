@@ -16,6 +16,7 @@
  *   generated_at, commit_url (a template with {commit}, or null),
  *   order ("first-parent" or "time") and order_note (how commits were
  *   ordered),
+ *   commits (the first-parent history's length, with order "first-parent"),
  *   runs: ab_store_history's objects, newest first, each with
  *     summary {has_report, subject, rows [{label, metric, unit, better,
  *     ratio, ci [L, U] or null, d [log ratios per pair]}], failed [{rule,
@@ -60,6 +61,21 @@ void ab_site_page_design(FILE *f, const json_t *p, const json_t *d);
 /* The experiments of a project whose A/B runs the rows pages chart, by
  * name (a new array of strings); rows page i is rows-i.html. */
 json_t *ab_site_experiments(const json_t *p);
+
+/* The rows page of experiment `name` (p/SLUG/rows-I.html, I its index in
+ * ab_site_experiments): per row an SVG chart of the accepted runs' ratios
+ * and intervals in the project's order (p.order), the rejected and
+ * inconclusive attempts marked, and the cumulative change (a measured
+ * base-against-head run when there is one, else the product of the
+ * estimates with a Bonferroni interval; site_page_rows.c). */
+void ab_site_page_rows(FILE *f, const json_t *p, const char *name);
+
+/* The experiments and their rows, each a link to its chart, with the
+ * newest accepted ratio (for the rows list and the front page). */
+void ab_site_rows_list(FILE *f, const json_t *p);
+
+/* The rows list as a page (p/SLUG/rows.html). */
+void ab_site_page_rows_index(FILE *f, const json_t *p);
 
 /* The search page (p/SLUG/search.html) and its index (search-index.js,
  * a script that sets window.ABTOOL_SEARCH to an array of entries {k (what:

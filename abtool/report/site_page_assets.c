@@ -41,7 +41,16 @@ const char ab_site_css[] =
 	"td.n{font-variant-numeric:tabular-nums;text-align:right;white-space:nowrap}\n"
 	"td.nw{white-space:nowrap}\n"
 	"footer{font-size:.85em;margin-top:2.2rem}\n"
-	"ul.results{padding-left:1.1rem}ul.results li{margin:.3rem 0}\n";
+	"ul.results{padding-left:1.1rem}ul.results li{margin:.3rem 0}\n"
+	"svg.chart{width:100%;height:auto;display:block;font:12px system-ui,sans-serif}\n"
+	"svg text{fill:var(--text)}svg text.muted{fill:var(--soft)}\n"
+	"svg .frame{fill:var(--box);stroke:var(--rule)}svg .grid{stroke:var(--rule)}\n"
+	"svg .one{stroke:var(--text);stroke-width:1.5}\n"
+	"svg .accepted circle{fill:var(--ok);stroke:var(--page)}svg .accepted .ci{stroke:var(--ok);stroke-width:3}\n"
+	"svg .rejected path{stroke:var(--bad);stroke-width:2.5;fill:none}\n"
+	"svg .inconclusive rect{stroke:var(--maybe);stroke-width:2;fill:none}\n"
+	"svg polyline.cumulative{fill:none;stroke:var(--link);stroke-width:1.5;stroke-dasharray:5 4}\n"
+	"div.cumulative{border-left:4px solid var(--link);padding:.1rem .8rem;margin:.4rem 0}\n";
 
 /* search.js: filter search-index.js's entries (window.ABTOOL_SEARCH) by
  * every word typed, case-insensitively, over the names, hypotheses and

@@ -35,31 +35,6 @@ char *ab_site_slug(const char *name)
 	return out;
 }
 
-/* What a page renderer gets: the page's file and the model. */
-typedef void (*page_fn)(FILE *f, const json_t *p);
-
-/* Render `fn` over `p` into DIR/NAME. */
-static int write_page(const char *dir, const char *name, page_fn fn, const json_t *p, struct ab_site_stats *st)
-{
-	char *text = NULL, *path = ab_path_join(dir, name);
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int err;
-
-	if (!f) {
-		free(path);
-		return ab_error_set(AB_EIO, "cannot render '%s': out of memory", name);
-	}
-	fn(f, p);
-	if (fclose(f) != 0)
-		err = ab_error_set(AB_EIO, "cannot render '%s': out of memory", name);
-	else
-		err = ab_site_write(path, text, len, st);
-	free(text);
-	free(path);
-	return err;
-}
-
 /* The project `name`'s model in `projects` (an object by name), made on
  * first use (borrowed). */
 static json_t *project_of(json_t *projects, const char *name, const struct ab_site_options *opt)
@@ -135,8 +110,7 @@ static int gather_runs(struct ab_store *store, const struct ab_site_options *opt
 		if ((err = ab_site_run_folder(store, opt, run, &summary, st)) < 0)
 			return err;
 		json_object_set_new(run, "summary", summary);
-		json_object_set_new(run, "pos", json_null());
-		if (ab_report_int(run, "notes") > 0 && (err = run_notes(store, run, design_notes)) < 0)
+			if (ab_report_int(run, "notes") > 0 && (err = run_notes(store, run, design_notes)) < 0)
 			return err;
 		if (!json_object_get(run, "run_notes"))
 			json_object_set_new(run, "run_notes", json_array());
@@ -169,6 +143,75 @@ static int gather_designs(struct ab_store *store, json_t *projects, json_t *desi
 	return 0;
 }
 
+/* Render `fn` over `p` and `arg` into DIR/NAME (a page of one design or
+ * one experiment). */
+static int write_page_of(const char *dir, const char *name, void (*fn)(FILE *, const json_t *, const void *),
+			 const json_t *p, const void *arg, struct ab_site_stats *st)
+{
+	char *text = NULL, *path = ab_path_join(dir, name);
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int err;
+
+	if (!f) {
+		free(path);
+		return ab_error_set(AB_EIO, "cannot render '%s': out of memory", name);
+	}
+	fn(f, p, arg);
+	err = fclose(f) != 0 ? ab_error_set(AB_EIO, "cannot render '%s': out of memory", name)
+			     : ab_site_write(path, text, len, st);
+	free(text);
+	free(path);
+	return err;
+}
+
+/* A page of the whole project: its renderer. */
+struct page {
+	void (*render)(FILE *f, const json_t *p);
+};
+
+static void project_page(FILE *f, const json_t *p, const void *page)
+{
+	((const struct page *)page)->render(f, p);
+}
+
+/* Render the project page `render` over `p` into DIR/NAME. */
+static int write_page(const char *dir, const char *name, void (*render)(FILE *, const json_t *),
+		      const json_t *p, struct ab_site_stats *st)
+{
+	struct page page = {render};
+
+	return write_page_of(dir, name, project_page, p, &page, st);
+}
+
+static void rows_page(FILE *f, const json_t *p, const void *name)
+{
+	ab_site_page_rows(f, p, name);
+}
+
+static void design_page(FILE *f, const json_t *p, const void *d)
+{
+	ab_site_page_design(f, p, d);
+}
+
+/* The rows page of each experiment of `p`: rows-I.html. */
+static int write_rows(const char *dir, const json_t *p, struct ab_site_stats *st)
+{
+	json_t *names = ab_site_experiments(p), *name;
+	size_t i;
+	int err = 0;
+
+	json_array_foreach(names, i, name) {
+		char *file = ab_xasprintf("rows-%zu.html", i);
+		err = write_page_of(dir, file, rows_page, p, json_string_value(name), st);
+		free(file);
+		if (err < 0)
+			break;
+	}
+	json_decref(names);
+	return err;
+}
+
 /* Write project `p`'s pages under OUTDIR/p/SLUG/. */
 static int write_project(const struct ab_site_options *opt, json_t *p, struct ab_site_stats *st)
 {
@@ -183,22 +226,12 @@ static int write_project(const struct ab_site_options *opt, json_t *p, struct ab
 	    (err = write_page(dir, "search.html", ab_site_page_search, p, st)) < 0 ||
 	    (err = write_page(dir, "search-index.js", ab_site_search_index, p, st)) < 0)
 		goto out;
+	if ((err = write_page(dir, "rows.html", ab_site_page_rows_index, p, st)) < 0 ||
+	    (err = write_rows(dir, p, st)) < 0)
+		goto out;
 	json_array_foreach(json_object_get(p, "designs"), i, d) {
-		char *name = ab_xasprintf("design-%lld.html", ab_report_int(d, "id")), *text = NULL, *path;
-		size_t len = 0;
-		FILE *f = open_memstream(&text, &len);
-
-		if (!f) {
-			free(name);
-			err = ab_error_set(AB_EIO, "cannot render a design's page: out of memory");
-			goto out;
-		}
-		ab_site_page_design(f, p, d);
-		fclose(f);
-		path = ab_path_join(dir, name);
-		err = ab_site_write(path, text, len, st);
-		free(path);
-		free(text);
+		char *name = ab_xasprintf("design-%lld.html", ab_report_int(d, "id"));
+		err = write_page_of(dir, name, design_page, p, d, st);
 		free(name);
 		if (err < 0)
 			goto out;
@@ -301,9 +334,11 @@ int ab_site_build(struct ab_store *store, const struct ab_site_options *opt, str
 	    (err = gather_designs(store, projects, notes)) < 0)
 		goto out;
 	list = slugs(projects);
-	json_array_foreach(list, i, p)
+	json_array_foreach(list, i, p) {
+		ab_site_order(p);
 		if ((err = write_project(opt, p, out)) < 0)
 			goto out;
+	}
 	err = write_root(opt, list, out);
 out:
 	json_decref(list);

@@ -85,4 +85,13 @@ json_t *ab_site_summary(const json_t *doc);
 int ab_site_run_folder(struct ab_store *store, const struct ab_site_options *opt, const json_t *run,
 		       json_t **summary, struct ab_site_stats *st);
 
+/* Place each run of project model `p` (site_page.h) in its project's
+ * history: run.pos, the candidate's index on the first-parent history of
+ * HEAD of the repository the newest run names (libgit2), a commit off it
+ * at the commit it branched from plus one half, null for a commit the
+ * repository lacks; p.order "first-parent", p.commits and p.order_note
+ * say so. Without a repository at hand: the runs' order in time (p.order
+ * "time"). Never fails (site_order.c). */
+void ab_site_order(json_t *p);
+
 #endif

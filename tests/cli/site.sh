@@ -110,6 +110,29 @@ assert_contains "$T/search3.html" 'data-name="b-slower"'
 browse "$A/search.html?q=quiet+runner" "$T/search4.html"
 assert_contains "$T/search4.html" 'data-name="double-work"'  # a run's note
 
+# Rows over time: each row's chart has one point per accepted run, in
+# first-parent order (c1 before c5, although c5 was measured first), the
+# rejected attempts at c2 and the inconclusive one at c3 marked, and the
+# cumulative change labelled a product of estimates with its Bonferroni
+# interval and the warning that chaining accepted changes overstates it.
+browse "$A/rows-0.html" "$T/rows.html"
+python3 - "$T/rows.html" "$SITE_C1 $SITE_C5" "$SITE_C2 $SITE_C2 $SITE_C3" <<'EOF' || fail "the rows charts"
+import re, sys
+page = open(sys.argv[1]).read()
+rows = re.findall(r'<section class="row" id="row-\d+" data-row="([^"]+)">(.*?)</section>', page, re.S)
+assert [r for r, _ in rows] == ["lanes=1", "lanes=2"], [r for r, _ in rows]
+for label, body in rows:
+    svg = re.search(r'<svg class="chart rows".*?</svg>', body, re.S).group(0)
+    points = re.findall(r'<g class="point (\w+)" data-run="\d+" data-oid="(\w+)"', svg)
+    acc = [oid for kind, oid in points if kind == "accepted"]
+    assert acc == sys.argv[2].split(), (label, acc)
+    others = [oid for kind, oid in points if kind != "accepted"]
+    assert others == sys.argv[3].split(), (label, others)
+    assert "a product of estimates, not a measurement</strong>: ×0.250" in body, label
+    assert "Bonferroni over the 2 changes" in body and "overstates the gain" in body, label
+EOF
+assert_contains "$SITE/$A/rows.html" 'href="rows-0.html#row-1">lanes=2</a>: newest accepted change ×0.500'
+
 # A second build renders nothing; after one new run, that run only.
 expect_exit 0 "$ABTOOL" site "$SITE" --store "$S"
 assert_contains "$T/out" "12 runs (0 rendered, 12 up to date)"
