@@ -20,6 +20,9 @@
 const struct cmd_option cmd_site_options[] = {
 	{"project", 0, "NAME", "only the project NAME (exactly, as 'abtool history --all-projects' "
 	 "shows it; '' for comparisons)", "every project", CMD_OWN, 'P', 0, 0},
+	{"commit-url", 0, "TEMPLATE", "link each commit to TEMPLATE with {commit} replaced by its id",
+	 "derived from a project on github.com, gitlab.com, codeberg.org or bitbucket.org", CMD_OWN,
+	 'u', 0, 0},
 	{"rebuild", 0, NULL, "render every run's report again, also those whose files are up to date",
 	 NULL, CMD_OWN, 'r', 0, 0},
 	{"quiet", 'q', NULL, "print nothing but errors", NULL, CMD_OWN, 'q', 0, 0},
@@ -38,12 +41,19 @@ static int site_option(struct cmd_args *args, const struct cmd_option *o, const 
 {
 	struct site_ctx *ctx = args->ctx;
 
-	if (o->code == 'P')
+	if (o->code == 'P') {
 		ctx->opt.project = arg;
-	else if (o->code == 'r')
+	} else if (o->code == 'u') {
+		/* a web page's link: no javascript: or data: URL from a command line */
+		if (!strstr(arg, "{commit}") || (strncmp(arg, "https://", 8) && strncmp(arg, "http://", 7)))
+			return cmd_usage("site", "--commit-url: expected an http(s) URL with {commit}, like "
+					 "https://git.example/engine/commit/{commit}, got '%s'", arg);
+		ctx->opt.commit_url = arg;
+	} else if (o->code == 'r') {
 		ctx->opt.rebuild = 1;
-	else
+	} else {
 		ctx->quiet = 1;
+	}
 	return CMD_GO_ON;
 }
 

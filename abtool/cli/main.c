@@ -69,7 +69,7 @@ const struct ab_command_entry ab_commands[] = {
 	 "everything about one run: verdict and reasons, revisions, builds, rows, rules, notes", cmd_show_options},
 	{"designs", cmd_designs, "[--rejected] [--json] [--all-projects] [--store DB]",
 	 "list designs with their run count and latest verdict", cmd_designs_options},
-	{"site", cmd_site, "OUTDIR [--project NAME] [--rebuild] [--quiet] [--store DB]",
+	{"site", cmd_site, "OUTDIR [--project NAME] [--commit-url TEMPLATE] [--rebuild] [--quiet] [--store DB]",
 	 "write the store as a static site: projects, designs, rows over time, each run's report",
 	 cmd_site_options},
 	{"note", cmd_note, "RUN TEXT | --design D TEXT [--store DB]",

@@ -21,7 +21,7 @@ void ab_site_head(FILE *f, const char *root, const char *title, const json_t *p)
 {
 	static const char *const pages[][2] = {
 		{"index.html", "overview"}, {"designs.html", "designs"}, {"rows.html", "rows"},
-		{"search.html", "search"},
+		{"bisects.html", "bisects"}, {"regressions.html", "regressions"}, {"search.html", "search"},
 	};
 	size_t i;
 
@@ -34,6 +34,9 @@ void ab_site_head(FILE *f, const char *root, const char *title, const json_t *p)
 	ab_report_escape_xml(f, title);
 	fprintf(f, "</title>\n<link rel=\"stylesheet\" href=\"%sstyle.css\">\n<link rel=\"icon\" href=\"data:,\">\n",
 		root);
+	if (p)
+		fprintf(f, "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"regressions and "
+			"rejections\" href=\"feed.xml\">\n");
 	fprintf(f, "</head>\n<body>\n<nav><a href=\"%sindex.html\">abtool site</a>", root);
 	if (p) {
 		fprintf(f, " › <strong>");
@@ -123,8 +126,11 @@ void ab_site_commit(FILE *f, const json_t *p, const char *oid)
 		return;
 	}
 	if (tpl && (at = strstr(tpl, "{commit}"))) {
+		char *head = ab_xstrndup(tpl, (size_t)(at - tpl));
+
 		fprintf(f, "<a class=\"commit\" href=\"");
-		fwrite(tpl, 1, (size_t)(at - tpl), f);
+		ab_report_escape_xml(f, head);
+		free(head);
 		ab_report_escape_xml(f, oid);
 		ab_report_escape_xml(f, at + strlen("{commit}"));
 		fprintf(f, "\"><code>%.10s</code></a>", oid);

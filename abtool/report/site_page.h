@@ -24,7 +24,8 @@
  *     (the candidate's position in the order, or null),
  *   designs: ab_store_designs' objects, each with design_notes [{created_at,
  *     text}],
- *   bisects: ab_store_bisect_get's objects.
+ *   bisects: ab_store_bisect_get's objects, newest first, with the result's
+ *     culprit without its rows.
  */
 #ifndef AB_SITE_PAGE_H
 #define AB_SITE_PAGE_H
@@ -76,6 +77,17 @@ void ab_site_rows_list(FILE *f, const json_t *p);
 
 /* The rows list as a page (p/SLUG/rows.html). */
 void ab_site_page_rows_index(FILE *f, const json_t *p);
+
+/* The bisects page (p/SLUG/bisects.html): each bisect's outcome, its
+ * culprit with the run that confirmed it, and its steps. */
+void ab_site_page_bisects(FILE *f, const json_t *p);
+
+/* The regressions and rejections (p/SLUG/regressions.html: bisects'
+ * culprits and rejected A/B runs, newest first) and their Atom feed
+ * (p/SLUG/feed.xml, RFC 4287; at most 100 entries, its time the newest
+ * entry's). */
+void ab_site_page_regressions(FILE *f, const json_t *p);
+void ab_site_feed(FILE *f, const json_t *p);
 
 /* The search page (p/SLUG/search.html) and its index (search-index.js,
  * a script that sets window.ABTOOL_SEARCH to an array of entries {k (what:

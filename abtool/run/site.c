@@ -212,6 +212,71 @@ static int write_rows(const char *dir, const json_t *p, struct ab_site_stats *st
 	return err;
 }
 
+/* The project of bisect `b`: its steps' runs', found in `by_run` (run id
+ * to project), or NULL when none of its runs is there. */
+static const char *bisect_project(const json_t *b, const json_t *by_run)
+{
+	size_t i;
+	json_t *s;
+
+	json_array_foreach(json_object_get(b, "steps"), i, s) {
+		char key[32];
+		snprintf(key, sizeof(key), "%lld", ab_report_int(s, "run_id"));
+		if (json_object_get(by_run, key))
+			return json_string_value(json_object_get(by_run, key));
+	}
+	return NULL;
+}
+
+/* Each bisect into its project's model (newest first), its result's
+ * culprit without the rows it repeats. */
+static int gather_bisects(struct ab_store *store, const json_t *runs, json_t *projects)
+{
+	json_t *list = NULL, *by_run = json_object(), *x, *b = NULL;
+	const char *project;
+	size_t i;
+	int err;
+
+	json_array_foreach(runs, i, x) {
+		char key[32];
+		snprintf(key, sizeof(key), "%lld", ab_report_int(x, "id"));
+		json_object_set_new(by_run, key, json_string(ab_report_str(x, "project")));
+	}
+	if ((err = ab_store_bisects(store, 0, &list)) < 0)
+		goto out;
+	json_array_foreach(list, i, x) {
+		if ((err = ab_store_bisect_get(store, ab_report_int(x, "id"), &b)) < 0)
+			goto out;
+		json_object_del(json_object_get(json_object_get(b, "result"), "culprit"), "row_results");
+		json_object_del(b, "options");
+		if ((project = bisect_project(b, by_run)) && json_object_get(projects, project))
+			json_array_append(json_object_get(json_object_get(projects, project), "bisects"), b);
+		json_decref(b);
+		b = NULL;
+	}
+out:
+	json_decref(list);
+	json_decref(by_run);
+	return err;
+}
+
+/* The link of a commit of project `name` when it names a repository of a
+ * forge whose commit pages are known (project.c normalizes the remote's
+ * URL to HOST/PATH), as a template with {commit}; NULL for any other. */
+static char *forge_commit_url(const char *name)
+{
+	static const char *const forges[][2] = {
+		{"github.com/", "/commit/"}, {"gitlab.com/", "/-/commit/"},
+		{"codeberg.org/", "/commit/"}, {"bitbucket.org/", "/commits/"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(forges) / sizeof(forges[0]); i++)
+		if (!strncmp(name, forges[i][0], strlen(forges[i][0])) && strchr(name + strlen(forges[i][0]), '/'))
+			return ab_xasprintf("https://%s%s{commit}", name, forges[i][1]);
+	return NULL;
+}
+
 /* Write project `p`'s pages under OUTDIR/p/SLUG/. */
 static int write_project(const struct ab_site_options *opt, json_t *p, struct ab_site_stats *st)
 {
@@ -227,6 +292,9 @@ static int write_project(const struct ab_site_options *opt, json_t *p, struct ab
 	    (err = write_page(dir, "search-index.js", ab_site_search_index, p, st)) < 0)
 		goto out;
 	if ((err = write_page(dir, "rows.html", ab_site_page_rows_index, p, st)) < 0 ||
+	    (err = write_page(dir, "bisects.html", ab_site_page_bisects, p, st)) < 0 ||
+	    (err = write_page(dir, "regressions.html", ab_site_page_regressions, p, st)) < 0 ||
+	    (err = write_page(dir, "feed.xml", ab_site_feed, p, st)) < 0 ||
 	    (err = write_rows(dir, p, st)) < 0)
 		goto out;
 	json_array_foreach(json_object_get(p, "designs"), i, d) {
@@ -331,10 +399,15 @@ int ab_site_build(struct ab_store *store, const struct ab_site_options *opt, str
 	}
 	if ((err = ab_mkdir_p(opt->outdir)) < 0 ||
 	    (err = gather_runs(store, opt, runs, projects, notes, out)) < 0 ||
-	    (err = gather_designs(store, projects, notes)) < 0)
+	    (err = gather_designs(store, projects, notes)) < 0 ||
+	    (err = gather_bisects(store, runs, projects)) < 0)
 		goto out;
 	list = slugs(projects);
 	json_array_foreach(list, i, p) {
+		char *url = opt->commit_url ? ab_xstrdup(opt->commit_url) : forge_commit_url(ab_report_str(p, "name"));
+
+		json_object_set_new(p, "commit_url", url ? json_string(url) : json_null());
+		free(url);
 		ab_site_order(p);
 		if ((err = write_project(opt, p, out)) < 0)
 			goto out;

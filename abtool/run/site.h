@@ -24,6 +24,9 @@ struct ab_site_options {
 	const char *generated_at;  /* the time the pages say they were written (ISO 8601 UTC) */
 	int rebuild;               /* render every run's report again, even one whose files are
 	                              up to date */
+	const char *commit_url;    /* a commit's link: a URL with {commit}, or NULL: derived from a
+	                              project on github.com, gitlab.com, codeberg.org or
+	                              bitbucket.org, none for another */
 	/* The run's profiles as the HTML report reads them beside its document
 	 * (a new reference; an empty array when it has none), so that a run's
 	 * page is the bytes `abtool report RUN --format html` writes. NULL:
@@ -43,8 +46,10 @@ struct ab_site_stats {
 
 /*
  * Write the site of `store` under opt->outdir (docs/history.md, "The
- * site"): OUTDIR/index.html (the projects), OUTDIR/style.css, per project
- * OUTDIR/p/SLUG/ (its front page, designs and a page per design), and per
+ * site"): OUTDIR/index.html (the projects), OUTDIR/style.css and search.js,
+ * per project OUTDIR/p/SLUG/ (its front page, designs and a page per
+ * design, rows and a page per experiment, bisects, regressions and their
+ * feed, search and its index), and per
  * run OUTDIR/runs/ID/ (report.html and samples.tsv, as `abtool report`
  * renders them, and summary.json, what the project pages read of the
  * report). A run whose folder holds the files of its current state (the

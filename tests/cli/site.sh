@@ -133,6 +133,40 @@ for label, body in rows:
 EOF
 assert_contains "$SITE/$A/rows.html" 'href="rows-0.html#row-1">lanes=2</a>: newest accepted change ×0.500'
 
+# Bisects: the culprit c2 with the run that confirmed it, and each step;
+# regressions and rejections with their Atom feed; commit links to the
+# forge of a github.com project, none for a project without a remote
+# unless --commit-url gives one.
+python3 - "$SITE/$A" "$SITE_C2" "$(sql "$S" "SELECT count(*) FROM bisect_steps")" \
+	"$(sql "$S" "SELECT run_id FROM bisect_steps WHERE role = 'confirm'")" <<'EOF' || fail "bisects, regressions, feed"
+import re, sys
+import xml.etree.ElementTree as ET
+d, c2, nsteps, confirm = sys.argv[1:]
+page = open(d + "/bisects.html").read()
+culprit = re.search(r'<p class="culprit">Culprit: <a class="commit" href="https://github.com/acme/engine/commit/(\w+)">'
+                    r'.*?confirmed against its exact parent by <a class="run" href="../../runs/(\d+)/report.html">', page)
+assert culprit and culprit.group(1) == c2 and culprit.group(2) == confirm, culprit
+assert page.count('<tr class="step">') == int(nsteps), nsteps
+reg = open(d + "/regressions.html").read()
+assert re.findall(r'<tr data-run="(\d+)">', reg) == ["6", "3"], re.findall(r'<tr data-run="(\d+)">', reg)
+assert 'href="bisects.html#b-1">bisect 1</a>' in reg
+ns = {"a": "http://www.w3.org/2005/Atom"}
+feed = ET.parse(d + "/feed.xml").getroot()
+ids = [e.find("a:id", ns).text for e in feed.findall("a:entry", ns)]
+assert len(ids) == 3 and ids[0].startswith("urn:abtool:bisect:") and len(set(ids)) == 3, ids
+assert feed.find("a:updated", ns).text == feed.findall("a:entry", ns)[0].find("a:updated", ns).text
+EOF
+B=$(cd "$SITE" && ls -d p/root-*)
+design_id() { sql "$S" "SELECT id FROM designs WHERE name = '$1'"; }
+assert_contains "$SITE/$A/design-$(design_id quarter-work).html" "<a class=\"commit\" href=\"https://github.com/acme/engine/commit/$SITE_C5\">"
+assert_not_contains "$SITE/$B/design-$(design_id b-faster).html" 'class="commit"'
+expect_exit 0 "$ABTOOL" site "$T/site-b" --store "$S" --project "$(sql "$S" "SELECT project FROM designs WHERE name = 'b-slower'")" \
+	--commit-url 'https://git.example/b/commit/{commit}?view=1&x'
+grep -q '<a class="commit" href="https://git.example/b/commit/[0-9a-f]\{40\}?view=1&amp;x">' "$T/site-b/$B/design-$(design_id b-faster).html" ||
+	fail "--commit-url"
+expect_exit 64 "$ABTOOL" site "$T/site-b" --store "$S" --commit-url 'javascript:alert(1)//{commit}'
+assert_contains "$T/err" "--commit-url: expected an http(s) URL with {commit}"
+
 # A second build renders nothing; after one new run, that run only.
 expect_exit 0 "$ABTOOL" site "$SITE" --store "$S"
 assert_contains "$T/out" "12 runs (0 rendered, 12 up to date)"
