@@ -336,7 +336,7 @@ static void designs_by_outcome(FILE *f, const json_t *p)
 		json_array_foreach(json_object_get(p, "designs"), j, d) {
 			if (strcmp(standing(d), standings[i]))
 				continue;
-			fprintf(f, "<li><a href=\"designs.html#d-%lld\">", ab_report_int(d, "id"));
+			fprintf(f, "<li><a href=\"designs.html#d-%s\">", ab_report_str(d, "key"));
 			ab_report_escape_xml(f, ab_report_str(d, "design"));
 			fprintf(f, "</a></li>\n");
 		}

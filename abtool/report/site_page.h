@@ -23,7 +23,7 @@
  *     detail}], inconclusive [{rule, detail}]}, run_notes [texts] and pos
  *     (the candidate's position in the order, or null),
  *   designs: ab_store_designs' objects, each with design_notes [{created_at,
- *     text}],
+ *     text}] and key (its page is design-KEY.html, its anchor d-KEY),
  *   bisects: ab_store_bisect_get's objects, newest first, with the result's
  *     culprit without its rows.
  */
@@ -55,8 +55,9 @@ void ab_site_page_index(FILE *f, const json_t *p);
  * evidence". */
 void ab_site_page_designs(FILE *f, const json_t *p);
 
-/* One design's page (p/SLUG/design-ID.html, ID its designs.id): every run
- * with its verdict and reasons, the notes. `d` is an element of p.designs. */
+/* One design's page (p/SLUG/design-KEY.html, KEY its name made safe for
+ * a path): every run with its verdict and reasons, the notes. `d` is an
+ * element of p.designs. */
 void ab_site_page_design(FILE *f, const json_t *p, const json_t *d);
 
 /* The experiments of a project whose A/B runs the rows pages chart, by

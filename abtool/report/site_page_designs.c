@@ -146,7 +146,7 @@ static void design_entry(FILE *f, const json_t *p, const json_t *d)
 	const char *s = standing(d);
 	const json_t *latest = ab_site_run_by_id(p, ab_report_int(d, "latest_run"));
 
-	fprintf(f, "<section class=\"design s-%s\" id=\"d-%lld\" data-design=\"", s, ab_report_int(d, "id"));
+	fprintf(f, "<section class=\"design s-%s\" id=\"d-%s\" data-design=\"", s, ab_report_str(d, "key"));
 	ab_report_escape_xml(f, ab_report_str(d, "design"));
 	fprintf(f, "\">\n");
 	title(f, p, d, "h3");
@@ -163,8 +163,8 @@ static void design_entry(FILE *f, const json_t *p, const json_t *d)
 	note_list(f, json_object_get(d, "design_notes"));
 	fprintf(f, "<p class=\"meta\">");
 	run_counts(f, p, d);
-	fprintf(f, ": <a href=\"design-%lld.html\">every run of the design</a>.</p>\n</section>\n",
-		ab_report_int(d, "id"));
+	fprintf(f, ": <a href=\"design-%s.html\">every run of the design</a>.</p>\n</section>\n",
+		ab_report_str(d, "key"));
 }
 
 void ab_site_page_designs(FILE *f, const json_t *p)

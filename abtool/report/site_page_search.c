@@ -63,7 +63,7 @@ static json_t *design_entry(const json_t *p, const json_t *d)
 		add_text(&text, ab_report_str(r, "experiment"));
 		run_texts(&text, r);
 	}
-	url = ab_xasprintf("designs.html#d-%lld", ab_report_int(d, "id"));
+	url = ab_xasprintf("designs.html#d-%s", ab_report_str(d, "key"));
 	e = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "k", "design", "n", ab_report_str(d, "design"), "h",
 		      hyp, "t", text, "v", *v ? v : "undecided", "u", url);
 	free(url);

@@ -10,9 +10,15 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
 char *ab_site_slug(const char *name)
 {
@@ -119,6 +125,38 @@ static int gather_runs(struct ab_store *store, const struct ab_site_options *opt
 		st->runs++;
 	}
 	return 0;
+}
+
+/* Give each design of `p` a key of its own for its page and anchor
+ * (design-KEY.html, #d-KEY): its name made safe (ab_site_slug), with a
+ * number after a name that gives the same, in name order; not the
+ * store's id, which another engine numbers otherwise. */
+static void design_keys(json_t *p)
+{
+	json_t *designs = json_object_get(p, "designs"), *used = json_object();
+	const char **names = ab_xcalloc(json_array_size(designs) + 1, sizeof(*names));
+	size_t i, j, n = json_array_size(designs);
+
+	for (i = 0; i < n; i++)
+		names[i] = ab_report_str(json_array_get(designs, i), "design");
+	qsort(names, n, sizeof(*names), by_text);
+	for (i = 0; i < n; i++) {
+		char *slug = ab_site_slug(names[i]), *key = ab_xstrdup(slug);
+		int k = 1;
+
+		while (json_object_get(used, key)) {
+			free(key);
+			key = ab_xasprintf("%s-%d", slug, ++k);
+		}
+		json_object_set_new(used, key, json_true());
+		for (j = 0; j < n; j++)
+			if (!strcmp(ab_report_str(json_array_get(designs, j), "design"), names[i]))
+				json_object_set_new(json_array_get(designs, j), "key", json_string(key));
+		free(key);
+		free(slug);
+	}
+	free(names);
+	json_decref(used);
 }
 
 /* The designs of the projects in `projects`, with their notes. */
@@ -242,7 +280,8 @@ static int gather_bisects(struct ab_store *store, const json_t *runs, json_t *pr
 		snprintf(key, sizeof(key), "%lld", ab_report_int(x, "id"));
 		json_object_set_new(by_run, key, json_string(ab_report_str(x, "project")));
 	}
-	if ((err = ab_store_bisects(store, 0, &list)) < 0)
+	/* a limit rather than 0 (all), which PostgreSQL refuses (LIMIT -1) */
+	if ((err = ab_store_bisects(store, INT32_MAX, &list)) < 0)
 		goto out;
 	json_array_foreach(list, i, x) {
 		if ((err = ab_store_bisect_get(store, ab_report_int(x, "id"), &b)) < 0)
@@ -298,7 +337,7 @@ static int write_project(const struct ab_site_options *opt, json_t *p, struct ab
 	    (err = write_rows(dir, p, st)) < 0)
 		goto out;
 	json_array_foreach(json_object_get(p, "designs"), i, d) {
-		char *name = ab_xasprintf("design-%lld.html", ab_report_int(d, "id"));
+		char *name = ab_xasprintf("design-%s.html", ab_report_str(d, "key"));
 		err = write_page_of(dir, name, design_page, p, d, st);
 		free(name);
 		if (err < 0)
@@ -309,11 +348,6 @@ out:
 	free(dir);
 	free(rel);
 	return err;
-}
-
-static int by_text(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* The projects of `projects` (an object by name) in name order, each
@@ -409,6 +443,7 @@ int ab_site_build(struct ab_store *store, const struct ab_site_options *opt, str
 		json_object_set_new(p, "commit_url", url ? json_string(url) : json_null());
 		free(url);
 		ab_site_order(p);
+		design_keys(p);
 		if ((err = write_project(opt, p, out)) < 0)
 			goto out;
 	}
