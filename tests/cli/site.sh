@@ -166,6 +166,20 @@ grep -q '<a class="commit" href="https://git.example/b/commit/[0-9a-f]\{40\}?vie
 expect_exit 64 "$ABTOOL" site "$T/site-b" --store "$S" --commit-url 'javascript:alert(1)//{commit}'
 assert_contains "$T/err" "--commit-url: expected an http(s) URL with {commit}"
 
+# The action's site step (action.yml, site: 'true') writes the site of
+# the store the gate used and names its folder for the Pages upload; with
+# site: 'false' it writes nothing.
+export GITHUB_OUTPUT="$T/gh_output"
+: >"$GITHUB_OUTPUT"
+PATH="$(dirname "$ABTOOL"):$PATH" INPUT_SITE=false INPUT_STORE="$S" SITE_DIR="$T/pages" \
+	bash "$ABTOOL_TEST_SRC/scripts/action/site.sh" || fail "the action's site step (site: false)"
+[ ! -e "$T/pages" ] && [ ! -s "$GITHUB_OUTPUT" ] || fail "site: 'false' wrote a site"
+PATH="$(dirname "$ABTOOL"):$PATH" INPUT_SITE=true INPUT_STORE="$S" SITE_DIR="$T/pages" \
+	bash "$ABTOOL_TEST_SRC/scripts/action/site.sh" >"$T/out" || fail "the action's site step"
+[ "$(cat "$GITHUB_OUTPUT")" = "dir=$T/pages" ] || fail "the site step's output: $(cat "$GITHUB_OUTPUT")"
+[ -s "$T/pages/$A/designs.html" ] || fail "the action's site has no designs page"
+unset GITHUB_OUTPUT
+
 # A second build renders nothing; after one new run, that run only.
 expect_exit 0 "$ABTOOL" site "$SITE" --store "$S"
 assert_contains "$T/out" "12 runs (0 rendered, 12 up to date)"
