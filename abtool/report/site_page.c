@@ -141,6 +141,16 @@ void ab_site_commit(FILE *f, const json_t *p, const char *oid)
 	fprintf(f, "</code>");
 }
 
+const json_t *ab_site_design_runs(const json_t *p, const char *design)
+{
+	return json_object_get(json_object_get(p, "by_design"), design);
+}
+
+const json_t *ab_site_experiment_runs(const json_t *p, const char *name)
+{
+	return json_object_get(json_object_get(p, "by_experiment"), name);
+}
+
 const json_t *ab_site_run_by_id(const json_t *p, long long id)
 {
 	const json_t *runs = json_object_get(p, "runs"), *r;
@@ -387,20 +397,16 @@ static int by_name(const void *a, const void *b)
 
 json_t *ab_site_experiments(const json_t *p)
 {
-	json_t *seen = json_object(), *out = json_array(), *r;
-	const char *name, **names;
+	const json_t *by = json_object_get(p, "by_experiment");
+	const char *name, **names = ab_xcalloc(json_object_size(by) + 1, sizeof(*names));
+	json_t *out = json_array(), *r;
 	size_t i, n = 0;
 
-	json_array_foreach(json_object_get(p, "runs"), i, r)
-		if (!strcmp(ab_report_str(r, "kind"), "ab"))
-			json_object_set_new(seen, ab_report_str(r, "experiment"), json_true());
-	names = ab_xcalloc(json_object_size(seen) + 1, sizeof(*names));
-	json_object_foreach(seen, name, r)
+	json_object_foreach((json_t *)by, name, r)
 		names[n++] = name;
 	qsort(names, n, sizeof(*names), by_name);
 	for (i = 0; i < n; i++)
 		json_array_append_new(out, json_string(names[i]));
 	free(names);
-	json_decref(seen);
 	return out;
 }

@@ -22,6 +22,9 @@
  *     ratio, ci [L, U] or null, d [log ratios per pair]}], failed [{rule,
  *     detail}], inconclusive [{rule, detail}]}, run_notes [texts] and pos
  *     (the candidate's position in the order, or null),
+ *   by_design {DESIGN: [runs]}, by_experiment {EXPERIMENT: [its A/B runs]}:
+ *     the same run objects by design (a bisect's steps left out) and by
+ *     experiment, newest first, so that a page of one reads only its runs,
  *   designs: ab_store_designs' objects, each with design_notes [{created_at,
  *     text}] and key (its page is design-KEY.html, its anchor d-KEY),
  *   bisects: ab_store_bisect_get's objects, newest first, with the result's
@@ -133,6 +136,11 @@ void ab_site_verdict_cell(FILE *f, const json_t *run);
 
 /* A verdict (or status) as a coloured label. */
 void ab_site_verdict(FILE *f, const char *verdict);
+
+/* The runs of design `design` (p.by_design) and the A/B runs of
+ * experiment `name` (p.by_experiment), newest first (borrowed; NULL: none). */
+const json_t *ab_site_design_runs(const json_t *p, const char *design);
+const json_t *ab_site_experiment_runs(const json_t *p, const char *name);
 
 /* The history object of run `id` in p.runs (borrowed), or NULL. */
 const json_t *ab_site_run_by_id(const json_t *p, long long id);

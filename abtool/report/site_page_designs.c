@@ -32,7 +32,7 @@ static void hypotheses(FILE *f, const json_t *p, const json_t *d)
 	size_t i;
 	json_t *r;
 
-	json_array_foreach(json_object_get(p, "runs"), i, r) {
+	json_array_foreach(ab_site_design_runs(p, ab_report_str(d, "design")), i, r) {
 		const char *h = ab_report_str(r, "hypothesis");
 		if (!of_design(r, d) || !*h || json_object_get(seen, h))
 			continue;
@@ -51,7 +51,7 @@ static void run_counts(FILE *f, const json_t *p, const json_t *d)
 	size_t i, j, n[5] = {0}, all = 0;
 	json_t *r;
 
-	json_array_foreach(json_object_get(p, "runs"), i, r) {
+	json_array_foreach(ab_site_design_runs(p, ab_report_str(d, "design")), i, r) {
 		if (!of_design(r, d))
 			continue;
 		all++;
@@ -80,7 +80,7 @@ static const json_t *evidence_note(const json_t *r)
  * a rejection, and a profile linked as evidence. */
 static void evidence(FILE *f, const json_t *p, const json_t *d)
 {
-	const json_t *runs = json_object_get(p, "runs"), *note;
+	const json_t *runs = ab_site_design_runs(p, ab_report_str(d, "design")), *note;
 	size_t i = json_array_size(runs);
 	int rejected = 0;
 
@@ -223,7 +223,7 @@ void ab_site_page_design(FILE *f, const json_t *p, const json_t *d)
 	run_counts(f, p, d);
 	fprintf(f, ", newest first.</p>\n");
 	ab_site_table_head(f, cols);
-	json_array_foreach(json_object_get(p, "runs"), i, r)
+	json_array_foreach(ab_site_design_runs(p, ab_report_str(d, "design")), i, r)
 		if (of_design(r, d))
 			run_line(f, p, r);
 	fprintf(f, "</table></div>\n");

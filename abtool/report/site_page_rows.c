@@ -71,7 +71,7 @@ static json_t *row_labels(const json_t *p, const char *name)
 	json_t *labels = json_array(), *seen = json_object(), *r, *row;
 	size_t i, j;
 
-	json_array_foreach(json_object_get(p, "runs"), i, r) {
+	json_array_foreach(ab_site_experiment_runs(p, name), i, r) {
 		if (!of_experiment(r, name))
 			continue;
 		json_array_foreach(json_object_get(json_object_get(r, "summary"), "rows"), j, row)
@@ -106,7 +106,7 @@ static void cover(double *lo, double *hi, double v)
  * inconclusive A/B runs with a position, in order. */
 static void collect(struct row_points *out, const json_t *p, const char *name, const char *label)
 {
-	const json_t *runs = json_object_get(p, "runs"), *r, *row, *ci;
+	const json_t *runs = ab_site_experiment_runs(p, name), *r, *row, *ci;
 	double prod;
 	size_t i;
 
@@ -258,7 +258,7 @@ static const json_t *measured(const json_t *p, const char *name, const char *bas
 	size_t i;
 	json_t *r;
 
-	json_array_foreach(json_object_get(p, "runs"), i, r)
+	json_array_foreach(ab_site_experiment_runs(p, name), i, r)
 		if (of_experiment(r, name) && !strcmp(ab_report_str(r, "parent_oid"), base) &&
 		    !strcmp(ab_report_str(r, "candidate_oid"), head) && row_of(r, label) &&
 		    json_is_number(json_object_get(row_of(r, label), "ratio")))
@@ -405,7 +405,7 @@ static double latest_accepted(const json_t *p, const char *name, const char *lab
 	size_t i;
 	json_t *r;
 
-	json_array_foreach(json_object_get(p, "runs"), i, r)
+	json_array_foreach(ab_site_experiment_runs(p, name), i, r)
 		if (of_experiment(r, name) && !strcmp(ab_report_str(r, "verdict"), "accepted") && row_of(r, label))
 			return json_is_number(json_object_get(row_of(r, label), "ratio"))
 				       ? ab_report_num(row_of(r, label), "ratio") : NAN;

@@ -55,7 +55,7 @@ static json_t *design_entry(const json_t *p, const json_t *d)
 
 	json_array_foreach(json_object_get(d, "design_notes"), i, r)
 		add_text(&text, ab_report_str(r, "text"));
-	json_array_foreach(json_object_get(p, "runs"), i, r) {
+	json_array_foreach(ab_site_design_runs(p, ab_report_str(d, "design")), i, r) {
 		if (strcmp(ab_report_str(r, "design"), ab_report_str(d, "design")) ||
 		    !strcmp(ab_report_str(r, "kind"), "bisect"))
 			continue;
@@ -72,18 +72,10 @@ static json_t *design_entry(const json_t *p, const json_t *d)
 	return e;
 }
 
-/* 1 when a design of p.designs lists run `r`. */
-static int listed(const json_t *p, const json_t *r)
+/* 1 when a design of `listed` (p.designs' names) lists run `r`. */
+static int listed(const json_t *names, const json_t *r)
 {
-	size_t i;
-	json_t *d;
-
-	if (!strcmp(ab_report_str(r, "kind"), "bisect"))
-		return 0;
-	json_array_foreach(json_object_get(p, "designs"), i, d)
-		if (!strcmp(ab_report_str(d, "design"), ab_report_str(r, "design")))
-			return 1;
-	return 0;
+	return strcmp(ab_report_str(r, "kind"), "bisect") && json_object_get(names, ab_report_str(r, "design"));
 }
 
 /* The entry of a run no design lists. */
@@ -110,15 +102,18 @@ static json_t *run_entry(const json_t *r)
 
 void ab_site_search_index(FILE *f, const json_t *p)
 {
-	json_t *list = json_array(), *x;
+	json_t *list = json_array(), *names = json_object(), *x;
 	size_t i;
 	char *text;
 
-	json_array_foreach(json_object_get(p, "designs"), i, x)
+	json_array_foreach(json_object_get(p, "designs"), i, x) {
 		json_array_append_new(list, design_entry(p, x));
+		json_object_set_new(names, ab_report_str(x, "design"), json_true());
+	}
 	json_array_foreach(json_object_get(p, "runs"), i, x)
-		if (!listed(p, x))
+		if (!listed(names, x))
 			json_array_append_new(list, run_entry(x));
+	json_decref(names);
 	/* ASCII: U+2028 and U+2029, line ends to older JavaScript, escaped too */
 	text = json_dumps(list, JSON_COMPACT | JSON_ENSURE_ASCII);
 	fprintf(f, "/* abtool site: the search index of a project */\nwindow.ABTOOL_SEARCH = %s;\n",

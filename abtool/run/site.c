@@ -58,6 +58,8 @@ static json_t *project_of(json_t *projects, const char *name, const struct ab_si
 			      opt->store_name ? opt->store_name : "", "generated_at",
 			      opt->generated_at ? opt->generated_at : "", "order", "time", "order_note",
 			      "by the time of their runs", "runs", "designs", "bisects");
+		json_object_set_new(p, "by_design", json_object());
+		json_object_set_new(p, "by_experiment", json_object());
 		json_object_set_new(projects, name, p);
 	}
 	return p;
@@ -103,6 +105,30 @@ out:
 	return err;
 }
 
+/* Append `run` to the array `key` of the object `by` (made when missing). */
+static void append_to(json_t *by, const char *key, json_t *run)
+{
+	json_t *list = json_object_get(by, key);
+
+	if (!list) {
+		list = json_array();
+		json_object_set_new(by, key, list);
+	}
+	json_array_append(list, run);
+}
+
+/* Run `run` into its project's model `p`: p.runs, and p.by_design (but a
+ * bisect's step) and p.by_experiment (an A/B run), which the pages read
+ * so that a page of one design or experiment reads its runs only. */
+static void index_run(json_t *p, json_t *run)
+{
+	json_array_append(json_object_get(p, "runs"), run);
+	if (strcmp(ab_report_str(run, "kind"), "bisect"))
+		append_to(json_object_get(p, "by_design"), ab_report_str(run, "design"), run);
+	if (!strcmp(ab_report_str(run, "kind"), "ab"))
+		append_to(json_object_get(p, "by_experiment"), ab_report_str(run, "experiment"), run);
+}
+
 /* Each run of `runs` into its project's model, with its folder's summary
  * and its notes. */
 static int gather_runs(struct ab_store *store, const struct ab_site_options *opt, json_t *runs,
@@ -120,8 +146,7 @@ static int gather_runs(struct ab_store *store, const struct ab_site_options *opt
 			return err;
 		if (!json_object_get(run, "run_notes"))
 			json_object_set_new(run, "run_notes", json_array());
-		json_array_append(json_object_get(project_of(projects, ab_report_str(run, "project"), opt),
-						  "runs"), run);
+		index_run(project_of(projects, ab_report_str(run, "project"), opt), run);
 		st->runs++;
 	}
 	return 0;
