@@ -71,7 +71,13 @@ void ab_site_table_head(FILE *f, const char *const *columns)
 
 void ab_site_run_cells(FILE *f, const json_t *run)
 {
-	fprintf(f, "<tr data-run=\"%lld\"><td>", ab_report_int(run, "id"));
+	const char *v = ab_report_str(run, "verdict");
+
+	fprintf(f, "<tr data-run=\"%lld\" data-verdict=\"", ab_report_int(run, "id"));
+	ab_report_escape_xml(f, *v ? v : ab_report_str(run, "status"));
+	fprintf(f, "\" data-oid=\"");
+	ab_report_escape_xml(f, ab_report_str(run, "candidate_oid"));
+	fprintf(f, "\"><td>");
 	ab_site_run_link(f, run);
 	fprintf(f, "</td><td class=\"nw\">");
 	ab_report_escape_xml(f, ab_report_str(run, "created_at"));

@@ -43,6 +43,10 @@
 extern const char ab_site_css[];
 extern const char ab_site_search_js[];
 
+/* rows.js: a rows page's filters by row and outcome and the comparison of
+ * two runs of a row (?row=LABEL&outcome=V,V&a=RUN&b=RUN sets them). */
+extern const char ab_site_rows_js[];
+
 /* The front page of the whole site (index.html): one line per project of
  * `projects` (an array of models), with its counts. */
 void ab_site_page_projects(FILE *f, const json_t *projects, const char *store, const char *generated_at);

@@ -194,7 +194,8 @@ static void point(FILE *f, const struct row_points *rp, const struct point *pt)
 	double x = map_x(rp, pt->pos), y = isfinite(pt->ratio) ? map_y(rp, pt->ratio) : CH_TOP + 6;
 	const char *oid = ab_report_str(pt->run, "candidate_oid");
 
-	fprintf(f, "<g class=\"point %s\" data-run=\"%lld\" data-oid=\"", pt->verdict, ab_report_int(pt->run, "id"));
+	fprintf(f, "<g class=\"point %s\" data-run=\"%lld\" data-verdict=\"%s\" data-oid=\"", pt->verdict,
+		ab_report_int(pt->run, "id"), pt->verdict);
 	ab_report_escape_xml(f, oid);
 	fprintf(f, "\" data-pos=\"%g\"><title>run %lld, %.10s: %s, ratio ", pt->pos, ab_report_int(pt->run, "id"),
 		oid, pt->verdict);
@@ -363,8 +364,31 @@ static void points_table(FILE *f, const json_t *p, const struct row_points *rp)
 	fprintf(f, "</table></div>\n");
 }
 
+/* The filters of a rows page (rows.js): a row, and the outcomes shown;
+ * hidden until the script runs, since without it they do nothing. */
+static void filters(FILE *f, const json_t *labels)
+{
+	static const char *const outcomes[] = {"accepted", "rejected", "inconclusive"};
+	size_t i;
+	json_t *label;
+
+	fprintf(f, "<p class=\"filters\" hidden><label>Row: <select id=\"row-filter\">"
+		"<option value=\"\">every row</option>");
+	json_array_foreach(labels, i, label) {
+		fprintf(f, "<option>");
+		ab_report_escape_xml(f, json_string_value(label));
+		fprintf(f, "</option>");
+	}
+	fprintf(f, "</select></label>");
+	for (i = 0; i < 3; i++)
+		fprintf(f, " <label><input type=\"checkbox\" class=\"outcome\" value=\"%s\" checked> %s</label>",
+			outcomes[i], outcomes[i]);
+	fprintf(f, "</p>\n");
+}
+
 void ab_site_page_rows(FILE *f, const json_t *p, const char *name)
 {
+	static const char *const scripts[] = {"../../rows.js", NULL};
 	json_t *labels = row_labels(p, name), *label;
 	struct row_points rp;
 	size_t i;
@@ -377,6 +401,7 @@ void ab_site_page_rows(FILE *f, const json_t *p, const char *name)
 		"ones (squares), at their candidate commits, ordered ");
 	ab_report_escape_xml(f, ab_report_str(p, "order_note"));
 	fprintf(f, "; the step line is the product of the accepted ratios.</p>\n");
+	filters(f, labels);
 	json_array_foreach(labels, i, label) {
 		collect(&rp, p, name, json_string_value(label));
 		fprintf(f, "<section class=\"row\" id=\"row-%zu\" data-row=\"", i);
@@ -388,6 +413,10 @@ void ab_site_page_rows(FILE *f, const json_t *p, const char *name)
 			chart(f, &rp, json_string_value(label));
 			cumulative(f, p, name, &rp, json_string_value(label));
 			points_table(f, p, &rp);
+			fprintf(f, "<div class=\"compare\" hidden><h3>Compare two runs of this row</h3>\n"
+				"<p><label>run <select class=\"run-a\"></select></label> <label>with run "
+				"<select class=\"run-b\"></select></label></p>\n<div class=\"compared\"></div>"
+				"</div>\n");
 		} else {
 			fprintf(f, "<p class=\"note\">No accepted, rejected or inconclusive run of this row "
 				"at a known commit.</p>\n");
@@ -395,7 +424,7 @@ void ab_site_page_rows(FILE *f, const json_t *p, const char *name)
 		fprintf(f, "</section>\n");
 		free(rp.v);
 	}
-	ab_site_foot(f, p, NULL);
+	ab_site_foot(f, p, scripts);
 	json_decref(labels);
 }
 

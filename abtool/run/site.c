@@ -425,6 +425,10 @@ static int write_root(const struct ab_site_options *opt, const json_t *list, str
 	if ((err = ab_site_write(path, ab_site_search_js, strlen(ab_site_search_js), st)) < 0)
 		goto out;
 	free(path);
+	path = ab_path_join(opt->outdir, "rows.js");
+	if ((err = ab_site_write(path, ab_site_rows_js, strlen(ab_site_rows_js), st)) < 0)
+		goto out;
+	free(path);
 	path = ab_path_join(opt->outdir, "index.html");
 	if (!(f = open_memstream(&text, &len))) {
 		err = ab_error_set(AB_EIO, "cannot render the site's index: out of memory");

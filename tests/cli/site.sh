@@ -119,11 +119,11 @@ browse "$A/rows-0.html" "$T/rows.html"
 python3 - "$T/rows.html" "$SITE_C1 $SITE_C5" "$SITE_C2 $SITE_C2 $SITE_C3" <<'EOF' || fail "the rows charts"
 import re, sys
 page = open(sys.argv[1]).read()
-rows = re.findall(r'<section class="row" id="row-\d+" data-row="([^"]+)">(.*?)</section>', page, re.S)
+rows = re.findall(r'<section class="row" id="row-\d+" data-row="([^"]+)"[^>]*>(.*?)</section>', page, re.S)
 assert [r for r, _ in rows] == ["lanes=1", "lanes=2"], [r for r, _ in rows]
 for label, body in rows:
     svg = re.search(r'<svg class="chart rows".*?</svg>', body, re.S).group(0)
-    points = re.findall(r'<g class="point (\w+)" data-run="\d+" data-oid="(\w+)"', svg)
+    points = re.findall(r'<g class="point (\w+)" data-run="\d+" data-verdict="\w+" data-oid="(\w+)"', svg)
     acc = [oid for kind, oid in points if kind == "accepted"]
     assert acc == sys.argv[2].split(), (label, acc)
     others = [oid for kind, oid in points if kind != "accepted"]
@@ -132,6 +132,26 @@ for label, body in rows:
     assert "Bonferroni over the 2 changes" in body and "overstates the gain" in body, label
 EOF
 assert_contains "$SITE/$A/rows.html" 'href="rows-0.html#row-1">lanes=2</a>: newest accepted change ×0.500'
+# The filters by row and outcome and the comparison of two runs of a row,
+# set by the query (rows.js): only the row lanes=2, only its accepted
+# points and lines, runs 2 (c1) and 1 (c5) side by side.
+browse "$A/rows-0.html?row=lanes%3D2&outcome=accepted&a=2&b=1" "$T/filtered.html"
+python3 - "$T/filtered.html" "$SITE_C1" "$SITE_C5" <<'EOF' || fail "the rows page's filters and comparison"
+import re, sys
+page = open(sys.argv[1]).read()
+assert 'data-filters="ready"' in page
+rows = dict(re.findall(r'<section class="row" id="row-\d+" data-row="([^"]+)"([^>]*)>', page))
+assert "hidden" in rows["lanes=1"] and "hidden" not in rows["lanes=2"], rows
+body = page.split('data-row="lanes=2"')[1]
+tags = re.findall(r'<(?:g|tr) [^>]*data-verdict="\w+"[^>]*>', body)
+marks = [(re.search(r'data-verdict="(\w+)"', t).group(1), re.search(r'class="[^"]*\boff\b', t) is not None)
+         for t in tags]
+assert len(marks) == 10 and all(off == (v != "accepted") for v, off in marks), marks
+assert 'data-compared="2,1"' in rows["lanes=2"], rows["lanes=2"]
+cmp = re.search(r'<div class="compared">(.*?)</div>', body, re.S).group(1)
+assert "<td>run 2</td><td>run 1</td>" in cmp and sys.argv[2][:10] in cmp and sys.argv[3][:10] in cmp, cmp
+assert "--candidate %s --parent %s" % (sys.argv[3], sys.argv[2]) in cmp, cmp
+EOF
 
 # Bisects: the culprit c2 with the run that confirmed it, and each step;
 # regressions and rejections with their Atom feed; commit links to the
@@ -148,7 +168,7 @@ culprit = re.search(r'<p class="culprit">Culprit: <a class="commit" href="https:
 assert culprit and culprit.group(1) == c2 and culprit.group(2) == confirm, culprit
 assert page.count('<tr class="step">') == int(nsteps), nsteps
 reg = open(d + "/regressions.html").read()
-assert re.findall(r'<tr data-run="(\d+)">', reg) == ["6", "3"], re.findall(r'<tr data-run="(\d+)">', reg)
+assert re.findall(r'<tr data-run="(\d+)"', reg) == ["6", "3"], re.findall(r'<tr data-run="(\d+)"', reg)
 assert 'href="bisects.html#b-1">bisect 1</a>' in reg
 ns = {"a": "http://www.w3.org/2005/Atom"}
 feed = ET.parse(d + "/feed.xml").getroot()
