@@ -50,6 +50,13 @@ done
 grep -q '<code class="store">postgresql://abtool@/site_site?host=' "$T/p/p/comparisons/index.html" ||
 	fail "the PostgreSQL store's name"
 assert_contains "$T/q/p/comparisons/index.html" "<code class=\"store\">$Q</code>"
+# A password in the store's URL is on no page (docs/security.md).
+ABTOOL_STORE="${P/abtool@/abtool:hunter2secret@}" "$ABTOOL" site "$T/pw" --quiet >"$T/out" 2>"$T/err" ||
+	{ cat "$T/err" >&2; fail "site of a URL with a password"; }
+[ -s "$T/pw/index.html" ] || fail "no site from a URL with a password"
+if grep -rl hunter2secret "$T/pw" >"$T/leaks"; then
+	fail "the password is in $(head -3 "$T/leaks")"
+fi
 # The bisect is there, on both.
 grep -q '<p class="culprit">Culprit:' "$T/p/p/github.com-acme-engine/bisects.html" || fail "no culprit"
 echo "ok: $n files identical"
