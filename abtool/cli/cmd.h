@@ -55,6 +55,7 @@ int cmd_init(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_designs(int argc, char **argv);
+int cmd_site(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
 int cmd_note(int argc, char **argv);
 int cmd_config(int argc, char **argv);
@@ -676,7 +677,7 @@ extern const struct cmd_option cmd_run_options[], cmd_compare_options[], cmd_che
 	cmd_show_options[], cmd_designs_options[], cmd_note_options[], cmd_config_options[],
 	cmd_export_options[], cmd_import_options[], cmd_sync_options[], cmd_init_options[], cmd_env_options[],
 	cmd_demo_options[], cmd_cache_options[], cmd_bisect_options[], cmd_verdict_options[],
-	cmd_profile_options[];
+	cmd_profile_options[], cmd_site_options[];
 
 /*
  * Profiles (cmd_profile.c; docs/profiles.md). cmd_profile_after_run: the

@@ -86,8 +86,8 @@ static enum arg_kind option_arg(const struct ab_command_entry *c, const struct c
 }
 
 /* What the operands of command `c` are, from the words of its usage line outside brackets
- * (or alone in them: "[FILE]", "[list]"): runs where it names RUN, files where it names FILE or
- * EXP.yaml, else its subcommands where it has lowercase words ("[list] | prune [--older-than
+ * (or alone in them: "[FILE]", "[list]"): runs where it names RUN, files where it names FILE,
+ * OUTDIR or EXP.yaml, else its subcommands where it has lowercase words ("[list] | prune [--older-than
  * DURATION] | clear": `*values`, new string). */
 static enum arg_kind operand_kind(const struct ab_command_entry *c, char **values)
 {
@@ -112,8 +112,9 @@ static enum arg_kind operand_kind(const struct ab_command_entry *c, char **value
 			size_t len = *u == '[' ? n - 2 : n;
 			if (len == 3 && !strncmp(w, "RUN", 3))
 				kind = ARG_RUN;
-			else if (kind == ARG_TEXT && len == 4 && !strncmp(w, "FILE", 4))
-				kind = ARG_FILE;
+			else if (kind == ARG_TEXT && ((len == 4 && !strncmp(w, "FILE", 4)) ||
+						      (len == 6 && !strncmp(w, "OUTDIR", 6))))
+				kind = ARG_FILE;  /* a folder: the files' completion offers folders too */
 			else if (kind == ARG_TEXT && len == 8 && !strncmp(w, "EXP.yaml", 8))
 				kind = ARG_YAML;
 			else if (len && islower((unsigned char)*w) &&

@@ -208,6 +208,19 @@ static const struct man_entry entries[] = {
 	 {"What was tried and rejected:",
 	  "abtool designs --rejected", NULL},
 	 "history config note"},
+	{"site",
+	 "Writes the store as a static site into OUTDIR: a front page per project with its "
+	 "latest verdicts, rows and designs by outcome; the designs, the rejected ones first with "
+	 "the failing part of their reasons; and each run's HTML report with its samples as TSV, "
+	 "as report writes them. The pages load nothing from elsewhere and open from file:// or "
+	 "a static host such as GitHub Pages. A second build renders only the runs whose files "
+	 "are missing or out of date.",
+	 EXITS_PLAIN, NULL,
+	 {"The site of the repository's store, opened in a browser:",
+	  "abtool site public\nxdg-open public/index.html",
+	  "One project of a team store:",
+	  "abtool site public --project github.com/acme/engine --store postgresql://perf@db/abtool", NULL},
+	 "history designs report"},
 	{"note",
 	 "Attaches a note, a reason or a link, to a run or a design; history --grep searches "
 	 "the notes.",
