@@ -177,17 +177,22 @@ static int render_run(struct ab_store *store, const struct ab_site_options *opt,
 	json_t *profiles = opt->profiles ? opt->profiles(store, id) : NULL;
 	int err;
 
-	in.profiles = profiles;
-	if ((err = render_file(dir, "report.html", AB_REPORT_FORMAT_HTML, &in, st)) < 0)
-		goto out;
+	/* the HTML page draws each side's distribution from the samples */
 	names = ab_report_metric_names(doc, &nnames);
-	if ((err = ab_store_samples_load(store, id, names, nnames, &samples, &nsamples)) == 0) {
-		struct ab_report_render tsv = {doc, samples, nsamples, names, nnames, 0, NULL};
-		err = render_file(dir, "samples.tsv", AB_REPORT_FORMAT_TSV, &tsv, st);
+	if ((err = ab_store_samples_load(store, id, names, nnames, &samples, &nsamples)) < 0)
+		goto out;
+	in.samples = samples;
+	in.nsamples = nsamples;
+	in.metric_names = names;
+	in.nmetrics = nnames;
+	in.profiles = profiles;
+	if ((err = render_file(dir, "report.html", AB_REPORT_FORMAT_HTML, &in, st)) == 0) {
+		in.profiles = NULL;
+		err = render_file(dir, "samples.tsv", AB_REPORT_FORMAT_TSV, &in, st);
 	}
+out:
 	ab_samples_free(samples, nsamples);
 	free(names);
-out:
 	json_decref(profiles);
 	return err;
 }
