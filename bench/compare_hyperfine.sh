@@ -31,11 +31,16 @@ echo "A: \`$CMD_A\`, B: \`$CMD_B\`; $RUNS runs of each per tool and round (abtoo
 
 # hyperfine_ratio JSON: "ratio sd median-ratio median-A median-B" (ms):
 # B/A of the means with hyperfine's spread of it (the standard deviations
-# propagated), and of the medians
+# propagated), and of the medians; "nan" for the ratios when hyperfine's
+# shell correction left A at 0 or below (it subtracts a mean shell start
+# measured apart, which a busy host can make longer than the command)
 hyperfine_ratio() {
-	jq -r '.results as [$a, $b] | ($b.mean / $a.mean) as $r
+	jq -r '.results as [$a, $b]
+		| if $a.mean <= 0 or $a.median <= 0 then
+			"nan nan nan \(1000 * $a.median) \(1000 * $b.median)" else
+		($b.mean / $a.mean) as $r
 		| ((($a.stddev / $a.mean) | . * .) + (($b.stddev / $b.mean) | . * .) | sqrt) as $rel
-		| "\($r) \($r * $rel) \($b.median / $a.median) \(1000 * $a.median) \(1000 * $b.median)"' "$1"
+		| "\($r) \($r * $rel) \($b.median / $a.median) \(1000 * $a.median) \(1000 * $b.median)" end' "$1"
 }
 
 # abtool_row JSON RC: "ratio lo hi verdict/exit faster median-A median-B"
@@ -79,7 +84,8 @@ round() {
 	rc=$(cat "$B/a.rc")
 	read -r hf_ratio hf_sd hf_med hf_a hf_b <<<"$(hyperfine_ratio "$B/h.json")"
 	read -r ab_ratio ab_lo ab_hi ab_verdict ab_faster ab_a ab_b <<<"$(abtool_row "$B/a.json" "$rc")"
-	agree=$(awk -v a="$ab_ratio" -v h="$hf_ratio" 'BEGIN { d = a / h - 1; if (d < 0) d = -d
+	agree=$(awk -v a="$ab_ratio" -v h="$hf_ratio" 'BEGIN { if (h == "nan") { print "n/a"; exit }
+		d = a / h - 1; if (d < 0) d = -d
 		printf "%s (%+.1f%%)", d <= 0.10 ? "yes" : "no", 100 * (a / h - 1) }')
 	printf '| %s | %s | %.1f, %.1f | %.3f ± %.3f | %.3f | %.1f, %.1f | %.3f [%.3f, %.3f] | %s | %s | %s |\n' \
 		"$label" "$4" "$hf_a" "$hf_b" "$hf_ratio" "$hf_sd" "$hf_med" "$ab_a" "$ab_b" "$ab_ratio" "$ab_lo" \
@@ -98,8 +104,8 @@ for ((i = 1; i <= ROUNDS; i++)); do
 done
 echo
 for label in none /bin/sh; do
-	hf=$(printf '%s\n' "${rows[@]}" | awk -v l="$label" '$1 == l { print $2 }' | median)
-	ab=$(printf '%s\n' "${rows[@]}" | awk -v l="$label" '$1 == l { print $3 }' | median)
+	hf=$(printf '%s\n' "${rows[@]}" | awk -v l="$label" '$1 == l && $2 != "nan" { print $2 }' | median)
+	ab=$(printf '%s\n' "${rows[@]}" | awk -v l="$label" '$1 == l && $2 != "nan" { print $3 }' | median)
 	awk -v l="$label" -v h="$hf" -v a="$ab" 'BEGIN { d = a / h - 1
 		printf "shell %s: median over the rounds: hyperfine %.3f, abtool %.3f: %+.1f%%, %s\n", l, h, a,
 			100 * d, (d <= 0.10 && d >= -0.10) ? "within 10%" : "NOT within 10%" }'
