@@ -234,7 +234,7 @@ int ab_store_bisects(struct ab_store *store, int64_t limit, json_t **out)
 				 "(SELECT count(*) FROM bisect_steps s WHERE s.bisect_id = b.id) "
 				 "FROM bisects b ORDER BY b.id DESC LIMIT ?1")) < 0)
 		return err;
-	ab_db_bind_int64(st, 1, limit > 0 ? limit : -1);
+	ab_db_bind_int64(st, 1, limit > 0 ? limit : INT64_MAX);  /* PostgreSQL refuses LIMIT -1 */
 	while ((rc = ab_db_step(st)) == AB_DB_ROW) {
 		json_t *o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:I}",
 				      "id", (json_int_t)ab_db_column_int64(st, 0),

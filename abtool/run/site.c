@@ -305,8 +305,7 @@ static int gather_bisects(struct ab_store *store, const json_t *runs, json_t *pr
 		snprintf(key, sizeof(key), "%lld", ab_report_int(x, "id"));
 		json_object_set_new(by_run, key, json_string(ab_report_str(x, "project")));
 	}
-	/* a limit rather than 0 (all), which PostgreSQL refuses (LIMIT -1) */
-	if ((err = ab_store_bisects(store, INT32_MAX, &list)) < 0)
+	if ((err = ab_store_bisects(store, 0, &list)) < 0)
 		goto out;
 	json_array_foreach(list, i, x) {
 		if ((err = ab_store_bisect_get(store, ab_report_int(x, "id"), &b)) < 0)
