@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "error.h"
 #include "project.h"
+#include "report_sides.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -179,6 +180,10 @@ static char *history_reason(const json_t *run, const char *reason, size_t room)
 		text = ab_xasprintf("%s%s%s", ev, json_is_true(json_object_get(run, "identical_artifacts"))
 				    ? "identical artifacts; " : "", reason ? reason : passed ? passed : "");
 	}
+	/* a comparison's sides by their names, as its reports name them */
+	out = ab_report_sides_text(run, text);
+	free(text);
+	text = out;
 	out = cmd_one_line(text, room);
 	free(text);
 	free(passed);

@@ -7,6 +7,7 @@
 #include "jsontext.h"
 #include "report.h"
 #include "report_common.h"
+#include "report_sides.h"
 #include "util.h"
 
 #include <errno.h>
@@ -187,8 +188,11 @@ static void print_invalid(const json_t *doc)
 
 	json_array_foreach(json_object_get(doc, "reasons"), i, reason) {
 		const char *r = json_string_value(reason);
-		fprintf(stderr, "abtool: invalid: %s\n", r ? r : "");
+		char *named = ab_report_sides_text(doc, r);  /* a comparison's sides by their names */
+
+		fprintf(stderr, "abtool: invalid: %s\n", named);
 		mismatch |= r && strstr(r, "checksum mismatch") != NULL;
+		free(named);
 	}
 	if (mismatch)
 		fprintf(stderr, "%s\n", mismatch_hint);

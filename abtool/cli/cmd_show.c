@@ -11,6 +11,7 @@
 #include "error.h"
 #include "report.h"
 #include "report_common.h"
+#include "report_sides.h"
 #include "revs.h"
 #include "util.h"
 
@@ -109,8 +110,11 @@ static void print_header(const json_t *doc, int64_t id)
 	printf("verdict     %s%s\n", verdict ? verdict : "none yet",
 	       ab_report_artifacts_identical(json_object_get(run, "report"))
 	       ? " (identical artifacts: every declared artifact is byte-identical on both sides)" : "");
-	json_array_foreach(reasons, i, r)
-		printf("  - %s\n", json_string_value(r));
+	json_array_foreach(reasons, i, r) {  /* a comparison's sides by their names */
+		char *named = ab_report_sides_text(run, json_string_value(r));
+		printf("  - %s\n", named);
+		free(named);
+	}
 	if (verdict && !strcmp(verdict, "accepted") && !json_array_size(reasons))
 		printf("  every rule passed\n");
 }

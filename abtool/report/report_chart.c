@@ -314,6 +314,39 @@ static void strip_marks(FILE *f, const struct strip *st)
 	}
 }
 
+/* The longest side name, in characters (UTF-8 code points), a strip
+ * chart's "← NAME better" and "NAME worse →" write whole: at 12 px, even in
+ * wide glyphs (about 9 px each), each half of the line stays under half of
+ * the plot's 630 units. */
+#define SIDE_NAME_MAX 24
+
+/* Write side name `name` (UTF-8) escaped for XML inside a <text> element:
+ * whole when it has at most SIDE_NAME_MAX characters, else its first
+ * SIDE_NAME_MAX - 1 and "…", the whole name in a <title> (the browser's
+ * tooltip) after them. */
+static void side_name(FILE *f, const char *name)
+{
+	char head[SIDE_NAME_MAX * 4];
+	size_t i, chars = 0, cut = 0;
+
+	for (i = 0; name[i]; i++)
+		if (((unsigned char)name[i] & 0xC0) != 0x80 && ++chars == SIDE_NAME_MAX)
+			cut = i;
+	if (chars <= SIDE_NAME_MAX) {
+		ab_report_escape_xml(f, name);
+		return;
+	}
+	if (cut >= sizeof(head))  /* not UTF-8: cut within the buffer */
+		cut = sizeof(head) - 1;
+	memcpy(head, name, cut);
+	head[cut] = '\0';
+	fprintf(f, "<tspan>");
+	ab_report_escape_xml(f, head);
+	fprintf(f, "…<title>");
+	ab_report_escape_xml(f, name);
+	fprintf(f, "</title></tspan>");
+}
+
 /* One dot per pair, top to bottom in pair order, so drift shows too, and
  * the labels of the pairs and of the axis. */
 static void strip_dots(FILE *f, const struct strip *st)
@@ -335,17 +368,18 @@ static void strip_dots(FILE *f, const struct strip *st)
 	fprintf(f, "<text class=\"muted\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">pair 1</text>\n"
 		"<text class=\"muted\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">pair %zu</text>\n",
 		PLOT_X0 - 6, st->top + 12, PLOT_X0 - 6, st->bottom - 5, st->npairs);
-	/* Which way is better depends on the metric's direction; B is the candidate, or a
-	 * comparison's second command by its name. */
-	fprintf(f, "<text class=\"muted\" x=\"%.1f\" y=\"%.1f\">← ", PLOT_X0, st->bottom + 36);
-	ab_report_escape_xml(f, ab_report_side_label(st->doc, 1));
-	fprintf(f, " %s</text>\n<text class=\"muted\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
-		st->higher ? "worse" : "better", PLOT_X1, st->bottom + 36);
-	ab_report_escape_xml(f, ab_report_side_label(st->doc, 1));
-	fprintf(f, " %s →</text>\n", st->higher ? "better" : "worse");
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (PLOT_X0 + PLOT_X1) / 2, st->bottom + 36);
+	/* The axis's title on its own line, and under it which way is better (it depends on
+	 * the metric's direction; B is the candidate, or a comparison's second command by its
+	 * name, elided so that the two halves of the line never meet). */
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (PLOT_X0 + PLOT_X1) / 2, st->bottom + 34);
 	ab_report_escape_xml(f, ab_report_str(st->row, "metric"));
 	fprintf(f, " ratio B/A per pair (log scale)</text>\n");
+	fprintf(f, "<text class=\"muted\" x=\"%.1f\" y=\"%.1f\">← ", PLOT_X0, st->bottom + 52);
+	side_name(f, ab_report_side_label(st->doc, 1));
+	fprintf(f, " %s</text>\n<text class=\"muted\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
+		st->higher ? "worse" : "better", PLOT_X1, st->bottom + 52);
+	side_name(f, ab_report_side_label(st->doc, 1));
+	fprintf(f, " %s →</text>\n", st->higher ? "better" : "worse");
 }
 
 void ab_chart_strip(FILE *f, const json_t *doc, const json_t *row)
@@ -358,7 +392,7 @@ void ab_chart_strip(FILE *f, const json_t *doc, const json_t *row)
 		return;
 	}
 	fprintf(f, "<svg class=\"chart strip\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"per-pair "
-		"ratios of ", W, st.bottom + 48);
+		"ratios of ", W, st.bottom + 62);
 	ab_report_escape_xml(f, ab_report_str(row, "label"));
 	fprintf(f, "\">\n");
 	frame_rect(f, PLOT_X0, st.top, PLOT_X1 - PLOT_X0, st.ph);

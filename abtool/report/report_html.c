@@ -120,7 +120,7 @@ static const char css[] =
 	".scroll{overflow-x:auto}\n"
 	"table{border-collapse:collapse;margin:6px 0 10px;font-size:14px}\n"
 	"th,td{border:1px solid var(--line);padding:4px 9px;text-align:left;vertical-align:top}\n"
-	"th{background:var(--panel);font-weight:600}\n"
+	"th{background:var(--panel);font-weight:600;overflow-wrap:anywhere}\n"
 	"td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	"td.nw,td code{white-space:nowrap}\n"
 	"td.ck code{white-space:normal}\n"
@@ -894,17 +894,28 @@ int ab_report_html(FILE *f, const struct ab_report_render *in)
 	 * is set only when every row's chart is in the page; overflow is how
 	 * many pixels the page is wider than the window (a horizontal
 	 * scrollbar), and cut the sections whose table scrolls sideways in its
-	 * box (a cell cut off at this width). */
+	 * box (a cell cut off at this width), and overlap the pairs of a
+	 * chart's text elements whose boxes intersect (by more than a pixel
+	 * each way), as "chart N: TEXT | TEXT; ...". */
 	fprintf(f, "<script>\n(function () {\n"
 		"\tvar want = Number(document.body.getAttribute('data-rows'));\n"
 		"\tvar got = document.querySelectorAll('svg.strip').length;\n"
-		"\tvar root = document.documentElement, cut = [];\n"
+		"\tvar root = document.documentElement, cut = [], overlap = [];\n"
 		"\tif (want > 0 && got === want)\n\t\tdocument.body.dataset.rendered = 'ok';\n"
 		"\tdocument.querySelectorAll('.scroll').forEach(function (e) {\n"
 		"\t\tif (e.scrollWidth > e.clientWidth)\n\t\t\tcut.push(e.parentNode.id);\n"
 		"\t});\n"
 		"\tdocument.body.dataset.overflow = String(Math.max(0, root.scrollWidth - root.clientWidth));\n"
 		"\tdocument.body.dataset.cut = cut.join(' ');\n"
+		"\tdocument.querySelectorAll('svg.chart').forEach(function (svg, n) {\n"
+		"\t\tvar t = Array.prototype.map.call(svg.querySelectorAll('text'), function (e) {\n"
+		"\t\t\treturn [e.getBoundingClientRect(), e.textContent.slice(0, 40)];\n\t\t});\n"
+		"\t\tt.forEach(function (a, i) {\n\t\t\tt.slice(i + 1).forEach(function (b) {\n"
+		"\t\t\t\tif (a[0].width && b[0].width && a[0].left < b[0].right - 1 && b[0].left < a[0].right - 1 &&\n"
+		"\t\t\t\t    a[0].top < b[0].bottom - 1 && b[0].top < a[0].bottom - 1)\n"
+		"\t\t\t\t\toverlap.push('chart ' + (n + 1) + ': ' + a[1] + ' | ' + b[1]);\n"
+		"\t\t\t});\n\t\t});\n\t});\n"
+		"\tdocument.body.dataset.overlap = overlap.join('; ');\n"
 		"})();\n</script>\n</body>\n</html>\n");
 	if (ferror(f))
 		return ab_error_set(AB_EIO, "cannot write the HTML report: %s", strerror(errno));

@@ -3,6 +3,7 @@
 #include "report_sides.h"
 #include "report_common.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void ab_report_sides_raw(FILE *f, const char *s, size_t len)
@@ -52,4 +53,25 @@ void ab_report_sides_write(FILE *f, const json_t *doc, const char *text, const s
 	}
 	if (p > start)
 		w->plain(f, start, (size_t)(p - start));
+}
+
+/* A side's name as it is. */
+static void name_plain(FILE *f, const char *name)
+{
+	fputs(name, f);
+}
+
+char *ab_report_sides_text(const json_t *doc, const char *text)
+{
+	static const struct ab_report_sides_writer w = {ab_report_sides_raw, name_plain};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		abort();
+	ab_report_sides_write(f, doc, text ? text : "", &w);
+	if (fclose(f) != 0 || !buf)
+		abort();
+	return buf;
 }

@@ -38,4 +38,14 @@ int ab_report_sides_named(const json_t *doc);
  */
 void ab_report_sides_write(FILE *f, const json_t *doc, const char *text, const struct ab_report_sides_writer *w);
 
+/*
+ * `text` (NULL: "") with a comparison's "parent" and "candidate" written
+ * as its sides' names, plain (no escaping or marks), as
+ * ab_report_sides_write does: for the one-line texts on stderr and in
+ * `abtool show` and `abtool history`. `doc` only needs its "sides" array
+ * (a report document, or a stored run as show and history read it). New
+ * string (the caller frees it); aborts when out of memory.
+ */
+char *ab_report_sides_text(const json_t *doc, const char *text);
+
 #endif

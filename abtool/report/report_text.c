@@ -561,7 +561,7 @@ char *ab_report_verdict_line(const json_t *doc)
 		     ? ab_xasprintf(" · run %lld", ab_report_int(doc, "run_id"))
 		     : ab_xstrdup("");
 	if (!strcmp(verdict, "invalid") && json_array_size(json_object_get(doc, "reasons")))
-		reason = clean(json_string_value(json_array_get(json_object_get(doc, "reasons"), 0)));
+		reason = clean_named(doc, json_string_value(json_array_get(json_object_get(doc, "reasons"), 0)));
 	else if (n) {  /* the headline's count ("1 of 2 rules failed"), as a clause */
 		ab_report_rules_line(count, sizeof(count), rules);
 		count[strcspn(count, ":")] = '\0';

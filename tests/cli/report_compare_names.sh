@@ -5,7 +5,12 @@
 # `short` and `long`", not "Design", and the HTML chart's legend and axis
 # say "AB pair (short first)" and "long worse". A stored comparison (the
 # upgrade fixture's run 8, sides one and other, with a stored warning
-# "RSD above 5% (parent 2.7%, candidate 38.6%)") renders so as well.
+# "RSD above 5% (parent 2.7%, candidate 38.6%)") renders so as well. So
+# do the one-line texts outside the reports: the `abtool: invalid:` and
+# `abtool: verdict:` lines on stderr, `abtool show` and `abtool history`
+# (they said "parent printed ... candidate printed" and "parent sample 0";
+# issue 35's test report), while the TSV's side column stays parent or
+# candidate (a data format).
 . "$(dirname "$0")/lib.sh"
 
 PY=$(command -v python3) || fail "no python3"
@@ -19,6 +24,33 @@ expect_exit 0 "$ABTOOL" report 8 --store "$T/fixture.db" --format text -o "$T/st
 # names what each side printed.
 expect_exit 3 "$ABTOOL" compare 'echo 1' 'echo 2' -n short -n long --check-stdout --pairs 6 --seed 1 \
 	--store "$T/new.db" --md "$T/new.md" --html "$T/new.html" --quiet
+# ... and on stderr, in show and in history (a command that cannot start:
+# invalid whatever the host does), and not in the TSV's side column.
+expect_exit 3 "$ABTOOL" compare 'echo 1' 'echo 2' -n short -n long --check-stdout --pairs 6 --seed 1 \
+	--store "$T/lines.db"
+cp "$T/err" "$T/mismatch.err"
+expect_exit 3 "$ABTOOL" compare -n old -n new nosuchcmd-abtool-test true --pairs 6 --seed 1 --store "$T/lines.db"
+cp "$T/err" "$T/nostart.err"
+assert_contains "$T/mismatch.err" "abtool: invalid: all: checksum mismatch: short printed '"
+assert_contains "$T/mismatch.err" "), long printed '"
+assert_contains "$T/mismatch.err" "abtool: verdict: invalid (all: checksum mismatch: short printed '"
+assert_contains "$T/nostart.err" 'abtool: invalid: all: 1 failed sample(s), first: old sample 0 (warmup 1): could not start'
+assert_contains "$T/nostart.err" 'abtool: verdict: invalid (all: 1 failed sample(s), first: old sample 0 (warmup 1)'
+expect_exit 0 "$ABTOOL" show 1 --store "$T/lines.db"
+assert_contains "$T/out" "  - all: checksum mismatch: short printed '"
+expect_exit 0 "$ABTOOL" show 2 --store "$T/lines.db"
+assert_contains "$T/out" '  - all: 1 failed sample(s), first: old sample 0 (warmup 1): could not start'
+expect_exit 0 "$ABTOOL" history --store "$T/lines.db"
+assert_contains "$T/out" "all: checksum mismatch: short printed '"
+assert_contains "$T/out" 'all: 1 failed sample(s), first: old sample 0 (warmup 1): could not start'
+cp "$T/out" "$T/history.txt"
+for f in mismatch.err nostart.err history.txt; do
+	grep -Ev '^abtool: (warning: |the samples printed different checksums)|^id ' "$T/$f" >"$T/$f.lines" || true
+	grep -Eqw 'parent|candidate' "$T/$f.lines" && fail "$f names a side parent or candidate: $(grep -Ew 'parent|candidate' "$T/$f.lines")"
+done
+expect_exit 0 "$ABTOOL" report 1 --store "$T/lines.db" --format tsv
+assert_contains "$T/out" "	AB	parent	"
+assert_contains "$T/out" "	AB	candidate	"
 
 assert_contains "$T/stored.md" 'Comparison of `one` and `other` · run 8 ·'
 assert_contains "$T/stored.md" '- ⚠ all: RSD above 5% (`one` 2.7%, `other` 38.6%): a noisy machine or benchmark'

@@ -8,8 +8,11 @@
 # 1,280 px). Each is rendered by `abtool report`, opened in headless
 # Chromium at 1,280 x 2,000 (--dump-dom and --screenshot), and the page's own script
 # says how it laid out: data-overflow (pixels the page is wider than the
-# window: a horizontal scrollbar) must be 0, and data-cut (the sections
-# whose table scrolls sideways inside its box) empty. Every page draws a
+# window: a horizontal scrollbar) must be 0, data-cut (the sections
+# whose table scrolls sideways inside its box) empty, and data-overlap
+# (the pairs of a chart's text elements whose boxes intersect) empty, for
+# a comparison of sides with long names too (issue 35's test report: the
+# per-pair chart's better/worse labels drew over its axis title). Every page draws a
 # distribution chart per row that measured something, names its sides, and
 # a page without a per-pair ratio shows no legend for one. Screenshots are
 # kept in $ABTOOL_SCREENSHOT_DIR.
@@ -25,12 +28,17 @@ cp "$ABTOOL_TEST_SRC/tests/fixtures/store-v11.db" "$T/fixture.db"
 cp "$ABTOOL_TEST_SRC/tests/golden/store.db" "$T/golden.db"
 # name store run dists: the report, and how many rows draw a distribution
 set -- accepted fixture 1 2 rejected fixture 2 1 invalid fixture 3 1 compare fixture 8 1 \
-	inconclusive golden 1 4 mismatch new 1 1
+	inconclusive golden 1 4 mismatch new 1 1 longnames long 1 1
 # The checksums differ at the first warmups (the run stops there, invalid
 # whatever the host does): the first row shows both digests, the others
 # never ran.
 expect_exit 3 "$ABTOOL" compare 'echo {size} {mode} one' 'echo {size} {mode} two' -n short -n long \
 	-L size 1,22 -L mode fast,slow --check-stdout --pairs 6 --seed 1 --store "$T/new.db" --quiet
+# Sides with long names (the per-pair chart's "← NAME better" and "NAME
+# worse →" drew over its axis title at 1,280 px): the run's verdict does
+# not matter, only its page.
+"$ABTOOL" compare true true -n old_implementation -n new_implementation_with_a_longer_name \
+	--pairs 6 --seed 1 --store "$T/long.db" --quiet >/dev/null || true
 
 while [ $# -gt 0 ]; do
 	name=$1 store=$2 run=$3 dists=$4
@@ -53,6 +61,10 @@ while [ $# -gt 0 ]; do
 	case $body in
 	*' data-overflow="0" data-cut=""'*) ;;
 	*) fail "$name: wider than $WIDTH px (overflow: the page's excess in px; cut: sections whose table scrolls): $body" ;;
+	esac
+	case $body in
+	*' data-overlap=""'*) ;;
+	*) fail "$name: text drawn over other text in a chart: $body" ;;
 	esac
 	got=$(grep -o '<svg class="chart dist"' "$T/$name.dom" | wc -l)
 	[ "$got" = "$dists" ] || fail "$name: $got distribution charts, expected $dists"
