@@ -566,7 +566,7 @@ static void on_build_waiting(void *ctx, const char *lock_path)
 /* A sequential plan's look is over: where the rows stand (stopping at a
  * look is valid, so showing it invites no peeking). */
 static void on_look_done(void *ctx, size_t k, size_t pairs, size_t decided, size_t running, int budget,
-			 char *const *rows)
+			 int last, char *const *rows)
 {
 	struct cmd_output *out = ctx;
 	char *const *r;
@@ -577,6 +577,10 @@ static void on_look_done(void *ctx, size_t k, size_t pairs, size_t decided, size
 	if (budget)
 		fprintf(stderr, "look %zu (%zu pairs): the budget is spent; %zu undecided row%s stop%s here "
 			"(inconclusive)\n", k + 1, pairs, running, running == 1 ? "" : "s", running == 1 ? "s" : "");
+	else if (running && last)
+		fprintf(stderr, "look %zu (%zu pairs, the last): %zu row%s decided, %zu undecided row%s stop%s "
+			"here (inconclusive)\n", k + 1, pairs, decided, decided == 1 ? "" : "s", running,
+			running == 1 ? "" : "s", running == 1 ? "s" : "");
 	else if (running)
 		fprintf(stderr, "look %zu (%zu pairs): %zu row%s decided, %zu run%s on\n", k + 1, pairs, decided,
 			decided == 1 ? "" : "s", running, running == 1 ? "s" : "");
