@@ -15,6 +15,7 @@ struct speedup {
 	int shown;               /* the interval excludes 1 */
 	int empty;               /* the looks' intervals do not intersect: nothing decided */
 	int outside;             /* the estimate (of all pairs) lies outside the interval */
+	long long noci;          /* no interval: the row's pairs, too few for one */
 	double x, lo, hi;        /* shown: the faster side's speed-up and its interval (>= 1) */
 	double ratio, l, u;      /* not shown: B/A and its interval */
 	int time;                /* a time metric (unit ns): "ran ... faster" */
@@ -28,6 +29,14 @@ static int speedup_of(struct speedup *out, const json_t *doc, const json_t *row,
 	int b_better;
 
 	memset(out, 0, sizeof(*out));
+	if (ab_report_ci_bounds(row, &l, &u) != 2 && r > 0 && ab_report_int(row, "pairs") > 0) {
+		out->label = matrix ? ab_report_str(row, "label") : NULL;
+		out->fast = ab_report_side_label(doc, 0);
+		out->slow = ab_report_side_label(doc, 1);
+		out->ratio = r;
+		out->noci = ab_report_int(row, "pairs");
+		return 1;  /* too few pairs for an interval: no difference shown */
+	}
 	if (ab_report_ci_bounds(row, &l, &u) != 2 || !(r > 0) || !(l > 0) || !(u > 0))
 		return 0;
 	out->label = matrix ? ab_report_str(row, "label") : NULL;
@@ -100,6 +109,10 @@ static void words(const struct speedup *s, char glue, char **mid, char **end)
 		*mid = ab_xasprintf(" %s %.*f%c[%.*f,%c%.*f] times %s than ", s->time ? "ran" : "was", d, s->x,
 				    glue, d, s->lo, glue, d, s->hi, s->time ? "faster" : "better");
 		*end = s->time ? ab_xstrdup(outside) : ab_xasprintf(" on %s%s", s->metric, outside);
+	} else if (s->noci) {
+		*mid = ab_xstrdup(" and ");
+		*end = ab_xasprintf(": no difference shown (ratio B/A %.3f; %lld pair%s too few for an interval)",
+				    s->ratio, s->noci, s->noci == 1 ? " is" : "s are");
 	} else if (s->empty) {
 		*mid = ab_xstrdup(" and ");
 		*end = ab_xstrdup(": no difference shown (the looks' intervals do not intersect, so nothing "
