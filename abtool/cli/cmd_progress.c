@@ -6,6 +6,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -566,7 +567,7 @@ static void on_build_waiting(void *ctx, const char *lock_path)
 /* A sequential plan's look is over: where the rows stand (stopping at a
  * look is valid, so showing it invites no peeking). */
 static void on_look_done(void *ctx, size_t k, size_t pairs, size_t decided, size_t running, int budget,
-			 char *const *rows)
+			 int last, char *const *rows)
 {
 	struct cmd_output *out = ctx;
 	char *const *r;
@@ -577,6 +578,10 @@ static void on_look_done(void *ctx, size_t k, size_t pairs, size_t decided, size
 	if (budget)
 		fprintf(stderr, "look %zu (%zu pairs): the budget is spent; %zu undecided row%s stop%s here "
 			"(inconclusive)\n", k + 1, pairs, running, running == 1 ? "" : "s", running == 1 ? "s" : "");
+	else if (running && last)
+		fprintf(stderr, "look %zu (%zu pairs, the last): %zu row%s decided, %zu undecided row%s stop%s "
+			"here (inconclusive)\n", k + 1, pairs, decided, decided == 1 ? "" : "s", running,
+			running == 1 ? "" : "s", running == 1 ? "s" : "");
 	else if (running)
 		fprintf(stderr, "look %zu (%zu pairs): %zu row%s decided, %zu run%s on\n", k + 1, pairs, decided,
 			decided == 1 ? "" : "s", running, running == 1 ? "s" : "");
@@ -587,13 +592,27 @@ static void on_look_done(void *ctx, size_t k, size_t pairs, size_t decided, size
 		fprintf(stderr, "  %.*s\n", isatty(2) ? cmd_fd_columns(2) - 3 : (int)strlen(*r), *r);
 }
 
-/* Before the builds: what the user should know about the revisions. */
+/* Before the builds: what the user should know about the plan and the
+ * revisions. A plan whose rows stop before the fewest pairs that can give
+ * an exact one-sided 95% bound (the smallest n with 2^-n <= 0.05 for the
+ * sign-flip distribution of Wilcoxon's signed-rank statistic: 5) can only
+ * be inconclusive: said now, not after the run. */
 static void on_resolved(void *ctx, const struct ab_run *run)
 {
 	struct cmd_output *out = ctx;
+	const struct ab_experiment *exp = run->exp;
+	int most = exp->sequential && exp->seq.nlooks ? (int)exp->seq.looks[exp->seq.nlooks - 1]
+						       : exp->pairs;
+	int least;
 
 	if (out->quiet)
 		return;
+	for (least = 1; ldexp(1, -least) > 0.05; least++)
+		;
+	if (most > 0 && most < least && strcmp(run->kind, "calibrate"))
+		cmd_warn("%d pair%s per row at most: an exact one-sided 95%% bound needs %d (2^-%d <= 0.05), so "
+			 "every inferential rule can only be inconclusive; plan 8 or more (--pairs, compare -r)",
+			 most, most == 1 ? "" : "s", least, least);
 	cmd_print_host(run->host);
 	if (run->exp->has_sides)  /* two commands: no revisions to warn of */
 		return;

@@ -98,7 +98,8 @@ int ab_report_summary(FILE *f, const json_t *doc);
  * may be NULL). `height`: the lines the view may take (the screen's rows
  * less what is printed after it), 0 for no limit; a view taller than
  * that folds its warnings into one line, "N warnings: HINT shows them",
- * HINT being `warnings_hint` (borrowed; the command that shows them,
+ * and, still taller, a comparison's summary lines into "N summary
+ * lines: HINT shows them", HINT being `warnings_hint` (borrowed; the command that shows them,
  * like "abtool report 3"; NULL says --verbose). */
 struct ab_report_text_options {
 	int width;
@@ -117,7 +118,7 @@ struct ab_report_text_options {
  * not, one line per rule that did not pass with the reason of its first
  * row that did not, an invalid run's reasons, the warnings (one line per
  * text with its count, or their count alone when the view is taller than
- * `height`), then the `where` lines. No line is wider than
+ * `height`; a comparison's summary lines fold likewise), then the `where` lines. No line is wider than
  * the width (wcwidth(3) columns, SGR sequences take none): text wraps at
  * spaces with an indent, and a value with its unit, an interval and a
  * count like 7/8 are never split. Control characters of the document's

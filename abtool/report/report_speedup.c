@@ -14,6 +14,8 @@ struct speedup {
 	const char *fast, *slow; /* the sides' names, faster first when shown (borrowed) */
 	int shown;               /* the interval excludes 1 */
 	int empty;               /* the looks' intervals do not intersect: nothing decided */
+	int outside;             /* the estimate (of all pairs) lies outside the interval */
+	long long noci;          /* no interval: the row's pairs, too few for one */
 	double x, lo, hi;        /* shown: the faster side's speed-up and its interval (>= 1) */
 	double ratio, l, u;      /* not shown: B/A and its interval */
 	int time;                /* a time metric (unit ns): "ran ... faster" */
@@ -27,6 +29,14 @@ static int speedup_of(struct speedup *out, const json_t *doc, const json_t *row,
 	int b_better;
 
 	memset(out, 0, sizeof(*out));
+	if (ab_report_ci_bounds(row, &l, &u) != 2 && r > 0 && ab_report_int(row, "pairs") > 0) {
+		out->label = matrix ? ab_report_str(row, "label") : NULL;
+		out->fast = ab_report_side_label(doc, 0);
+		out->slow = ab_report_side_label(doc, 1);
+		out->ratio = r;
+		out->noci = ab_report_int(row, "pairs");
+		return 1;  /* too few pairs for an interval: no difference shown */
+	}
 	if (ab_report_ci_bounds(row, &l, &u) != 2 || !(r > 0) || !(l > 0) || !(u > 0))
 		return 0;
 	out->label = matrix ? ab_report_str(row, "label") : NULL;
@@ -38,6 +48,7 @@ static int speedup_of(struct speedup *out, const json_t *doc, const json_t *row,
 	/* an empty intersection of a sequential row's looks decides nothing */
 	out->empty = json_is_true(json_object_get(row, "ci_empty")) || l > u;
 	out->shown = !out->empty && (u < 1 || l > 1);
+	out->outside = !out->empty && (json_is_true(json_object_get(row, "estimate_outside_ci")) || r < l || r > u);
 	out->fast = ab_report_side_label(doc, 0);
 	out->slow = ab_report_side_label(doc, 1);
 	if (!out->shown)
@@ -71,25 +82,48 @@ static int decimals(const struct speedup *s)
 	return d;
 }
 
+/* Decimals that keep an interval [l, u] that contains 1 from printing
+ * a bound other than 1 as 1 (3, up to 6): 0.9996 is not "1.000". */
+static int decimals_around_1(double l, double u)
+{
+	int d = 3;
+
+	while (d < 6 && ((l != 1 && fabs(l - 1) < 0.5 * pow(10, -d)) || (u != 1 && fabs(u - 1) < 0.5 * pow(10, -d))))
+		d++;
+	return d;
+}
+
 /* The line's text after the names and the label: the numbers and words,
  * between the first name ("`fast`") and the second; `glue` between a
- * number and its interval. New strings in *mid and *end. */
+ * number and its interval. A sequential row's estimate is of all its
+ * pairs and may lie outside the intersection of its looks' intervals:
+ * the line says so, as the Markdown's rows do. New strings in *mid and
+ * *end. */
 static void words(const struct speedup *s, char glue, char **mid, char **end)
 {
+	const char *outside = s->outside ? " (the estimate of all pairs lies outside the repeated interval)" : "";
+
 	if (s->shown) {
 		int d = decimals(s);
 
 		*mid = ab_xasprintf(" %s %.*f%c[%.*f,%c%.*f] times %s than ", s->time ? "ran" : "was", d, s->x,
 				    glue, d, s->lo, glue, d, s->hi, s->time ? "faster" : "better");
-		*end = s->time ? ab_xstrdup("") : ab_xasprintf(" on %s", s->metric);
+		*end = s->time ? ab_xstrdup(outside) : ab_xasprintf(" on %s%s", s->metric, outside);
+	} else if (s->noci) {
+		*mid = ab_xstrdup(" and ");
+		*end = ab_xasprintf(": no difference shown (ratio B/A %.3f; %lld pair%s too few for an interval)",
+				    s->ratio, s->noci, s->noci == 1 ? " is" : "s are");
 	} else if (s->empty) {
 		*mid = ab_xstrdup(" and ");
 		*end = ab_xstrdup(": no difference shown (the looks' intervals do not intersect, so nothing "
 				  "is decided)");
 	} else {
+		int d = decimals_around_1(s->l, s->u);
+
 		*mid = ab_xstrdup(" and ");
 		*end = ab_xasprintf(": no difference shown, which is not equivalence (ratio B/A "
-				    "%.3f%c[%.3f,%c%.3f] contains 1)", s->ratio, glue, s->l, glue, s->u);
+				    "%.*f%c[%.*f,%c%.*f] contains 1)%s", d, s->ratio, glue, d, s->l, glue, d, s->u,
+				    outside);
 	}
 }
 

@@ -22,7 +22,10 @@
  * is shown with its interval (1/ratio and [1/U, 1/L] when B is faster on
  * a lower-is-better metric); otherwise "no difference shown", which is
  * not equivalence (or, for a sequential row whose looks' intervals do not
- * intersect, that nothing is decided). A time metric (unit ns) "ran N times faster", any
+ * intersect, that nothing is decided), its bounds with the digits that
+ * keep one near 1 from printing as 1.000 (3 to 6). A sequential row's
+ * estimate (of all pairs) outside its repeated interval is said to lie
+ * outside. A time metric (unit ns) "ran N times faster", any
  * other metric "was N times better on METRIC". `glue` is the byte that
  * joins the words a wrapped line must keep together (a number and its
  * interval), or ' '. NULL for a document without `sides` or an invalid

@@ -30,13 +30,15 @@
 #define SGR_MAGENTA "\033[35m"
 
 /* The text being built: its bytes, the width and whether to colour;
- * where the warnings' block is in it (byte offsets, both 0 when none)
- * and how many warnings it lists, for fit_height. */
+ * where the warnings' block and the comparison's summary lines are in it
+ * (byte offsets, both 0 when none) and how many lines each lists, for
+ * fit_height. */
 struct view {
 	char *buf;
 	size_t len, cap;
 	int width, color;
 	size_t warn_start, warn_end, nwarn;
+	size_t speed_start, speed_end, nspeed;
 };
 
 static void put(struct view *v, const char *s, size_t n)
@@ -419,8 +421,11 @@ static void speedups_view(struct view *v, const json_t *doc)
 {
 	char **lines = ab_report_speedup_lines(doc, GLUE), **l;
 
+	v->speed_start = v->len;
 	for (l = lines; l && *l; l++)
 		wrap(v, "", 0, *l, 4);
+	v->speed_end = v->len;
+	v->nspeed = ab_strv_len(lines);
 	ab_strv_free(lines);
 }
 
@@ -519,35 +524,59 @@ static size_t lines_of(const struct view *v)
 	return n;
 }
 
+/* The view with bytes [start, end) replaced by one line: `what` (SGR
+ * `seq` around it when colouring), then "HINT shows them", HINT being
+ * opt->warnings_hint or --verbose. */
+static void fold(struct view *v, size_t start, size_t end, const char *what, const char *seq,
+		 const struct ab_report_text_options *opt)
+{
+	struct view f = *v;
+	char *lead, *hint, *text;
+
+	f.buf = NULL;
+	f.len = f.cap = 0;
+	put(&f, v->buf, start);
+	lead = ab_xasprintf("%s%s%s ", v->color ? seq : "", what, v->color ? SGR_RESET : "");
+	hint = clean(opt->warnings_hint && *opt->warnings_hint ? opt->warnings_hint : "--verbose");
+	text = ab_xasprintf("%s shows them", hint);
+	wrap(&f, lead, strlen(what) + 1, text, 4);
+	put(&f, v->buf + end, v->len - end);
+	free(text);
+	free(hint);
+	free(lead);
+	free(v->buf);
+	*v = f;
+}
+
 /*
  * A view taller than opt->height lines (the screen it is shown on, less
  * what follows it there) keeps the verdict, the rows and the rules that
  * did not pass, and folds the warnings into one line with their count
  * and the command that shows them ("8 warnings: abtool report 3 shows
  * them"): hyperfine's summary is 12 lines, and at 80x24 eight wrapped
- * warnings pushed the verdict and the rows off the screen. A height of
- * 0 (a pipe, --verbose) folds nothing.
+ * warnings pushed the verdict and the rows off the screen. Still too
+ * tall, it folds a comparison's summary lines the same way ("8 summary
+ * lines: abtool report 3 shows them"; the rows table has their ratios):
+ * a matrix of 8 rows took 16 lines with them. A single row's summary
+ * line stays whenever the view fits with it. A height of 0 (a pipe,
+ * --verbose) folds nothing.
  */
 static void fit_height(struct view *v, const struct ab_report_text_options *opt)
 {
-	struct view f = {NULL, 0, 0, v->width, v->color, 0, 0, 0};
-	char *count, *lead, *hint, *text;
+	char *what;
 
-	if (opt->height <= 0 || !v->nwarn || lines_of(v) <= (size_t)opt->height)
+	if (opt->height <= 0)
 		return;
-	put(&f, v->buf, v->warn_start);
-	count = ab_xasprintf("%zu warning%s:", v->nwarn, v->nwarn == 1 ? "" : "s");
-	lead = ab_xasprintf("%s%s%s ", v->color ? SGR_YELLOW : "", count, v->color ? SGR_RESET : "");
-	hint = clean(opt->warnings_hint && *opt->warnings_hint ? opt->warnings_hint : "--verbose");
-	text = ab_xasprintf("%s shows them", hint);
-	wrap(&f, lead, strlen(count) + 1, text, 4);
-	put(&f, v->buf + v->warn_end, v->len - v->warn_end);
-	free(text);
-	free(hint);
-	free(lead);
-	free(count);
-	free(v->buf);
-	*v = f;
+	if (v->nwarn && lines_of(v) > (size_t)opt->height) {
+		what = ab_xasprintf("%zu warning%s:", v->nwarn, v->nwarn == 1 ? "" : "s");
+		fold(v, v->warn_start, v->warn_end, what, SGR_YELLOW, opt);  /* after the summary lines */
+		free(what);
+	}
+	if (v->nspeed && lines_of(v) > (size_t)opt->height) {
+		what = ab_xasprintf("%zu summary line%s:", v->nspeed, v->nspeed == 1 ? "" : "s");
+		fold(v, v->speed_start, v->speed_end, what, SGR_DIM, opt);
+		free(what);
+	}
 }
 
 char *ab_report_verdict_line(const json_t *doc)
@@ -579,7 +608,7 @@ char *ab_report_verdict_line(const json_t *doc)
 
 int ab_report_text(char **out, const json_t *doc, const struct ab_report_text_options *opt)
 {
-	struct view v = {NULL, 0, 0, opt->width < 20 ? 20 : opt->width, opt->color, 0, 0, 0};
+	struct view v = {NULL, 0, 0, opt->width < 20 ? 20 : opt->width, opt->color, 0, 0, 0, 0, 0, 0};
 	const char *verdict = ab_report_str(doc, "verdict");
 	char *line, *lead, *name, rules[96];
 	const char *const *w;

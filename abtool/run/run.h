@@ -39,9 +39,10 @@ struct ab_run_events {
 	 * `decided` rows stopped so far, `running` go on to the next look;
 	 * `budget` 1 when the budget stopped them all; `rows` one line per row
 	 * measured in this look, with its repeated interval (NULL-terminated,
-	 * borrowed). Not called after the last look. */
+	 * borrowed); `last` 1 at the plan's last look, where the `running`
+	 * rows stop undecided. Called after every look the run reaches. */
 	void (*look_done)(void *ctx, size_t k, size_t pairs, size_t decided, size_t running, int budget,
-			  char *const *rows);
+			  int last, char *const *rows);
 	/* The revisions, dependencies and overlay are resolved; nothing is
 	 * built yet (the place for warnings about them). May be NULL. */
 	void (*resolved)(void *ctx, const struct ab_run *run);

@@ -355,9 +355,11 @@ static int sample_step(struct ab_run *run, struct schedule *sc, size_t i)
 }
 
 /* Row r at a look: "lanes=1: ratio 0.534 [0.431, 0.614], 8/8 pair wins:
- * decided" (its repeated interval: valid at every look). New string. */
-static char *look_line(const struct ab_analysis *a, size_t r, int decided)
+ * decided" (its repeated interval: valid at every look); an undecided
+ * row "runs on", or at the `last` look is "undecided". New string. */
+static char *look_line(const struct ab_analysis *a, size_t r, int decided, int last)
 {
+	const char *state = decided ? "decided" : last ? "undecided" : "runs on";
 	const struct ab_row_metric *m = &a->rows[r].metrics[a->primary];
 	char *label = ab_row_label(a->exp, r), *out;
 
@@ -365,13 +367,13 @@ static char *look_line(const struct ab_analysis *a, size_t r, int decided)
 		out = ab_xasprintf("%s: %s", label, m->unavailable);
 	else if (isnan(m->st.ci_lower))
 		out = ab_xasprintf("%s: ratio %.3f, %zu/%zu pair wins: %s", label, m->st.ratio, m->st.wins,
-				   m->st.pairs, decided ? "decided" : "runs on");
+				   m->st.pairs, state);
 	else  /* the repeated interval, and why when the estimate is not inside it */
 		out = ab_xasprintf("%s: ratio %.3f [%.3f, %.3f]%s, %zu/%zu pair wins: %s", label, m->st.ratio,
 				   m->st.ci_lower, m->st.ci_upper, m->st.ci_empty ? " (the looks' intervals do "
 				   "not intersect: not decided)" : m->st.ratio < m->st.ci_lower ||
 				   m->st.ratio > m->st.ci_upper ? " (the estimate of all pairs, outside)" : "",
-				   m->st.wins, m->st.pairs, decided ? "decided" : "runs on");
+				   m->st.wins, m->st.pairs, state);
 	free(label);
 	return out;
 }
@@ -398,7 +400,7 @@ static int look_end(struct ab_run *run, struct schedule *sc, size_t k)
 	ab_stopping_decided(&a, decided);
 	for (r = 0; r < sc->nrows; r++)  /* the rows measured in this look, as they stand */
 		if (sc->active[r] && a.rows[r].samples)
-			ab_strv_push(&lines, look_line(&a, r, decided[r]));
+			ab_strv_push(&lines, look_line(&a, r, decided[r], k + 1 == exp->seq.nlooks));
 	ab_analysis_release(&a);
 	budget = exp->budget_ms > 0 && k + 1 < exp->seq.nlooks &&
 		 sc->spent_before_ns + sc->spent_ns >= exp->budget_ms * 1000000;
@@ -424,9 +426,9 @@ static int look_end(struct ab_run *run, struct schedule *sc, size_t k)
 	if (budget)
 		run->budget_spent = 1;
 	sc->running = budget ? 0 : running;
-	if (!err && run->events.look_done && k + 1 < exp->seq.nlooks)
+	if (!err && run->events.look_done)
 		run->events.look_done(run->events.ctx, k, exp->seq.looks[k], sc->nrows - running, running,
-				      budget, lines);
+				      budget, k + 1 == exp->seq.nlooks, lines);
 	ab_strv_free(lines);
 	free(stop);
 	free(decided);

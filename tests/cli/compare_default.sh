@@ -64,6 +64,15 @@ expect_exit 0 "$ABTOOL" report 2 --store "$db" --format junit
 assert_contains "$T/out" "no difference shown, which is not equivalence"
 assert_contains "$T/out" "<skipped"
 
+# -r 3: fewer pairs than an exact one-sided 95% bound needs (5): said on
+# stderr before the first sample (the run's events follow it), and the
+# summary line still says no difference is shown
+expect_exit 2 "$ABTOOL" compare --store "$db" --metric work -r 3 -n one -n same "$T/loop 1" "$T/loop 1"
+assert_contains "$T/err" "warning: 3 pairs per row at most: an exact one-sided 95% bound needs 5"
+[ "$(grep -n '3 pairs per row at most' "$T/err" | cut -d: -f1)" -lt "$(grep -n 'verdict: ' "$T/err" | cut -d: -f1)" ] \
+	|| fail "the warning came after the run: $(cat "$T/err")"
+assert_contains "$T/out" '`one` and `same`: no difference shown (ratio B/A 1.000; 3 pairs are too few for an interval)'
+
 # a rule given: only that rule, on the fixed 8 pairs, as before
 expect_exit 0 "$ABTOOL" compare --store "$db" --metric work --faster-by 50% --json "$T/r.json" --quiet \
 	"$T/loop 10" "$T/loop 1"

@@ -201,4 +201,10 @@ p1=$(jqv "$T/lanes.json" .rows[0].pairs)
 p4=$(jqv "$T/lanes.json" .rows[1].pairs)
 [ "$p4" = 16 ] || fail "the scaling row stopped at $p4 pairs, not at the last look"
 [ "$p1" = "$p4" ] || fail "the base row stopped at $p1 pairs while the paired row ran $p4"
+# one line per look on stderr, the last look's too (docs/cli.md, "Looks
+# of a sequential plan"): its undecided rows stop there
+assert_contains "$T/err" "look 1 (8 pairs): "
+assert_contains "$T/err" "look 2 (16 pairs, the last): 0 rows decided, 2 undecided rows stop here (inconclusive)"
+assert_contains "$T/err" "  lanes=4: "
+grep -q "^  lanes=4: .*: undecided$" "$T/err" || fail "the last look's row line: $(grep 'lanes=4' "$T/err")"
 echo ok

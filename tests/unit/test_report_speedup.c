@@ -107,11 +107,35 @@ static void test_markup_and_none(void **state)
 	json_decref(doc);
 }
 
+/* A bound within 0.0005 of 1 gets the digits that keep it from printing
+ * as 1.000; a sequential row's estimate outside its repeated interval is
+ * said to be, as the Markdown says it. */
+static void test_near_1_and_outside(void **state)
+{
+	json_t *rows = json_array(), *doc;
+	char **lines;
+
+	(void)state;
+	json_array_append_new(rows, row("n=1", "wall_ns", "ns", "lower", 1.029, 0.9996, 1.015));
+	json_array_append_new(rows, row("n=2", "wall_ns", "ns", "lower", 1.0, 1.0, 1.015));
+	doc = doc_of("inconclusive", rows);
+	lines = ab_report_speedup_lines(doc, ' ');
+	assert_int_equal(ab_strv_len(lines), 2);
+	assert_string_equal(lines[0], "n=1: `old` and `new`: no difference shown, which is not equivalence "
+				      "(ratio B/A 1.0290 [0.9996, 1.0150] contains 1) (the estimate of all pairs "
+				      "lies outside the repeated interval)");
+	assert_string_equal(lines[1], "n=2: `old` and `new`: no difference shown, which is not equivalence "
+				      "(ratio B/A 1.000 [1.000, 1.015] contains 1)");
+	ab_strv_free(lines);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_markup_and_none),
+		cmocka_unit_test(test_near_1_and_outside),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -224,6 +224,71 @@ static void test_height(void **state)
 	json_decref(doc);
 }
 
+/* A comparison of old_implementation and new_implementation over a
+ * matrix of `nrows` rows (x=1..), each "no difference shown", with
+ * `nwarn` distinct warnings, as compare -L x 1,...,8 makes. */
+static json_t *matrix(int nrows, int nwarn)
+{
+	json_t *doc = json_pack("{s:s, s:s, s:I, s:[{s:s, s:s}, {s:s, s:s}], s:[], s:[], s:[]}", "kind",
+				"compare", "verdict", "inconclusive", "run_id", (json_int_t)98, "sides", "side",
+				"a", "name", "old_implementation", "side", "b", "name", "new_implementation",
+				"rows", "rules", "warnings");
+	int i;
+
+	assert_non_null(doc);
+	for (i = 1; i <= nrows; i++) {
+		char label[16], x[8];
+
+		snprintf(x, sizeof(x), "%d", i);
+		snprintf(label, sizeof(label), "x=%d", i);
+		json_array_append_new(json_object_get(doc, "rows"),
+				      json_pack("{s:{s:s}, s:s, s:s, s:s, s:s, s:{s:f}, s:{s:f}, s:f, s:[f, f],"
+						" s:I, s:I, s:b}", "params", "x", x, "label", label, "metric",
+						"wall_ns", "unit", "ns", "better", "lower", "parent", "median",
+						1.0e6 * i, "candidate", "median", 1.0e6 * i + 5e5, "ratio", 1.029,
+						"ci", 0.9996, 1.015, "pair_wins", (json_int_t)4, "pairs",
+						(json_int_t)8, "checksum_match", 1));
+	}
+	for (i = 0; i < nwarn; i++)
+		json_array_append_new(json_object_get(doc, "warnings"),
+				      json_sprintf("host: warning number %d, long enough to wrap over two lines of "
+						   "an 80-column terminal when it is printed in full", i));
+	return doc;
+}
+
+/* At 80x24 a matrix of 8 rows keeps the verdict and the rows: its
+ * warnings fold, then its 8 summary lines (two lines each at 80 columns)
+ * fold into one line naming the command that shows them; a single row's
+ * summary line stays when the view fits with it. */
+static void test_height_matrix(void **state)
+{
+	static const char *const where[] = {"full report: abtool report 98", NULL};
+	struct ab_report_text_options opt = {80, 0, where, 24, "abtool report 98"};
+	json_t *doc = matrix(8, 21);
+	char *text;
+
+	(void)state;
+	assert_int_equal(ab_report_text(&text, doc, &opt), 0);
+	check_lines(text, 80);
+	if (count_lines(text) > 24)
+		fail_msg("%zu lines at 80x24:\n%s", count_lines(text), text);
+	assert_int_equal(strncmp(text, "? inconclusive · ", strlen("? inconclusive · ")), 0);
+	assert_non_null(strstr(text, "\n? x=8: -\n"));  /* the names are too wide for the table */
+	assert_non_null(strstr(text, "\n21 warnings: abtool report 98 shows them\n"));
+	assert_non_null(strstr(text, "\n8 summary lines: abtool report 98 shows them\n"));
+	assert_null(strstr(text, "no difference shown"));
+	free(text);
+	json_decref(doc);
+	/* one row, a few warnings: its summary line fits and stays */
+	doc = matrix(1, 3);
+	assert_int_equal(ab_report_text(&text, doc, &opt), 0);
+	assert_true(count_lines(text) <= 24);
+	assert_non_null(strstr(text, "x=1: `old_implementation` and `new_implementation`: no difference shown"));
+	assert_null(strstr(text, "summary line"));
+	free(text);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_numbers_whole),
 		cmocka_unit_test(test_content),
 		cmocka_unit_test(test_height),
+		cmocka_unit_test(test_height_matrix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

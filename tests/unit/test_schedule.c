@@ -819,7 +819,7 @@ static void on_done(void *ctx, const struct ab_sample *s, const char *label)
 	w->dones++;
 }
 
-static void on_look(void *ctx, size_t k, size_t pairs, size_t decided, size_t running, int budget,
+static void on_look(void *ctx, size_t k, size_t pairs, size_t decided, size_t running, int budget, int last,
 		    char *const *rows)
 {
 	struct seen *w = ctx;
@@ -829,6 +829,7 @@ static void on_look(void *ctx, size_t k, size_t pairs, size_t decided, size_t ru
 	assert_int_equal(budget, 0);
 	assert_non_null(rows);
 	assert_int_equal(decided + running, 3);
+	assert_int_equal(last, pairs == 32);
 	w->decided_last = decided;
 	w->looks++;
 }
@@ -869,7 +870,7 @@ static void test_scaling_rows_run_on_with_their_base(void **state)
 	assert_true(r.analysis.rows[0].pairs > 8);
 	assert_int_equal(w.starts, sc.nlog);
 	assert_int_equal(w.dones, sc.nlog);
-	assert_int_equal(w.looks, r.analysis.rows[0].pairs == 32 ? 2 : 1);
+	assert_int_equal(w.looks, r.analysis.rows[0].pairs == 32 ? 3 : 2);  /* the last look's too */
 	assert_int_equal(w.eta_ns[0], -1);
 	for (i = 1; i < w.starts && i < 256; i++)
 		assert_int_equal(w.eta_ns[i], (int64_t)(w.total[i] - i) * 1000000000);
