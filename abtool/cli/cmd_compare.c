@@ -167,13 +167,9 @@ static int list_param(struct compare_ctx *ctx, const char *arg)
  * the option's words and not as a line of the generated experiment. */
 static int name_ok(const char *s)
 {
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-		      strchr("_.+-", *s)))
-			return 0;
-	return 1;
+	static const char allowed[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-";
+
+	return *s && !s[strspn(s, allowed)];
 }
 
 /* `s` as a YAML double-quoted scalar (JSON's quoting, which YAML reads). */
