@@ -21,14 +21,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* What the command line says beyond the shared groups. */
 struct compare_ctx {
 	const char *names[2];      /* -n (twice), --name-a, --name-b */
-	int nnames;
+	const char *name_opts[2];  /* the option that gave names[i] ("-n", "--name-a"), or NULL */
+	int nnames;                /* how many -n were given */
 	const char *checksum_regex;
 	int check_stdout;
 	char **params;             /* "NAME\tv1\tv2..." per -P or -L, in order */
+	char **param_opts;         /* params[i]'s option and name as said back: "-P lanes" */
 	char **rules;              /* YAML flow mappings of the rules given as options */
 	const char *accept_path;   /* --accept RULES.yaml */
 	int64_t timeout_ms;        /* --timeout, or 0 */
@@ -56,6 +59,65 @@ enum { SHELL_AUTO, SHELL_NONE, SHELL_GIVEN };
  * comparison of two commands can run. */
 #define SCAN_MAX_VALUES 1000
 
+/*
+ * Keep the parameter `param` ("NAME\tV1\tV2...", taken) of option `opt`
+ * ("-P", "-L") once it is one the experiment takes, each refusal in the
+ * option's words rather than as a line of the generated experiment: a
+ * name of matrix: (ab_is_identifier) given once, values neither empty
+ * nor twice (ab_values_equal, as matrix: compares them), and at most
+ * AB_LIMIT_ROWS rows in all (limits.rows's default, which a comparison
+ * has no file to raise). CMD_GO_ON, or 64 after the message.
+ */
+static int add_param(struct compare_ctx *ctx, const char *opt, char *param)
+{
+	char **values = NULL, *const *p, *said;
+	size_t i, j, n, len = strcspn(param, "\t"), rows = 1;
+	int rc = CMD_GO_ON;
+
+	said = ab_xasprintf("%s %.*s", opt, (int)len, param);
+	for (i = len; param[i]; i++)  /* the values, split at tabs; an empty one stays */
+		if (param[i] == '\t')
+			ab_strv_push(&values, ab_xstrndup(param + i + 1, strcspn(param + i + 1, "\t")));
+	n = ab_strv_len(values);
+	if (!ab_is_identifier(param, len))
+		rc = cmd_usage("compare", "%s '%.*s': expected a parameter name of letters, digits and _, "
+			       "not starting with a digit, like %s lanes", opt, (int)len, param, opt);
+	for (p = ctx->param_opts; rc == CMD_GO_ON && p && *p; p++)
+		if (!strcmp(strchr(*p, ' ') + 1, strchr(said, ' ') + 1))
+			rc = cmd_usage("compare", "%s: the parameter is given twice (%s first): give "
+				       "each parameter once, with all its values", said, *p);
+	for (i = 0; rc == CMD_GO_ON && i < n; i++) {
+		if (!*values[i])
+			rc = cmd_usage("compare", "%s: value %zu is empty: list values separated by single "
+				       "commas, like %s 1,2,4", said, i + 1, said);
+		for (j = 0; rc == CMD_GO_ON && j < i; j++)
+			if (ab_values_equal(values[i], values[j]))
+				rc = cmd_usage("compare", "%s: the value '%s' is listed twice: list each "
+					       "value once", said, values[i]);
+	}
+	for (p = ctx->params; rc == CMD_GO_ON && p && *p; p++) {
+		size_t k = 0;
+		const char *c;
+
+		for (c = *p; (c = strchr(c, '\t')); c++)
+			k++;
+		rows = rows <= AB_MAX_ROWS / k ? rows * k : AB_MAX_ROWS;
+	}
+	if (rc == CMD_GO_ON && n && rows > AB_LIMIT_ROWS / n)
+		rc = cmd_usage("compare", "%s: the parameters make %s%zu rows (the product of their "
+			       "counts of values), more than the %d a comparison measures: use fewer values",
+			       said, rows * n >= AB_MAX_ROWS ? "over " : "", rows * n, AB_LIMIT_ROWS);
+	ab_strv_free(values);
+	if (rc != CMD_GO_ON) {
+		free(said);
+		free(param);
+		return rc;
+	}
+	ab_strv_push(&ctx->params, param);
+	ab_strv_push(&ctx->param_opts, said);
+	return CMD_GO_ON;
+}
+
 /* -P NAME MIN MAX (integers, step 1) as "NAME\tMIN\t...\tMAX"; `arg` is
  * the three words joined by spaces (join_multi). */
 static int scan_param(struct compare_ctx *ctx, const char *arg)
@@ -76,8 +138,7 @@ static int scan_param(struct compare_ctx *ctx, const char *arg)
 		free(out);
 		out = next;
 	}
-	ab_strv_push(&ctx->params, out);
-	return CMD_GO_ON;
+	return add_param(ctx, "-P", out);
 }
 
 /* -L NAME V1,V2,... as "NAME\tV1\tV2...". */
@@ -93,7 +154,61 @@ static int list_param(struct compare_ctx *ctx, const char *arg)
 	for (p = out; *p; p++)
 		if (*p == ',')
 			*p = '\t';
-	ab_strv_push(&ctx->params, out);
+	return add_param(ctx, "-L", out);
+}
+
+/* The longest --timeout: 30 days. A sample's limit is kept in
+ * nanoseconds (int64_t), where 2^63 ns is about 106752 days; a bound far
+ * below that, and far above any sample worth comparing, keeps it exact. */
+#define TIMEOUT_MAX_MS (30LL * 24 * 3600 * 1000)
+
+/* 1 when `s` is a side's name: [A-Za-z0-9_.+-]+, the rule of sides.X.name
+ * (config_keys_command.c, side_name_ok), so that a bad -n is refused in
+ * the option's words and not as a line of the generated experiment. */
+static int name_ok(const char *s)
+{
+	static const char allowed[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-";
+
+	return *s && !s[strspn(s, allowed)];
+}
+
+/* `s` as a YAML double-quoted scalar (JSON's quoting, which YAML reads). */
+static char *yq(const char *s)
+{
+	json_t *j = json_string(s);
+	char *out = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+
+	json_decref(j);
+	return out ? out : ab_xstrdup("\"\"");  /* not UTF-8: the parser says so */
+}
+
+/* -n NAME (the next side without a name, in order), --name-a NAME or
+ * --name-b NAME (`side` 0 or 1, -1 for -n): checked as sides.X.name is,
+ * and each side named once. */
+static int name_option(struct compare_ctx *ctx, int side, const char *arg)
+{
+	static const char *const opts[] = {"-n", "--name-a", "--name-b"};
+	const char *opt = opts[side + 1];
+	char *q;
+	int rc;
+
+	if (!name_ok(arg)) {  /* said back quoted: it may hold a newline or an escape */
+		q = yq(arg);
+		rc = cmd_usage("compare", "%s %s: expected a name of letters, digits and '_', '.', '+', "
+			       "'-', like -n old", opt, q);
+		free(q);
+		return rc;
+	}
+	if (side < 0) {
+		if (ctx->nnames == 2)
+			return cmd_usage("compare", "-n/--name: at most twice, once per command");
+		side = ctx->nnames++;
+	}
+	if (ctx->names[side])
+		return cmd_usage("compare", "%s %s: command %c is named '%s' already (by %s): name "
+				 "each command once", opt, arg, 'A' + side, ctx->names[side], ctx->name_opts[side]);
+	ctx->names[side] = arg;
+	ctx->name_opts[side] = opt;
 	return CMD_GO_ON;
 }
 
@@ -156,15 +271,10 @@ static int compare_option(struct cmd_args *args, const struct cmd_option *o, con
 	keep_for_reproduce(ctx, o, arg);
 	switch (o->code) {
 	case OPT_NAME:
-		if (ctx->nnames == 2)
-			return cmd_usage("compare", "-n/--name: at most twice, once per command");
-		ctx->names[ctx->nnames++] = arg;
-		return CMD_GO_ON;
+		return name_option(ctx, -1, arg);
 	case OPT_NAME_A:
 	case OPT_NAME_B:
-		ctx->names[o->code == OPT_NAME_B] = arg;
-		ctx->nnames = 2;
-		return CMD_GO_ON;
+		return name_option(ctx, o->code == OPT_NAME_B, arg);
 	case OPT_CHECKSUM:
 		ctx->checksum_regex = arg;
 		return CMD_GO_ON;
@@ -201,6 +311,9 @@ static int compare_option(struct cmd_args *args, const struct cmd_option *o, con
 	default:
 		if (ab_parse_duration_ms(&ctx->timeout_ms, arg) || ctx->timeout_ms <= 0)
 			return cmd_usage("compare", "--timeout: expected a duration like 30s or 5m");
+		if (ctx->timeout_ms > TIMEOUT_MAX_MS)
+			return cmd_usage("compare", "--timeout %s: at most 30d (%lld ms), the longest one "
+					 "sample may take", arg, TIMEOUT_MAX_MS);
 		return CMD_GO_ON;
 	}
 }
@@ -414,16 +527,6 @@ static int hyperfine_habits(int ac, char **av, char ***joined)
 	return CMD_GO_ON;
 }
 
-/* `s` as a YAML double-quoted scalar (JSON's quoting, which YAML reads). */
-static char *yq(const char *s)
-{
-	json_t *j = json_string(s);
-	char *out = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
-
-	json_decref(j);
-	return out ? out : ab_xstrdup("\"\"");  /* not UTF-8: the parser says so */
-}
-
 /* The words `words` as a YAML flow sequence (new string). */
 static char *yaml_list(char *const *words)
 {
@@ -470,10 +573,19 @@ static int command_form(char **out, const struct compare_ctx *ctx, int shell, co
 	static char *const sh[] = {"/bin/sh", NULL};
 	char **words = NULL;
 	char *const *w;
+	const char *why;
 
 	*out = NULL;
 	if (!cmd[strspn(cmd, " \t\n")])
 		return cmd_usage("compare", "%s is empty: give a command like './old input'", what);
+	/* no shell syntax before an unbalanced quote (ab_shellwords_need_shell's
+	 * phrase): /bin/sh would refuse it too, so say it as -N does */
+	if (ctx->shell == SHELL_AUTO && (why = ab_shellwords_need_shell(cmd)) &&
+	    !strcmp(why, "an unbalanced quote") && ab_shellwords_split(&words, NULL, cmd) < 0)
+		return cmd_usage("compare", "%s '%s': %s (/bin/sh would refuse it too)", what, cmd,
+				 ab_error_last());
+	ab_strv_free(words);
+	words = NULL;
 	if (shell) {
 		for (w = ctx->shell_words ? ctx->shell_words : sh; *w; w++)
 			ab_strv_push(&words, ab_xstrdup(*w));
@@ -497,6 +609,64 @@ static const char *shell_reason(const struct compare_ctx *ctx, const char *cmd)
 		return ctx->shell == SHELL_GIVEN ? "--shell" : NULL;
 	why = ab_shellwords_need_shell(cmd);
 	return why ? why : values_need_shell(ctx, cmd);
+}
+
+/* 1 when the template `tmpl` has the placeholder {name} (`len` bytes),
+ * read as ab_command_expand reads it: "{{" and "}}" are braces. */
+static int has_placeholder(const char *tmpl, const char *name, size_t len)
+{
+	const char *s;
+
+	for (s = tmpl; s && *s; s++) {
+		if ((s[0] == '{' && s[1] == '{') || (s[0] == '}' && s[1] == '}'))
+			s++;
+		else if (s[0] == '{' && !strncmp(s + 1, name, len) && s[len + 1] == '}')
+			return 1;
+	}
+	return 0;
+}
+
+/* Each -P or -L substituted somewhere (a command, --prepare or
+ * --conclude), as hyperfine checks: a parameter that nothing uses would
+ * measure the same commands once per value. CMD_GO_ON, or 64. */
+static int params_used(const struct compare_ctx *ctx, char *const cmds[2])
+{
+	size_t i, len;
+
+	for (i = 0; ctx->params && ctx->params[i]; i++) {
+		len = strcspn(ctx->params[i], "\t");
+		if (!has_placeholder(cmds[0], ctx->params[i], len) &&
+		    !has_placeholder(cmds[1], ctx->params[i], len) &&
+		    !has_placeholder(ctx->hooks[0], ctx->params[i], len) &&
+		    !has_placeholder(ctx->hooks[1], ctx->params[i], len))
+			return cmd_usage("compare", "%s: neither command has {%.*s}: write it where the "
+					 "value goes, like 'echo {%.*s}'", ctx->param_opts[i], (int)len,
+					 ctx->params[i], (int)len, ctx->params[i]);
+	}
+	return CMD_GO_ON;
+}
+
+/* A given --shell's program found (ab_path_search on PATH, as the
+ * child's exec looks it up) and executable, else a usage error naming it:
+ * every sample would fail to start. CMD_GO_ON, or 64. */
+static int shell_found(const struct compare_ctx *ctx)
+{
+	const char *prog;
+	char *found;
+
+	if (ctx->shell != SHELL_GIVEN)
+		return CMD_GO_ON;
+	prog = ctx->shell_words[0];
+	if (strchr(prog, '/'))
+		found = access(prog, X_OK) == 0 ? ab_xstrdup(prog) : NULL;
+	else
+		found = ab_path_search(getenv("PATH"), prog);
+	free(found);
+	if (found)
+		return CMD_GO_ON;
+	return cmd_usage("compare", "--shell %s: %s", prog, strchr(prog, '/')
+			 ? "no such executable file: give the path of a shell, like /bin/bash"
+			 : "not found on PATH: give a shell installed here, or its path");
 }
 
 /* Append `fmt` to the text `*t`. */
@@ -553,15 +723,19 @@ static char *default_gate(const struct compare_ctx *ctx)
 static char *experiment_text(const struct compare_ctx *ctx, char *const cmds[2], const char *accept_text)
 {
 	static const char *const defaults[2] = {"a", "b"};
-	char *t = NULL, *q;
+	char *t = NULL, *q, *name;
 	char *const *p, *const *r;
 	int i;
 
 	add(&t, "# abtool compare: two commands, paired (docs/cli.md)\n");
-	add(&t, "name: %s-vs-%s\n", ctx->names[0] ? ctx->names[0] : "a", ctx->names[1] ? ctx->names[1] : "b");
+	q = ab_xasprintf("%s-vs-%s", ctx->names[0] ? ctx->names[0] : "a", ctx->names[1] ? ctx->names[1] : "b");
+	name = yq(q);
+	add(&t, "name: %s\n", name);
+	free(name);
+	free(q);
 	add(&t, "sides:\n");
 	for (i = 0; i < 2; i++) {
-		char *name = yq(ctx->names[i] ? ctx->names[i] : defaults[i]);
+		name = yq(ctx->names[i] ? ctx->names[i] : defaults[i]);
 		add(&t, "  %s: {name: %s, command: %s}\n", defaults[i], name, cmds[i]);
 		free(name);
 	}
@@ -770,6 +944,9 @@ int cmd_compare(int argc, char **argv)
 	    (rc = cmd_parse_options(&args, cmd_compare_options, ac, av)) == CMD_GO_ON) {
 		if (optind != ac - 2) {
 			rc = cmd_usage("compare", "expected two commands, like abtool compare './old' './new'");
+		} else if (!strcmp(ctx.names[0] ? ctx.names[0] : "a", ctx.names[1] ? ctx.names[1] : "b")) {
+			rc = cmd_usage("compare", "both commands are named '%s': give each its own name, like "
+				       "-n old -n new", ctx.names[0] ? ctx.names[0] : "a");
 		} else if (ctx.check_stdout && ctx.checksum_regex) {
 			rc = cmd_usage("compare", "--check-stdout and --checksum-regex: give one checksum");
 		} else {
@@ -777,7 +954,8 @@ int cmd_compare(int argc, char **argv)
 			job.cmds[0] = av[optind];
 			job.cmds[1] = av[optind + 1];
 		}
-		if (rc == CMD_GO_ON && (rc = command_forms(&job, args.out.quiet)) == 0) {
+		if (rc == CMD_GO_ON && (rc = params_used(&ctx, job.cmds)) == CMD_GO_ON &&
+		    (rc = shell_found(&ctx)) == CMD_GO_ON && (rc = command_forms(&job, args.out.quiet)) == 0) {
 			reproduce = reproduce_line(&ctx);
 			args.run.reproduce = reproduce;
 			args.run.reproduce_commands = (const char *const *)job.cmds;
@@ -790,6 +968,7 @@ int cmd_compare(int argc, char **argv)
 	cmd_args_release(&args);
 	free(reproduce);
 	ab_strv_free(ctx.params);
+	ab_strv_free(ctx.param_opts);
 	ab_strv_free(ctx.rules);
 	ab_strv_free(ctx.again);
 	ab_strv_free(ctx.shell_words);
