@@ -671,6 +671,20 @@ int cmd_write_man_pages(const char *dir);
  * for another shell. */
 int cmd_print_completion(FILE *f, const char *shell);
 
+/*
+ * compare's command line before getopt (cmd_compare_argv.c). hyperfine's
+ * -P NAME MIN MAX and -L NAME VALUES joined into one word each: a new
+ * argv of *newc words (the array only: its strings are argv's or new ones
+ * pushed onto *joined, which the caller frees with ab_strv_free).
+ */
+char **cmd_compare_join_multi(int argc, char **argv, int *newc, char ***joined);
+
+/* hyperfine's options in `av` (after cmd_compare_join_multi) rewritten
+ * as compare's own in place (new strings onto *joined), or the first
+ * that has no counterpart refused naming abtool's way. CMD_GO_ON, or 64
+ * after the usage message. */
+int cmd_compare_hyperfine(int ac, char **av, char ***joined);
+
 /* The option tables (cmd_NAME.c). */
 extern const struct cmd_option cmd_run_options[], cmd_compare_options[], cmd_check_options[], cmd_analyze_options[],
 	cmd_calibrate_options[], cmd_resume_options[], cmd_report_options[], cmd_history_options[],
