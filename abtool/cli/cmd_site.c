@@ -15,6 +15,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 const struct cmd_option cmd_site_options[] = {
@@ -77,6 +78,7 @@ int cmd_site(int argc, char **argv)
 	struct ab_site_stats st;
 	struct ab_store *store = NULL;
 	char when[32], size[32], *name = NULL;
+	struct stat sb;
 	int stop, err, rc = 0;
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -85,6 +87,9 @@ int cmd_site(int argc, char **argv)
 		return stop;
 	if (optind != argc - 1)
 		return cmd_usage("site", "expected one folder to write the site into");
+	if (stat(argv[optind], &sb) == 0 && !S_ISDIR(sb.st_mode))
+		return cmd_usage("site", "%s is not a folder: give a folder to write the site into (made when "
+				 "missing)", argv[optind]);
 	if ((err = cmd_open_store(&store, args.store, NULL, CMD_STORE_READ)) < 0)
 		return cmd_fail(err);
 	generated_at(when, sizeof(when));

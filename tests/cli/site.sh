@@ -185,6 +185,11 @@ grep -q '<a class="commit" href="https://git.example/b/commit/[0-9a-f]\{40\}?vie
 	fail "--commit-url"
 expect_exit 64 "$ABTOOL" site "$T/site-b" --store "$S" --commit-url 'javascript:alert(1)//{commit}'
 assert_contains "$T/err" "--commit-url: expected an http(s) URL with {commit}"
+# OUTDIR a file: refused before anything is written, naming it
+echo keep >"$T/a-file"
+expect_exit 64 "$ABTOOL" site "$T/a-file" --store "$S"
+assert_contains "$T/err" "abtool site: $T/a-file is not a folder: give a folder to write the site into"
+[ "$(cat "$T/a-file")" = keep ] || fail "site changed the file it refused"
 
 # The action's site step (action.yml, site: 'true') writes the site of
 # the store the gate used and names its folder for the Pages upload; with
